@@ -1,0 +1,41 @@
+# hearth: `make run` for the demo hub on :8123, `make test` for everything CI runs.
+SHELL := /bin/bash
+NPM ?= npm
+PORT ?= 8123
+DATA ?= ./data
+
+.PHONY: install build run lint test bench clean check-node
+
+node_modules/.installed: package.json package-lock.json
+	$(NPM) ci --no-audit --no-fund
+	@touch $@
+
+install: check-node node_modules/.installed
+
+check-node:
+	@node -e 'const [a,b]=process.versions.node.split(".").map(Number); if (a!==20||b<19) { console.error("hearth needs Node 20.19 or later 20.x (uWebSockets.js ships binaries for Node 20); this is " + process.version); process.exit(1) }'
+
+build: install
+	npx tsc -p tsconfig.json
+
+run: build
+	@mkdir -p $(DATA)
+	@echo ""
+	@echo "  hearth demo hub: http://localhost:$(PORT)/api/  (WebSocket: ws://localhost:$(PORT)/api/websocket)"
+	@echo "  Create a token in another terminal:  npx hearth token create --data $(DATA) --name my-laptop"
+	@echo "  Then:  curl -H \"Authorization: Bearer <token>\" http://localhost:$(PORT)/api/states"
+	@echo ""
+	node dist/src/cli.js serve --data $(DATA) --host 0.0.0.0 --port $(PORT)
+
+lint: install
+	npx biome check .
+	npx tsc -p tsconfig.check.json
+
+test: build lint
+	npx tap
+
+bench: build
+	node --import tsx bench/run.ts
+
+clean:
+	rm -rf dist .tap coverage

@@ -1,0 +1,22 @@
+import type { Core } from '../src/core/core.js';
+import type { Logger } from '../src/core/log.js';
+
+/** What a driver gets from the hub. `owner` is the key its listeners, entities and services go under. */
+export interface DriverContext {
+  readonly core: Core;
+  readonly log: Logger;
+  readonly owner: string;
+  readonly dataDir: string;
+}
+
+/**
+ * A source of entities: the virtual demo, GPIO, I²C, 1-Wire, serial, Zigbee. `start()` registers entities
+ * and begins I/O; it must not block the hub on slow hardware (a device that does not answer is marked
+ * unavailable and retried with backoff). `stop()` ends all I/O and timers; the hub then removes
+ * everything registered under the driver's owner key.
+ */
+export interface Driver {
+  readonly kind: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}

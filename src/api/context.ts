@@ -1,0 +1,16 @@
+import type { AuthStore } from '../auth/store.js';
+import type { HubConfig } from '../config/types.js';
+import type { Core } from '../core/core.js';
+import type { Logger } from '../core/log.js';
+import type { ErrorLog } from '../util/error-log.js';
+
+/** What the API modules (REST, WebSocket, web pages) share. */
+export interface ApiContext {
+  readonly core: Core;
+  readonly auth: AuthStore;
+  readonly config: HubConfig;
+  readonly log: Logger;
+  readonly errorLog: ErrorLog;
+  /** Loaded components for `components` in the config object, e.g. `light`, `light.virtual`. */
+  readonly components: () => string[];
+}

@@ -1,0 +1,74 @@
+import type { Logger } from '../core/log.js';
+import { type Handler, type RouteOptions, route } from './http.js';
+import { closeApp, nativeUwsProblem, type TemplatedApp, type us_listen_socket, uWS } from './uws.js';
+
+export type Method = 'get' | 'post' | 'put' | 'del' | 'patch';
+const METHOD_NAMES: Record<Method, string> = { get: 'GET', post: 'POST', put: 'PUT', del: 'DELETE', patch: 'PATCH' };
+
+export interface ResourceHandlers extends Partial<Record<Method, Handler>> {}
+
+/**
+ * The one uWS app that serves REST, the WebSocket API and the web pages. Routes are declared per path
+ * with their methods, so a known path with another method gets 405 with `Allow`, and an unknown path
+ * gets a 404 (uWS would otherwise close the connection without an answer).
+ */
+export class HttpServer {
+  readonly app: TemplatedApp;
+  private listenSocket: us_listen_socket | undefined;
+  private boundPort = 0;
+
+  constructor(private readonly log: Logger) {
+    const problem = nativeUwsProblem();
+    if (problem !== undefined) throw new Error(problem);
+    this.app = uWS.App();
+  }
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  resource(pattern: string, handlers: ResourceHandlers, options: RouteOptions = {}): void {
+    const params = options.params ?? pattern.match(/\/:/g)?.length ?? 0;
+    const opts = { ...options, params };
+    const allow = (Object.keys(handlers) as Method[]).map((m) => METHOD_NAMES[m]);
+    for (const [method, handler] of Object.entries(handlers) as [Method, Handler][]) {
+      this.app[method](pattern, route(handler, this.log, opts));
+    }
+    const allowHeader = allow.join(', ');
+    this.app.any(
+      pattern,
+      route((_req, reply) => reply.text(405, '405: Method Not Allowed', [['Allow', allowHeader]]), this.log),
+    );
+  }
+
+  /** Must be called after every route: unmatched paths get 404. */
+  finish(): void {
+    this.app.any(
+      '/*',
+      route((_req, reply) => reply.text(404, '404: Not Found'), this.log),
+    );
+  }
+
+  listen(host: string, port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.app.listen(host, port, (socket) => {
+        if (!socket) {
+          reject(new Error(`Cannot listen on ${host}:${port}: the address is in use or not available`));
+          return;
+        }
+        this.listenSocket = socket;
+        this.boundPort = uWS.us_socket_local_port(socket);
+        resolve(this.boundPort);
+      });
+    });
+  }
+
+  /** Stops listening and closes every open connection (keep-alive HTTP and WebSockets). */
+  close(): void {
+    if (this.listenSocket !== undefined) {
+      uWS.us_listen_socket_close(this.listenSocket);
+      this.listenSocket = undefined;
+    }
+    closeApp(this.app);
+  }
+}

@@ -1,0 +1,32 @@
+import type { JsonObject } from '../core/json.js';
+
+export type UnitSystemName = 'metric' | 'us_customary';
+
+/** The `hub:` section. */
+export interface HubSection {
+  readonly name: string;
+  readonly latitude: number;
+  readonly longitude: number;
+  readonly elevation: number;
+  readonly unit_system: UnitSystemName;
+  readonly time_zone: string;
+  readonly currency: string;
+  readonly country: string | null;
+  readonly language: string;
+  readonly port: number;
+  readonly host: string;
+  readonly max_entities: number;
+  readonly external_url: string | null;
+  readonly internal_url: string | null;
+}
+
+/**
+ * A loaded, validated configuration. Sections other than `hub:` are kept as parsed JSON and validated by
+ * the module that owns them (drivers, automations), each reporting problems with file:line:column.
+ */
+export interface HubConfig {
+  readonly hub: HubSection;
+  /** Absolute path of the configuration file, or null for the bundled demo. */
+  readonly path: string | null;
+  readonly sections: Readonly<Record<string, JsonObject | readonly JsonObject[] | undefined>>;
+}

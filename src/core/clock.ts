@@ -1,0 +1,56 @@
+/**
+ * Time as integer microseconds since the epoch: exact in a double until the year 2255, cheap to compare,
+ * and convertible to both of Home Assistant's wire forms (ISO 8601 with `+00:00`, float epoch seconds).
+ *
+ * Wall time comes from Date.now() (it follows NTP corrections, which matter on a Pi without an RTC that
+ * boots with a wrong clock); the microsecond digits come from the monotonic high-resolution timer.
+ */
+export type Micros = number;
+
+export interface Clock {
+  now(): Micros;
+}
+
+export const systemClock: Clock = {
+  now(): Micros {
+    const frac = performance.now() % 1;
+    return Date.now() * 1000 + Math.floor(frac * 1000);
+  },
+};
+
+/** A clock tests can move by hand. */
+export class ManualClock implements Clock {
+  constructor(private t: Micros = Date.UTC(2026, 0, 1) * 1000) {}
+  now(): Micros {
+    return this.t;
+  }
+  advance(micros: Micros): void {
+    this.t += micros;
+  }
+}
+
+/**
+ * Python's `datetime.isoformat()` of an aware UTC datetime, as Home Assistant writes it:
+ * six fraction digits unless the microsecond is exactly 0, and always `+00:00`.
+ */
+export function isoFromMicros(us: Micros): string {
+  const ms = Math.floor(us / 1000);
+  const base = new Date(ms).toISOString().slice(0, 19);
+  const micro = us - Math.floor(us / 1_000_000) * 1_000_000;
+  if (micro === 0) return `${base}+00:00`;
+  return `${base}.${String(micro).padStart(6, '0')}+00:00`;
+}
+
+/** Float epoch seconds, as the compressed `subscribe_entities` format carries them. */
+export function epochSeconds(us: Micros): number {
+  return us / 1_000_000;
+}
+
+/** Parses an ISO 8601 timestamp to microseconds; undefined when it is not one. */
+export function microsFromIso(text: string): Micros | undefined {
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})?$/.exec(text);
+  if (!m) return undefined;
+  const ms = Date.parse(`${m[1]}${m[3] ?? 'Z'}`);
+  if (Number.isNaN(ms)) return undefined;
+  return ms * 1000 + Number((m[2] ?? '').padEnd(6, '0'));
+}

@@ -1,0 +1,156 @@
+import type { Clock, Micros } from './clock.js';
+import { isoFromMicros } from './clock.js';
+import { type Context, contextJson } from './context.js';
+import type { JsonObject } from './json.js';
+import type { State } from './state.js';
+
+export type EventOrigin = 'LOCAL' | 'REMOTE';
+
+/** Data of a `state_changed` event; serialized from the states' cached JSON, never re-stringified. */
+export class StateChangedData {
+  constructor(
+    readonly entity_id: string,
+    readonly old_state: State | null,
+    readonly new_state: State | null,
+  ) {}
+  toJsonString(): string {
+    return `{"entity_id":${JSON.stringify(this.entity_id)},"old_state":${this.old_state ? this.old_state.json : 'null'},"new_state":${this.new_state ? this.new_state.json : 'null'}}`;
+  }
+}
+
+/** Events the hub itself fires, with their data types. Any other event type carries a JSON object. */
+export interface KnownEvents {
+  state_changed: StateChangedData;
+  service_registered: { domain: string; service: string };
+  service_removed: { domain: string; service: string };
+  call_service: { domain: string; service: string; service_data: JsonObject };
+  homeassistant_start: JsonObject;
+  homeassistant_started: JsonObject;
+  homeassistant_stop: JsonObject;
+  core_config_updated: JsonObject;
+  automation_triggered: { name: string; entity_id: string; source: string };
+  script_started: { name: string; entity_id: string };
+}
+
+export type EventType = keyof KnownEvents | (string & {});
+export type EventData<T extends string> = T extends keyof KnownEvents ? KnownEvents[T] : JsonObject;
+
+interface HasJsonString {
+  toJsonString(): string;
+}
+
+/** One fired event. Its JSON is built once, on first use, and shared by every subscriber. */
+export class HubEvent<T extends string = string> {
+  private cachedJson: string | undefined;
+  constructor(
+    readonly event_type: T,
+    readonly data: EventData<T>,
+    readonly origin: EventOrigin,
+    readonly timeFiredUs: Micros,
+    readonly context: Context,
+  ) {}
+
+  get json(): string {
+    if (this.cachedJson === undefined) {
+      const data = this.data as unknown as Partial<HasJsonString>;
+      const dataJson = typeof data.toJsonString === 'function' ? data.toJsonString() : JSON.stringify(this.data);
+      this.cachedJson = `{"event_type":${JSON.stringify(this.event_type)},"data":${dataJson},"origin":"${this.origin}","time_fired":"${isoFromMicros(this.timeFiredUs)}","context":${contextJson(this.context)}}`;
+    }
+    return this.cachedJson;
+  }
+}
+
+export type Listener<T extends string> = (event: HubEvent<T>) => void;
+type AnyListener = (event: HubEvent) => void;
+
+interface Registration {
+  readonly owner: string;
+  readonly type: string;
+  readonly fn: AnyListener;
+}
+
+export type BusErrorSink = (owner: string, eventType: string, err: unknown) => void;
+
+/** Event types that match-all (`*`) listeners never receive, as in Home Assistant. */
+const NOT_FOR_MATCH_ALL = new Set(['state_reported']);
+
+/**
+ * Typed events with listeners registered under an owner key and removed in bulk when the owner stops.
+ * Dispatch is synchronous; a throwing listener is logged and the others still run. Listener arrays are
+ * copy-on-write so that dispatch allocates nothing.
+ */
+export class EventBus {
+  private readonly byType = new Map<string, readonly Registration[]>();
+  private matchAll: readonly Registration[] = [];
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly onListenerError: BusErrorSink = () => {},
+  ) {}
+
+  on<T extends EventType>(owner: string, type: T | '*', fn: Listener<T>): () => void {
+    const reg: Registration = { owner, type, fn: fn as unknown as AnyListener };
+    if (type === '*') this.matchAll = [...this.matchAll, reg];
+    else this.byType.set(type, [...(this.byType.get(type) ?? []), reg]);
+    return () => this.removeRegistration(reg);
+  }
+
+  /** Removes every listener that `owner` registered. */
+  removeOwner(owner: string): void {
+    this.matchAll = this.matchAll.filter((r) => r.owner !== owner);
+    for (const [type, regs] of this.byType) {
+      const kept = regs.filter((r) => r.owner !== owner);
+      if (kept.length === 0) this.byType.delete(type);
+      else if (kept.length !== regs.length) this.byType.set(type, kept);
+    }
+  }
+
+  fire<T extends EventType>(type: T, data: EventData<T>, context: Context, origin: EventOrigin = 'LOCAL'): HubEvent<T> {
+    const event = new HubEvent<T>(type, data, origin, this.clock.now(), context);
+    this.dispatch(event as unknown as HubEvent);
+    return event;
+  }
+
+  hasListeners(type: string): boolean {
+    return this.byType.has(type) || this.matchAll.length > 0;
+  }
+
+  /** `[{event, listener_count}]` as `GET /api/events` reports it. */
+  listenerCounts(): { event: string; listener_count: number }[] {
+    const out: { event: string; listener_count: number }[] = [];
+    if (this.matchAll.length > 0) out.push({ event: '*', listener_count: this.matchAll.length });
+    for (const [type, regs] of this.byType) out.push({ event: type, listener_count: regs.length });
+    return out;
+  }
+
+  private dispatch(event: HubEvent): void {
+    const regs = this.byType.get(event.event_type);
+    if (regs !== undefined) {
+      for (let i = 0; i < regs.length; i++) this.call(regs[i] as Registration, event);
+    }
+    if (this.matchAll.length > 0 && !NOT_FOR_MATCH_ALL.has(event.event_type)) {
+      const all = this.matchAll;
+      for (let i = 0; i < all.length; i++) this.call(all[i] as Registration, event);
+    }
+  }
+
+  private call(reg: Registration, event: HubEvent): void {
+    try {
+      reg.fn(event);
+    } catch (err) {
+      this.onListenerError(reg.owner, event.event_type, err);
+    }
+  }
+
+  private removeRegistration(reg: Registration): void {
+    if (reg.type === '*') {
+      this.matchAll = this.matchAll.filter((r) => r !== reg);
+      return;
+    }
+    const regs = this.byType.get(reg.type);
+    if (regs === undefined) return;
+    const kept = regs.filter((r) => r !== reg);
+    if (kept.length === 0) this.byType.delete(reg.type);
+    else this.byType.set(reg.type, kept);
+  }
+}

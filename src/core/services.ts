@@ -1,0 +1,296 @@
+import type { Clock } from './clock.js';
+import { type Context, createContext } from './context.js';
+import type { Entities, Entity } from './entities.js';
+import { UNAVAILABLE } from './entities.js';
+import { HubError } from './errors.js';
+import type { EventBus, HubEvent } from './event-bus.js';
+import { describeField, parseEntityIds, type ServiceSchema, TARGET_KEYS, type ValidData, validateServiceData } from './fields.js';
+import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import type { State } from './state.js';
+
+export type ResponseSupport = 'none' | 'optional' | 'only';
+
+/** The target keys of a call, after merging `target` into the data (target wins, as in Home Assistant). */
+export interface TargetSelector {
+  readonly entity_id?: readonly string[];
+  readonly device_id?: readonly string[];
+  readonly area_id?: readonly string[];
+  readonly floor_id?: readonly string[];
+  readonly label_id?: readonly string[];
+}
+
+/** Expands devices, areas, floors and labels to entity ids (the registries provide it). */
+export type TargetExpander = (selector: TargetSelector) => Iterable<string>;
+
+export interface ServiceCall {
+  readonly domain: string;
+  readonly service: string;
+  /** Validated, coerced service data without the target keys. */
+  readonly data: ValidData;
+  readonly target: TargetSelector;
+  readonly context: Context;
+  readonly returnResponse: boolean;
+  /** For services that call other services with the same context (homeassistant.turn_on, scripts). */
+  readonly services: ServiceRegistry;
+}
+
+export interface ServiceDefinition {
+  readonly domain: string;
+  readonly service: string;
+  readonly name?: string;
+  readonly description?: string;
+  readonly schema: ServiceSchema;
+  readonly response?: ResponseSupport;
+  /**
+   * An entity service: called once for each available entity of `domain` that the call targets,
+   * with the call's context set on the entity. What it returns is that entity's response.
+   */
+  readonly entity?: (entity: Entity, data: ValidData, call: ServiceCall) => unknown;
+  /** A plain service, called once. */
+  readonly handler?: (call: ServiceCall) => unknown;
+}
+
+export interface CallOptions {
+  readonly context?: Context;
+  readonly userId?: string | null;
+  readonly target?: JsonObject;
+  readonly returnResponse?: boolean;
+  /** Collect the states this call's context changed (REST answers with them). */
+  readonly collectChanges?: boolean;
+}
+
+export interface CallResult {
+  readonly context: Context;
+  readonly response: JsonValue | null;
+  readonly changed: State[];
+}
+
+export interface ServiceLogger {
+  warn(obj: object, msg: string): void;
+}
+
+interface Registered {
+  readonly owner: string;
+  readonly def: ServiceDefinition;
+}
+
+/**
+ * Every `domain.service` the hub offers, with the schema that validates calls and renders the catalogue.
+ * Entity services resolve their target to entities of their own domain and act through each entity's
+ * platform.
+ */
+export class ServiceRegistry {
+  private readonly services = new Map<string, Map<string, Registered>>();
+  private catalogueJsonText: string | undefined;
+  private expander: TargetExpander = () => [];
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly entities: Entities,
+    private readonly clock: Clock,
+    private readonly log: ServiceLogger,
+  ) {}
+
+  setTargetExpander(expander: TargetExpander): void {
+    this.expander = expander;
+  }
+
+  register(owner: string, def: ServiceDefinition): void {
+    if ((def.entity === undefined) === (def.handler === undefined)) {
+      throw new Error(`${def.domain}.${def.service}: give exactly one of entity and handler`);
+    }
+    let domain = this.services.get(def.domain);
+    if (domain === undefined) {
+      domain = new Map();
+      this.services.set(def.domain, domain);
+    }
+    domain.set(def.service, { owner, def });
+    this.catalogueJsonText = undefined;
+    this.bus.fire('service_registered', { domain: def.domain, service: def.service }, createContext(this.clock.now()));
+  }
+
+  remove(domain: string, service: string): boolean {
+    const d = this.services.get(domain);
+    if (d === undefined || !d.delete(service)) return false;
+    if (d.size === 0) this.services.delete(domain);
+    this.catalogueJsonText = undefined;
+    this.bus.fire('service_removed', { domain, service }, createContext(this.clock.now()));
+    return true;
+  }
+
+  removeOwner(owner: string): void {
+    for (const [domain, d] of [...this.services]) {
+      for (const [service, reg] of [...d]) if (reg.owner === owner) this.remove(domain, service);
+    }
+  }
+
+  get(domain: string, service: string): ServiceDefinition | undefined {
+    return this.services.get(domain.toLowerCase())?.get(service.toLowerCase())?.def;
+  }
+
+  has(domain: string, service: string): boolean {
+    return this.get(domain, service) !== undefined;
+  }
+
+  domains(): string[] {
+    return [...this.services.keys()];
+  }
+
+  /** `{domain: {service: {name, description, fields, target?, response?}}}`, as WS `get_services` returns it. */
+  catalogue(): Record<string, Record<string, JsonObject>> {
+    const out: Record<string, Record<string, JsonObject>> = {};
+    for (const [domain, d] of this.services) {
+      const services: Record<string, JsonObject> = {};
+      for (const [name, { def }] of d) {
+        const fields: Record<string, JsonValue> = {};
+        for (const [key, spec] of Object.entries(def.schema.fields)) fields[key] = describeField(spec);
+        const desc: Record<string, JsonValue> = { name: def.name ?? '', description: def.description ?? '', fields };
+        if (def.entity !== undefined) desc.target = { entity: [{ domain: [def.domain] }] };
+        if (def.response !== undefined && def.response !== 'none') desc.response = { optional: def.response === 'optional' };
+        services[name] = desc;
+      }
+      out[domain] = services;
+    }
+    return out;
+  }
+
+  /** The catalogue's JSON, rebuilt only when a service is registered or removed. */
+  catalogueJson(): string {
+    if (this.catalogueJsonText === undefined) this.catalogueJsonText = JSON.stringify(this.catalogue());
+    return this.catalogueJsonText;
+  }
+
+  async call(domain: string, service: string, rawData: JsonValue | undefined, options: CallOptions = {}): Promise<CallResult> {
+    const def = this.get(domain, service);
+    if (def === undefined) throw new HubError('service_not_found', `Service ${domain}.${service} not found.`);
+    const response = def.response ?? 'none';
+    const returnResponse = options.returnResponse === true;
+    if (returnResponse && response === 'none') {
+      throw new HubError(
+        'service_validation',
+        "Validation error: An action which does not return responses can't be called with return_response=True",
+      );
+    }
+    if (!returnResponse && response === 'only') {
+      throw new HubError(
+        'service_validation',
+        'Validation error: The action requires responses and must be called with return_response=True',
+      );
+    }
+    if (rawData !== undefined && rawData !== null && !isJsonObject(rawData)) {
+      throw new HubError('invalid_service_data', 'expected a dictionary for service data');
+    }
+    const merged: Record<string, JsonValue> = { ...(rawData ?? {}) };
+    if (options.target !== undefined) {
+      if (!isJsonObject(options.target)) throw new HubError('invalid_format', 'expected a dictionary for target');
+      for (const key of Object.keys(options.target)) {
+        if (!(TARGET_KEYS as readonly string[]).includes(key)) {
+          throw new HubError(
+            'invalid_format',
+            `extra keys not allowed @ data['target']['${key}']. Allowed keys: ${TARGET_KEYS.join(', ')}`,
+          );
+        }
+        merged[key] = options.target[key] as JsonValue;
+      }
+    }
+    const isEntityService = def.entity !== undefined;
+    const data = validateServiceData(def.schema, merged, isEntityService);
+    const target = parseTarget(merged);
+    if (isEntityService && !def.schema.allowExtra && Object.keys(target).length === 0) {
+      throw new HubError('invalid_service_data', `must contain at least one of ${TARGET_KEYS.join(', ')}.`);
+    }
+    const context = options.context ?? createContext(this.clock.now(), options.userId ?? null);
+    const call: ServiceCall = { domain: def.domain, service: def.service, data, target, context, returnResponse, services: this };
+
+    const changed: State[] = [];
+    let stopCollecting: (() => void) | undefined;
+    if (options.collectChanges) {
+      stopCollecting = this.bus.on(`service-call:${context.id}`, 'state_changed', (event: HubEvent<'state_changed'>) => {
+        if (event.context.id === context.id && event.data.new_state !== null) changed.push(event.data.new_state);
+      });
+    }
+    this.bus.fire('call_service', { domain: def.domain, service: def.service, service_data: data }, context);
+    try {
+      let result: unknown;
+      if (def.entity !== undefined) result = await this.callEntities(def, def.entity, call);
+      else result = await (def.handler as (call: ServiceCall) => unknown)(call);
+      return { context, response: returnResponse ? toJsonValue(result) : null, changed };
+    } finally {
+      stopCollecting?.();
+    }
+  }
+
+  /** The entities of the service's domain that a call's target names, skipping missing and unavailable ones. */
+  resolveEntities(domain: string, target: TargetSelector): Entity[] {
+    const out: Entity[] = [];
+    const seen = new Set<string>();
+    const missing: string[] = [];
+    const add = (id: string, explicit: boolean): void => {
+      if (seen.has(id)) return;
+      seen.add(id);
+      const entity = this.entities.get(id);
+      if (entity === undefined) {
+        if (explicit) missing.push(id);
+        return;
+      }
+      if (entity.domain !== domain || entity.state === UNAVAILABLE) return;
+      out.push(entity);
+    };
+    for (const id of target.entity_id ?? []) {
+      if (id === 'all') {
+        for (const e of this.entities.ofDomain(domain)) add(e.id, false);
+      } else if (id !== 'none') add(id, true);
+    }
+    if (target.device_id || target.area_id || target.floor_id || target.label_id) {
+      for (const id of this.expander(target)) add(id, false);
+    }
+    if (missing.length > 0) {
+      this.log.warn({ entity_id: missing }, `Referenced entities ${missing.join(', ')} are missing or not currently available`);
+    }
+    return out;
+  }
+
+  private async callEntities(
+    def: ServiceDefinition,
+    handler: NonNullable<ServiceDefinition['entity']>,
+    call: ServiceCall,
+  ): Promise<unknown> {
+    const entities = this.resolveEntities(def.domain, call.target);
+    if (call.returnResponse && entities.length === 0) {
+      throw new HubError('hub_error', 'Service call requested response data but did not match any entities');
+    }
+    const responses: Record<string, JsonValue> = {};
+    // Entities act concurrently, as Home Assistant gathers them; one failing entity fails the call.
+    await Promise.all(
+      entities.map(async (entity) => {
+        entity.useContext(call.context);
+        const r = await handler(entity, call.data, call);
+        if (call.returnResponse) responses[entity.id] = toJsonValue(r) ?? {};
+      }),
+    );
+    return responses;
+  }
+}
+
+function parseTarget(data: Record<string, JsonValue>): TargetSelector {
+  const out: Record<string, string[]> = {};
+  for (const key of TARGET_KEYS) {
+    const value = data[key];
+    if (value === undefined || value === null) continue;
+    if (key === 'entity_id') {
+      out[key] = parseEntityIds(value, key);
+    } else {
+      const ids = typeof value === 'string' ? [value] : value;
+      if (!Array.isArray(ids) || ids.some((v) => typeof v !== 'string')) {
+        throw new HubError('invalid_service_data', `expected a string or a list of strings for dictionary value @ data['${key}']`);
+      }
+      out[key] = ids as string[];
+    }
+  }
+  return out;
+}
+
+function toJsonValue(value: unknown): JsonValue | null {
+  if (value === undefined) return null;
+  return value as JsonValue;
+}

@@ -1,0 +1,42 @@
+import type { Context } from '../core/context.js';
+import type { Core } from '../core/core.js';
+import type { Entity } from '../core/entities.js';
+import { HubError } from '../core/errors.js';
+import type { JsonObject } from '../core/json.js';
+
+/** The owner key under which domains register their services. */
+export const DOMAIN_OWNER = 'domains';
+
+/** What a scene or `scene.apply` asks an entity to become. */
+export interface DesiredState {
+  readonly state: string;
+  readonly attributes: JsonObject;
+}
+
+/**
+ * One domain's vocabulary: its services (with field schemas), and how to bring an entity to a desired
+ * state (used by scenes), expressed as calls of its own services.
+ */
+export interface Domain {
+  readonly name: string;
+  registerServices(core: Core): void;
+  reproduceState?(core: Core, entityId: string, desired: DesiredState, context: Context): Promise<void>;
+}
+
+/** Cast an entity's platform after checking the domain, so services never act on a foreign platform. */
+export function platformOf<P>(entity: Entity, domain: string): P {
+  if (entity.domain !== domain) throw new Error(`${entity.id} is not a ${domain} entity`);
+  return entity.platform as P;
+}
+
+/** Feature bits: a service for a feature the entity lacks is refused, naming the entity and the action. */
+export function requireFeature(entity: Entity, feature: number, domain: string, service: string): void {
+  const features = entity.fixed.supported_features;
+  if (typeof features !== 'number' || (features & feature) === 0) {
+    throw new HubError('service_validation', `Entity ${entity.id} does not support action ${domain}.${service}.`);
+  }
+}
+
+export function validationError(message: string): HubError {
+  return new HubError('service_validation', `Validation error: ${message}`);
+}

@@ -1,0 +1,64 @@
+import type { Core } from '../core/core.js';
+import type { EntityInit } from '../core/entities.js';
+import { DOMAIN_OWNER, type Domain, platformOf } from './domain.js';
+
+export interface SwitchPlatform {
+  turnOn(): void | Promise<void>;
+  turnOff(): void | Promise<void>;
+}
+
+export type SwitchDeviceClass = 'outlet' | 'switch';
+
+export interface SwitchOptions extends Omit<EntityInit<SwitchPlatform>, 'fixed'> {
+  readonly deviceClass?: SwitchDeviceClass;
+  readonly icon?: string;
+}
+
+export function addSwitch(core: Core, options: SwitchOptions) {
+  const fixed: Record<string, string> = {};
+  if (options.deviceClass) fixed.device_class = options.deviceClass;
+  if (options.icon) fixed.icon = options.icon;
+  const entity = core.entities.add({ ...options, fixed });
+  return {
+    entity,
+    /** Reports whether the switch is on; null when it is not known. */
+    report(on: boolean | null): void {
+      entity.report(on === null ? null : on ? 'on' : 'off');
+    },
+  };
+}
+
+export const switchDomain: Domain = {
+  name: 'switch',
+  registerServices(core: Core): void {
+    const p = (e: Parameters<typeof platformOf>[0]) => platformOf<SwitchPlatform>(e, 'switch');
+    core.services.register(DOMAIN_OWNER, {
+      domain: 'switch',
+      service: 'turn_on',
+      name: 'Turn on',
+      description: 'Turns a switch on.',
+      schema: { fields: {} },
+      entity: (e) => p(e).turnOn(),
+    });
+    core.services.register(DOMAIN_OWNER, {
+      domain: 'switch',
+      service: 'turn_off',
+      name: 'Turn off',
+      description: 'Turns a switch off.',
+      schema: { fields: {} },
+      entity: (e) => p(e).turnOff(),
+    });
+    core.services.register(DOMAIN_OWNER, {
+      domain: 'switch',
+      service: 'toggle',
+      name: 'Toggle',
+      description: 'Toggles a switch on/off.',
+      schema: { fields: {} },
+      entity: (e) => (e.state === 'on' ? p(e).turnOff() : p(e).turnOn()),
+    });
+  },
+  async reproduceState(core, entityId, desired, context) {
+    if (desired.state !== 'on' && desired.state !== 'off') return;
+    await core.services.call('switch', desired.state === 'on' ? 'turn_on' : 'turn_off', { entity_id: entityId }, { context });
+  },
+};

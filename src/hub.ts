@@ -1,0 +1,165 @@
+import { mkdir } from 'node:fs/promises';
+import type { Driver } from '../drivers/driver.js';
+import { parseVirtualSection, VirtualDriver } from '../drivers/virtual/index.js';
+import type { ApiContext } from './api/context.js';
+import { registerRestApi } from './api/rest.js';
+import { HttpServer } from './api/server.js';
+import { registerWebSocketApi, type WebSocketApi } from './api/websocket.js';
+import { AuthStore } from './auth/store.js';
+import { AUTOMATION_SECTION_VALIDATORS, AutomationExtension } from './automation/index.js';
+import type { SectionValidators } from './config/load.js';
+import type { HubConfig } from './config/types.js';
+import type { Clock } from './core/clock.js';
+import { Core } from './core/core.js';
+import type { Logger } from './core/log.js';
+import { DOMAINS } from './domains/index.js';
+import { ErrorLog } from './util/error-log.js';
+
+/** Every top-level config section besides `hub:`, with the validator check-config runs on it. */
+export const SECTION_VALIDATORS: SectionValidators = {
+  virtual: (value, path, issues) => {
+    parseVirtualSection(value, path, issues);
+  },
+  ...AUTOMATION_SECTION_VALIDATORS,
+};
+
+export interface HubOptions {
+  readonly config: HubConfig;
+  readonly dataDir: string;
+  readonly log: Logger;
+  readonly errorLog?: ErrorLog;
+  /** Overrides hub.host / hub.port from the config (the CLI flags). */
+  readonly host?: string;
+  readonly port?: number;
+  readonly clock?: Clock;
+  /** Random source for the virtual devices (tests seed it). */
+  readonly random?: () => number;
+}
+
+/** A driver failing to start is contained: logged once, the hub carries on. */
+const DRIVER_START_TIMEOUT_MS = 10_000;
+
+/**
+ * The composition root: config -> core -> domains -> auth -> API (listening) -> drivers -> automations.
+ * The API answers before drivers finish starting, so a slow device never delays the hub. Stop runs in
+ * reverse order.
+ */
+export class Hub {
+  private drivers: { owner: string; driver: Driver }[] = [];
+  private automations: AutomationExtension | undefined;
+  private ws: WebSocketApi | undefined;
+  private stopping: Promise<void> | undefined;
+
+  private constructor(
+    readonly core: Core,
+    readonly auth: AuthStore,
+    readonly server: HttpServer,
+    readonly config: HubConfig,
+    private readonly log: Logger,
+  ) {}
+
+  get port(): number {
+    return this.server.port;
+  }
+
+  static async start(options: HubOptions): Promise<Hub> {
+    const { config, log } = options;
+    const core = new Core({ maxEntities: config.hub.max_entities, clock: options.clock, log });
+    core.runState = 'STARTING';
+    for (const domain of DOMAINS) domain.registerServices(core);
+
+    await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+    const auth = await AuthStore.open(options.dataDir, log.child({ module: 'auth' }));
+    const server = new HttpServer(log.child({ module: 'http' }));
+    const hub = new Hub(core, auth, server, config, log);
+
+    const api: ApiContext = {
+      core,
+      auth,
+      config,
+      log: log.child({ module: 'api' }),
+      errorLog: options.errorLog ?? new ErrorLog(),
+      components: () => hub.components(),
+    };
+    registerRestApi(server, api);
+    hub.ws = registerWebSocketApi(server, api);
+    server.finish();
+    const host = options.host ?? config.hub.host;
+    const port = await server.listen(host, options.port ?? config.hub.port);
+    log.info({ host, port }, 'API listening');
+
+    await hub.startDrivers(options);
+    hub.automations = new AutomationExtension(core, config, log.child({ module: 'automation' }));
+    await hub.automations.start();
+    core.runState = 'RUNNING';
+    core.bus.fire('homeassistant_started', {}, core.newContext());
+    return hub;
+  }
+
+  /** Loaded components as Home Assistant lists them: each domain, and `<domain>.<platform>`. */
+  components(): string[] {
+    const out = new Set<string>(['api', 'websocket_api', 'homeassistant']);
+    for (const domain of this.core.services.domains()) out.add(domain);
+    for (const entity of this.core.entities.all()) out.add(`${entity.domain}.${entity.owner.split(':')[0]}`);
+    return [...out].sort();
+  }
+
+  private async startDrivers(options: HubOptions): Promise<void> {
+    const { config, log, core } = this;
+    const virtualItems = parseVirtualSection(config.sections.virtual, ['virtual'], []);
+    if (virtualItems.length > 0) {
+      const owner = 'virtual';
+      const driver = new VirtualDriver(
+        { core, log: log.child({ driver: owner }), owner, dataDir: options.dataDir },
+        { items: virtualItems, random: options.random },
+      );
+      this.drivers.push({ owner, driver });
+    }
+    await Promise.all(this.drivers.map(({ owner, driver }) => this.startDriver(owner, driver)));
+  }
+
+  private async startDriver(owner: string, driver: Driver): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), DRIVER_START_TIMEOUT_MS);
+    });
+    try {
+      const result = await Promise.race([driver.start().then(() => 'ok' as const), timeout]);
+      if (result === 'timeout')
+        this.log.warn(
+          { driver: owner },
+          `driver ${owner} is still starting after ${DRIVER_START_TIMEOUT_MS / 1000} s; the hub carries on without waiting`,
+        );
+    } catch (err) {
+      this.log.error({ err, driver: owner }, `driver ${owner} failed to start; its entities stay unavailable`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Stops in reverse order of start; safe to call more than once. */
+  stop(): Promise<void> {
+    if (this.stopping === undefined) this.stopping = this.doStop();
+    return this.stopping;
+  }
+
+  private async doStop(): Promise<void> {
+    const { core } = this;
+    core.runState = 'STOPPING';
+    core.bus.fire('homeassistant_stop', {}, core.newContext());
+    await this.automations?.stop().catch((err: unknown) => this.log.error({ err }, 'automations failed to stop'));
+    for (const { owner, driver } of [...this.drivers].reverse()) {
+      try {
+        await driver.stop();
+      } catch (err) {
+        this.log.error({ err, driver: owner }, `driver ${owner} failed to stop cleanly`);
+      }
+      core.bus.removeOwner(owner);
+      core.services.removeOwner(owner);
+    }
+    this.ws?.close();
+    this.server.close();
+    await this.auth.close();
+    core.runState = 'STOPPED';
+  }
+}

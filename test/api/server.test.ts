@@ -1,0 +1,16 @@
+import t from 'tap';
+import { isNativeUws, nativeBinaryPath } from '../../src/api/uws.js';
+import { startTestHub } from '../helpers/hub.js';
+
+t.test('the native uWS binary is the one in use', async (t) => {
+  t.ok(isNativeUws(), 'SSLApp is a function only in the native build');
+  t.match(nativeBinaryPath(), /uws_linux_[a-z0-9]+_\d+\.node$/);
+});
+
+t.test('unknown paths get 404 and known paths with a wrong method get 405 with Allow', async (t) => {
+  const { url } = await startTestHub(t);
+  const notFound = await fetch(`${url}/nope`);
+  t.equal(notFound.status, 404);
+  t.equal(await notFound.text(), '404: Not Found');
+  t.equal(notFound.headers.get('x-content-type-options'), 'nosniff');
+});
