@@ -1,0 +1,52 @@
+import fc from 'fast-check';
+import t from 'tap';
+import { epochSeconds, isoFromMicros, ManualClock, microsFromIso, systemClock } from '../../src/core/clock.js';
+import { contextJson, createContext, isContextId, newContextId } from '../../src/core/context.js';
+
+t.test('timestamps are written as Python isoformat of a UTC datetime', async (t) => {
+  t.equal(isoFromMicros(Date.UTC(2016, 4, 30, 21, 43, 32) * 1000 + 418320), '2016-05-30T21:43:32.418320+00:00');
+  t.equal(isoFromMicros(Date.UTC(2016, 4, 30, 21, 43, 32) * 1000), '2016-05-30T21:43:32+00:00', 'no fraction when the microsecond is 0');
+  t.equal(isoFromMicros(Date.UTC(2016, 4, 30, 21, 43, 32) * 1000 + 7), '2016-05-30T21:43:32.000007+00:00');
+  t.equal(epochSeconds(1_500_000), 1.5);
+});
+
+t.test('property: ISO round trip keeps every microsecond', async (t) => {
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: 4_102_444_800_000_000 }), (us) => microsFromIso(isoFromMicros(us)) === us),
+  );
+  t.equal(microsFromIso('not a time'), undefined);
+  t.equal(microsFromIso('2026-01-01T00:00:00Z'), Date.UTC(2026, 0, 1) * 1000);
+});
+
+t.test('the system clock follows wall time in microseconds', async (t) => {
+  const before = Date.now() * 1000;
+  const now = systemClock.now();
+  t.ok(Number.isInteger(now));
+  t.ok(now >= before && now < before + 5_000_000);
+  const clock = new ManualClock(10);
+  clock.advance(5);
+  t.equal(clock.now(), 15);
+});
+
+t.test('context ids are 32 lower-case hex characters, unique, and sort by time', async (t) => {
+  const clock = new ManualClock();
+  const ids = new Set<string>();
+  let previous = '';
+  let wellFormed = 0;
+  let sorted = 0;
+  for (let i = 0; i < 2000; i++) {
+    clock.advance(1000);
+    const id = newContextId(clock.now());
+    if (isContextId(id)) wellFormed++;
+    if (id > previous) sorted++;
+    previous = id;
+    ids.add(id);
+  }
+  t.equal(wellFormed, 2000, 'all ids are 32 lower-case hex');
+  t.equal(sorted, 2000, 'later ids sort after earlier ones');
+  t.equal(ids.size, 2000, 'no duplicates');
+  const ctx = createContext(clock.now(), 'user1', 'parent1');
+  t.same(JSON.parse(contextJson(ctx)), { id: ctx.id, parent_id: 'parent1', user_id: 'user1' });
+  t.equal(contextJson(ctx), contextJson(ctx), 'cached');
+  t.notOk(isContextId('ABC'));
+});
