@@ -18,7 +18,11 @@ const sections: string[] = [];
 for (const b of BENCHMARKS) {
   if (!existsSync(here + b.file)) continue;
   console.log(`== ${b.title}`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', here + b.file], { encoding: 'utf8', timeout: 5 * 60_000, stdio: ['ignore', 'pipe', 'inherit'] });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', here + b.file], {
+    encoding: 'utf8',
+    timeout: 5 * 60_000,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   process.stdout.write(r.stdout ?? '');
   sections.push(`## ${b.title}\n\n${r.status === 0 ? (r.stdout ?? '').trim() : `failed (exit ${r.status ?? r.signal})`}\n`);
 }

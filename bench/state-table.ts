@@ -52,4 +52,5 @@ const result = { benchmark: 'state-table', entities: ENTITIES, updates: UPDATES,
 writeFileSync(new URL('./out/state-table.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
 console.log('| case | updates/s | vs plain Map write |');
 console.log('|---|---|---|');
-for (const r of rows) console.log(`| ${r.case} | ${Math.round(r.updatesPerSecond).toLocaleString('en')} | ${(r.updatesPerSecond / reference).toFixed(2)} |`);
+for (const r of rows)
+  console.log(`| ${r.case} | ${Math.round(r.updatesPerSecond).toLocaleString('en')} | ${(r.updatesPerSecond / reference).toFixed(2)} |`);

@@ -7,6 +7,8 @@ export interface DriverContext {
   readonly log: Logger;
   readonly owner: string;
   readonly dataDir: string;
+  /** Random source for simulations; tests seed it. */
+  readonly random?: () => number;
 }
 
 /**

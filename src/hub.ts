@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import type { Driver } from '../drivers/driver.js';
-import { parseVirtualSection, VirtualDriver } from '../drivers/virtual/index.js';
+import { DRIVER_KINDS, type DriverKind } from '../drivers/index.js';
 import type { ApiContext } from './api/context.js';
 import { registerRestApi } from './api/rest.js';
 import { HttpServer } from './api/server.js';
@@ -11,15 +11,14 @@ import type { SectionValidators } from './config/load.js';
 import type { HubConfig } from './config/types.js';
 import type { Clock } from './core/clock.js';
 import { Core } from './core/core.js';
+import type { JsonValue } from './core/json.js';
 import type { Logger } from './core/log.js';
 import { DOMAINS } from './domains/index.js';
 import { ErrorLog } from './util/error-log.js';
 
 /** Every top-level config section besides `hub:`, with the validator check-config runs on it. */
 export const SECTION_VALIDATORS: SectionValidators = {
-  virtual: (value, path, issues) => {
-    parseVirtualSection(value, path, issues);
-  },
+  ...Object.fromEntries(DRIVER_KINDS.map((k) => [k.section, k.validate])),
   ...AUTOMATION_SECTION_VALIDATORS,
 };
 
@@ -34,6 +33,10 @@ export interface HubOptions {
   readonly clock?: Clock;
   /** Random source for the virtual devices (tests seed it). */
   readonly random?: () => number;
+  /** The driver kinds to load (tests add failing or slow ones); DRIVER_KINDS by default. */
+  readonly driverKinds?: readonly DriverKind[];
+  /** How long start() waits for a driver before carrying on without it. */
+  readonly driverStartTimeoutMs?: number;
 }
 
 /** A driver failing to start is contained: logged once, the hub carries on. */
@@ -106,29 +109,34 @@ export class Hub {
 
   private async startDrivers(options: HubOptions): Promise<void> {
     const { config, log, core } = this;
-    const virtualItems = parseVirtualSection(config.sections.virtual, ['virtual'], []);
-    if (virtualItems.length > 0) {
-      const owner = 'virtual';
-      const driver = new VirtualDriver(
-        { core, log: log.child({ driver: owner }), owner, dataDir: options.dataDir },
-        { items: virtualItems, random: options.random },
-      );
-      this.drivers.push({ owner, driver });
+    for (const kind of options.driverKinds ?? DRIVER_KINDS) {
+      const value = config.sections[kind.section];
+      if (value === undefined) continue;
+      const owner = kind.section;
+      const ctx = { core, log: log.child({ driver: owner }), owner, dataDir: options.dataDir, random: options.random };
+      try {
+        const driver = kind.create(ctx, value as JsonValue);
+        if (driver !== undefined) this.drivers.push({ owner, driver });
+      } catch (err) {
+        log.error({ err, driver: owner }, `driver ${owner} could not be created; the hub carries on without it`);
+      }
     }
-    await Promise.all(this.drivers.map(({ owner, driver }) => this.startDriver(owner, driver)));
+    // Drivers start concurrently: one slow device does not hold up the others.
+    const timeoutMs = options.driverStartTimeoutMs ?? DRIVER_START_TIMEOUT_MS;
+    await Promise.all(this.drivers.map(({ owner, driver }) => this.startDriver(owner, driver, timeoutMs)));
   }
 
-  private async startDriver(owner: string, driver: Driver): Promise<void> {
+  private async startDriver(owner: string, driver: Driver, timeoutMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), DRIVER_START_TIMEOUT_MS);
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
     });
     try {
       const result = await Promise.race([driver.start().then(() => 'ok' as const), timeout]);
       if (result === 'timeout')
         this.log.warn(
           { driver: owner },
-          `driver ${owner} is still starting after ${DRIVER_START_TIMEOUT_MS / 1000} s; the hub carries on without waiting`,
+          `driver ${owner} is still starting after ${timeoutMs / 1000} s; the hub carries on without waiting`,
         );
     } catch (err) {
       this.log.error({ err, driver: owner }, `driver ${owner} failed to start; its entities stay unavailable`);
@@ -156,6 +164,7 @@ export class Hub {
       }
       core.bus.removeOwner(owner);
       core.services.removeOwner(owner);
+      core.entities.removeOwner(owner);
     }
     this.ws?.close();
     this.server.close();

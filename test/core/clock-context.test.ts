@@ -11,9 +11,7 @@ t.test('timestamps are written as Python isoformat of a UTC datetime', async (t)
 });
 
 t.test('property: ISO round trip keeps every microsecond', async (t) => {
-  fc.assert(
-    fc.property(fc.integer({ min: 0, max: 4_102_444_800_000_000 }), (us) => microsFromIso(isoFromMicros(us)) === us),
-  );
+  fc.assert(fc.property(fc.integer({ min: 0, max: 4_102_444_800_000_000 }), (us) => microsFromIso(isoFromMicros(us)) === us));
   t.equal(microsFromIso('not a time'), undefined);
   t.equal(microsFromIso('2026-01-01T00:00:00Z'), Date.UTC(2026, 0, 1) * 1000);
 });

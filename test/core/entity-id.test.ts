@@ -4,7 +4,22 @@ import { entityIdProblem, isValidDomain, isValidEntityId, slugify, splitEntityId
 
 t.test('accepts and rejects the ids Home Assistant does', async (t) => {
   for (const id of ['light.kitchen', '1light.x', 'sensor.temp_2', 'a.b', 'binary_sensor.front_door']) t.ok(isValidEntityId(id), id);
-  for (const id of ['light', 'light.', '.x', 'Light.kitchen', 'light.Kitchen', 'light._x', 'light.x_', '_light.x', 'light.a__b', 'li__ght.x', 'light.x.y', 'light.x-y', 'light.kö', '']) {
+  for (const id of [
+    'light',
+    'light.',
+    '.x',
+    'Light.kitchen',
+    'light.Kitchen',
+    'light._x',
+    'light.x_',
+    '_light.x',
+    'light.a__b',
+    'li__ght.x',
+    'light.x.y',
+    'light.x-y',
+    'light.kö',
+    '',
+  ]) {
     t.notOk(isValidEntityId(id), id);
     t.type(entityIdProblem(id), 'string');
   }

@@ -22,13 +22,23 @@ t.test('coerces like voluptuous and names the field and the allowed range', asyn
     kind: 'invalid_service_data',
     message: "value must be between 0 and 100 for dictionary value @ data['position']. Got 101",
   });
-  t.throws(() => validateServiceData(schema, { position: 'abc' }, true), { message: "expected int for dictionary value @ data['position']. Got 'abc'" });
+  t.throws(() => validateServiceData(schema, { position: 'abc' }, true), {
+    message: "expected int for dictionary value @ data['position']. Got 'abc'",
+  });
   t.throws(() => validateServiceData(schema, {}, true), { message: "required key not provided @ data['position']. Got None" });
-  t.throws(() => validateServiceData(schema, { position: 1, mode: 'cool' }, true), { message: /value must be one of auto, heat .*data\['mode'\]/ });
-  t.throws(() => validateServiceData(schema, { position: 1, rgb: [1, 2] }, true), { message: /list of 3 numbers \[0\.\.255, 0\.\.255, 0\.\.255\]/ });
+  t.throws(() => validateServiceData(schema, { position: 1, mode: 'cool' }, true), {
+    message: /value must be one of auto, heat .*data\['mode'\]/,
+  });
+  t.throws(() => validateServiceData(schema, { position: 1, rgb: [1, 2] }, true), {
+    message: /list of 3 numbers \[0\.\.255, 0\.\.255, 0\.\.255\]/,
+  });
   t.throws(() => validateServiceData(schema, { position: 1, name: 'toolong' }, true), { message: /at most 5/ });
-  t.throws(() => validateServiceData(schema, { position: 1, flag: 'maybe' }, true), { message: /invalid boolean value 'maybe'.*true or false/ });
-  t.throws(() => validateServiceData(schema, { position: 1, nope: 1 }, true), { message: /extra keys not allowed @ data\['nope'\].*Allowed keys: position, .*entity_id/ });
+  t.throws(() => validateServiceData(schema, { position: 1, flag: 'maybe' }, true), {
+    message: /invalid boolean value 'maybe'.*true or false/,
+  });
+  t.throws(() => validateServiceData(schema, { position: 1, nope: 1 }, true), {
+    message: /extra keys not allowed @ data\['nope'\].*Allowed keys: position, .*entity_id/,
+  });
   t.throws(() => validateServiceData(schema, { position: 1, a: 1, b: 2 }, true), { message: /group of exclusion.*only one of a, b/ });
 });
 

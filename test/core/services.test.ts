@@ -32,13 +32,24 @@ function setup() {
     response: 'optional',
     entity: (e, data) => ({ id: e.id, n: data.n ?? null }),
   });
-  core.services.register('test', { domain: 'test', service: 'only', schema: { fields: {} }, response: 'only', handler: () => ({ ok: true }) });
+  core.services.register('test', {
+    domain: 'test',
+    service: 'only',
+    schema: { fields: {} },
+    response: 'only',
+    handler: () => ({ ok: true }),
+  });
   return { core, calls };
 }
 
 t.test('an entity service acts on the targeted entities of its own domain and returns their new states', async (t) => {
   const { core, calls } = setup();
-  const result = await core.services.call('switch', 'turn_on', { entity_id: 'switch.a, light.c, switch.missing' }, { collectChanges: true, userId: 'u1' });
+  const result = await core.services.call(
+    'switch',
+    'turn_on',
+    { entity_id: 'switch.a, light.c, switch.missing' },
+    { collectChanges: true, userId: 'u1' },
+  );
   t.same(calls, ['on:switch.a']);
   t.same(
     result.changed.map((s) => [s.entity_id, s.state, s.context.id]),
@@ -57,11 +68,20 @@ t.test('target wins over data, "all" expands, unavailable entities are skipped',
 
 t.test('responses: per entity, only when asked, and refused where not supported', async (t) => {
   const { core } = setup();
-  const r = await core.services.call('switch', 'echo', { n: '5' }, { target: { entity_id: ['switch.a', 'switch.b'] }, returnResponse: true });
+  const r = await core.services.call(
+    'switch',
+    'echo',
+    { n: '5' },
+    { target: { entity_id: ['switch.a', 'switch.b'] }, returnResponse: true },
+  );
   t.same(r.response, { 'switch.a': { id: 'switch.a', n: 5 }, 'switch.b': { id: 'switch.b', n: 5 } });
-  await t.rejects(core.services.call('switch', 'turn_on', { entity_id: 'switch.a' }, { returnResponse: true }), { kind: 'service_validation' });
+  await t.rejects(core.services.call('switch', 'turn_on', { entity_id: 'switch.a' }, { returnResponse: true }), {
+    kind: 'service_validation',
+  });
   await t.rejects(core.services.call('test', 'only', {}), { kind: 'service_validation', message: /requires responses/ });
-  await t.rejects(core.services.call('switch', 'echo', { entity_id: 'switch.nope' }, { returnResponse: true }), { message: /did not match any entities/ });
+  await t.rejects(core.services.call('switch', 'echo', { entity_id: 'switch.nope' }, { returnResponse: true }), {
+    message: /did not match any entities/,
+  });
 });
 
 t.test('clear errors for unknown services, missing targets, bad data and bad targets', async (t) => {

@@ -3,7 +3,7 @@ import { ManualClock } from '../../src/core/clock.js';
 import { Core } from '../../src/core/core.js';
 import { silentLogger } from '../../src/core/log.js';
 import { addLight, type LightCapabilities, type LightTurnOnParams, lightDomain, normaliseTurnOn } from '../../src/domains/light.js';
-import { switchDomain, addSwitch } from '../../src/domains/switch.js';
+import { addSwitch, switchDomain } from '../../src/domains/switch.js';
 
 function setup(caps: LightCapabilities) {
   const core = new Core({ log: silentLogger, clock: new ManualClock() });
@@ -22,7 +22,13 @@ function setup(caps: LightCapabilities) {
         received.push(p);
         on = true;
         brightness = p.brightness ?? brightness;
-        light.report({ on, brightness, colorMode: p.color_temp_kelvin ? 'color_temp' : 'hs', hs: p.hs_color ?? [0, 0], colorTempKelvin: p.color_temp_kelvin });
+        light.report({
+          on,
+          brightness,
+          colorMode: p.color_temp_kelvin ? 'color_temp' : 'hs',
+          hs: p.hs_color ?? [0, 0],
+          colorTempKelvin: p.color_temp_kelvin,
+        });
       },
       turnOff() {
         received.push('off');
@@ -32,7 +38,8 @@ function setup(caps: LightCapabilities) {
     },
   });
   light.report({ on: false });
-  const call = (service: string, data: Record<string, unknown>) => core.services.call('light', service, { entity_id: 'light.lamp', ...data } as never);
+  const call = (service: string, data: Record<string, unknown>) =>
+    core.services.call('light', service, { entity_id: 'light.lamp', ...data } as never);
   return { core, received, call };
 }
 
@@ -72,7 +79,12 @@ t.test('turn_on normalises to what the light supports', async (t) => {
   await call('turn_on', { color_temp: 250 });
   await call('turn_on', { kelvin: 100000 });
   await call('turn_on', { brightness: 999, transition: 2 });
-  t.same(received, [{ hs_color: [240, 100] }, { color_temp_kelvin: 4000 }, { color_temp_kelvin: 6500 }, { brightness: 255, transition: 2 }]);
+  t.same(received, [
+    { hs_color: [240, 100] },
+    { color_temp_kelvin: 4000 },
+    { color_temp_kelvin: 6500 },
+    { brightness: 255, transition: 2 },
+  ]);
 });
 
 t.test('brightness 0 or brightness_pct 0 turns the light off; toggle flips', async (t) => {
@@ -115,7 +127,12 @@ t.test('an unknown colour name that slips past validation falls back to white', 
 
 t.test('scenes reproduce a light state through the services', async (t) => {
   const { core, received } = setup(HS_CT);
-  await lightDomain.reproduceState?.(core, 'light.lamp', { state: 'on', attributes: { brightness: 10, hs_color: [120, 50] } }, core.newContext());
+  await lightDomain.reproduceState?.(
+    core,
+    'light.lamp',
+    { state: 'on', attributes: { brightness: 10, hs_color: [120, 50] } },
+    core.newContext(),
+  );
   t.same(received.at(-1), { brightness: 10, hs_color: [120, 50] });
   await lightDomain.reproduceState?.(core, 'light.lamp', { state: 'off', attributes: {} }, core.newContext());
   t.equal(received.at(-1), 'off');

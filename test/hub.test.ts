@@ -1,0 +1,71 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import type { DriverKind } from '../drivers/index.js';
+import { DRIVER_KINDS } from '../drivers/index.js';
+import { parseConfigText } from '../src/config/load.js';
+import type { Logger } from '../src/core/log.js';
+import { silentLogger } from '../src/core/log.js';
+import { Hub, SECTION_VALIDATORS } from '../src/hub.js';
+
+function recordingLogger(lines: string[]): Logger {
+  const log: Logger = {
+    ...silentLogger,
+    warn: (a: object | string, b?: string) => lines.push(`warn ${typeof a === 'string' ? a : b}`),
+    error: (a: object | string, b?: string) => lines.push(`error ${typeof a === 'string' ? a : b}`),
+    child: () => log,
+  };
+  return log;
+}
+
+t.test('a driver that fails or hangs on start never stops or delays the hub for long', async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'hearth-hub-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const lines: string[] = [];
+  const stopped: string[] = [];
+  const failing: DriverKind = {
+    section: 'virtual',
+    validate: () => {},
+    create: () => ({
+      kind: 'failing',
+      start: () => Promise.reject(new Error('bus missing')),
+      stop: async () => {
+        stopped.push('failing');
+      },
+    }),
+  };
+  const hanging: DriverKind = {
+    section: 'virtual',
+    validate: () => {},
+    create: () => ({ kind: 'hanging', start: () => new Promise(() => {}), stop: async () => void stopped.push('hanging') }),
+  };
+  const throwing: DriverKind = {
+    section: 'virtual',
+    validate: () => {},
+    create: () => {
+      throw new Error('bad wiring');
+    },
+  };
+  const config = parseConfigText('virtual: []\n', null, SECTION_VALIDATORS);
+  const hub = await Hub.start({
+    config,
+    dataDir,
+    log: recordingLogger(lines),
+    host: '127.0.0.1',
+    port: 0,
+    driverKinds: [failing, hanging, throwing, ...DRIVER_KINDS],
+    driverStartTimeoutMs: 50,
+  });
+  t.equal(hub.core.runState, 'RUNNING');
+  const res = await fetch(`http://127.0.0.1:${hub.port}/nope`);
+  t.equal(res.status, 404, 'the API answers');
+  t.match(lines.join('\n'), /driver virtual failed to start/);
+  t.match(lines.join('\n'), /still starting after 0\.05 s/);
+  t.match(lines.join('\n'), /could not be created/);
+  await hub.stop();
+  await hub.stop();
+  t.same(stopped.sort(), ['failing', 'hanging']);
+  t.equal(hub.core.runState, 'STOPPED');
+  await t.rejects(fetch(`http://127.0.0.1:${hub.port}/nope`), 'no longer listening');
+});
