@@ -1,5 +1,23 @@
+import { registerCameraProxy } from './camera-proxy.js';
 import type { ApiContext } from './context.js';
+import { RequestAuth } from './rest/auth-check.js';
+import { registerConfig } from './rest/config.js';
+import { registerErrorLog } from './rest/error-log.js';
+import { registerEvents } from './rest/events.js';
+import { registerServices } from './rest/services.js';
+import { registerStates } from './rest/states.js';
 import type { HttpServer } from './server.js';
 
-// Stub: replaced by the REST API.
-export function registerRestApi(_server: HttpServer, _ctx: ApiContext): void {}
+/**
+ * Home Assistant's REST API under `/api/`. Every endpoint needs a bearer token; unknown paths (404) and
+ * wrong methods (405) are answered by the HttpServer before any auth check, as aiohttp does.
+ */
+export function registerRestApi(server: HttpServer, ctx: ApiContext): void {
+  const auth = new RequestAuth(ctx.auth);
+  registerConfig(server, ctx, auth);
+  registerStates(server, ctx, auth);
+  registerServices(server, ctx, auth);
+  registerEvents(server, ctx, auth);
+  registerErrorLog(server, ctx, auth);
+  registerCameraProxy(server, ctx);
+}

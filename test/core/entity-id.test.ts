@@ -47,7 +47,7 @@ t.test('property: every well-formed <domain>.<object_id> is valid and splits bac
 });
 
 t.test('property: ids with an upper-case letter, a double underscore or no dot are never valid', async (t) => {
-  fc.assert(fc.property(part, part, (d, o) => !isValidEntityId(`${d}.${o}`.toUpperCase().replace(/[0-9_.]/g, 'X') + 'A')));
+  fc.assert(fc.property(part, part, (d, o) => !isValidEntityId(`${d}.${o}A`) && !isValidEntityId(`${d}A.${o}`)));
   fc.assert(fc.property(part, part, (d, o) => !isValidEntityId(`${d}__x.${o}`) && !isValidEntityId(`${d}.x__${o}`)));
   fc.assert(fc.property(part, (d) => !isValidEntityId(d)));
   t.pass();
