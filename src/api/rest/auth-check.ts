@@ -1,0 +1,82 @@
+import type { Authenticator, Principal } from '../../auth/types.js';
+import { bearerToken } from '../auth-header.js';
+import type { Handler, Reply, Request } from '../http.js';
+
+/** Home Assistant's body for a missing or invalid token (aiohttp's HTTPUnauthorized, plain text). */
+export const UNAUTHORIZED_TEXT = '401: Unauthorized';
+
+/**
+ * Valid tokens are remembered for a short while so that a busy client costs a map lookup per request
+ * instead of a SHA-256, a user scan and a timestamp. Bounded, holds only tokens that proved valid, and
+ * forgets a token the moment it is revoked; the time limit lets `last_used_at` keep moving.
+ */
+export const MAX_CACHED_TOKENS = 256;
+export const CACHE_TTL_MS = 60_000;
+
+interface CachedPrincipal {
+  readonly principal: Principal;
+  readonly expiresAt: number;
+}
+
+/** The part of the auth store a request check needs. */
+export type TokenAuthenticator = Pick<Authenticator, 'authenticate' | 'onRevoke'>;
+
+export type AuthedHandler = (req: Request, reply: Reply, principal: Principal) => void | Promise<void>;
+
+export interface GuardOptions {
+  /** Home Assistant lets only admins write states, fire events and read the error log. */
+  readonly admin?: boolean;
+}
+
+/** Checks the bearer token of REST requests. */
+export class RequestAuth {
+  private readonly cache = new Map<string, CachedPrincipal>();
+
+  constructor(
+    private readonly store: TokenAuthenticator,
+    private readonly now: () => number = Date.now,
+  ) {
+    store.onRevoke((tokenId) => {
+      for (const [token, entry] of this.cache) if (entry.principal.tokenId === tokenId) this.cache.delete(token);
+    });
+  }
+
+  /** How many valid tokens are remembered (bounded by MAX_CACHED_TOKENS). */
+  get cachedTokens(): number {
+    return this.cache.size;
+  }
+
+  /** The principal of an `Authorization` header value, or undefined when it holds no valid bearer token. */
+  principal(authorization: string): Principal | undefined {
+    const token = bearerToken(authorization);
+    if (token === undefined) return undefined;
+    const now = this.now();
+    const hit = this.cache.get(token);
+    if (hit !== undefined && hit.expiresAt > now) return hit.principal;
+    const principal = this.store.authenticate(token);
+    if (principal === undefined) {
+      if (hit !== undefined) this.cache.delete(token);
+      return undefined;
+    }
+    if (hit === undefined && this.cache.size >= MAX_CACHED_TOKENS) {
+      // Maps iterate in insertion order: drop the oldest entry.
+      const oldest = this.cache.keys().next();
+      if (oldest.done !== true) this.cache.delete(oldest.value);
+    }
+    this.cache.set(token, { principal, expiresAt: now + CACHE_TTL_MS });
+    return principal;
+  }
+
+  /** Wraps a handler so that it runs only for a valid token (of an admin, when asked); others get 401. */
+  guard(handler: AuthedHandler, options: GuardOptions = {}): Handler {
+    const adminOnly = options.admin === true;
+    return (req, reply) => {
+      const principal = this.principal(req.authorization);
+      if (principal === undefined || (adminOnly && !principal.user.isAdmin)) {
+        reply.text(401, UNAUTHORIZED_TEXT);
+        return;
+      }
+      return handler(req, reply, principal);
+    };
+  }
+}

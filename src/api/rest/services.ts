@@ -1,0 +1,71 @@
+import { HubError } from '../../core/errors.js';
+import type { JsonValue } from '../../core/json.js';
+import type { State } from '../../core/state.js';
+import type { ApiContext } from '../context.js';
+import { hasQueryKey } from '../http.js';
+import type { HttpServer } from '../server.js';
+import type { RequestAuth } from './auth-check.js';
+import { readJsonBody, TOO_DEEP_MESSAGE } from './json-body.js';
+import { messageJson } from './messages.js';
+import { pathParam } from './params.js';
+
+const INVALID_JSON = messageJson('Data should be valid JSON.');
+const TOO_DEEP = messageJson(TOO_DEEP_MESSAGE);
+// Home Assistant's REST wording for a return_response that does not fit the service (api/__init__.py).
+const NO_RESPONSE_SUPPORT = messageJson('Service does not support responses. Remove return_response from request.');
+const RESPONSE_REQUIRED = messageJson(
+  'Service call requires responses but caller did not ask for responses. Add ?return_response to query parameters.',
+);
+
+/** GET `/api/services` (the catalogue, keyed by domain) and POST `/api/services/<domain>/<service>`. */
+export function registerServices(server: HttpServer, ctx: ApiContext, auth: RequestAuth): void {
+  const { services } = ctx.core;
+
+  server.resource('/api/services', {
+    get: auth.guard((_req, reply) => reply.json(200, services.catalogueJson())),
+  });
+
+  server.resource('/api/services/:domain/:service', {
+    post: auth.guard(async (req, reply, principal) => {
+      const domain = pathParam(req, 0, 'domain');
+      const service = pathParam(req, 1, 'service');
+      const wantsResponse = returnResponseAsked(req.query);
+      // REST has no `target` wrapper: the body is the service data, target keys at its top level.
+      const body = await readJsonBody(reply);
+      if (body.kind === 'invalid') return reply.json(400, INVALID_JSON);
+      if (body.kind === 'too_deep') return reply.json(400, TOO_DEEP);
+
+      const def = services.get(domain, service);
+      if (def === undefined) return reply.message(400, `Service ${domain}.${service} not found.`);
+      const support = def.response ?? 'none';
+      if (wantsResponse && support === 'none') return reply.json(400, NO_RESPONSE_SUPPORT);
+      if (!wantsResponse && support === 'only') return reply.json(400, RESPONSE_REQUIRED);
+
+      const result = await services.call(domain, service, body.kind === 'json' ? (body.value as JsonValue) : undefined, {
+        userId: principal.user.id,
+        returnResponse: wantsResponse,
+        collectChanges: true,
+      });
+      const changed = statesArrayJson(result.changed);
+      if (!wantsResponse) return reply.json(200, changed);
+      reply.json(200, `{"changed_states":${changed},"service_response":${JSON.stringify(result.response)}}`);
+    }),
+  });
+}
+
+/** Whether `?return_response` is present (any value, as in Home Assistant); a malformed query is a 400 naming it. */
+function returnResponseAsked(query: string): boolean {
+  try {
+    return hasQueryKey(query, 'return_response');
+  } catch {
+    throw new HubError('invalid_format', `Malformed percent-encoding in the query string: ${JSON.stringify(query.slice(0, 80))}`);
+  }
+}
+
+/** A JSON array built from the states' cached JSON. */
+function statesArrayJson(states: readonly State[]): string {
+  if (states.length === 0) return '[]';
+  let out = '[';
+  for (let i = 0; i < states.length; i++) out += i === 0 ? (states[i] as State).json : `,${(states[i] as State).json}`;
+  return `${out}]`;
+}
