@@ -1,5 +1,6 @@
 import { type Clock, systemClock } from './clock.js';
 import { type Context, createContext } from './context.js';
+import { DeviceRegistry } from './devices.js';
 import { Entities } from './entities.js';
 import { EventBus } from './event-bus.js';
 import type { Logger } from './log.js';
@@ -22,6 +23,7 @@ export class Core {
   readonly states: StateTable;
   readonly entities: Entities;
   readonly services: ServiceRegistry;
+  readonly devices: DeviceRegistry;
   runState: RunState = 'NOT_RUNNING';
 
   constructor(options: CoreOptions) {
@@ -33,6 +35,7 @@ export class Core {
     });
     this.states = new StateTable(options.maxEntities ?? DEFAULT_MAX_ENTITIES, this.bus, this.clock);
     this.entities = new Entities(this.states, this.clock, this.log.child({ module: 'entities' }));
+    this.devices = new DeviceRegistry(this.bus, this.clock);
     this.services = new ServiceRegistry(this.bus, this.entities, this.clock, this.log.child({ module: 'services' }));
   }
 

@@ -25,6 +25,8 @@ export interface EntityInit<P> {
    */
   readonly fixed?: Attributes;
   readonly uniqueId?: string;
+  /** The device registry id of the physical device this entity belongs to. */
+  readonly deviceId?: string;
 }
 
 export interface EntityLogger {
@@ -44,6 +46,7 @@ export class Entity<P = unknown> {
     readonly owner: string,
     readonly platform: P,
     readonly uniqueId: string | undefined,
+    readonly deviceId: string | undefined,
     fixed: Attributes,
     private readonly table: StateTable,
     private readonly clock: Clock,
@@ -135,7 +138,17 @@ export class Entities {
     }
     this.table.reserve(init.entityId);
     const fixed: Attributes = init.name === undefined ? (init.fixed ?? {}) : { ...init.fixed, friendly_name: init.name };
-    const entity = new Entity<P>(init.entityId, init.owner, init.platform, init.uniqueId, fixed, this.table, this.clock, this.log);
+    const entity = new Entity<P>(
+      init.entityId,
+      init.owner,
+      init.platform,
+      init.uniqueId,
+      init.deviceId,
+      fixed,
+      this.table,
+      this.clock,
+      this.log,
+    );
     this.byId.set(entity.id, entity as Entity);
     let set = this.byDomain.get(entity.domain);
     if (set === undefined) {

@@ -30,6 +30,7 @@ export interface KnownEvents {
   core_config_updated: JsonObject;
   automation_triggered: { name: string; entity_id: string; source: string };
   script_started: { name: string; entity_id: string };
+  device_registry_updated: { action: 'create' | 'update' | 'remove'; device_id: string };
 }
 
 export type EventType = keyof KnownEvents | (string & {});
