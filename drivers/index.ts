@@ -1,6 +1,10 @@
 import type { SectionValidator } from '../src/config/load.js';
 import type { JsonValue } from '../src/core/json.js';
 import type { Driver, DriverContext } from './driver.js';
+import { gpioKind } from './gpio/index.js';
+import { i2cKind } from './i2c/index.js';
+import { onewireKind } from './onewire/index.js';
+import { serialKind } from './serial/index.js';
 import { parseVirtualSection, VirtualDriver } from './virtual/index.js';
 
 /**
@@ -25,4 +29,4 @@ const virtualKind: DriverKind = {
   },
 };
 
-export const DRIVER_KINDS: readonly DriverKind[] = [virtualKind];
+export const DRIVER_KINDS: readonly DriverKind[] = [virtualKind, gpioKind, i2cKind, onewireKind, serialKind];
