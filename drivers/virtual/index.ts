@@ -116,6 +116,7 @@ export class VirtualDriver implements Driver {
       owner: this.ctx.owner,
       timers: this.timers,
       random: this.options.random ?? Math.random,
+      dataDir: this.ctx.dataDir,
     };
     for (const item of this.options.items) {
       item.platform.create(vctx, { entityId: item.entityId, name: item.name }, item.options);

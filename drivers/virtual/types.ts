@@ -11,6 +11,8 @@ export interface VirtualContext {
   readonly timers: Timers;
   /** Uniform in [0, 1); seeded in tests so simulations are repeatable. */
   readonly random: () => number;
+  /** The hub's data directory (camera snapshots default to <data>/snapshots). */
+  readonly dataDir?: string;
 }
 
 /** Identity of one configured virtual entity. */

@@ -46,7 +46,7 @@ t.test('entity id lists come from strings, comma strings or lists, lower-cased',
   t.same(parseEntityIds('Light.A, light.b'), ['light.a', 'light.b']);
   t.same(parseEntityIds(['light.a']), ['light.a']);
   t.throws(() => parseEntityIds(5), { message: /expected an entity id or a list/ });
-  t.throws(() => parseEntityIds([1]), { kind: 'invalid_service_data' });
+  t.throws(() => parseEntityIds([1]), { name: 'HubError', kind: 'invalid_service_data' });
 });
 
 t.test('fields render Home Assistant selectors for the catalogue', async (t) => {

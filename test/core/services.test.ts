@@ -76,6 +76,7 @@ t.test('responses: per entity, only when asked, and refused where not supported'
   );
   t.same(r.response, { 'switch.a': { id: 'switch.a', n: 5 }, 'switch.b': { id: 'switch.b', n: 5 } });
   await t.rejects(core.services.call('switch', 'turn_on', { entity_id: 'switch.a' }, { returnResponse: true }), {
+    name: 'HubError',
     kind: 'service_validation',
   });
   await t.rejects(core.services.call('test', 'only', {}), { kind: 'service_validation', message: /requires responses/ });
@@ -88,7 +89,7 @@ t.test('clear errors for unknown services, missing targets, bad data and bad tar
   const { core } = setup();
   await t.rejects(core.services.call('switch', 'nope', {}), { kind: 'service_not_found', message: 'Service switch.nope not found.' });
   await t.rejects(core.services.call('switch', 'turn_on', {}), { message: /must contain at least one of entity_id/ });
-  await t.rejects(core.services.call('switch', 'turn_on', [1]), { kind: 'invalid_service_data' });
+  await t.rejects(core.services.call('switch', 'turn_on', [1]), { name: 'HubError', kind: 'invalid_service_data' });
   await t.rejects(core.services.call('switch', 'turn_on', {}, { target: { room: 'x' } }), { message: /target.*room/ });
   await t.rejects(core.services.call('switch', 'turn_on', { area_id: 5 }), { message: /area_id/ });
 });
