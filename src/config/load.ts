@@ -47,17 +47,24 @@ export function parseConfigText(text: string, path: string | null, validators: S
   for (const e of doc.errors) located.push({ file, ...positionAt(lines, e.pos[0]), path: [], message: `YAML syntax error: ${e.message}` });
   if (located.length > 0) throw new ConfigFileError(located);
 
-  for (const w of doc.warnings) located.push({ file, ...positionAt(lines, w.pos[0]), path: [], message: warningText(w.message) });
+  for (const w of doc.warnings) {
+    // A misplaced !secret (on a list or mapping) is reported by substituteSecrets, with its path.
+    if (w.message.startsWith('Unresolved tag: !secret')) continue;
+    located.push({ file, ...positionAt(lines, w.pos[0]), path: [], message: warningText(w.message) });
+  }
   const source: SecretsSource | null =
     path === null ? null : { path: join(dirname(resolve(path)), SECRETS_FILE), displayPath: join(dirname(file), SECRETS_FILE) };
-  const secretNodes = substituteSecrets(doc, text, lines, file, source, located);
+  const secrets = substituteSecrets(doc, text, lines, file, source, located);
   checkKeys(doc, lines, file, located);
 
   const root = toJson(doc, lines, file, located);
   const issues: ConfigIssue[] = [];
   const config = validate(root, path === null ? null : resolve(path), validators, issues);
-  for (const issue of issues) located.push(locateIssue(doc, lines, file, issue, secretNodes));
-  if (located.length > 0) throw new ConfigFileError(sortIssues(located));
+  for (const issue of issues) {
+    if (secrets.failed.some((p) => startsWith(issue.path, p))) continue;
+    located.push(locateIssue(doc, lines, file, issue, secrets.replaced));
+  }
+  if (located.length > 0) throw new ConfigFileError(sortIssues(located, file));
   return config;
 }
 
@@ -72,7 +79,9 @@ function validate(root: JsonValue, path: string | null, validators: SectionValid
   const doc: JsonObject = root === null ? {} : isJsonObject(root) ? root : {};
   if (root !== null && !isJsonObject(root)) issues.push({ path: [], message: 'expected a mapping of sections (hub:, virtual:, ...)' });
   const hubValue = doc.hub;
-  const hub = readHubSection(hubValue === undefined || hubValue === null ? new ConfigReader({}, ['hub'], issues) : ConfigReader.of(hubValue, ['hub'], issues));
+  const hub = readHubSection(
+    hubValue === undefined || hubValue === null ? new ConfigReader({}, ['hub'], issues) : ConfigReader.of(hubValue, ['hub'], issues),
+  );
   const sections: Record<string, JsonObject | readonly JsonObject[]> = {};
   const allowed = ['hub', ...Object.keys(validators).sort()].join(', ');
   for (const [key, value] of Object.entries(doc)) {
@@ -109,11 +118,13 @@ function redactSecrets(message: string, at: { line: number; column: number }, li
   return out;
 }
 
+function startsWith(path: ConfigPath, prefix: ConfigPath): boolean {
+  return prefix.length <= path.length && prefix.every((p, i) => p === path[i]);
+}
+
 function warningText(message: string): string {
   const tag = /^Unresolved tag: (\S+)/.exec(message)?.[1];
-  if (tag === '!secret') return '!secret takes a secret name, e.g. "password: !secret wifi_password"';
-  if (tag !== undefined) return `unsupported tag ${tag}; the only tag hearth supports is !secret`;
-  return message;
+  return tag === undefined ? message : `unsupported tag ${tag}; the only tag hearth supports is !secret`;
 }
 
 /** Mapping keys must be plain scalars: a list or mapping as a key has no meaning in a configuration. */
@@ -147,5 +158,11 @@ function toJson(doc: Document, lines: LineCounter, file: string, located: Locate
       }
     },
   });
-  return (doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? null) as JsonValue;
+  try {
+    return (doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? null) as JsonValue;
+  } catch (err) {
+    // yaml refuses documents whose aliases expand too far ("billion laughs").
+    located.push({ file, line: 1, column: 1, path: [], message: `cannot expand the document: ${(err as Error).message}` });
+    return null;
+  }
 }

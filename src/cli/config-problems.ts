@@ -1,0 +1,37 @@
+import { ConfigFileError, DEMO_CONFIG_PATH, formatIssue, loadConfig, type SectionValidators } from '../config/load.js';
+import { ConfigError } from '../config/reader.js';
+import type { HubConfig } from '../config/types.js';
+
+interface Out {
+  write(text: string): unknown;
+}
+
+/**
+ * Loads a configuration (the bundled demo for null), or prints why it cannot be used and returns
+ * undefined: each problem to `out` as FILE:LINE:COLUMN: PATH: MESSAGE (an unreadable file to stderr),
+ * never a stack trace.
+ */
+export async function readConfigOrReport(file: string | null, validators: SectionValidators, out: Out): Promise<HubConfig | undefined> {
+  try {
+    return await loadConfig(file, validators);
+  } catch (err) {
+    if (err instanceof ConfigFileError) {
+      const n = err.issues.length;
+      out.write(`${err.issues.map(formatIssue).join('\n')}\n`);
+      out.write(`${n} problem${n === 1 ? '' : 's'} in ${file ?? DEMO_CONFIG_PATH}\n`);
+      return undefined;
+    }
+    if (err instanceof ConfigError) {
+      out.write(`${err.message}\n`);
+      return undefined;
+    }
+    const code = (err as NodeJS.ErrnoException).code;
+    if (typeof code === 'string') {
+      const why =
+        code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code;
+      process.stderr.write(`hearth: cannot read the configuration ${file ?? DEMO_CONFIG_PATH}: ${why}\n`);
+      return undefined;
+    }
+    throw err;
+  }
+}

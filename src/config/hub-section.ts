@@ -1,0 +1,113 @@
+import { DEFAULT_MAX_ENTITIES } from '../core/state-table.js';
+import type { ConfigReader } from './reader.js';
+import type { HubSection } from './types.js';
+
+const DEFAULTS = {
+  name: 'Home',
+  latitude: 52.3731,
+  longitude: 4.8922,
+  time_zone: 'UTC',
+  currency: 'EUR',
+  language: 'en',
+  port: 8123,
+  host: '0.0.0.0',
+} as const;
+
+/** Reads the `hub:` section; every problem is collected in the reader, and defaults fill the gaps. */
+export function readHubSection(r: ConfigReader): HubSection {
+  const hub: HubSection = {
+    name: nonEmpty(r, 'name') ?? DEFAULTS.name,
+    latitude: r.number('latitude', { min: -90, max: 90, default: DEFAULTS.latitude }),
+    longitude: r.number('longitude', { min: -180, max: 180, default: DEFAULTS.longitude }),
+    elevation: r.number('elevation', { integer: true, default: 0 }),
+    unit_system: r.oneOf('unit_system', ['metric', 'us_customary'] as const, 'metric'),
+    time_zone: timeZone(r) ?? DEFAULTS.time_zone,
+    currency: currency(r) ?? DEFAULTS.currency,
+    country: r.string('country', { pattern: /^[A-Z]{2}$/, patternText: 'an ISO 3166 two-letter country code such as NL or US' }) ?? null,
+    language: language(r) ?? DEFAULTS.language,
+    port: r.number('port', { integer: true, min: 1, max: 65535, default: DEFAULTS.port }),
+    host: nonEmpty(r, 'host') ?? DEFAULTS.host,
+    max_entities: r.number('max_entities', { integer: true, min: 1, max: 1_000_000, default: DEFAULT_MAX_ENTITIES }),
+    external_url: url(r, 'external_url') ?? null,
+    internal_url: url(r, 'internal_url') ?? null,
+  };
+  r.rejectUnknown();
+  return hub;
+}
+
+function nonEmpty(r: ConfigReader, key: string): string | undefined {
+  const s = r.string(key);
+  if (s !== undefined && s.trim() === '') {
+    r.problem(key, 'must not be empty');
+    return undefined;
+  }
+  return s;
+}
+
+let zoneNames: Map<string, string> | undefined;
+
+/**
+ * An IANA time zone the runtime knows (checked with Intl). A name that differs only in case is corrected
+ * to its canonical spelling, since clients compare zone names exactly.
+ */
+function timeZone(r: ConfigReader): string | undefined {
+  const tz = r.string('time_zone');
+  if (tz === undefined) return undefined;
+  let resolved: string;
+  try {
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+  } catch {
+    zoneNames ??= new Map(Intl.supportedValuesOf('timeZone').map((z) => [z.toLowerCase(), z]));
+    const near = [...zoneNames.values()].filter((z) => z.toLowerCase().endsWith(`/${tz.toLowerCase().split('/').pop()}`));
+    const hint = near.length > 0 && near.length <= 5 ? ` (did you mean ${near.join(' or ')}?)` : '';
+    r.problem(
+      'time_zone',
+      `${JSON.stringify(tz)} is not allowed: expected an IANA time zone name such as Europe/Amsterdam, America/New_York or UTC${hint}`,
+    );
+    return undefined;
+  }
+  return resolved.toLowerCase() === tz.toLowerCase() ? resolved : tz;
+}
+
+let currencies: Set<string> | undefined;
+
+function currency(r: ConfigReader): string | undefined {
+  const c = r.string('currency', { pattern: /^[A-Z]{3}$/, patternText: 'an ISO 4217 currency code such as EUR or USD' });
+  if (c === undefined) return undefined;
+  currencies ??= new Set(Intl.supportedValuesOf('currency'));
+  if (!currencies.has(c)) {
+    r.problem('currency', `${JSON.stringify(c)} is not allowed: expected an ISO 4217 currency code such as EUR or USD`);
+    return undefined;
+  }
+  return c;
+}
+
+function language(r: ConfigReader): string | undefined {
+  const lang = r.string('language');
+  if (lang === undefined) return undefined;
+  try {
+    const [canonical] = Intl.getCanonicalLocales(lang);
+    if (canonical !== undefined) return canonical;
+  } catch {
+    // Reported below.
+  }
+  r.problem('language', `${JSON.stringify(lang)} is not allowed: expected a language tag such as en, en-GB or nl`);
+  return undefined;
+}
+
+function url(r: ConfigReader, key: string): string | undefined {
+  const s = r.string(key);
+  if (s === undefined) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(s);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    r.problem(key, `${JSON.stringify(s)} is not allowed: expected an http:// or https:// URL such as http://hearth.local:8123`);
+    return undefined;
+  }
+  // Home Assistant stores these without a trailing slash; clients append paths to them.
+  return s.replace(/\/+$/, '');
+}
