@@ -16,7 +16,7 @@ check-node:
 	@node -e 'const [a,b]=process.versions.node.split(".").map(Number); if (a!==20||b<19) { console.error("hearth needs Node 20.19 or later 20.x (uWebSockets.js ships binaries for Node 20); this is " + process.version); process.exit(1) }'
 
 build: install
-	npx tsc -p tsconfig.json
+	$(NPM) run build --silent
 
 run: build
 	@mkdir -p $(DATA)

@@ -72,7 +72,7 @@ export class Hub {
     for (const domain of DOMAINS) domain.registerServices(core);
 
     await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
-    const auth = await AuthStore.open(options.dataDir, log.child({ module: 'auth' }));
+    const auth = await AuthStore.open(options.dataDir, log.child({ module: 'auth' }), { watch: true });
     const server = new HttpServer(log.child({ module: 'http' }));
     const hub = new Hub(core, auth, server, config, log);
 

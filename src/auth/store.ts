@@ -1,7 +1,12 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { join } from 'node:path';
+import { type FSWatcher, readFileSync, statSync, watch } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { HubError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
+import { AccessTokens, type IssuedToken } from './access-tokens.js';
+import { CredentialsFile, normalizeUsername, usernameProblem } from './credentials.js';
+import { hashPassword, passwordProblem, verifyAgainstNothing, verifyPassword } from './passwords.js';
 import type { Authenticator, Principal, TokenSummary, User } from './types.js';
 
 interface StoredUser {
@@ -32,6 +37,23 @@ interface AuthFile {
 export const AUTH_FILE = 'auth.json';
 /** last_used_at is kept in memory and written at most this often, to spare the SD card. */
 const LAST_USED_FLUSH_MS = 10 * 60 * 1000;
+/** How often authenticate() may stat the file to notice changes made by the CLI (the watch is the fast path). */
+const STAT_INTERVAL_MS = 1000;
+
+/** Identifies one version of the file on disk. */
+function fileStamp(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAuthFile(value: unknown): value is AuthFile {
+  const v = value as Partial<AuthFile> | null;
+  return typeof v === 'object' && v !== null && Array.isArray(v.users) && Array.isArray(v.tokens);
+}
 
 /**
  * Users and long-lived access tokens, in `<data>/auth.json` (mode 0600, written atomically).
@@ -46,23 +68,86 @@ export class AuthStore implements Authenticator {
   private lastUsedDirty = false;
   private flushTimer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** The version of the file this store last read or wrote; another one means the CLI changed it. */
+  private stamp: string | undefined;
+  private lastStatAt = 0;
+  private watcher: FSWatcher | undefined;
+  private reloadTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly path: string,
     private data: AuthFile,
     private readonly log: Logger,
   ) {
-    for (const t of data.tokens) this.tokensById.set(t.id, t);
+    this.indexTokens();
+    this.stamp = fileStamp(path);
   }
 
-  static async open(dataDir: string, log: Logger): Promise<AuthStore> {
+  /**
+   * Opens `<dataDir>/auth.json`. With `watch` (the hub), changes made by another process — `hearth token
+   * create` or `revoke` while the hub runs — are picked up at once, and revocations close what used the token.
+   */
+  static async open(dataDir: string, log: Logger, options: { watch?: boolean } = {}): Promise<AuthStore> {
     const path = join(dataDir, AUTH_FILE);
     const loaded = await readJsonFile<AuthFile>(path);
     let data: AuthFile = { version: 1, users: [], tokens: [] };
-    if (loaded.status === 'ok' && Array.isArray(loaded.value.users) && Array.isArray(loaded.value.tokens)) data = loaded.value;
+    if (loaded.status === 'ok' && isAuthFile(loaded.value)) data = loaded.value;
     else if (loaded.status === 'corrupt')
       log.error({ movedTo: loaded.movedTo }, 'auth file was corrupt; moved aside and starting with no users');
-    return new AuthStore(path, data, log);
+    const store = new AuthStore(path, data, log);
+    if (options.watch) store.watchFile(dataDir);
+    return store;
+  }
+
+  private indexTokens(): void {
+    this.tokensById.clear();
+    for (const t of this.data.tokens) this.tokensById.set(t.id, t);
+  }
+
+  private watchFile(dataDir: string): void {
+    try {
+      // Watch the directory: atomic writes replace the file, which a watch on the file itself would lose.
+      this.watcher = watch(dataDir, { persistent: false }, (_event, filename) => {
+        if (filename !== AUTH_FILE || this.reloadTimer !== undefined) return;
+        this.reloadTimer = setTimeout(() => {
+          this.reloadTimer = undefined;
+          this.reloadIfChanged();
+        }, 50);
+        this.reloadTimer.unref();
+      });
+      this.watcher.on('error', () => this.watcher?.close());
+    } catch (err) {
+      this.log.warn({ err }, 'cannot watch the data directory; token changes made by the CLI are seen within a second of the next request');
+    }
+  }
+
+  /**
+   * Re-reads the file when another process changed it. Tokens that disappeared count as revoked; last-used
+   * times this process knows and the file does not are kept.
+   */
+  private reloadIfChanged(): void {
+    const stamp = fileStamp(this.path);
+    if (stamp === this.stamp || stamp === undefined) return;
+    let disk: unknown;
+    try {
+      disk = JSON.parse(readFileSync(this.path, 'utf8'));
+    } catch (err) {
+      this.log.error({ err }, 'auth file changed but cannot be read; keeping the users and tokens in memory');
+      this.stamp = stamp;
+      return;
+    }
+    if (!isAuthFile(disk)) return;
+    this.stamp = stamp;
+    const before = new Map(this.tokensById);
+    const removed = [...before.keys()].filter((id) => !disk.tokens.some((t) => t.id === id));
+    for (const t of disk.tokens) {
+      const mine = before.get(t.id);
+      if (mine?.last_used_at && (t.last_used_at === null || mine.last_used_at > t.last_used_at)) t.last_used_at = mine.last_used_at;
+    }
+    this.data = disk;
+    this.indexTokens();
+    if (removed.length > 0) this.log.info({ tokens: removed.length }, 'tokens revoked by another process');
+    for (const id of removed) this.notifyRevoked(id);
   }
 
   users(): User[] {
@@ -81,6 +166,7 @@ export class AuthStore implements Authenticator {
 
   /** The owner, created (as an admin named `name`) if there is none yet. */
   async ensureOwner(name = 'Owner', username?: string): Promise<User> {
+    this.reloadIfChanged();
     const existing = this.owner();
     if (existing !== undefined) return existing;
     const user: StoredUser = {
@@ -97,6 +183,11 @@ export class AuthStore implements Authenticator {
   }
 
   authenticate(token: string): Principal | undefined {
+    const now = Date.now();
+    if (now - this.lastStatAt >= STAT_INTERVAL_MS) {
+      this.lastStatAt = now;
+      this.reloadIfChanged();
+    }
     const dot = token.indexOf('.');
     if (dot <= 0 || token.length > 256) return undefined;
     const record = this.tokensById.get(token.slice(0, dot));
@@ -114,6 +205,7 @@ export class AuthStore implements Authenticator {
   }
 
   async createToken(userId: string, name: string): Promise<string> {
+    this.reloadIfChanged();
     if (!this.data.users.some((u) => u.id === userId)) throw new Error(`no user with id ${userId}`);
     const trimmed = name.trim();
     if (trimmed === '' || trimmed.length > 100) throw new Error('a token name needs 1 to 100 characters');
@@ -147,11 +239,17 @@ export class AuthStore implements Authenticator {
   }
 
   async revokeToken(tokenId: string): Promise<boolean> {
+    this.reloadIfChanged();
     const before = this.data.tokens.length;
     this.data.tokens = this.data.tokens.filter((t) => t.id !== tokenId);
     if (this.data.tokens.length === before) return false;
     this.tokensById.delete(tokenId);
     await this.save();
+    this.notifyRevoked(tokenId);
+    return true;
+  }
+
+  private notifyRevoked(tokenId: string): void {
     for (const listener of this.revokeListeners) {
       try {
         listener(tokenId);
@@ -159,7 +257,6 @@ export class AuthStore implements Authenticator {
         this.log.error({ err }, 'token revoke listener failed');
       }
     }
-    return true;
   }
 
   onRevoke(listener: (tokenId: string) => void): () => void {
@@ -167,8 +264,102 @@ export class AuthStore implements Authenticator {
     return () => this.revokeListeners.delete(listener);
   }
 
+  // ---- short-lived access tokens (web pages) -------------------------------------------------------
+
+  /**
+   * A 30-minute access token for a user, accepted wherever a long-lived token is. `group` names what
+   * revokes it (a web session): its Principal carries the group as `tokenId`, so revoking the group
+   * closes the WebSockets opened with any of its tokens, as revoking a long-lived token does.
+   */
+  issueAccessToken(userId: string, group: string): IssuedToken {
+    if (!this.data.users.some((u) => u.id === userId)) throw new Error(`no user with id ${userId}`);
+    return this.accessTokens.issue(userId, group);
+  }
+
+  /** Revokes every access token of a group at once and tells the revoke listeners. */
+  revokeAccessTokens(group: string): void {
+    this.accessTokens.revokeGroup(group);
+    // Listeners run even when no token is left: a socket may have outlived its token's expiry.
+    this.notifyRevoked(group);
+  }
+
+  private authenticateAccessToken(id: string, secret: string): Principal | undefined {
+    const owner = this.accessTokens.check(id, secret);
+    if (owner === undefined) return undefined;
+    const user = this.data.users.find((u) => u.id === owner.userId);
+    return user === undefined ? undefined : { user: toUser(user), tokenId: owner.groupId };
+  }
+
+  // ---- passwords ------------------------------------------------------------------------------------
+
+  private credentials(): Promise<CredentialsFile> {
+    this.credentialsFile ??= CredentialsFile.open(this.dataDir, this.log);
+    return this.credentialsFile;
+  }
+
+  /** True once any password was ever set: the web onboarding is then closed for good. */
+  async onboarded(): Promise<boolean> {
+    const file = await this.credentials();
+    await file.refresh();
+    return file.onboarded;
+  }
+
+  /** The login name of a user who has a password. */
+  async usernameOf(userId: string): Promise<string | undefined> {
+    const file = await this.credentials();
+    await file.refresh();
+    return file.byUserId(userId)?.username;
+  }
+
+  /**
+   * Sets a user's username and password (hashed with scrypt and a fresh salt). Problems are HubErrors
+   * naming the field: `username` (format, taken) or `password` (length).
+   */
+  async setPassword(userId: string, username: string, password: string): Promise<void> {
+    const user = this.data.users.find((u) => u.id === userId);
+    if (user === undefined) throw new Error(`no user with id ${userId}`);
+    const name = normalizeUsername(username);
+    const nameProblem = usernameProblem(name);
+    if (nameProblem !== undefined) throw new HubError('invalid_format', `username ${nameProblem}`);
+    const problem = passwordProblem(password);
+    if (problem !== undefined) throw new HubError('invalid_format', `password ${problem}`);
+    const file = await this.credentials();
+    await file.refresh();
+    const taken = file.byUsername(name);
+    if (taken !== undefined && taken.user_id !== userId) throw new HubError('invalid_format', `username ${name} is taken`);
+    await file.set(userId, name, await hashPassword(password));
+    if (user.username !== name) {
+      user.username = name;
+      await this.save();
+    }
+  }
+
+  /** The user whose username and password these are; the same work is done for unknown usernames. */
+  async checkPassword(username: string, password: string): Promise<User | undefined> {
+    const file = await this.credentials();
+    await file.refresh();
+    const entry = file.byUsername(username);
+    const user = entry === undefined ? undefined : this.data.users.find((u) => u.id === entry.user_id);
+    if (entry === undefined || user === undefined) return verifyAgainstNothing(password).then(() => undefined);
+    return (await verifyPassword(password, entry.password)) ? toUser(user) : undefined;
+  }
+
+  /** Renames a user (the display name, not the login). */
+  async renameUser(userId: string, name: string): Promise<void> {
+    const user = this.data.users.find((u) => u.id === userId);
+    if (user === undefined) throw new Error(`no user with id ${userId}`);
+    const trimmed = name.trim();
+    if (trimmed === '' || trimmed.length > 100) throw new HubError('invalid_format', 'name must have 1 to 100 characters');
+    if (user.name === trimmed) return;
+    user.name = trimmed;
+    await this.save();
+  }
+
   /** Writes pending last-used times; called on stop. */
   async close(): Promise<void> {
+    this.watcher?.close();
+    this.watcher = undefined;
+    if (this.reloadTimer !== undefined) clearTimeout(this.reloadTimer);
     if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     if (this.lastUsedDirty) await this.save();
@@ -185,11 +376,19 @@ export class AuthStore implements Authenticator {
     this.flushTimer.unref();
   }
 
-  /** Serialises writes so two saves never interleave. */
+  /**
+   * Serialises writes so two saves never interleave. Each save first takes in what another process wrote
+   * since (read-modify-write), so the hub never undoes a token the CLI created or revoked.
+   */
   private save(): Promise<void> {
-    this.lastUsedDirty = false;
-    const text = `${JSON.stringify(this.data, null, 2)}\n`;
-    this.writing = this.writing.catch(() => {}).then(() => writeFileAtomic(this.path, text, 0o600));
+    this.writing = this.writing
+      .catch(() => {})
+      .then(async () => {
+        this.reloadIfChanged();
+        this.lastUsedDirty = false;
+        await writeFileAtomic(this.path, `${JSON.stringify(this.data, null, 2)}\n`, 0o600);
+        this.stamp = fileStamp(this.path);
+      });
     return this.writing;
   }
 }

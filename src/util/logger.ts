@@ -29,6 +29,11 @@ export function createLogger(options: { level?: Level; destination?: Destination
     },
   });
   const main = options.destination ?? pino.destination({ dest: 1, sync: false });
+  // Once stdout is gone (EPIPE: `hearth serve | head`), a synchronous flush would retry forever.
+  let destinationFailed = false;
+  (main as unknown as NodeJS.EventEmitter).on?.('error', () => {
+    destinationFailed = true;
+  });
   const streams = pino.multistream([
     { level: options.level ?? 'info', stream: main },
     { level: 'warn', stream: ring },
@@ -38,6 +43,7 @@ export function createLogger(options: { level?: Level; destination?: Destination
     log: log as unknown as Logger,
     errorLog,
     flush() {
+      if (destinationFailed) return;
       const d = main as { flushSync?: () => void };
       try {
         d.flushSync?.();

@@ -54,3 +54,56 @@ t.test('last used times are recorded and written on close', async (t) => {
   const again = await AuthStore.open(dir, silentLogger);
   t.type(again.listTokens()[0]?.lastUsedAt, 'string');
 });
+
+t.test('a watching store sees tokens another process creates and revokes, and never undoes them', async (t) => {
+  const dir = await tempDir(t);
+  const hub = await AuthStore.open(dir, silentLogger, { watch: true });
+  t.teardown(() => hub.close());
+  const owner = await hub.ensureOwner('Ada');
+  const revoked: string[] = [];
+  let onRevoked: (() => void) | undefined;
+  hub.onRevoke((id) => {
+    revoked.push(id);
+    onRevoked?.();
+  });
+
+  // The CLI is another process with its own store on the same file.
+  const cli = await AuthStore.open(dir, silentLogger);
+  const token = await cli.createToken(owner.id, 'from-cli');
+  // No event says "reloaded", so poll authenticate() until a deadline (the watch normally fires within ms).
+  const deadline = Date.now() + 3000;
+  while (hub.authenticate(token) === undefined && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  t.equal(hub.authenticate(token)?.user.id, owner.id, 'the hub accepts the CLI token');
+
+  // The hub writing (a token of its own) keeps the CLI's token.
+  await hub.createToken(owner.id, 'from-hub');
+  const cli2 = await AuthStore.open(dir, silentLogger);
+  t.same(
+    cli2
+      .listTokens()
+      .map((x) => x.name)
+      .sort(),
+    ['from-cli', 'from-hub'],
+  );
+
+  const id = cli2.findTokenByName('from-cli')?.id ?? '';
+  // The deadline timer also keeps the loop alive while waiting (the watch itself does not).
+  let deadlineTimer: NodeJS.Timeout | undefined;
+  const seen = new Promise<void>((resolve, reject) => {
+    onRevoked = resolve;
+    deadlineTimer = setTimeout(() => reject(new Error('the hub did not see the revocation within 3 s')), 3000);
+  }).finally(() => clearTimeout(deadlineTimer));
+  await cli2.revokeToken(id);
+  await seen;
+  t.same(revoked, [id], 'revocation by the CLI reaches the hub');
+  t.equal(hub.authenticate(token), undefined);
+  await hub.close();
+  const after = await AuthStore.open(dir, silentLogger);
+  t.same(
+    after.listTokens().map((x) => x.name),
+    ['from-hub'],
+    'closing the hub does not bring the revoked token back',
+  );
+});
