@@ -1,19 +1,225 @@
-import type { ConfigIssue, ConfigPath } from '../config/reader.js';
+import { type ConfigIssue, type ConfigPath, formatPath } from '../config/reader.js';
 import type { HubConfig } from '../config/types.js';
 import type { Core } from '../core/core.js';
+import { HubError } from '../core/errors.js';
 import type { JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
+import { AUTOMATION_OWNER, AutomationSet } from './automations.js';
+import { TimeZone } from './local-time.js';
+import { parseAutomations, parseScenes, parseScripts } from './parse-sections.js';
+import { applyStates, SCENE_OWNER, SceneSet, sceneEntitiesFromData } from './scenes.js';
+import { SCRIPT_OWNER, ScriptSet } from './scripts.js';
+import { StateDispatch } from './state-dispatch.js';
+import type { TriggerEnv } from './triggers.js';
 
 /** Validators for the `automation:`, `script:` and `scene:` sections (check-config uses them). */
-export const AUTOMATION_SECTION_VALIDATORS: Record<string, (value: JsonValue, path: ConfigPath, issues: ConfigIssue[]) => void> = {};
+export const AUTOMATION_SECTION_VALIDATORS: Record<string, (value: JsonValue, path: ConfigPath, issues: ConfigIssue[]) => void> = {
+  automation: (value, path, issues) => {
+    parseAutomations(value, path, issues);
+  },
+  script: (value, path, issues) => {
+    parseScripts(value, path, issues);
+  },
+  scene: (value, path, issues) => {
+    parseScenes(value, path, issues);
+  },
+};
 
-// Stub: replaced by automations, scripts and scenes.
+export interface AutomationExtensionOptions {
+  /**
+   * Reads the configuration file again for the reload services. Without it, `<domain>.reload`
+   * re-creates everything from the configuration loaded at start.
+   */
+  readonly reloadConfig?: () => Promise<HubConfig>;
+}
+
+/** Owner of the services that live as long as the extension (reloads, scene.apply, scene.create). */
+const SERVICES_OWNER = 'automation-extension';
+const OWNERS = [AUTOMATION_OWNER, SCRIPT_OWNER, SCENE_OWNER, SERVICES_OWNER];
+type Section = 'automation' | 'script' | 'scene';
+
+function describeIssues(issues: readonly ConfigIssue[]): string {
+  const shown = issues.slice(0, 5).map((i) => `${formatPath(i.path)}: ${i.message}`);
+  if (issues.length > shown.length) shown.push(`and ${issues.length - shown.length} more`);
+  return shown.join('; ');
+}
+
+/**
+ * Automations, scripts and scenes: parses their sections, creates their entities and per-script services,
+ * attaches triggers, and offers the reload, scene.apply and scene.create services. Everything it
+ * registers is under its owner keys and removed by stop().
+ */
 export class AutomationExtension {
+  private readonly timeZone: TimeZone;
+  private states: StateDispatch | undefined;
+  private automations: AutomationSet | undefined;
+  private scripts: ScriptSet | undefined;
+  private scenes: SceneSet | undefined;
+
   constructor(
     readonly core: Core,
-    readonly config: HubConfig,
+    private config: HubConfig,
     readonly log: Logger,
-  ) {}
-  async start(): Promise<void> {}
-  async stop(): Promise<void> {}
+    private readonly options: AutomationExtensionOptions = {},
+  ) {
+    const zone = TimeZone.of(config.hub.time_zone);
+    if (zone === undefined)
+      log.error({ time_zone: config.hub.time_zone }, `unknown time zone ${config.hub.time_zone}; time triggers use UTC`);
+    this.timeZone = zone ?? TimeZone.UTC;
+  }
+
+  async start(): Promise<void> {
+    const { core } = this;
+    const starting = core.runState === 'NOT_RUNNING' || core.runState === 'STARTING';
+    this.states = new StateDispatch(core.bus, AUTOMATION_OWNER, (err) => this.log.error({ err }, 'state trigger failed'));
+    const issues: ConfigIssue[] = [];
+    const sections = this.config.sections;
+    const scripts = parseScripts(sections.script, ['script'], issues);
+    const scenes = parseScenes(sections.scene, ['scene'], issues);
+    const automations = parseAutomations(sections.automation, ['automation'], issues);
+    // The loader validated these sections already; anything left is logged, and the rest still runs.
+    for (const issue of issues) this.log.error({ path: formatPath(issue.path) }, `${formatPath(issue.path)}: ${issue.message}`);
+
+    this.scripts = new ScriptSet(this.env(false));
+    this.scripts.start(scripts);
+    this.scenes = new SceneSet(core, this.log);
+    this.scenes.start(scenes);
+    this.automations = new AutomationSet(this.env(starting));
+    this.automations.start(automations);
+    this.registerServices();
+    this.log.info({ automations: automations.length, scripts: scripts.length, scenes: scenes.length }, 'automations started');
+  }
+
+  async stop(): Promise<void> {
+    await this.automations?.settleShutdownRuns();
+    this.automations?.stop();
+    this.scripts?.stop();
+    this.scenes?.stop();
+    this.states?.close();
+    this.automations = undefined;
+    this.scripts = undefined;
+    this.scenes = undefined;
+    for (const owner of OWNERS) {
+      this.core.bus.removeOwner(owner);
+      this.core.services.removeOwner(owner);
+      this.core.entities.removeOwner(owner);
+    }
+  }
+
+  private env(starting: boolean): TriggerEnv {
+    return {
+      core: this.core,
+      log: this.log,
+      timeZone: this.timeZone,
+      states: this.states as StateDispatch,
+      owner: AUTOMATION_OWNER,
+      starting,
+    };
+  }
+
+  /** Reads the configuration (again, when a reader was given) and returns one section's definitions. */
+  private async reloadSection<T>(
+    section: Section,
+    parse: (value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]) => T,
+  ): Promise<T> {
+    if (this.options.reloadConfig !== undefined) {
+      try {
+        this.config = await this.options.reloadConfig();
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        throw new HubError('hub_error', `Cannot reload ${section}: the configuration has errors, keeping the current one. ${message}`);
+      }
+    }
+    const issues: ConfigIssue[] = [];
+    const parsed = parse(this.config.sections[section], [section], issues);
+    if (issues.length > 0) {
+      throw new HubError(
+        'hub_error',
+        `Cannot reload ${section}: the configuration has errors, keeping the current one. ${describeIssues(issues)}`,
+      );
+    }
+    return parsed;
+  }
+
+  private registerServices(): void {
+    const { core } = this;
+    const register = core.services.register.bind(core.services, SERVICES_OWNER);
+    register({
+      domain: 'automation',
+      service: 'reload',
+      name: 'Reload',
+      description: 'Reloads the automation configuration.',
+      schema: { fields: {} },
+      handler: async (call) => {
+        const definitions = await this.reloadSection('automation', parseAutomations);
+        this.automations?.stop();
+        this.automations = new AutomationSet(this.env(false));
+        this.automations.start(definitions);
+        core.bus.fire('automation_reloaded', {}, call.context);
+      },
+    });
+    register({
+      domain: 'script',
+      service: 'reload',
+      name: 'Reload',
+      description: 'Reloads all the available scripts.',
+      schema: { fields: {} },
+      handler: async () => {
+        const definitions = await this.reloadSection('script', parseScripts);
+        this.scripts?.stop();
+        this.scripts = new ScriptSet(this.env(false));
+        this.scripts.start(definitions);
+      },
+    });
+    register({
+      domain: 'scene',
+      service: 'reload',
+      name: 'Reload',
+      description: 'Reloads the scenes from the YAML-configuration.',
+      schema: { fields: {} },
+      handler: async (call) => {
+        const definitions = await this.reloadSection('scene', parseScenes);
+        this.scenes?.stop();
+        this.scenes = new SceneSet(core, this.log);
+        this.scenes.start(definitions);
+        core.bus.fire('scene_reloaded', {}, call.context);
+      },
+    });
+    register({
+      domain: 'scene',
+      service: 'apply',
+      name: 'Apply',
+      description: 'Activates a scene with configuration.',
+      schema: {
+        fields: {
+          entities: { kind: 'object', required: true, description: 'List of entities and their target state.' },
+          transition: { kind: 'number', min: 0, max: 300, unit: 'seconds', description: 'Time it takes the devices to transition.' },
+        },
+      },
+      handler: (call) => applyStates(core, this.log, sceneEntitiesFromData(call.data.entities, 'entities'), call.context),
+    });
+    register({
+      domain: 'scene',
+      service: 'create',
+      name: 'Create',
+      description: 'Creates a new scene.',
+      schema: {
+        fields: {
+          scene_id: { kind: 'text', required: true, description: 'The entity ID of the new scene (without the scene. prefix).' },
+          entities: { kind: 'object', description: 'List of entities and their target state.' },
+          snapshot_entities: { kind: 'entities', description: 'List of entities to be included in the snapshot.' },
+        },
+      },
+      handler: (call) => {
+        const { scene_id: sceneId, entities, snapshot_entities: snapshot } = call.data;
+        if (entities === undefined && snapshot === undefined) {
+          throw new HubError('invalid_service_data', 'Either "entities" or "snapshot_entities" must be specified');
+        }
+        const states = entities === undefined ? new Map() : sceneEntitiesFromData(entities, 'entities');
+        const scenes = this.scenes;
+        if (scenes === undefined) throw new HubError('hub_error', 'Scenes are not running');
+        scenes.create(String(sceneId), states, (snapshot as string[] | undefined) ?? [], call.context);
+      },
+    });
+  }
 }

@@ -1,4 +1,107 @@
-import type { Domain } from './domain.js';
+import { isoFromMicros, type Micros } from '../core/clock.js';
+import type { Context } from '../core/context.js';
+import type { Core } from '../core/core.js';
+import type { Entity, EntityInit } from '../core/entities.js';
+import type { JsonObject, JsonValue } from '../core/json.js';
+import { DOMAIN_OWNER, type Domain, platformOf } from './domain.js';
 
-// Stub: replaced by the domain's implementation.
-export const automationDomain: Domain = { name: 'automation', registerServices() {} };
+/** What the automation engine implements for each automation entity. */
+export interface AutomationPlatform {
+  /** Runs the actions (checking the conditions unless skipped); resolves when the run ends. */
+  trigger(variables: JsonObject, skipCondition: boolean, context: Context): Promise<void>;
+  /** Enables the automation: attaches its triggers. */
+  turnOn(context: Context): void;
+  /** Disables it: detaches its triggers and, with stopActions, stops its runs. */
+  turnOff(stopActions: boolean, context: Context): void;
+}
+
+/** What an automation is; the domain renders Home Assistant's state and attributes. */
+export interface AutomationModel {
+  readonly on: boolean;
+  readonly lastTriggeredUs: Micros | null;
+  readonly mode: string;
+  readonly current: number;
+  /** Shown for the queued and parallel modes only. */
+  readonly max?: number;
+  /** The configured `id`. */
+  readonly id?: string;
+}
+
+export interface AutomationOptions extends Omit<EntityInit<AutomationPlatform>, 'fixed' | 'name'> {
+  readonly name: string;
+}
+
+export interface AutomationHandle {
+  readonly entity: Entity<AutomationPlatform>;
+  report(model: AutomationModel, context?: Context): void;
+}
+
+/** Attributes in Home Assistant's order: last_triggered, mode, current, max, id, then friendly_name. */
+export function addAutomation(core: Core, options: AutomationOptions): AutomationHandle {
+  const { name, ...init } = options;
+  const entity = core.entities.add({ ...init, fixed: {} });
+  return {
+    entity,
+    report(model, context) {
+      const attrs: Record<string, JsonValue> = {
+        last_triggered: model.lastTriggeredUs === null ? null : isoFromMicros(model.lastTriggeredUs),
+        mode: model.mode,
+        current: model.current,
+      };
+      if (model.max !== undefined) attrs.max = model.max;
+      if (model.id !== undefined) attrs.id = model.id;
+      attrs.friendly_name = name;
+      entity.report(model.on ? 'on' : 'off', attrs, context);
+    },
+  };
+}
+
+const platform = (e: Entity) => platformOf<AutomationPlatform>(e, 'automation');
+
+export const automationDomain: Domain = {
+  name: 'automation',
+  registerServices(core: Core): void {
+    core.services.register(DOMAIN_OWNER, {
+      domain: 'automation',
+      service: 'trigger',
+      name: 'Trigger',
+      description: 'Triggers the actions of an automation.',
+      schema: {
+        fields: {
+          skip_condition: { kind: 'boolean', default: true, description: 'Defines whether or not the conditions will be skipped.' },
+          variables: { kind: 'object', description: 'Variables the actions run with.' },
+        },
+      },
+      entity: (e, data, call) =>
+        platform(e).trigger((data.variables as JsonObject | undefined) ?? {}, data.skip_condition !== false, call.context),
+    });
+    core.services.register(DOMAIN_OWNER, {
+      domain: 'automation',
+      service: 'turn_on',
+      name: 'Turn on',
+      description: 'Enables an automation.',
+      schema: { fields: {} },
+      entity: (e, _data, call) => platform(e).turnOn(call.context),
+    });
+    core.services.register(DOMAIN_OWNER, {
+      domain: 'automation',
+      service: 'turn_off',
+      name: 'Turn off',
+      description: 'Disables an automation.',
+      schema: {
+        fields: {
+          stop_actions: { kind: 'boolean', default: true, description: 'Stops currently running actions.' },
+        },
+      },
+      entity: (e, data, call) => platform(e).turnOff(data.stop_actions !== false, call.context),
+    });
+    core.services.register(DOMAIN_OWNER, {
+      domain: 'automation',
+      service: 'toggle',
+      name: 'Toggle',
+      description: 'Toggles (enable / disable) an automation.',
+      schema: { fields: {} },
+      entity: (e, _data, call) => (e.state === 'on' ? platform(e).turnOff(true, call.context) : platform(e).turnOn(call.context)),
+    });
+  },
+};

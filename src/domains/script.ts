@@ -1,4 +1,87 @@
-import type { Domain } from './domain.js';
+import { isoFromMicros, type Micros } from '../core/clock.js';
+import type { Context } from '../core/context.js';
+import type { Core } from '../core/core.js';
+import type { Entity, EntityInit } from '../core/entities.js';
+import type { JsonObject, JsonValue } from '../core/json.js';
+import { DOMAIN_OWNER, type Domain, platformOf } from './domain.js';
 
-// Stub: replaced by the domain's implementation.
-export const scriptDomain: Domain = { name: 'script', registerServices() {} };
+/** What the script engine implements for each script entity. */
+export interface ScriptPlatform {
+  /** Starts a run and resolves once it has started (or was refused by the mode), not when it ends. */
+  start(variables: JsonObject, context: Context): void | Promise<void>;
+  /** Stops every run of the script. */
+  stop(): void;
+}
+
+export interface ScriptModel {
+  readonly lastTriggeredUs: Micros | null;
+  readonly mode: string;
+  /** Running and queued runs; the script is `on` while there are any. */
+  readonly current: number;
+  /** Shown for the queued and parallel modes only. */
+  readonly max?: number;
+}
+
+export interface ScriptOptions extends Omit<EntityInit<ScriptPlatform>, 'fixed' | 'name'> {
+  readonly name: string;
+  readonly icon?: string;
+}
+
+export interface ScriptHandle {
+  readonly entity: Entity<ScriptPlatform>;
+  report(model: ScriptModel, context?: Context): void;
+}
+
+/** Attributes in Home Assistant's order: last_triggered, mode, current, max, icon, then friendly_name. */
+export function addScript(core: Core, options: ScriptOptions): ScriptHandle {
+  const { name, icon, ...init } = options;
+  const entity = core.entities.add({ ...init, fixed: {} });
+  return {
+    entity,
+    report(model, context) {
+      const attrs: Record<string, JsonValue> = {
+        last_triggered: model.lastTriggeredUs === null ? null : isoFromMicros(model.lastTriggeredUs),
+        mode: model.mode,
+        current: model.current,
+      };
+      if (model.max !== undefined) attrs.max = model.max;
+      if (icon !== undefined) attrs.icon = icon;
+      attrs.friendly_name = name;
+      entity.report(model.current > 0 ? 'on' : 'off', attrs, context);
+    },
+  };
+}
+
+const platform = (e: Entity) => platformOf<ScriptPlatform>(e, 'script');
+const variablesOf = (data: Record<string, JsonValue>) => (data.variables as JsonObject | undefined) ?? {};
+
+export const scriptDomain: Domain = {
+  name: 'script',
+  registerServices(core: Core): void {
+    const variables = { kind: 'object', description: 'Variables the script runs with.' } as const;
+    core.services.register(DOMAIN_OWNER, {
+      domain: 'script',
+      service: 'turn_on',
+      name: 'Turn on',
+      description: 'Runs the sequence of actions defined in a script, without waiting for it to finish.',
+      schema: { fields: { variables } },
+      entity: (e, data, call) => platform(e).start(variablesOf(data), call.context),
+    });
+    core.services.register(DOMAIN_OWNER, {
+      domain: 'script',
+      service: 'turn_off',
+      name: 'Turn off',
+      description: 'Stops a running script.',
+      schema: { fields: {} },
+      entity: (e) => platform(e).stop(),
+    });
+    core.services.register(DOMAIN_OWNER, {
+      domain: 'script',
+      service: 'toggle',
+      name: 'Toggle',
+      description: "Toggle a script. Starts it, if isn't running, stops it otherwise.",
+      schema: { fields: { variables } },
+      entity: (e, data, call) => (e.state === 'on' ? platform(e).stop() : platform(e).start(variablesOf(data), call.context)),
+    });
+  },
+};

@@ -1,0 +1,166 @@
+import { type Context, createContext } from '../core/context.js';
+import type { KnownEvents } from '../core/event-bus.js';
+import type { JsonObject, JsonValue } from '../core/json.js';
+import { type AutomationHandle, type AutomationPlatform, addAutomation } from '../domains/automation.js';
+import { checkConditions } from './conditions.js';
+import type { AutomationDefinition } from './model.js';
+import { ScriptRunner } from './runner.js';
+import { attachTriggers, type TriggerEnv, type TriggerInfo } from './triggers.js';
+
+export const AUTOMATION_OWNER = 'automation';
+
+/** How long shutdown automations (`homeassistant: shutdown`) may run before the hub stops them. */
+const SHUTDOWN_GRACE_MS = 3000;
+
+function triggerVariable(info: TriggerInfo | undefined): JsonObject {
+  if (info === undefined) return { platform: null };
+  const out: Record<string, JsonValue> = {};
+  for (const [key, value] of Object.entries(info)) if (value !== undefined) out[key] = value as JsonValue;
+  return out;
+}
+
+/** One configured automation: its entity, its triggers while enabled, and the runner of its actions. */
+class Automation implements AutomationPlatform {
+  private readonly handle: AutomationHandle;
+  private readonly runner: ScriptRunner;
+  private detach: (() => void) | undefined;
+  private enabled = false;
+
+  constructor(
+    private readonly env: TriggerEnv,
+    private readonly def: AutomationDefinition,
+    private readonly onShutdownRun: (run: Promise<unknown>) => void,
+  ) {
+    const entityId = `automation.${def.objectId}`;
+    this.handle = addAutomation(env.core, { entityId, owner: AUTOMATION_OWNER, name: def.alias, uniqueId: def.uniqueId, platform: this });
+    this.runner = new ScriptRunner(env, entityId, def, def.actions, (context) => {
+      if (context !== undefined) this.handle.entity.useContext(context);
+      this.write();
+    });
+  }
+
+  get entityId(): string {
+    return this.handle.entity.id;
+  }
+
+  /** Writes the first state and, unless `initial_state: false`, attaches the triggers. */
+  begin(): void {
+    if (this.def.initialState) this.enable();
+    this.write();
+  }
+
+  trigger(variables: JsonObject, skipCondition: boolean, context: Context): Promise<void> {
+    return this.fire(undefined, context, variables, skipCondition);
+  }
+
+  turnOn(): void {
+    if (this.enabled) return;
+    this.enable();
+    this.write();
+  }
+
+  turnOff(stopActions: boolean): void {
+    if (!this.enabled) return;
+    this.disable();
+    if (stopActions) this.runner.stop();
+    this.write();
+  }
+
+  /** Detaches everything and stops the runs (the extension removes the entity). */
+  end(): void {
+    this.disable();
+    this.runner.stop();
+  }
+
+  private enable(): void {
+    this.enabled = true;
+    // Another env per attachment: `homeassistant: start` fires only for automations attached during start-up.
+    this.detach = attachTriggers(this.env, this.def.triggers, (info, context) => {
+      const run = this.fire(info, context, {}, false);
+      if (info.description === 'Home Assistant stopping') this.onShutdownRun(run);
+    });
+  }
+
+  private disable(): void {
+    this.enabled = false;
+    this.detach?.();
+    this.detach = undefined;
+  }
+
+  /**
+   * Home Assistant's async_trigger: a new context whose parent is the trigger's, the conditions (unless
+   * skipped), then a run if the mode allows one, announced by `automation_triggered`.
+   */
+  private async fire(info: TriggerInfo | undefined, cause: Context | null, variables: JsonObject, skipCondition: boolean): Promise<void> {
+    const { core, log } = this.env;
+    const context = createContext(core.clock.now(), null, cause?.id ?? null);
+    if (!skipCondition && !checkConditions(this.env, this.def.conditions, info?.id)) {
+      log.debug({ automation: this.entityId }, `${this.entityId}: conditions not met, not running the actions`);
+      return;
+    }
+    const data: { name: string; entity_id: string; source?: string } = { name: this.def.alias, entity_id: this.entityId };
+    if (info?.description !== undefined) data.source = info.description;
+    const run = this.runner.start({
+      variables: { ...this.def.variables, ...variables, trigger: triggerVariable(info) },
+      context,
+      triggerId: info?.id,
+      // Home Assistant leaves `source` out for a manual trigger; the typed event data expects it.
+      onAccepted: () => core.bus.fire('automation_triggered', data as KnownEvents['automation_triggered'], context),
+    });
+    if (run !== undefined) await run;
+  }
+
+  private write(): void {
+    const { mode, max } = this.def;
+    this.handle.report({
+      on: this.enabled,
+      lastTriggeredUs: this.runner.lastTriggeredUs,
+      mode,
+      current: this.runner.current,
+      max: mode === 'queued' || mode === 'parallel' ? max : undefined,
+      id: this.def.uniqueId,
+    });
+  }
+}
+
+/** The automations of one configuration; replaced as a whole by `automation.reload`. */
+export class AutomationSet {
+  private readonly items: Automation[] = [];
+  private readonly shutdownRuns = new Set<Promise<unknown>>();
+
+  constructor(private readonly env: TriggerEnv) {}
+
+  start(definitions: readonly AutomationDefinition[]): void {
+    for (const def of definitions) {
+      try {
+        const automation = new Automation(this.env, def, (run) => {
+          this.shutdownRuns.add(run);
+          void run.finally(() => this.shutdownRuns.delete(run));
+        });
+        this.items.push(automation);
+        automation.begin();
+      } catch (err) {
+        this.env.log.error({ err, automation: def.objectId }, `automation.${def.objectId} could not be set up`);
+      }
+    }
+  }
+
+  /** Gives shutdown automations a bounded moment to finish. */
+  async settleShutdownRuns(): Promise<void> {
+    if (this.shutdownRuns.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
+    });
+    await Promise.race([Promise.allSettled([...this.shutdownRuns]), grace]);
+    clearTimeout(timer);
+  }
+
+  stop(): void {
+    for (const automation of this.items) {
+      automation.end();
+      this.env.core.entities.remove(automation.entityId);
+    }
+    this.items.length = 0;
+  }
+}

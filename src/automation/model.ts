@@ -1,0 +1,186 @@
+import type { JsonObject, JsonValue } from '../core/json.js';
+
+/** The parsed, validated shape of automations, scripts and scenes: what the engine runs. */
+
+export type RunMode = 'single' | 'restart' | 'queued' | 'parallel';
+export const RUN_MODES: readonly RunMode[] = ['single', 'restart', 'queued', 'parallel'];
+export const DEFAULT_MAX_RUNS = 10;
+/** Upper bound for `max:`, so a queue can never grow without limit. */
+export const MAX_MAX_RUNS = 1000;
+
+export type MaxExceeded = 'silent' | 'debug' | 'info' | 'warning' | 'error' | 'critical';
+export const MAX_EXCEEDED_LEVELS: readonly MaxExceeded[] = ['silent', 'debug', 'info', 'warning', 'error', 'critical'];
+
+/** A numeric bound: a fixed number, or the numeric state of another entity. */
+export type NumericBound = number | { readonly entityId: string };
+
+interface TriggerBase {
+  /** `id:` or the trigger's index, as the `trigger` condition matches it. */
+  readonly id: string;
+  readonly index: number;
+  readonly enabled: boolean;
+}
+
+/** An absent match means "any"; `null` inside a list matches a missing state. */
+export interface StateTrigger extends TriggerBase {
+  readonly kind: 'state';
+  readonly entityIds: readonly string[];
+  readonly from?: readonly string[];
+  readonly to?: readonly string[];
+  readonly notFrom?: readonly string[];
+  readonly notTo?: readonly string[];
+  readonly attribute?: string;
+  /** True when none of from/to/not_from/not_to is given: then attribute-only changes trigger too. */
+  readonly matchAll: boolean;
+  readonly forMs?: number;
+}
+
+export interface NumericStateTrigger extends TriggerBase {
+  readonly kind: 'numeric_state';
+  readonly entityIds: readonly string[];
+  readonly above?: NumericBound;
+  readonly below?: NumericBound;
+  readonly attribute?: string;
+  readonly forMs?: number;
+}
+
+export interface TimeTrigger extends TriggerBase {
+  readonly kind: 'time';
+  /** Seconds since local midnight, in the hub's time zone. */
+  readonly at: readonly number[];
+}
+
+export interface EventTrigger extends TriggerBase {
+  readonly kind: 'event';
+  readonly eventTypes: readonly string[];
+  readonly eventData?: JsonObject;
+}
+
+export interface HomeAssistantTrigger extends TriggerBase {
+  readonly kind: 'homeassistant';
+  readonly event: 'start' | 'shutdown';
+}
+
+export type Trigger = StateTrigger | NumericStateTrigger | TimeTrigger | EventTrigger | HomeAssistantTrigger;
+export type TriggerKind = Trigger['kind'];
+export const TRIGGER_KINDS: readonly TriggerKind[] = ['state', 'numeric_state', 'time', 'event', 'homeassistant'];
+
+export type Condition =
+  | {
+      readonly kind: 'state';
+      readonly entityIds: readonly string[];
+      readonly states: readonly string[];
+      readonly attribute?: string;
+      readonly forMs?: number;
+      readonly matchAny: boolean;
+    }
+  | {
+      readonly kind: 'numeric_state';
+      readonly entityIds: readonly string[];
+      readonly above?: NumericBound;
+      readonly below?: NumericBound;
+      readonly attribute?: string;
+    }
+  | {
+      readonly kind: 'time';
+      readonly after?: number;
+      readonly before?: number;
+      /** 0 = Monday ... 6 = Sunday. */
+      readonly weekdays?: readonly number[];
+    }
+  | { readonly kind: 'and' | 'or' | 'not'; readonly conditions: readonly Condition[] }
+  | { readonly kind: 'trigger'; readonly ids: readonly string[] };
+export type ConditionKind = Condition['kind'];
+export const CONDITION_KINDS: readonly ConditionKind[] = ['state', 'numeric_state', 'time', 'and', 'or', 'not', 'trigger'];
+
+interface ActionBase {
+  readonly alias?: string;
+  readonly continueOnError: boolean;
+}
+
+export type Action = ActionBase &
+  (
+    | {
+        readonly kind: 'service';
+        readonly domain: string;
+        readonly service: string;
+        readonly data: JsonObject;
+        readonly target?: JsonObject;
+        readonly responseVariable?: string;
+      }
+    | { readonly kind: 'delay'; readonly ms: number }
+    | { readonly kind: 'event'; readonly eventType: string; readonly eventData: JsonObject }
+    | { readonly kind: 'condition'; readonly condition: Condition }
+    | {
+        readonly kind: 'wait_for_trigger';
+        readonly triggers: readonly Trigger[];
+        readonly timeoutMs?: number;
+        readonly continueOnTimeout: boolean;
+      }
+    | { readonly kind: 'stop'; readonly reason: string; readonly error: boolean; readonly responseVariable?: string }
+    | { readonly kind: 'variables'; readonly values: JsonObject }
+    | { readonly kind: 'scene'; readonly entityId: string }
+    | {
+        readonly kind: 'if';
+        readonly conditions: readonly Condition[];
+        readonly then: readonly Action[];
+        readonly else?: readonly Action[];
+      }
+    | {
+        readonly kind: 'choose';
+        readonly options: readonly { readonly conditions: readonly Condition[]; readonly sequence: readonly Action[] }[];
+        readonly default?: readonly Action[];
+      }
+    | { readonly kind: 'sequence'; readonly actions: readonly Action[] }
+  );
+
+/** How a sequence of actions runs, shared by automations and scripts. */
+export interface RunPolicy {
+  readonly mode: RunMode;
+  readonly max: number;
+  readonly maxExceeded: MaxExceeded;
+}
+
+export interface AutomationDefinition extends RunPolicy {
+  readonly objectId: string;
+  readonly uniqueId?: string;
+  readonly alias: string;
+  readonly description?: string;
+  readonly initialState: boolean;
+  readonly triggers: readonly Trigger[];
+  readonly conditions: readonly Condition[];
+  readonly actions: readonly Action[];
+  readonly variables: JsonObject;
+}
+
+export interface ScriptField {
+  readonly name?: string;
+  readonly description?: string;
+  readonly required: boolean;
+  readonly example?: JsonValue;
+  readonly default?: JsonValue;
+  readonly advanced: boolean;
+}
+
+export interface ScriptDefinition extends RunPolicy {
+  readonly objectId: string;
+  readonly alias: string;
+  readonly icon?: string;
+  readonly description?: string;
+  readonly fields: Readonly<Record<string, ScriptField>>;
+  readonly sequence: readonly Action[];
+  readonly variables: JsonObject;
+}
+
+export interface SceneEntityState {
+  readonly state: string;
+  readonly attributes: JsonObject;
+}
+
+export interface SceneDefinition {
+  readonly objectId: string;
+  readonly uniqueId?: string;
+  readonly name: string;
+  readonly icon?: string;
+  readonly entities: ReadonlyMap<string, SceneEntityState>;
+}

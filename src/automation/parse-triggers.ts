@@ -1,0 +1,168 @@
+import { type ConfigIssue, type ConfigPath, ConfigReader, kindOf } from '../config/reader.js';
+import { isValidEntityId, MAX_EVENT_TYPE_LENGTH } from '../core/entity-id.js';
+import type { JsonValue } from '../core/json.js';
+import {
+  finishReader,
+  isTemplate,
+  listItems,
+  parseTimeOfDay,
+  present,
+  readDuration,
+  readEntityIds,
+  readMapping,
+  readStringOrList,
+} from './config-values.js';
+import { type NumericBound, TRIGGER_KINDS, type Trigger } from './model.js';
+
+/** Reads the type key of a trigger or condition: the 2024.10+ key, or the legacy one. */
+export function readKind(r: ConfigReader, newKey: string, legacyKey: string | undefined, what: string, kinds: readonly string[]) {
+  const hasNew = r.has(newKey);
+  const hasLegacy = legacyKey !== undefined && r.has(legacyKey);
+  if (hasNew && hasLegacy) {
+    r.problem(legacyKey, `give either ${newKey}: or the legacy ${legacyKey}:, not both`);
+  }
+  const key = hasNew || !hasLegacy ? newKey : (legacyKey as string);
+  const v = r.raw(key);
+  if (v === undefined) {
+    const legacy = legacyKey === undefined ? '' : ` (or the legacy ${legacyKey}: <type>)`;
+    r.problem(undefined, `a ${what} needs a type: give ${newKey}: <type>${legacy}, one of ${kinds.join(', ')}`);
+    return undefined;
+  }
+  if (v === 'template' || isTemplate(v)) {
+    r.problem(key, `template ${what}s are not supported: hearth has no template engine`);
+    return undefined;
+  }
+  if (typeof v !== 'string' || !kinds.includes(v)) {
+    r.problem(key, `unknown ${what} type ${JSON.stringify(v)}; supported: ${kinds.join(', ')}`);
+    return undefined;
+  }
+  return { kind: v, key };
+}
+
+/** above/below: a number, or the entity whose numeric state is the bound. */
+export function readBound(r: ConfigReader, key: string): NumericBound | undefined {
+  const v = r.raw(key);
+  if (v === undefined || isTemplate(v)) return undefined;
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string') {
+    const id = v.trim().toLowerCase();
+    if (id !== '' && Number.isFinite(Number(id))) return Number(id);
+    if (isValidEntityId(id)) return { entityId: id };
+  }
+  r.problem(key, `${JSON.stringify(v)} is not allowed: expected a number or the entity id of a numeric entity`);
+  return undefined;
+}
+
+/** Checks that above < below when both are numbers. */
+export function checkBounds(r: ConfigReader, above: NumericBound | undefined, below: NumericBound | undefined): void {
+  if (above === undefined && below === undefined) {
+    r.problem(undefined, 'must contain at least one of above, below');
+  } else if (typeof above === 'number' && typeof below === 'number' && above >= below) {
+    r.problem('above', `above (${above}) must be less than below (${below}): no value could ever match`);
+  }
+}
+
+function readStateMatch(r: ConfigReader, key: string): readonly string[] | undefined {
+  if (!present(r, key) || r.value[key] === null) {
+    r.raw(key);
+    return undefined;
+  }
+  return readStringOrList(r, key, 'a state');
+}
+
+/** Parses one trigger; undefined after reporting a problem. */
+export function parseTrigger(value: JsonValue, path: ConfigPath, issues: ConfigIssue[], index: number): Trigger | undefined {
+  const r = ConfigReader.of(value, path, issues);
+  const kind = readKind(r, 'trigger', 'platform', 'trigger', TRIGGER_KINDS);
+  if (kind === undefined) return undefined;
+  const id = r.string('id') ?? String(index);
+  r.string('alias');
+  const enabled = r.boolean('enabled', true);
+  r.raw('variables');
+  const base = { id, index, enabled };
+  let trigger: Trigger | undefined;
+  switch (kind.kind) {
+    case 'state': {
+      const matchAll = !['from', 'to', 'not_from', 'not_to'].some((k) => present(r, k));
+      const from = readStateMatch(r, 'from');
+      const to = readStateMatch(r, 'to');
+      const notFrom = readStateMatch(r, 'not_from');
+      const notTo = readStateMatch(r, 'not_to');
+      if (from !== undefined && notFrom !== undefined) r.problem('not_from', 'give either from or not_from, not both');
+      if (to !== undefined && notTo !== undefined) r.problem('not_to', 'give either to or not_to, not both');
+      trigger = {
+        ...base,
+        kind: 'state',
+        entityIds: readEntityIds(r, 'entity_id', { required: true }),
+        from,
+        to,
+        notFrom,
+        notTo,
+        attribute: r.string('attribute'),
+        matchAll,
+        forMs: readDuration(r, 'for'),
+      };
+      break;
+    }
+    case 'numeric_state': {
+      const above = readBound(r, 'above');
+      const below = readBound(r, 'below');
+      if (!present(r, 'value_template')) checkBounds(r, above, below);
+      trigger = {
+        ...base,
+        kind: 'numeric_state',
+        entityIds: readEntityIds(r, 'entity_id', { required: true }),
+        above,
+        below,
+        attribute: r.string('attribute'),
+        forMs: readDuration(r, 'for'),
+      };
+      break;
+    }
+    case 'time': {
+      const at: number[] = [];
+      const raw = r.raw('at');
+      if (raw === undefined) r.problem('at', 'is required: expected a time of day "HH:MM[:SS]" or a list of them');
+      for (const item of listItems(raw, [...path, 'at'])) {
+        const t = parseTimeOfDay(item.value, item.path, issues);
+        if (t !== undefined) at.push(t);
+      }
+      trigger = { ...base, kind: 'time', at };
+      break;
+    }
+    case 'event': {
+      const types = readStringOrList(r, 'event_type', 'an event type') ?? [];
+      if (!r.has('event_type')) r.problem('event_type', 'is required: expected an event type or a list of them');
+      for (const t of types) {
+        if (t === '' || t.length > MAX_EVENT_TYPE_LENGTH) {
+          r.problem('event_type', `${JSON.stringify(t)} is not allowed: expected 1 to ${MAX_EVENT_TYPE_LENGTH} characters`);
+        }
+      }
+      trigger = { ...base, kind: 'event', eventTypes: types, eventData: readMapping(r, 'event_data') };
+      break;
+    }
+    case 'homeassistant': {
+      const event = r.oneOf('event', ['start', 'shutdown'] as const);
+      if (event === undefined && !r.has('event')) r.problem('event', 'is required: expected one of start, shutdown');
+      trigger = { ...base, kind: 'homeassistant', event: event ?? 'start' };
+      break;
+    }
+  }
+  finishReader(r);
+  return trigger;
+}
+
+/** Parses a list of triggers (a single mapping counts as a list of one). */
+export function parseTriggers(value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): Trigger[] {
+  if (typeof value === 'string') {
+    // Template strings were reported once for the whole section (reportTemplates).
+    if (!isTemplate(value)) issues.push({ path, message: `expected a list of triggers, got ${kindOf(value)}` });
+    return [];
+  }
+  const out: Trigger[] = [];
+  listItems(value, path).forEach((item, i) => {
+    const t = parseTrigger(item.value, item.path, issues, i);
+    if (t !== undefined) out.push(t);
+  });
+  return out;
+}

@@ -1,0 +1,148 @@
+import type { Micros } from '../core/clock.js';
+import type { Context } from '../core/context.js';
+import type { JsonObject } from '../core/json.js';
+import { Halt, Run, type RunOutcome, runSequence } from './actions.js';
+import type { Action, RunPolicy } from './model.js';
+import type { TriggerEnv } from './triggers.js';
+
+export interface RunResult {
+  readonly outcome: RunOutcome;
+  /** What a `stop` action with response_variable returned. */
+  readonly response: JsonObject | null;
+  /** Why the run failed, for the caller of `script.<name>`. */
+  readonly error?: string;
+}
+
+export interface StartOptions {
+  readonly variables: JsonObject;
+  readonly context: Context;
+  readonly triggerId?: string;
+  /** Called once the mode accepted the run, before it starts (automations fire `automation_triggered`). */
+  readonly onAccepted?: () => void;
+}
+
+/** Lets the event loop breathe between runs, so automations that re-trigger each other cannot starve it. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Runs one sequence of actions under a mode (single, restart, queued, parallel), as Home Assistant's
+ * Script helper does. `current` counts running and queued runs; runs beyond `max` are logged and dropped.
+ */
+export class ScriptRunner {
+  private readonly runs = new Set<Run>();
+  private queueTail: Promise<unknown> = Promise.resolve();
+  lastTriggeredUs: Micros | null = null;
+
+  constructor(
+    private readonly env: TriggerEnv,
+    /** For log messages: the entity id. */
+    readonly name: string,
+    readonly policy: RunPolicy,
+    private readonly sequence: readonly Action[],
+    /** Called when `current` or `last_triggered` changed; the context is the run's when one started. */
+    private readonly onChange: (context: Context | undefined) => void,
+  ) {}
+
+  get current(): number {
+    return this.runs.size;
+  }
+
+  /**
+   * True when a run with this context is inside a service call: a waited-for start of a queued or restart
+   * script from within its own run would deadlock (queued) or loop forever (restart).
+   */
+  isRecursive(context: Context): boolean {
+    if (this.policy.mode !== 'queued' && this.policy.mode !== 'restart') return false;
+    for (const run of this.runs) if (run.context.id === context.id && run.inCall > 0) return true;
+    return false;
+  }
+
+  /** Starts a run; undefined when the mode refused it. The promise never rejects. */
+  start(options: StartOptions): Promise<RunResult> | undefined {
+    const { mode, max } = this.policy;
+    if (this.runs.size > 0) {
+      if (mode === 'single') {
+        this.logExceeded('Already running');
+        return undefined;
+      }
+      if (mode !== 'restart' && this.runs.size >= max) {
+        this.logExceeded('Maximum number of runs exceeded');
+        return undefined;
+      }
+      if (mode === 'restart') {
+        this.env.log.info({ script: this.name }, `${this.name}: Restarting`);
+        this.abortAll();
+      }
+    }
+    const run = new Run(this.env, this.name, options.context, options.variables, options.triggerId);
+    this.runs.add(run);
+    options.onAccepted?.();
+    this.lastTriggeredUs = this.env.core.clock.now();
+    this.onChange(options.context);
+
+    let done: Promise<RunResult>;
+    if (mode === 'queued') {
+      done = this.queueTail.then(() => this.execute(run));
+      this.queueTail = done;
+    } else done = this.execute(run);
+    return done.then((result) => {
+      if (this.runs.delete(run)) this.onChange(undefined);
+      return result;
+    });
+  }
+
+  /** Stops every run (and empties the queue); in-flight service calls finish, nothing after them runs. */
+  stop(): void {
+    if (this.runs.size === 0) return;
+    this.abortAll();
+    this.onChange(undefined);
+  }
+
+  private abortAll(): void {
+    for (const run of this.runs) run.abort.abort();
+    this.runs.clear();
+  }
+
+  private async execute(run: Run): Promise<RunResult> {
+    try {
+      await nextTurn();
+      run.checkAborted();
+      await runSequence(run, this.sequence);
+      return { outcome: 'finished', response: null };
+    } catch (err) {
+      if (!(err instanceof Halt)) {
+        this.env.log.error({ err, script: this.name }, `${this.name}: unexpected error`);
+        return { outcome: 'failed', response: null, error: 'unexpected error' };
+      }
+      if (err.outcome === 'failed') {
+        this.env.log.error({ script: this.name }, `${this.name}: Error executing script. ${err.message}`);
+        return { outcome: 'failed', response: null, error: err.message };
+      }
+      if (err.outcome === 'stopped') this.env.log.info({ script: this.name }, `${this.name}: Stop script sequence: ${err.message}`);
+      return { outcome: err.outcome, response: err.response };
+    }
+  }
+
+  private logExceeded(message: string): void {
+    const { log } = this.env;
+    const bindings = { script: this.name };
+    const text = `${this.name}: ${message}`;
+    switch (this.policy.maxExceeded) {
+      case 'silent':
+        return;
+      case 'debug':
+        log.debug(bindings, text);
+        return;
+      case 'info':
+        log.info(bindings, text);
+        return;
+      case 'warning':
+        log.warn(bindings, text);
+        return;
+      case 'error':
+      case 'critical':
+        log.error(bindings, text);
+        return;
+    }
+  }
+}

@@ -1,0 +1,194 @@
+import type { Context } from '../core/context.js';
+import type { HubEvent } from '../core/event-bus.js';
+import { isJsonObject, type JsonObject, type JsonValue, jsonEqual } from '../core/json.js';
+import type { Logger } from '../core/log.js';
+import { type ConditionEnv, inNumericRange, numericValue, stateValue } from './conditions.js';
+import type { EventTrigger, HomeAssistantTrigger, NumericStateTrigger, StateTrigger, TimeTrigger, Trigger } from './model.js';
+import type { StateDispatch } from './state-dispatch.js';
+import { TimerSet } from './timer-set.js';
+
+/** What triggers need from the hub. */
+export interface TriggerEnv extends ConditionEnv {
+  readonly log: Logger;
+  readonly states: StateDispatch;
+  /** Owner key for bus listeners (removed in bulk when the extension stops). */
+  readonly owner: string;
+  /** True while the hub is starting: `homeassistant: start` triggers fire only then, not after a reload. */
+  readonly starting: boolean;
+}
+
+/** What a trigger reports: Home Assistant's `trigger` variable, without the state objects. */
+export interface TriggerInfo {
+  readonly platform: string | null;
+  readonly id: string;
+  readonly idx: string;
+  readonly description?: string;
+  readonly entity_id?: string;
+  readonly event_type?: string;
+}
+
+export type TriggerCallback = (info: TriggerInfo, context: Context | null) => void;
+
+/**
+ * A wall-clock target is re-checked at least this often, so a clock corrected by NTP (a Pi without an
+ * RTC boots with a wrong one) moves the trigger with it.
+ */
+const RECHECK_MS = 60_000;
+/** A timer that wakes within this much of its target counts as on time. */
+const ON_TIME_US = 1_000_000;
+
+function info(t: Trigger, extra: Omit<TriggerInfo, 'id' | 'idx' | 'platform'>): TriggerInfo {
+  return { platform: t.kind, id: t.id, idx: String(t.index), ...extra };
+}
+
+function matches(list: readonly string[] | undefined, value: string | undefined, ifAbsent: boolean): boolean {
+  if (list === undefined) return ifAbsent;
+  return value !== undefined && list.includes(value);
+}
+
+function attachState(env: TriggerEnv, t: StateTrigger, fire: TriggerCallback, timers: TimerSet): (() => void)[] {
+  const pending = new Map<string, { timer: NodeJS.Timeout | undefined; from: string | undefined }>();
+  const matchFrom = (v: string | undefined) => matches(t.from, v, true) && !matches(t.notFrom, v, false);
+  const matchTo = (v: string | undefined) => matches(t.to, v, true) && !matches(t.notTo, v, false);
+  // While `for` runs the entity must stay as the trigger wanted it (only `from:` given: stay away from it).
+  const stillSame = (v: string | undefined, from: string | undefined) =>
+    v !== undefined && (t.from !== undefined && t.to === undefined && t.notTo === undefined ? v !== from : matchTo(v));
+
+  return t.entityIds.map((entityId) =>
+    env.states.on(entityId, (event: HubEvent<'state_changed'>) => {
+      const { old_state, new_state } = event.data;
+      const oldValue = stateValue(old_state, t.attribute);
+      const newValue = stateValue(new_state, t.attribute);
+      const waiting = pending.get(entityId);
+      if (waiting !== undefined && (new_state === null || !stillSame(newValue, waiting.from))) {
+        timers.cancel(waiting.timer);
+        pending.delete(entityId);
+      }
+      if (t.attribute !== undefined && oldValue === newValue) return;
+      if (!matchFrom(oldValue) || !matchTo(newValue)) return;
+      // With from/to given, attribute-only changes do not count.
+      if (!t.matchAll && oldValue === newValue) return;
+      const data = info(t, { entity_id: entityId, description: `state of ${entityId}` });
+      if (t.forMs === undefined) {
+        fire(data, event.context);
+        return;
+      }
+      const previous = pending.get(entityId);
+      if (previous !== undefined) timers.cancel(previous.timer);
+      const timer = timers.after(t.forMs, () => {
+        pending.delete(entityId);
+        fire(data, event.context);
+      });
+      pending.set(entityId, { timer, from: oldValue });
+    }),
+  );
+}
+
+function attachNumericState(env: TriggerEnv, t: NumericStateTrigger, fire: TriggerCallback, timers: TimerSet): (() => void)[] {
+  const { core } = env;
+  const inRange = (entityId: string) => inNumericRange(core, numericValue(core.states.get(entityId), t.attribute), t.above, t.below);
+  // An entity fires when it crosses into the range; one that starts outside is armed.
+  const armed = new Set<string>();
+  const pending = new Map<string, NodeJS.Timeout | undefined>();
+  for (const id of t.entityIds) if (!inRange(id)) armed.add(id);
+  return t.entityIds.map((entityId) =>
+    env.states.on(entityId, (event) => {
+      if (!inRange(entityId)) {
+        armed.add(entityId);
+        if (pending.has(entityId)) {
+          timers.cancel(pending.get(entityId));
+          pending.delete(entityId);
+        }
+        return;
+      }
+      if (!armed.delete(entityId)) return;
+      const data = info(t, { entity_id: entityId, description: `numeric state of ${entityId}` });
+      if (t.forMs === undefined) {
+        fire(data, event.context);
+        return;
+      }
+      const timer = timers.after(t.forMs, () => {
+        pending.delete(entityId);
+        fire(data, event.context);
+      });
+      pending.set(entityId, timer);
+    }),
+  );
+}
+
+function attachTime(env: TriggerEnv, t: TimeTrigger, fire: TriggerCallback, timers: TimerSet): void {
+  const { clock } = env.core;
+  const arm = (secondsOfDay: number, target: number): void => {
+    const remainingMs = Math.max(0, (target - clock.now()) / 1000);
+    const final = remainingMs <= RECHECK_MS;
+    timers.after(final ? remainingMs : RECHECK_MS, () => {
+      const now = clock.now();
+      if (!final || target - now > ON_TIME_US) {
+        arm(secondsOfDay, target);
+        return;
+      }
+      fire(info(t, { description: 'time' }), null);
+      // The next day's time, counted from the target so a clock that stands still cannot fire twice.
+      arm(secondsOfDay, env.timeZone.nextAt(Math.max(target, now), secondsOfDay));
+    });
+  };
+  const now = clock.now();
+  for (const secondsOfDay of t.at) arm(secondsOfDay, env.timeZone.nextAt(now, secondsOfDay));
+}
+
+function eventMatches(event: HubEvent, wanted: JsonObject | undefined): boolean {
+  if (wanted === undefined) return true;
+  const data: unknown = event.data;
+  if (!isJsonObject(data as JsonValue)) return false;
+  const have = data as JsonObject;
+  for (const key of Object.keys(wanted)) if (!jsonEqual(have[key], wanted[key])) return false;
+  return true;
+}
+
+function attachEvent(env: TriggerEnv, t: EventTrigger, fire: TriggerCallback): (() => void)[] {
+  return t.eventTypes.map((type) =>
+    env.core.bus.on(env.owner, type, (event: HubEvent) => {
+      if (!eventMatches(event, t.eventData)) return;
+      fire(info(t, { event_type: event.event_type, description: `event '${event.event_type}'` }), event.context);
+    }),
+  );
+}
+
+function attachHomeAssistant(env: TriggerEnv, t: HomeAssistantTrigger, fire: TriggerCallback, timers: TimerSet): (() => void)[] {
+  if (t.event === 'start') {
+    // Automations attached while the hub starts fire once it has; after a reload they do not.
+    if (env.starting) timers.after(0, () => fire(info(t, { description: 'Home Assistant starting' }), null));
+    return [];
+  }
+  return [env.core.bus.on(env.owner, 'homeassistant_stop', () => fire(info(t, { description: 'Home Assistant stopping' }), null))];
+}
+
+/** Attaches the enabled triggers; the returned function detaches them all and clears their timers. */
+export function attachTriggers(env: TriggerEnv, triggers: readonly Trigger[], fire: TriggerCallback): () => void {
+  const timers = new TimerSet((err) => env.log.error({ err }, 'trigger failed'));
+  const detach: (() => void)[] = [];
+  for (const t of triggers) {
+    if (!t.enabled) continue;
+    switch (t.kind) {
+      case 'state':
+        detach.push(...attachState(env, t, fire, timers));
+        break;
+      case 'numeric_state':
+        detach.push(...attachNumericState(env, t, fire, timers));
+        break;
+      case 'time':
+        attachTime(env, t, fire, timers);
+        break;
+      case 'event':
+        detach.push(...attachEvent(env, t, fire));
+        break;
+      case 'homeassistant':
+        detach.push(...attachHomeAssistant(env, t, fire, timers));
+        break;
+    }
+  }
+  return () => {
+    timers.close();
+    for (const d of detach) d();
+  };
+}
