@@ -7,7 +7,7 @@ import { HttpServer } from './api/server.js';
 import { registerWebSocketApi, type WebSocketApi } from './api/websocket.js';
 import { AuthStore } from './auth/store.js';
 import { AUTOMATION_SECTION_VALIDATORS, AutomationExtension } from './automation/index.js';
-import type { SectionValidators } from './config/load.js';
+import { loadConfig, type SectionValidators } from './config/load.js';
 import type { HubConfig } from './config/types.js';
 import type { Clock } from './core/clock.js';
 import { Core } from './core/core.js';
@@ -92,7 +92,10 @@ export class Hub {
     log.info({ host, port }, 'API listening');
 
     await hub.startDrivers(options);
-    hub.automations = new AutomationExtension(core, config, log.child({ module: 'automation' }));
+    hub.automations = new AutomationExtension(core, config, log.child({ module: 'automation' }), {
+      // The reload services re-read the file; the bundled demo has none to re-read.
+      reloadConfig: config.path === null ? undefined : () => loadConfig(config.path, SECTION_VALIDATORS),
+    });
     await hub.automations.start();
     core.runState = 'RUNNING';
     core.bus.fire('homeassistant_started', {}, core.newContext());

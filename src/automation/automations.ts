@@ -98,14 +98,14 @@ class Automation implements AutomationPlatform {
       log.debug({ automation: this.entityId }, `${this.entityId}: conditions not met, not running the actions`);
       return;
     }
-    const data: { name: string; entity_id: string; source?: string } = { name: this.def.alias, entity_id: this.entityId };
+    const data: KnownEvents['automation_triggered'] = { name: this.def.alias, entity_id: this.entityId };
     if (info?.description !== undefined) data.source = info.description;
     const run = this.runner.start({
       variables: { ...this.def.variables, ...variables, trigger: triggerVariable(info) },
       context,
       triggerId: info?.id,
-      // Home Assistant leaves `source` out for a manual trigger; the typed event data expects it.
-      onAccepted: () => core.bus.fire('automation_triggered', data as KnownEvents['automation_triggered'], context),
+      // Home Assistant leaves `source` out for a manual trigger.
+      onAccepted: () => core.bus.fire('automation_triggered', data, context),
     });
     if (run !== undefined) await run;
   }

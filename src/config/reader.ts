@@ -166,7 +166,7 @@ export class ConfigReader {
 
   /** Reports keys that no getter asked for, naming the allowed ones. Call last. */
   rejectUnknown(extraAllowed: readonly string[] = []): void {
-    const allowed = [...this.seen, ...extraAllowed];
+    const allowed = [...new Set([...this.seen, ...extraAllowed])];
     for (const key of Object.keys(this.value)) {
       if (!this.seen.has(key) && !extraAllowed.includes(key)) {
         this.problem(key, `unknown option; allowed: ${allowed.sort().join(', ')}`);

@@ -28,10 +28,20 @@ export interface KnownEvents {
   homeassistant_started: JsonObject;
   homeassistant_stop: JsonObject;
   core_config_updated: JsonObject;
-  automation_triggered: { name: string; entity_id: string; source: string };
+  automation_triggered: { name: string; entity_id: string; source?: string };
   script_started: { name: string; entity_id: string };
-  device_registry_updated: { action: 'create' | 'update' | 'remove'; device_id: string };
+  device_registry_updated: { action: RegistryAction; device_id: string; changes?: JsonObject };
+  /** `changes` holds the old value of each changed field; `old_entity_id` is set when the entity was renamed. */
+  entity_registry_updated:
+    | { action: 'create' | 'remove'; entity_id: string }
+    | { action: 'update'; entity_id: string; changes: JsonObject; old_entity_id?: string };
+  area_registry_updated: { action: RegistryAction; area_id: string };
+  floor_registry_updated: { action: RegistryAction; floor_id: string };
+  label_registry_updated: { action: RegistryAction; label_id: string };
 }
+
+/** What a `*_registry_updated` event reports. */
+export type RegistryAction = 'create' | 'update' | 'remove';
 
 export type EventType = keyof KnownEvents | (string & {});
 export type EventData<T extends string> = T extends keyof KnownEvents ? KnownEvents[T] : JsonObject;
