@@ -4,7 +4,7 @@ import { HubError } from '../core/errors.js';
 import type { FieldSpec, ServiceSchema, ValidData } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { ServiceCall } from '../core/services.js';
-import { DOMAIN_OWNER, type Domain, platformOf, requireFeature, validationError } from './domain.js';
+import { DOMAIN_OWNER, type Domain, featuresOf, platformOf, supportsFeature, validationError } from './domain.js';
 
 export type HvacMode = 'off' | 'heat' | 'cool' | 'heat_cool' | 'auto' | 'dry' | 'fan_only';
 export const HVAC_MODES: readonly HvacMode[] = ['off', 'heat', 'cool', 'heat_cool', 'auto', 'dry', 'fan_only'];
@@ -179,19 +179,9 @@ function capabilitiesOf(e: Entity): ClimateCapabilities {
   return CAPABILITIES.get(e) ?? { hvacModes: [] };
 }
 
-function featuresOf(e: Entity): number {
-  const f = e.fixed.supported_features;
-  return typeof f === 'number' ? f : 0;
-}
-
-/**
- * Home Assistant's rule for feature-gated services: an entity named explicitly that lacks the feature is an
- * error; one reached through `all`, an area or a device is skipped.
- */
+/** See supportsFeature: explicitly named entities without the feature are refused, others skipped. */
 function supports(e: Entity, call: ServiceCall, feature: number, service: string): boolean {
-  if (featuresOf(e) & feature) return true;
-  if (call.target.entity_id?.includes(e.id)) requireFeature(e, feature, 'climate', service);
-  return false;
+  return supportsFeature(e, call, feature, 'climate', service);
 }
 
 function platform(e: Entity): ClimatePlatform {

@@ -3,6 +3,7 @@ import type { Core } from '../core/core.js';
 import type { Entity } from '../core/entities.js';
 import { HubError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
+import type { ServiceCall } from '../core/services.js';
 
 /** The owner key under which domains register their services. */
 export const DOMAIN_OWNER = 'domains';
@@ -29,12 +30,27 @@ export function platformOf<P>(entity: Entity, domain: string): P {
   return entity.platform as P;
 }
 
+/** The entity's supported_features bits (0 when it declares none). */
+export function featuresOf(entity: Entity): number {
+  const f = entity.fixed.supported_features;
+  return typeof f === 'number' ? f : 0;
+}
+
 /** Feature bits: a service for a feature the entity lacks is refused, naming the entity and the action. */
 export function requireFeature(entity: Entity, feature: number, domain: string, service: string): void {
-  const features = entity.fixed.supported_features;
-  if (typeof features !== 'number' || (features & feature) === 0) {
+  if ((featuresOf(entity) & feature) === 0) {
     throw new HubError('service_validation', `Entity ${entity.id} does not support action ${domain}.${service}.`);
   }
+}
+
+/**
+ * Home Assistant's rule for feature-gated services: an entity named explicitly that lacks the feature is an
+ * error; one reached through `all`, an area or a device is skipped (false).
+ */
+export function supportsFeature(entity: Entity, call: ServiceCall, feature: number, domain: string, service: string): boolean {
+  if (featuresOf(entity) & feature) return true;
+  if (call.target.entity_id?.includes(entity.id)) requireFeature(entity, feature, domain, service);
+  return false;
 }
 
 export function validationError(message: string): HubError {

@@ -4,7 +4,7 @@ import { HubError } from '../core/errors.js';
 import type { FieldSpec, ValidData } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { ServiceCall } from '../core/services.js';
-import { DOMAIN_OWNER, type Domain, platformOf, requireFeature, validationError } from './domain.js';
+import { DOMAIN_OWNER, type Domain, featuresOf, platformOf, supportsFeature, validationError } from './domain.js';
 
 /** FanEntityFeature bits, as Home Assistant numbers them. */
 export const FanFeature = {
@@ -130,16 +130,9 @@ function capabilitiesOf(e: Entity): FanCapabilities {
   return CAPABILITIES.get(e) ?? {};
 }
 
-function featuresOf(e: Entity): number {
-  const f = e.fixed.supported_features;
-  return typeof f === 'number' ? f : 0;
-}
-
-/** Explicitly named entities without the feature are refused; those reached via all/area/device are skipped. */
+/** See supportsFeature: explicitly named entities without the feature are refused, others skipped. */
 function supports(e: Entity, call: ServiceCall, feature: number, service: string): boolean {
-  if (featuresOf(e) & feature) return true;
-  if (call.target.entity_id?.includes(e.id)) requireFeature(e, feature, 'fan', service);
-  return false;
+  return supportsFeature(e, call, feature, 'fan', service);
 }
 
 function platform(e: Entity): FanPlatform {

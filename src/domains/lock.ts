@@ -4,7 +4,7 @@ import { HubError } from '../core/errors.js';
 import type { FieldSpec, ValidData } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { ServiceCall } from '../core/services.js';
-import { DOMAIN_OWNER, type Domain, platformOf, requireFeature, validationError } from './domain.js';
+import { DOMAIN_OWNER, type Domain, platformOf, supportsFeature, validationError } from './domain.js';
 
 /** LockEntityFeature bits. */
 export const LockFeature = { OPEN: 1 } as const;
@@ -81,16 +81,9 @@ export function addLock(core: Core, options: LockOptions): LockHandle {
   };
 }
 
-function featuresOf(e: Entity): number {
-  const f = e.fixed.supported_features;
-  return typeof f === 'number' ? f : 0;
-}
-
-/** Explicitly named entities without the feature are refused; those reached via all/area/device are skipped. */
+/** See supportsFeature: explicitly named entities without the feature are refused, others skipped. */
 function supports(e: Entity, call: ServiceCall, feature: number, service: string): boolean {
-  if (featuresOf(e) & feature) return true;
-  if (call.target.entity_id?.includes(e.id)) requireFeature(e, feature, 'lock', service);
-  return false;
+  return supportsFeature(e, call, feature, 'lock', service);
 }
 
 /** LockEntity.add_default_code: an absent code counts as "", and must match code_format when there is one. */
