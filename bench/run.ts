@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 const BENCHMARKS: { file: string; title: string }[] = [
   { file: 'state-table.ts', title: 'State table: updates/s' },
   { file: 'ws-fanout.ts', title: 'WebSocket fan-out' },
+  { file: 'gpio-latency.ts', title: 'GPIO edge to WebSocket latency' },
 ];
 
 const here = fileURLToPath(new URL('.', import.meta.url));

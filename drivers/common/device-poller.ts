@@ -39,6 +39,8 @@ export class DevicePoller {
   private failures = 0;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  /** The read in progress; a pollNow() during it waits for it instead of starting a second chain. */
+  private inFlight: Promise<void> | undefined;
 
   constructor(private readonly options: PollerOptions) {}
 
@@ -58,6 +60,7 @@ export class DevicePoller {
 
   /** Runs a read now (for example after a write), then keeps the schedule. */
   async pollNow(): Promise<void> {
+    if (this.inFlight !== undefined) return this.inFlight;
     this.options.timers.clear(this.timer);
     await this.tick();
   }
@@ -69,7 +72,14 @@ export class DevicePoller {
     }, ms);
   }
 
-  private async tick(): Promise<void> {
+  private tick(): Promise<void> {
+    this.inFlight ??= this.readOnce().finally(() => {
+      this.inFlight = undefined;
+    });
+    return this.inFlight;
+  }
+
+  private async readOnce(): Promise<void> {
     const o = this.options;
     try {
       await o.read();
