@@ -14,12 +14,14 @@ import { Core } from './core/core.js';
 import type { JsonValue } from './core/json.js';
 import type { Logger } from './core/log.js';
 import { DOMAINS } from './domains/index.js';
+import { REGISTRY_SECTION_VALIDATORS, Registries } from './registry/index.js';
 import { ErrorLog } from './util/error-log.js';
 
 /** Every top-level config section besides `hub:`, with the validator check-config runs on it. */
 export const SECTION_VALIDATORS: SectionValidators = {
   ...Object.fromEntries(DRIVER_KINDS.map((k) => [k.section, k.validate])),
   ...AUTOMATION_SECTION_VALIDATORS,
+  ...REGISTRY_SECTION_VALIDATORS,
 };
 
 export interface HubOptions {
@@ -59,6 +61,7 @@ export class Hub {
     readonly server: HttpServer,
     readonly config: HubConfig,
     private readonly log: Logger,
+    readonly registries: Registries,
   ) {}
 
   get port(): number {
@@ -72,13 +75,21 @@ export class Hub {
     for (const domain of DOMAINS) domain.registerServices(core);
 
     await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+    // Before drivers: entities and devices they register get their stored registry settings.
+    const registries = await Registries.start({
+      core,
+      dataDir: options.dataDir,
+      sections: config.sections,
+      log: log.child({ module: 'registry' }),
+    });
     const auth = await AuthStore.open(options.dataDir, log.child({ module: 'auth' }), { watch: true });
     const server = new HttpServer(log.child({ module: 'http' }));
-    const hub = new Hub(core, auth, server, config, log);
+    const hub = new Hub(core, auth, server, config, log, registries);
 
     const api: ApiContext = {
       core,
       auth,
+      registries,
       config,
       log: log.child({ module: 'api' }),
       errorLog: options.errorLog ?? new ErrorLog(),
@@ -169,6 +180,7 @@ export class Hub {
       core.services.removeOwner(owner);
       core.entities.removeOwner(owner);
     }
+    await this.registries.stop().catch((err: unknown) => this.log.error({ err }, 'registries failed to save'));
     this.ws?.close();
     this.server.close();
     await this.auth.close();

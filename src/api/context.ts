@@ -2,12 +2,14 @@ import type { AuthStore } from '../auth/store.js';
 import type { HubConfig } from '../config/types.js';
 import type { Core } from '../core/core.js';
 import type { Logger } from '../core/log.js';
+import type { Registries } from '../registry/index.js';
 import type { ErrorLog } from '../util/error-log.js';
 
 /** What the API modules (REST, WebSocket, web pages) share. */
 export interface ApiContext {
   readonly core: Core;
   readonly auth: AuthStore;
+  readonly registries: Registries;
   readonly config: HubConfig;
   readonly log: Logger;
   readonly errorLog: ErrorLog;

@@ -10,6 +10,7 @@ import { parseConfigText } from '../../src/config/load.js';
 import { Core } from '../../src/core/core.js';
 import { silentLogger } from '../../src/core/log.js';
 import { SECTION_VALIDATORS } from '../../src/hub.js';
+import { Registries } from '../../src/registry/index.js';
 import { ErrorLog } from '../../src/util/error-log.js';
 import { HUB_VERSION } from '../../src/version.js';
 import { MINIMAL_CONFIG, startTestHub, type Teardown } from '../helpers/hub.js';
@@ -128,7 +129,8 @@ async function startBareApi(t: Teardown, errorLog: ErrorLog): Promise<{ url: str
   const token = await auth.createToken(owner.id, 'test');
   const server = new HttpServer(silentLogger);
   const config = parseConfigText(MINIMAL_CONFIG, null, SECTION_VALIDATORS);
-  const ctx: ApiContext = { core, auth, config, log: silentLogger, errorLog, components: () => ['api'] };
+  const registries = await Registries.start({ core, dataDir, sections: {}, log: silentLogger });
+  const ctx: ApiContext = { core, auth, registries, config, log: silentLogger, errorLog, components: () => ['api'] };
   registerRestApi(server, ctx);
   server.finish();
   const port = await server.listen('127.0.0.1', 0);

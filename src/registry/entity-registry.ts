@@ -1,0 +1,578 @@
+import { createHash } from 'node:crypto';
+import { type Context, createContext } from '../core/context.js';
+import type { Core } from '../core/core.js';
+import type { Entity, EntityInit, EntityRegistryHook, EntitySettings } from '../core/entities.js';
+import { domainOf, entityIdProblem } from '../core/entity-id.js';
+import { describeValue, HubError } from '../core/errors.js';
+import { isJsonObject, type JsonObject, type JsonValue, jsonEqual } from '../core/json.js';
+import type { Logger } from '../core/log.js';
+import type { Attributes } from '../core/state.js';
+import { checkIcon, checkOptionalText, checkStringList, epochNow, invalid, MAX_NAME_LENGTH } from './common.js';
+
+export type EntityDisabler = 'user' | 'device' | 'integration';
+export type EntityHider = 'user' | 'integration';
+export type EntityCategory = 'config' | 'diagnostic';
+export const ENTITY_CATEGORIES: readonly EntityCategory[] = ['config', 'diagnostic'];
+
+/** The fields of an entry that change over its life. */
+interface EntryFields {
+  entity_id: string;
+  device_id: string | null;
+  area_id: string | null;
+  labels: readonly string[];
+  aliases: readonly string[];
+  name: string | null;
+  icon: string | null;
+  original_name: string | null;
+  original_icon: string | null;
+  original_device_class: string | null;
+  disabled_by: EntityDisabler | null;
+  hidden_by: EntityHider | null;
+  entity_category: EntityCategory | null;
+}
+
+/** An entity registry entry, with Home Assistant's field names. */
+export interface EntityEntry extends Readonly<EntryFields> {
+  /** The entry's own id (stable: derived from domain, platform and unique id). */
+  readonly id: string;
+  readonly unique_id: string;
+  readonly platform: string;
+  readonly created_at: number;
+  readonly modified_at: number;
+}
+
+interface MutableEntry extends EntryFields {
+  readonly id: string;
+  readonly unique_id: string;
+  readonly platform: string;
+  created_at: number;
+  modified_at: number;
+  /** The provider gave a unique id (otherwise the requested entity id stands in, and the entry is kept on disk only once the user changed it). */
+  has_unique_id: boolean;
+}
+
+/** What `config/entity_registry/update` may change; absent keys stay, null clears. */
+export interface EntityUpdate {
+  readonly new_entity_id?: string;
+  readonly name?: string | null;
+  readonly icon?: string | null;
+  readonly area_id?: string | null;
+  readonly labels?: readonly string[];
+  readonly aliases?: readonly string[];
+  readonly disabled_by?: 'user' | null;
+  readonly hidden_by?: 'user' | null;
+  readonly entity_category?: EntityCategory | null;
+}
+
+/** Per-entity settings from the configuration file (`customize:`); what it sets, clients cannot change. */
+export interface EntityCustomization {
+  readonly name?: string;
+  readonly icon?: string;
+  /** An area id or name. */
+  readonly area?: string;
+  /** Label ids or names. */
+  readonly labels?: readonly string[];
+  readonly hidden?: boolean;
+  readonly disabled?: boolean;
+  readonly entity_category?: EntityCategory | null;
+}
+
+/** What entries refer to, and how the registry reports changes; the Registries facade provides it. */
+export interface EntityRegistryDeps {
+  readonly core: Core;
+  readonly log: Logger;
+  hasArea(id: string): boolean;
+  hasLabel(id: string): boolean;
+  /** An area or label id from an id or a name (configuration files may use either). */
+  findArea(idOrName: string): string | undefined;
+  findLabel(idOrName: string): string | undefined;
+  changed(): void;
+}
+
+/** The `update` result of Home Assistant's `config/entity_registry/update`. */
+export interface EntityUpdateResult {
+  readonly entity_entry: JsonObject;
+}
+
+/**
+ * Every entity the hub provides has an entry: its id (which the user may change), names, icon, area,
+ * labels, device, and whether it is disabled or hidden. Entries are keyed by domain, platform and unique
+ * id (the requested entity id when the provider has none), so a renamed entity keeps its new id after a
+ * restart. Entities reach the registry through `Entities.add` (it implements the core's hook).
+ */
+export class EntityRegistry implements EntityRegistryHook {
+  private readonly byKey = new Map<string, MutableEntry>();
+  private readonly byEntityId = new Map<string, MutableEntry>();
+  /** Entry id -> the entity that currently provides it. */
+  private readonly live = new Map<string, Entity>();
+  /** Entry id -> the fields `customize:` sets. */
+  private readonly locked = new Map<string, ReadonlySet<keyof EntryFields>>();
+  private customize: ReadonlyMap<string, EntityCustomization> = new Map();
+
+  constructor(private readonly deps: EntityRegistryDeps) {}
+
+  // ---- what the WebSocket commands call ----
+
+  /** `config/entity_registry/list`: every entry, in Home Assistant's list form. */
+  list(): JsonObject[] {
+    return Array.from(this.byKey.values(), partialJson);
+  }
+
+  /** `config/entity_registry/get`: one entry in the extended form; HubError not_found otherwise. */
+  get(entityId: string): JsonObject {
+    return extendedJson(this.require(entityId));
+  }
+
+  /** The entry of an entity id, or undefined. */
+  entry(entityId: string): EntityEntry | undefined {
+    return this.byEntityId.get(entityId);
+  }
+
+  entries(): IterableIterator<EntityEntry> {
+    return this.byKey.values();
+  }
+
+  /**
+   * `config/entity_registry/update`. Renaming moves the state (old id removed, new id written); disabling
+   * removes the state and hides the entity from services; enabling writes it again at once. Fires
+   * `entity_registry_updated` with the old values of what changed.
+   */
+  update(entityId: string, update: EntityUpdate): EntityUpdateResult {
+    const entry = this.require(entityId);
+    const next = this.checkUpdate(entry, update);
+    const locked = this.locked.get(entry.id);
+    if (locked !== undefined) {
+      for (const [key, value] of Object.entries(next) as [keyof EntryFields, JsonValue][]) {
+        if (locked.has(key) && !jsonEqual(entry[key] as JsonValue, value)) {
+          throw new HubError('not_allowed', `${key} of ${entry.entity_id} is set in the configuration file (customize:); change it there`);
+        }
+      }
+    }
+    this.apply(entry, next);
+    return { entity_entry: extendedJson(entry) };
+  }
+
+  /** `config/entity_registry/remove`: only for an entity no longer provided (its entry would come back at once). */
+  remove(entityId: string): void {
+    const entry = this.require(entityId);
+    if (this.live.has(entry.id)) {
+      throw new HubError(
+        'not_allowed',
+        `${entityId} is provided by ${entry.platform}; only entries of entities that no longer exist can be removed`,
+      );
+    }
+    this.drop(entry, true);
+  }
+
+  // ---- the core's hook ----
+
+  resolve(init: EntityInit<unknown>): EntitySettings {
+    const domain = domainOf(init.entityId);
+    const platform = platformOf(init.owner);
+    const uniqueId = init.uniqueId ?? init.entityId;
+    const key = `${domain}\u0000${platform}\u0000${uniqueId}`;
+    const provided: Partial<EntryFields> = {
+      device_id: init.deviceId ?? null,
+      original_name: init.name ?? null,
+      original_icon: stringAttr(init.fixed, 'icon'),
+      original_device_class: stringAttr(init.fixed, 'device_class'),
+    };
+    let entry = this.byKey.get(key);
+    if (entry === undefined) {
+      const now = epochNow(this.deps.core.clock);
+      const device = init.deviceId === undefined ? undefined : this.deps.core.devices.get(init.deviceId);
+      entry = {
+        id: createHash('sha256').update(key).digest('hex').slice(0, 32),
+        entity_id: this.freeEntityId(init.entityId),
+        unique_id: uniqueId,
+        platform,
+        has_unique_id: init.uniqueId !== undefined,
+        device_id: null,
+        area_id: null,
+        labels: [],
+        aliases: [],
+        name: null,
+        icon: null,
+        original_name: null,
+        original_icon: null,
+        original_device_class: null,
+        // An entity of a disabled device starts disabled, as in Home Assistant.
+        disabled_by: device?.disabled_by ? 'device' : null,
+        hidden_by: null,
+        entity_category: null,
+        created_at: now,
+        modified_at: now,
+        ...provided,
+      };
+      this.byKey.set(key, entry);
+      this.byEntityId.set(entry.entity_id, entry);
+      this.fire({ action: 'create', entity_id: entry.entity_id });
+      if (persistable(entry)) this.deps.changed();
+    } else {
+      if (entry.has_unique_id !== (init.uniqueId !== undefined)) {
+        entry.has_unique_id = init.uniqueId !== undefined;
+        this.deps.changed();
+      }
+      this.apply(entry, provided);
+    }
+    this.applyCustomization(entry, init.entityId);
+    return { entityId: entry.entity_id, disabled: entry.disabled_by !== null, overrides: overridesOf(entry) };
+  }
+
+  added(entity: Entity): void {
+    const entry = this.byEntityId.get(entity.id);
+    if (entry !== undefined) this.live.set(entry.id, entity);
+  }
+
+  removed(entity: Entity): void {
+    const entry = this.byEntityId.get(entity.id);
+    if (entry === undefined || this.live.get(entry.id) !== entity) return;
+    this.live.delete(entry.id);
+    // An entry that holds nothing worth keeping goes with its entity (scenes made by scene.create come and go).
+    if (!persistable(entry)) this.drop(entry, this.deps.core.runState === 'RUNNING');
+  }
+
+  // ---- for the Registries facade ----
+
+  /** Sets the `customize:` section (before entities are added); applied as each entity is added. */
+  setCustomization(customize: ReadonlyMap<string, EntityCustomization>): void {
+    this.customize = customize;
+  }
+
+  /** Clears a deleted area from the entries that had it. */
+  clearArea(areaId: string): void {
+    for (const entry of this.byKey.values()) if (entry.area_id === areaId) this.apply(entry, { area_id: null });
+  }
+
+  /** Removes a deleted label from the entries that had it. */
+  clearLabel(labelId: string): void {
+    for (const entry of this.byKey.values()) {
+      if (entry.labels.includes(labelId)) this.apply(entry, { labels: entry.labels.filter((l) => l !== labelId) });
+    }
+  }
+
+  /** A device was disabled or enabled: its entities follow, as in Home Assistant (disabled_by: device). */
+  deviceDisabled(deviceId: string, disabled: boolean): void {
+    for (const entry of this.byKey.values()) {
+      if (entry.device_id !== deviceId) continue;
+      if (disabled && entry.disabled_by === null) this.apply(entry, { disabled_by: 'device' });
+      else if (!disabled && entry.disabled_by === 'device') this.apply(entry, { disabled_by: null });
+    }
+  }
+
+  /** Reads stored entries (at start, before entities are added). */
+  load(raw: readonly JsonValue[]): void {
+    for (const item of raw) {
+      const entry = isJsonObject(item) ? fromJson(item) : undefined;
+      const key = entry === undefined ? '' : `${domainOf(entry.entity_id)}\u0000${entry.platform}\u0000${entry.unique_id}`;
+      if (entry === undefined || this.byKey.has(key) || this.byEntityId.has(entry.entity_id)) {
+        this.deps.log.warn({ item }, 'skipping a stored entity registry entry that is not valid');
+        continue;
+      }
+      this.byKey.set(key, entry);
+      this.byEntityId.set(entry.entity_id, entry);
+    }
+  }
+
+  /** What the store writes: entries with a unique id from their provider, or that the user changed. */
+  serialize(): JsonValue[] {
+    const out: JsonValue[] = [];
+    for (const entry of this.byKey.values())
+      if (persistable(entry)) out.push({ ...extendedJson(entry), has_unique_id: entry.has_unique_id });
+    return out;
+  }
+
+  // ---- internals ----
+
+  private require(entityId: string): MutableEntry {
+    const entry = typeof entityId === 'string' ? this.byEntityId.get(entityId) : undefined;
+    if (entry === undefined) throw new HubError('not_found', 'Entity not found');
+    return entry;
+  }
+
+  /** The requested id, or `_2`, `_3`, ... when another entry holds it (Home Assistant's generate_entity_id). */
+  private freeEntityId(requested: string): string {
+    if (!this.byEntityId.has(requested)) return requested;
+    for (let n = 2; ; n++) {
+      const candidate = `${requested}_${n}`;
+      if (!this.byEntityId.has(candidate) && this.deps.core.entities.find(candidate) === undefined) return candidate;
+    }
+  }
+
+  private checkUpdate(entry: MutableEntry, u: EntityUpdate): Partial<EntryFields> {
+    const next: Partial<EntryFields> = {};
+    if (u.new_entity_id !== undefined && u.new_entity_id !== entry.entity_id) {
+      const id = u.new_entity_id;
+      const problem = typeof id === 'string' ? entityIdProblem(id) : 'expected str';
+      if (problem !== undefined) throw invalid('new_entity_id', `Entity ID ${describeValue(id)} is an invalid entity ID: ${problem}`);
+      if (domainOf(id) !== domainOf(entry.entity_id)) throw invalid('new_entity_id', 'Entity domain change is not supported');
+      const { core } = this.deps;
+      if (this.byEntityId.has(id) || core.entities.find(id) !== undefined || core.states.has(id)) {
+        throw new HubError('invalid_format', 'Entity with this ID is already registered');
+      }
+      next.entity_id = id;
+    }
+    if (u.name !== undefined) {
+      next.name = checkOptionalText(u.name, 'name');
+      if (next.name !== null && next.name.length > MAX_NAME_LENGTH)
+        throw invalid('name', `length of value must be at most ${MAX_NAME_LENGTH}`);
+    }
+    if (u.icon !== undefined) next.icon = checkIcon(u.icon);
+    if (u.area_id !== undefined) {
+      next.area_id = checkOptionalText(u.area_id, 'area_id');
+      if (next.area_id !== null && !this.deps.hasArea(next.area_id))
+        throw invalid('area_id', `no area with id ${describeValue(next.area_id)} exists`);
+    }
+    if (u.labels !== undefined) {
+      next.labels = checkStringList(u.labels, 'labels');
+      const unknown = next.labels.find((l) => !this.deps.hasLabel(l));
+      if (unknown !== undefined) throw invalid('labels', `no label with id ${describeValue(unknown)} exists`);
+    }
+    if (u.aliases !== undefined) next.aliases = checkStringList(u.aliases, 'aliases');
+    if (u.disabled_by !== undefined) {
+      if (u.disabled_by !== null && u.disabled_by !== 'user')
+        throw invalid('disabled_by', `expected user or None. Got ${describeValue(u.disabled_by)}`);
+      if (u.disabled_by === null && entry.disabled_by !== null) {
+        const device = entry.device_id === null ? undefined : this.deps.core.devices.get(entry.device_id);
+        if (device?.disabled_by) throw new HubError('invalid_format', 'Device is disabled');
+      }
+      next.disabled_by = u.disabled_by;
+    }
+    if (u.hidden_by !== undefined) {
+      if (u.hidden_by !== null && u.hidden_by !== 'user')
+        throw invalid('hidden_by', `expected user or None. Got ${describeValue(u.hidden_by)}`);
+      next.hidden_by = u.hidden_by;
+    }
+    if (u.entity_category !== undefined) {
+      if (u.entity_category !== null && !ENTITY_CATEGORIES.includes(u.entity_category)) {
+        throw invalid(
+          'entity_category',
+          `expected one of ${ENTITY_CATEGORIES.join(', ')} or None. Got ${describeValue(u.entity_category)}`,
+        );
+      }
+      next.entity_category = u.entity_category;
+    }
+    return next;
+  }
+
+  /**
+   * Sets fields, fires `entity_registry_updated` (update, with the old values) when something changed,
+   * schedules a save, and carries the change to the live entity: disable, new name or icon, rename, enable.
+   */
+  private apply(entry: MutableEntry, next: Partial<EntryFields>): void {
+    const changes: Record<string, JsonValue> = {};
+    const fields = entry as unknown as Record<string, JsonValue>;
+    for (const [key, value] of Object.entries(next) as [string, JsonValue | undefined][]) {
+      if (value === undefined || jsonEqual(fields[key], value)) continue;
+      changes[key] = fields[key] as JsonValue;
+      fields[key] = Array.isArray(value) ? [...value] : value;
+    }
+    if (Object.keys(changes).length === 0) return;
+    const wasPersistable = persistableBefore(entry, changes);
+    entry.modified_at = epochNow(this.deps.core.clock);
+    const oldEntityId = typeof changes.entity_id === 'string' ? changes.entity_id : undefined;
+    if (oldEntityId !== undefined) {
+      this.byEntityId.delete(oldEntityId);
+      this.byEntityId.set(entry.entity_id, entry);
+    }
+    const context = createContext(this.deps.core.clock.now());
+    this.fire(
+      oldEntityId === undefined
+        ? { action: 'update', entity_id: entry.entity_id, changes }
+        : { action: 'update', entity_id: entry.entity_id, changes, old_entity_id: oldEntityId },
+      context,
+    );
+    if (wasPersistable || persistable(entry)) this.deps.changed();
+    const entity = this.live.get(entry.id);
+    if (entity !== undefined) this.applyToEntity(entity, entry, changes, context);
+  }
+
+  private applyToEntity(entity: Entity, entry: MutableEntry, changes: Record<string, JsonValue>, context: Context): void {
+    const entities = this.deps.core.entities;
+    const disabled = entry.disabled_by !== null;
+    const disabling = disabled && !entity.detached;
+    const enabling = !disabled && entity.detached;
+    const renaming = entry.entity_id !== entity.id;
+    if (disabling) entities.setDisabled(entity, true, context);
+    if ('name' in changes || 'icon' in changes) entity.setOverrides(overridesOf(entry), context, !renaming && !enabling && !disabling);
+    if (renaming) entities.rename(entity, entry.entity_id, context);
+    if (enabling) entities.setDisabled(entity, false, context);
+  }
+
+  private applyCustomization(entry: MutableEntry, requestedId: string): void {
+    const custom = this.customize.get(entry.entity_id) ?? this.customize.get(requestedId);
+    if (custom === undefined) {
+      this.locked.delete(entry.id);
+      return;
+    }
+    const next: Partial<EntryFields> = {};
+    if (custom.name !== undefined) next.name = custom.name;
+    if (custom.icon !== undefined) next.icon = custom.icon;
+    if (custom.area !== undefined) {
+      const area = this.deps.findArea(custom.area);
+      if (area === undefined)
+        this.deps.log.warn({ entity_id: entry.entity_id, area: custom.area }, `customize: no area ${custom.area}; not assigned`);
+      else next.area_id = area;
+    }
+    if (custom.labels !== undefined) {
+      const labels: string[] = [];
+      for (const l of custom.labels) {
+        const id = this.deps.findLabel(l);
+        if (id === undefined) this.deps.log.warn({ entity_id: entry.entity_id, label: l }, `customize: no label ${l}; not assigned`);
+        else if (!labels.includes(id)) labels.push(id);
+      }
+      next.labels = labels;
+    }
+    if (custom.hidden !== undefined) next.hidden_by = custom.hidden ? 'user' : null;
+    if (custom.disabled !== undefined) {
+      if (custom.disabled) next.disabled_by = 'user';
+      else if (entry.disabled_by === 'user') next.disabled_by = null;
+    }
+    if (custom.entity_category !== undefined) next.entity_category = custom.entity_category;
+    this.apply(entry, next);
+    this.locked.set(entry.id, new Set(Object.keys(next) as (keyof EntryFields)[]));
+  }
+
+  private drop(entry: MutableEntry, announce: boolean): void {
+    this.byKey.delete(`${domainOf(entry.entity_id)}\u0000${entry.platform}\u0000${entry.unique_id}`);
+    if (this.byEntityId.get(entry.entity_id) === entry) this.byEntityId.delete(entry.entity_id);
+    this.locked.delete(entry.id);
+    if (announce) this.fire({ action: 'remove', entity_id: entry.entity_id });
+    this.deps.changed();
+  }
+
+  private fire(
+    data:
+      | { action: 'create' | 'remove'; entity_id: string }
+      | { action: 'update'; entity_id: string; changes: JsonObject; old_entity_id?: string },
+    context?: Context,
+  ): void {
+    const { core } = this.deps;
+    core.bus.fire('entity_registry_updated', data, context ?? createContext(core.clock.now()));
+  }
+}
+
+/** The platform of an owner key: `virtual`, `automation`; an owner may add `:<instance>`. */
+export function platformOf(owner: string): string {
+  const colon = owner.indexOf(':');
+  return colon === -1 ? owner : owner.slice(0, colon);
+}
+
+/** Whether the entry holds something a restart must not lose. */
+function persistable(e: MutableEntry): boolean {
+  return (
+    e.has_unique_id ||
+    e.entity_id !== e.unique_id ||
+    e.name !== null ||
+    e.icon !== null ||
+    e.area_id !== null ||
+    e.labels.length > 0 ||
+    e.aliases.length > 0 ||
+    e.disabled_by === 'user' ||
+    e.hidden_by !== null ||
+    e.entity_category !== null
+  );
+}
+
+/** Whether the entry was worth keeping before `changes` (so clearing the last user setting still saves). */
+function persistableBefore(e: MutableEntry, changes: Record<string, JsonValue>): boolean {
+  const before = { ...e, ...(changes as Partial<MutableEntry>) } as MutableEntry;
+  return persistable(before);
+}
+
+function overridesOf(entry: EntryFields): Attributes | undefined {
+  if (entry.name === null && entry.icon === null) return undefined;
+  const out: Record<string, JsonValue> = {};
+  if (entry.name !== null) out.friendly_name = entry.name;
+  if (entry.icon !== null) out.icon = entry.icon;
+  return out;
+}
+
+function stringAttr(attrs: Attributes | undefined, key: string): string | null {
+  const v = attrs?.[key];
+  return typeof v === 'string' ? v : null;
+}
+
+/** `config/entity_registry/list` form (Home Assistant's `as_partial_dict`). */
+function partialJson(e: MutableEntry): JsonObject {
+  return {
+    area_id: e.area_id,
+    categories: {},
+    config_entry_id: null,
+    created_at: e.created_at,
+    device_id: e.device_id,
+    disabled_by: e.disabled_by,
+    entity_category: e.entity_category,
+    entity_id: e.entity_id,
+    has_entity_name: false,
+    hidden_by: e.hidden_by,
+    icon: e.icon,
+    id: e.id,
+    labels: e.labels,
+    modified_at: e.modified_at,
+    name: e.name,
+    options: {},
+    original_name: e.original_name,
+    platform: e.platform,
+    translation_key: null,
+    unique_id: e.unique_id,
+  };
+}
+
+/** `config/entity_registry/get` and `update` form (`extended_dict`). */
+function extendedJson(e: MutableEntry): JsonObject {
+  return {
+    ...partialJson(e),
+    aliases: e.aliases,
+    capabilities: null,
+    device_class: null,
+    original_device_class: e.original_device_class,
+    original_icon: e.original_icon,
+  };
+}
+
+function fromJson(raw: JsonObject): MutableEntry | undefined {
+  const text = (key: string): string | null | undefined => {
+    const v = raw[key];
+    return v === undefined || v === null ? null : typeof v === 'string' ? v : undefined;
+  };
+  const list = (key: string): string[] | undefined => {
+    const v = raw[key] ?? [];
+    return Array.isArray(v) && v.every((x) => typeof x === 'string') ? [...(v as string[])] : undefined;
+  };
+  const { id, entity_id: entityId, unique_id: uniqueId, platform } = raw;
+  if (typeof id !== 'string' || typeof entityId !== 'string' || entityIdProblem(entityId) !== undefined) return undefined;
+  if (typeof uniqueId !== 'string' || typeof platform !== 'string') return undefined;
+  const disabledBy = text('disabled_by');
+  const hiddenBy = text('hidden_by');
+  const category = text('entity_category');
+  const fields = {
+    device_id: text('device_id'),
+    area_id: text('area_id'),
+    name: text('name'),
+    icon: text('icon'),
+    original_name: text('original_name'),
+    original_icon: text('original_icon'),
+    original_device_class: text('original_device_class'),
+    labels: list('labels'),
+    aliases: list('aliases'),
+  };
+  if (Object.values(fields).some((v) => v === undefined)) return undefined;
+  if (disabledBy !== null && disabledBy !== 'user' && disabledBy !== 'device' && disabledBy !== 'integration') return undefined;
+  if (hiddenBy !== null && hiddenBy !== 'user' && hiddenBy !== 'integration') return undefined;
+  if (category !== null && category !== 'config' && category !== 'diagnostic') return undefined;
+  const created = typeof raw.created_at === 'number' ? raw.created_at : 0;
+  return {
+    ...(fields as Omit<EntryFields, 'entity_id' | 'disabled_by' | 'hidden_by' | 'entity_category'>),
+    id,
+    entity_id: entityId,
+    unique_id: uniqueId,
+    platform,
+    has_unique_id: raw.has_unique_id === true,
+    disabled_by: disabledBy,
+    hidden_by: hiddenBy,
+    entity_category: category,
+    created_at: created,
+    modified_at: typeof raw.modified_at === 'number' ? raw.modified_at : created,
+  };
+}

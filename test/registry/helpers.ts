@@ -1,0 +1,148 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { HubConfig } from '../../src/config/types.js';
+import { ManualClock } from '../../src/core/clock.js';
+import { Core } from '../../src/core/core.js';
+import type { EventType, HubEvent } from '../../src/core/event-bus.js';
+import type { Logger } from '../../src/core/log.js';
+import { DOMAINS } from '../../src/domains/index.js';
+import { addSwitch } from '../../src/domains/switch.js';
+import { Registries } from '../../src/registry/index.js';
+import { writeFileAtomic } from '../../src/storage/atomic-file.js';
+
+export interface Teardown {
+  teardown(fn: () => unknown): void;
+}
+
+export interface LogEntry {
+  readonly level: string;
+  readonly msg: string;
+}
+
+/** A logger that keeps what it is told. */
+export function memoryLogger(entries: LogEntry[] = []): Logger & { entries: LogEntry[] } {
+  const at =
+    (level: string) =>
+    (a: object | string, b?: string): void => {
+      entries.push({ level, msg: typeof a === 'string' ? a : (b ?? '') });
+    };
+  const log: Logger & { entries: LogEntry[] } = {
+    entries,
+    trace: at('trace'),
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    fatal: at('fatal'),
+    child: () => log,
+  };
+  return log;
+}
+
+export async function tempDir(t: Teardown): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'hearth-registry-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Counts registry file writes and lets a test wait for the next one (with a deadline, never a sleep). */
+export class WriteLog {
+  readonly files: string[] = [];
+  private waiters: (() => void)[] = [];
+
+  readonly writeFile = async (path: string, data: string): Promise<void> => {
+    await writeFileAtomic(path, data);
+    this.files.push(basename(path));
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  };
+
+  /** Resolves once `count` writes happened in total; rejects after `ms`. */
+  until(count: number, ms = 3000): Promise<void> {
+    if (this.files.length >= count) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`expected ${count} writes within ${ms} ms, saw ${this.files.join(', ')}`)), ms);
+      const check = (): void => {
+        if (this.files.length >= count) {
+          clearTimeout(timer);
+          resolve();
+        } else this.waiters.push(check);
+      };
+      this.waiters.push(check);
+    });
+  }
+}
+
+export interface CoreSetup {
+  readonly core: Core;
+  readonly clock: ManualClock;
+  readonly registries: Registries;
+  readonly writes: WriteLog;
+  readonly log: Logger & { entries: LogEntry[] };
+  readonly dir: string;
+}
+
+/** A core with every domain's services and the registries started on a data directory. */
+export async function startCore(
+  t: Teardown,
+  options: { dir?: string; sections?: HubConfig['sections']; saveDelayMs?: number } = {},
+): Promise<CoreSetup> {
+  const dir = options.dir ?? (await tempDir(t));
+  const clock = new ManualClock();
+  const log = memoryLogger();
+  const core = new Core({ log, clock, maxEntities: 64 });
+  for (const domain of DOMAINS) domain.registerServices(core);
+  const writes = new WriteLog();
+  const registries = await Registries.start({
+    core,
+    dataDir: dir,
+    sections: options.sections ?? {},
+    log,
+    saveDelayMs: options.saveDelayMs ?? 10,
+    writeFile: writes.writeFile,
+  });
+  t.teardown(() => registries.stop());
+  return { core, clock, registries, writes, log, dir };
+}
+
+/** A switch that does what it is told, reporting `off` at first. */
+export function testSwitch(core: Core, entityId: string, options: { name?: string; deviceId?: string; uniqueId?: string } = {}) {
+  const calls: string[] = [];
+  const sw = addSwitch(core, {
+    entityId,
+    owner: 'test',
+    name: options.name,
+    deviceId: options.deviceId,
+    uniqueId: options.uniqueId,
+    platform: {
+      turnOn() {
+        calls.push(`on:${sw.entity.id}`);
+        sw.report(true);
+      },
+      turnOff() {
+        calls.push(`off:${sw.entity.id}`);
+        sw.report(false);
+      },
+    },
+  });
+  sw.report(false);
+  return { ...sw, calls };
+}
+
+/** Every event of the given types, in order. */
+export function recordEvents(core: Core, types: readonly EventType[]): HubEvent[] {
+  const events: HubEvent[] = [];
+  for (const type of types) core.bus.on('test-recorder', type, (e) => events.push(e as HubEvent));
+  return events;
+}
+
+/** Events in firing order across types (one listener for all). */
+export function recordAll(core: Core, types: readonly string[]): { type: string; data: unknown }[] {
+  const out: { type: string; data: unknown }[] = [];
+  core.bus.on('test-recorder', '*', (e) => {
+    if (types.includes(e.event_type)) out.push({ type: e.event_type, data: JSON.parse(e.json).data });
+  });
+  return out;
+}
