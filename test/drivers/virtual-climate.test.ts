@@ -1,51 +1,13 @@
 import t from 'tap';
-import { parse } from 'yaml';
-import { parseVirtualSection, seededRandom, VirtualDriver } from '../../drivers/virtual/index.js';
-import type { ConfigIssue } from '../../src/config/reader.js';
-import { Core } from '../../src/core/core.js';
 import type { JsonValue } from '../../src/core/json.js';
-import { silentLogger } from '../../src/core/log.js';
-import type { State } from '../../src/core/state.js';
 import { climateDomain } from '../../src/domains/climate.js';
+import type { Teardown } from '../helpers/hub.js';
+import { startVirtual, virtualIssues } from '../helpers/virtual.js';
+import { waitForState } from '../helpers/wait.js';
 
-function issuesOf(yaml: string): string[] {
-  const issues: ConfigIssue[] = [];
-  parseVirtualSection(parse(yaml) as JsonValue, ['virtual'], issues);
-  return issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-}
-
-/** Starts the virtual driver on a fresh core with the given `virtual:` list; stopped at teardown. */
-async function start(t: { teardown(fn: () => unknown): void }, yaml: string): Promise<Core> {
-  const core = new Core({ log: silentLogger });
-  climateDomain.registerServices(core);
-  const issues: ConfigIssue[] = [];
-  const items = parseVirtualSection(parse(yaml) as JsonValue, ['virtual'], issues);
-  if (issues.length > 0) throw new Error(`invalid test configuration: ${JSON.stringify(issues)}`);
-  const driver = new VirtualDriver({ core, log: silentLogger, owner: 'virtual', dataDir: '' }, { items, random: seededRandom(7) });
-  await driver.start();
-  t.teardown(() => driver.stop());
-  return core;
-}
-
-/** Resolves with the first state of `entityId` that satisfies `pred` (now or on a later state_changed); rejects after `ms`. */
-function waitFor(core: Core, entityId: string, pred: (s: State) => boolean, ms = 3000): Promise<State> {
-  const now = core.states.get(entityId);
-  if (now && pred(now)) return Promise.resolve(now);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`timed out waiting for ${entityId}; last: ${JSON.stringify(core.states.get(entityId)?.toJSON())}`));
-    }, ms);
-    const off = core.bus.on('test', 'state_changed', (event) => {
-      const s = event.data.new_state;
-      if (event.data.entity_id === entityId && s && pred(s)) {
-        clearTimeout(timer);
-        off();
-        resolve(s);
-      }
-    });
-  });
-}
+const issuesOf = virtualIssues;
+const start = (t: Teardown, yaml: string) => startVirtual(t, yaml, [climateDomain]);
+const waitFor = waitForState;
 
 const FAST = `
 - platform: climate

@@ -1,30 +1,11 @@
 import t from 'tap';
-import { parse } from 'yaml';
-import { parseVirtualSection, seededRandom, VirtualDriver } from '../../drivers/virtual/index.js';
-import type { ConfigIssue } from '../../src/config/reader.js';
-import { Core } from '../../src/core/core.js';
 import type { JsonValue } from '../../src/core/json.js';
-import { silentLogger } from '../../src/core/log.js';
 import { fanDomain } from '../../src/domains/fan.js';
+import type { Teardown } from '../helpers/hub.js';
+import { startVirtual, virtualIssues } from '../helpers/virtual.js';
 
-function issuesOf(yaml: string): string[] {
-  const issues: ConfigIssue[] = [];
-  parseVirtualSection(parse(yaml) as JsonValue, ['virtual'], issues);
-  return issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-}
-
-/** Starts the virtual driver on a fresh core with the given `virtual:` list; stopped at teardown. */
-async function start(t: { teardown(fn: () => unknown): void }, yaml: string): Promise<Core> {
-  const core = new Core({ log: silentLogger });
-  fanDomain.registerServices(core);
-  const issues: ConfigIssue[] = [];
-  const items = parseVirtualSection(parse(yaml) as JsonValue, ['virtual'], issues);
-  if (issues.length > 0) throw new Error(`invalid test configuration: ${JSON.stringify(issues)}`);
-  const driver = new VirtualDriver({ core, log: silentLogger, owner: 'virtual', dataDir: '' }, { items, random: seededRandom(7) });
-  await driver.start();
-  t.teardown(() => driver.stop());
-  return core;
-}
+const issuesOf = virtualIssues;
+const start = (t: Teardown, yaml: string) => startVirtual(t, yaml, [fanDomain]);
 
 const CONFIG = `
 - platform: fan
