@@ -1,8 +1,67 @@
+import { Timers } from '../../src/util/timers.js';
+import { type BackoffOptions, DEFAULT_BACKOFF } from '../common/device-poller.js';
+import type { Driver, DriverContext } from '../driver.js';
 import type { DriverKind } from '../index.js';
+import { parseSerialSection, type SerialConfig } from './config.js';
+import { type SerialStreamFactory, systemSerialFactory } from './port.js';
+import { SerialDevice } from './serial-device.js';
 
-// Stub: replaced by the serial driver.
+export interface SerialDriverOptions {
+  /** Creates port streams; serialport's SerialPort (loaded on first use) unless a test plugs in SerialPortMock. */
+  readonly factory?: SerialStreamFactory;
+  readonly backoff?: BackoffOptions;
+}
+
+/**
+ * Devices on serial ports: PMS5003 and SDS011 particulate sensors, and generic line sensors. Each is a
+ * device in the registry; its port is opened in the background and reopened after an unplug, so a missing
+ * port never holds up the hub.
+ */
+export class SerialDriver implements Driver {
+  readonly kind = 'serial';
+  private readonly timers: Timers;
+  private readonly devices: SerialDevice[] = [];
+
+  constructor(
+    private readonly ctx: DriverContext,
+    private readonly config: SerialConfig,
+    private readonly options: SerialDriverOptions = {},
+  ) {
+    this.timers = new Timers((err) => ctx.log.error({ err }, 'serial timer failed'));
+  }
+
+  async start(): Promise<void> {
+    for (const config of this.config.devices) {
+      const device = new SerialDevice({
+        ctx: this.ctx,
+        config,
+        timers: this.timers,
+        factory: this.options.factory ?? systemSerialFactory,
+        backoff: this.options.backoff ?? DEFAULT_BACKOFF,
+      });
+      try {
+        device.start();
+        this.devices.push(device);
+      } catch (err) {
+        // An entity id another driver already has: this device is skipped, the others run.
+        this.ctx.log.error({ err, port: config.identity.port }, `serial device on ${config.identity.port} could not be set up`);
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.timers.stopAll();
+    await Promise.all(this.devices.map((d) => d.stop()));
+  }
+}
+
 export const serialKind: DriverKind = {
   section: 'serial',
-  validate: () => {},
-  create: () => undefined,
+  validate: (value, path, issues) => {
+    parseSerialSection(value, path, issues);
+  },
+  create(ctx, value) {
+    const config = parseSerialSection(value, ['serial'], []);
+    return config.devices.length === 0 ? undefined : new SerialDriver(ctx, config);
+  },
 };
