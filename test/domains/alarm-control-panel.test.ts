@@ -8,31 +8,13 @@ import { silentLogger } from '../../src/core/log.js';
 import type { State } from '../../src/core/state.js';
 import { alarmControlPanelDomain } from '../../src/domains/alarm-control-panel.js';
 import { Timers } from '../../src/util/timers.js';
+import { waitForState } from '../helpers/wait.js';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
 }
 
 const ID = 'alarm_control_panel.home';
-
-/** Resolves with the first state of `entityId` that satisfies `pred` (the current one included); rejects after `ms`. */
-function waitForState(core: Core, entityId: string, pred: (s: State) => boolean, ms = 3000): Promise<State> {
-  const now = core.states.get(entityId);
-  if (now !== undefined && pred(now)) return Promise.resolve(now);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`timed out after ${ms} ms; ${entityId} is ${core.states.get(entityId)?.json}`));
-    }, ms);
-    const off = core.bus.on('test', 'state_changed', (e) => {
-      const s = e.data.new_state;
-      if (e.data.entity_id !== entityId || s === null || !pred(s)) return;
-      clearTimeout(timer);
-      off();
-      resolve(s);
-    });
-  });
-}
 
 function setup(t: Teardown, item: JsonObject = {}) {
   const core = new Core({ log: silentLogger });

@@ -15,30 +15,9 @@ export interface Teardown {
   teardown(fn: () => unknown): void;
 }
 
-export interface LogEntry {
-  readonly level: string;
-  readonly msg: string;
-}
+import { type LogEntry, memoryLogger } from '../helpers/logger.js';
 
-/** A logger that keeps what it is told. */
-export function memoryLogger(entries: LogEntry[] = []): Logger & { entries: LogEntry[] } {
-  const at =
-    (level: string) =>
-    (a: object | string, b?: string): void => {
-      entries.push({ level, msg: typeof a === 'string' ? a : (b ?? '') });
-    };
-  const log: Logger & { entries: LogEntry[] } = {
-    entries,
-    trace: at('trace'),
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    fatal: at('fatal'),
-    child: () => log,
-  };
-  return log;
-}
+export { type LogEntry, memoryLogger };
 
 export async function tempDir(t: Teardown): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'hearth-registry-'));
