@@ -1,0 +1,170 @@
+/**
+ * The client side of the fan-out benchmark: N WebSocket clients in one process (apart from the server, so
+ * the two do not share an event loop), each authenticated and subscribed to state_changed. They do not
+ * parse the events: they find each event's `new_state` `ts` attribute in the raw frame, so this process
+ * stays cheap enough to measure the server rather than itself.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monoMs } from './ws-generator.js';
+import { RawWsClient } from './ws-raw-client.js';
+
+export type ToClients =
+  | { readonly type: 'connect'; readonly url: string; readonly token: string; readonly clients: number; readonly coalesce: boolean }
+  | { readonly type: 'window'; readonly from: number; readonly to: number }
+  | { readonly type: 'report' };
+
+export type FromClients =
+  | { readonly type: 'ready' }
+  | { readonly type: 'error'; readonly message: string }
+  | {
+      readonly type: 'report';
+      readonly received: number;
+      readonly p50Ms: number;
+      readonly p99Ms: number;
+      readonly maxMs: number;
+      /** Clients whose socket closed during the run (a server dropping slow clients, say). */
+      readonly closed: number;
+      /** This process's CPU over the window (% of one core) and its event-loop delay p99: if either is high, the clients, not the server, set the latency. */
+      readonly cpuPercent: number;
+      readonly loopDelayP99Ms: number;
+    };
+
+// Latency histogram: 10 µs buckets up to 10 s, then one overflow bucket.
+const BUCKET_MS = 0.01;
+const BUCKETS = 1_000_000;
+const histogram = new Uint32Array(BUCKETS + 1);
+let received = 0;
+let maxMs = 0;
+let windowFrom = Number.POSITIVE_INFINITY;
+let windowTo = Number.NEGATIVE_INFINITY;
+let closed = 0;
+const clients: RawWsClient[] = [];
+const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+let cpuAtStart: NodeJS.CpuUsage | undefined;
+let cpuInWindow: NodeJS.CpuUsage | undefined;
+
+const NEW_STATE = Buffer.from('"new_state":');
+const TS = Buffer.from('"ts":');
+
+function send(message: FromClients): void {
+  process.send?.(message);
+}
+
+/** Parses the JSON number starting at `pos`. */
+function numberAt(buf: Buffer, pos: number): number {
+  let end = pos;
+  for (; end < buf.length; end++) {
+    const c = buf[end] as number;
+    // digits, '.', '-', '+', 'e', 'E'
+    if (!((c >= 48 && c <= 57) || c === 46 || c === 45 || c === 43 || c === 101 || c === 69)) break;
+  }
+  return Number(buf.toString('latin1', pos, end));
+}
+
+/** One text frame, bytes [start, end) of `data`: counts its events and their latencies. */
+function onFrame(data: Buffer, start: number, end: number): void {
+  const now = monoMs();
+  if (now < windowFrom || now > windowTo) return;
+  let at = data.indexOf(NEW_STATE, start);
+  while (at !== -1 && at < end) {
+    const ts = data.indexOf(TS, at);
+    if (ts === -1 || ts >= end) break;
+    const latency = now - numberAt(data, ts + TS.length);
+    received++;
+    if (latency > maxMs) maxMs = latency;
+    const bucket = Math.floor(latency / BUCKET_MS);
+    const index = Math.max(0, Math.min(bucket, BUCKETS));
+    histogram[index] = (histogram[index] as number) + 1;
+    at = data.indexOf(NEW_STATE, ts);
+  }
+}
+
+function percentile(p: number): number {
+  const target = Math.ceil(received * p);
+  let seen = 0;
+  for (let i = 0; i <= BUCKETS; i++) {
+    seen += histogram[i] as number;
+    if (seen >= target) return i === BUCKETS ? maxMs : (i + 1) * BUCKET_MS;
+  }
+  return maxMs;
+}
+
+/** Opens one client: auth, optional coalescing, subscribe_events state_changed; resolves when subscribed. */
+function openClient(url: string, token: string, coalesce: boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let subscribed = false;
+    const client = new RawWsClient(
+      new URL(url),
+      (buf, start, end) => {
+        if (subscribed) {
+          onFrame(buf, start, end);
+          return;
+        }
+        const text = buf.toString('utf8', start, end);
+        if (text.includes('"auth_required"')) return;
+        if (text.includes('"auth_ok"')) {
+          if (coalesce) client.send(JSON.stringify({ id: 1, type: 'supported_features', features: { coalesce_messages: 1 } }));
+          client.send(JSON.stringify({ id: 2, type: 'subscribe_events', event_type: 'state_changed' }));
+        } else if (text.includes('"auth_invalid"')) reject(new Error(text));
+        else if (/"id":2[,}]/.test(text) && text.includes('"success":true')) {
+          subscribed = true;
+          resolve();
+        }
+      },
+      () => {
+        if (subscribed) closed++;
+        else reject(new Error('closed before subscribing'));
+      },
+    );
+    clients.push(client);
+    client.open().then(() => client.send(JSON.stringify({ type: 'auth', access_token: token })), reject);
+  });
+}
+
+process.on('message', (msg: ToClients) => {
+  if (msg.type === 'connect') {
+    // Connect in small groups so 100 handshakes do not all land at once.
+    void (async () => {
+      try {
+        for (let i = 0; i < msg.clients; i += 10) {
+          const group = [];
+          for (let k = i; k < Math.min(msg.clients, i + 10); k++) group.push(openClient(msg.url, msg.token, msg.coalesce));
+          await Promise.all(group);
+        }
+        send({ type: 'ready' });
+      } catch (err) {
+        send({ type: 'error', message: String(err) });
+      }
+    })();
+  } else if (msg.type === 'window') {
+    windowFrom = msg.from;
+    windowTo = msg.to;
+    const startIn = Math.max(0, windowFrom - monoMs());
+    setTimeout(() => {
+      cpuAtStart = process.cpuUsage();
+      loopDelay.enable();
+    }, startIn);
+    setTimeout(
+      () => {
+        cpuInWindow = process.cpuUsage(cpuAtStart);
+        loopDelay.disable();
+      },
+      startIn + (windowTo - windowFrom),
+    );
+  } else if (msg.type === 'report') {
+    const cpu = cpuInWindow ?? process.cpuUsage(cpuAtStart);
+    send({
+      type: 'report',
+      received,
+      p50Ms: percentile(0.5),
+      p99Ms: percentile(0.99),
+      maxMs,
+      closed,
+      cpuPercent: ((cpu.user + cpu.system) / 1000 / (windowTo - windowFrom)) * 100,
+      loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
+    });
+    for (const c of clients) c.destroy();
+    setImmediate(() => process.exit(0));
+  }
+});
+process.on('disconnect', () => process.exit(0));

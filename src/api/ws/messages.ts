@@ -1,0 +1,66 @@
+import type { WsErrorCode } from '../../core/errors.js';
+import type { HubEvent } from '../../core/event-bus.js';
+import { HA_VERSION, HUB_VERSION } from '../../version.js';
+
+/**
+ * The JSON of every message the server sends, built as strings: the payloads inside (states, events,
+ * the service catalogue) are already cached JSON, so wrapping them never parses or re-serialises them.
+ */
+
+export const AUTH_REQUIRED = JSON.stringify({ type: 'auth_required', hub_version: HUB_VERSION, ha_version: HA_VERSION });
+/** The official JS client reads `ha_version` from auth_ok (and hangs without it), so it is always sent. */
+export const AUTH_OK = JSON.stringify({ type: 'auth_ok', ha_version: HA_VERSION });
+
+export function authInvalid(message: string): string {
+  return JSON.stringify({ type: 'auth_invalid', message });
+}
+
+/** A success result around an already-serialised value. */
+export function resultMessage(id: number, resultJson: string): string {
+  return `{"id":${id},"type":"result","success":true,"result":${resultJson}}`;
+}
+
+/** A success result with no `result` key: the interface's reply to `subscribe_events`. */
+export function bareResultMessage(id: number): string {
+  return `{"id":${id},"type":"result","success":true}`;
+}
+
+/** The id echoed in an error: the client's own when it is a plain value, else null. */
+export type EchoedId = number | string | boolean | null;
+
+export function errorMessage(id: EchoedId, code: WsErrorCode, message: string): string {
+  return JSON.stringify({ id, type: 'result', success: false, error: { code, message } });
+}
+
+export function pongMessage(id: number): string {
+  return `{"id":${id},"type":"pong"}`;
+}
+
+/**
+ * Event messages are built once per event and shared by every subscriber: the UTF-8 bytes up to `"id":`
+ * are kept for the last event seen (the bus dispatches one event to all listeners before the next), and
+ * each subscriber's queue holds that shared head plus its own `<id>}` tail. No subscriber serialises or
+ * encodes anything.
+ */
+export class EventMessageCache {
+  private event: HubEvent | undefined;
+  private head: Buffer = Buffer.alloc(0);
+
+  headFor(event: HubEvent): Buffer {
+    if (event !== this.event) {
+      this.event = event;
+      this.head = eventHead(event.json);
+    }
+    return this.head;
+  }
+}
+
+/** What a subscriber appends to a shared event head: `<id>}`, encoded once per subscription. */
+export function idTail(id: number): Buffer {
+  return Buffer.from(`${id}}`);
+}
+
+/** `{"type":"event","event":<json>,"id":` as UTF-8, for any event body (entity diffs use it too). */
+export function eventHead(eventJson: string): Buffer {
+  return Buffer.from(`{"type":"event","event":${eventJson},"id":`);
+}
