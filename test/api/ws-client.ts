@@ -11,7 +11,7 @@ import { parseConfigText } from '../../src/config/load.js';
 import { Core } from '../../src/core/core.js';
 import { type Logger, silentLogger } from '../../src/core/log.js';
 import { SECTION_VALIDATORS } from '../../src/hub.js';
-import { Registries, Registries } from '../../src/registry/index.js';
+import { Registries } from '../../src/registry/index.js';
 import { ErrorLog } from '../../src/util/error-log.js';
 import { MINIMAL_CONFIG, type Teardown } from '../helpers/hub.js';
 
