@@ -15,6 +15,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       return (await import('./cli/check-config.js')).checkConfigCommand(rest);
     case 'token':
       return (await import('./cli/token.js')).tokenCommand(rest);
+    case 'user':
+      return (await import('./cli/user.js')).userCommand(rest);
+    case 'unban':
+      return (await import('./cli/unban.js')).unbanCommand(rest);
     case '-h':
     case '--help':
     case 'help':

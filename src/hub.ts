@@ -5,6 +5,8 @@ import type { ApiContext } from './api/context.js';
 import { registerRestApi } from './api/rest.js';
 import { HttpServer } from './api/server.js';
 import { registerWebSocketApi, type WebSocketApi } from './api/websocket.js';
+import { LoginGuard } from './auth/bans.js';
+import { HTTP_SECTION_VALIDATOR, readHttpSettings } from './auth/http-section.js';
 import { AuthStore } from './auth/store.js';
 import { AUTOMATION_SECTION_VALIDATORS, AutomationExtension } from './automation/index.js';
 import { loadConfig, type SectionValidators } from './config/load.js';
@@ -16,11 +18,13 @@ import type { Logger } from './core/log.js';
 import { DOMAINS } from './domains/index.js';
 import { REGISTRY_SECTION_VALIDATORS, Registries } from './registry/index.js';
 import { ErrorLog } from './util/error-log.js';
+import { registerWebUi, type WebUi } from './web/index.js';
 
 /** Every top-level config section besides `hub:`, with the validator check-config runs on it. */
 export const SECTION_VALIDATORS: SectionValidators = {
   ...Object.fromEntries(DRIVER_KINDS.map((k) => [k.section, k.validate])),
   ...AUTOMATION_SECTION_VALIDATORS,
+  http: HTTP_SECTION_VALIDATOR,
   ...REGISTRY_SECTION_VALIDATORS,
 };
 
@@ -53,6 +57,8 @@ export class Hub {
   private drivers: { owner: string; driver: Driver }[] = [];
   private automations: AutomationExtension | undefined;
   private ws: WebSocketApi | undefined;
+  private web: WebUi | undefined;
+  private guard: LoginGuard | undefined;
   private stopping: Promise<void> | undefined;
 
   private constructor(
@@ -83,8 +89,10 @@ export class Hub {
       log: log.child({ module: 'registry' }),
     });
     const auth = await AuthStore.open(options.dataDir, log.child({ module: 'auth' }), { watch: true });
-    const server = new HttpServer(log.child({ module: 'http' }));
+    const guard = await LoginGuard.open(options.dataDir, readHttpSettings(config), log.child({ module: 'http' }));
+    const server = new HttpServer(log.child({ module: 'http' }), guard);
     const hub = new Hub(core, auth, server, config, log, registries);
+    hub.guard = guard;
 
     const api: ApiContext = {
       core,
@@ -94,9 +102,11 @@ export class Hub {
       log: log.child({ module: 'api' }),
       errorLog: options.errorLog ?? new ErrorLog(),
       components: () => hub.components(),
+      guard,
     };
     registerRestApi(server, api);
     hub.ws = registerWebSocketApi(server, api);
+    hub.web = registerWebUi(server, api);
     server.finish();
     const host = options.host ?? config.hub.host;
     const port = await server.listen(host, options.port ?? config.hub.port);
@@ -183,6 +193,8 @@ export class Hub {
     await this.registries.stop().catch((err: unknown) => this.log.error({ err }, 'registries failed to save'));
     this.ws?.close();
     this.server.close();
+    await this.web?.close();
+    await this.guard?.close();
     await this.auth.close();
     core.runState = 'STOPPED';
   }

@@ -1,3 +1,4 @@
+import type { LoginGuard } from '../auth/bans.js';
 import type { AuthStore } from '../auth/store.js';
 import type { HubConfig } from '../config/types.js';
 import type { Core } from '../core/core.js';
@@ -15,4 +16,6 @@ export interface ApiContext {
   readonly errorLog: ErrorLog;
   /** Loaded components for `components` in the config object, e.g. `light`, `light.virtual`. */
   readonly components: () => string[];
+  /** Failed-login counting and IP bans (http: ip_ban_enabled, login_attempts_threshold). */
+  readonly guard: LoginGuard;
 }

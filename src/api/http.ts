@@ -1,3 +1,4 @@
+import type { AddressGate } from '../auth/bans.js';
 import { HubError, toClientError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
@@ -25,6 +26,8 @@ export interface RouteOptions {
   readonly params?: number;
   /** Further headers the handler reads (lower case); authorization is always captured. */
   readonly headers?: readonly string[];
+  /** Answers 403 to banned addresses before the handler runs. */
+  readonly gate?: AddressGate;
 }
 
 /** Headers every response carries, as Home Assistant's headers middleware adds them. */
@@ -162,6 +165,11 @@ export function route(handler: Handler, log: Logger, options: RouteOptions = {})
   const extra = options.headers ?? [];
   return (res, uwsReq) => {
     const reply = new Reply(res, log);
+    const gate = options.gate;
+    if (gate?.active && gate.isBanned(reply.remoteAddress())) {
+      reply.text(403, '403: Forbidden');
+      return;
+    }
     let request: Request;
     try {
       request = capture(uwsReq, paramCount, extra);

@@ -13,7 +13,7 @@ import type { HttpServer } from './server.js';
  * wrong methods (405) are answered by the HttpServer before any auth check, as aiohttp does.
  */
 export function registerRestApi(server: HttpServer, ctx: ApiContext): void {
-  const auth = new RequestAuth(ctx.auth);
+  const auth = new RequestAuth(ctx.auth, Date.now, ctx.guard);
   registerConfig(server, ctx, auth);
   registerStates(server, ctx, auth);
   registerServices(server, ctx, auth);

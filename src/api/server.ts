@@ -1,3 +1,4 @@
+import type { AddressGate } from '../auth/bans.js';
 import type { Logger } from '../core/log.js';
 import { type Handler, type RouteOptions, route } from './http.js';
 import { closeApp, nativeUwsProblem, type TemplatedApp, type us_listen_socket, uWS } from './uws.js';
@@ -17,7 +18,11 @@ export class HttpServer {
   private listenSocket: us_listen_socket | undefined;
   private boundPort = 0;
 
-  constructor(private readonly log: Logger) {
+  constructor(
+    private readonly log: Logger,
+    /** Banned addresses get 403 on every route, before any handler or auth check (Home Assistant's ban middleware). */
+    private readonly gate?: AddressGate,
+  ) {
     const problem = nativeUwsProblem();
     if (problem !== undefined) throw new Error(problem);
     this.app = uWS.App();
@@ -29,7 +34,7 @@ export class HttpServer {
 
   resource(pattern: string, handlers: ResourceHandlers, options: RouteOptions = {}): void {
     const params = options.params ?? pattern.match(/\/:/g)?.length ?? 0;
-    const opts = { ...options, params };
+    const opts = { ...options, params, gate: this.gate };
     const allow = (Object.keys(handlers) as Method[]).map((m) => METHOD_NAMES[m]);
     for (const [method, handler] of Object.entries(handlers) as [Method, Handler][]) {
       this.app[method](pattern, route(handler, this.log, opts));
@@ -37,7 +42,7 @@ export class HttpServer {
     const allowHeader = allow.join(', ');
     this.app.any(
       pattern,
-      route((_req, reply) => reply.text(405, '405: Method Not Allowed', [['Allow', allowHeader]]), this.log),
+      route((_req, reply) => reply.text(405, '405: Method Not Allowed', [['Allow', allowHeader]]), this.log, { gate: this.gate }),
     );
   }
 
@@ -45,7 +50,7 @@ export class HttpServer {
   finish(): void {
     this.app.any(
       '/*',
-      route((_req, reply) => reply.text(404, '404: Not Found'), this.log),
+      route((_req, reply) => reply.text(404, '404: Not Found'), this.log, { gate: this.gate }),
     );
   }
 

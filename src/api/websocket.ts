@@ -66,6 +66,21 @@ export function registerWebSocketApi(server: HttpServer, ctx: ApiContext, limits
     closeOnBackpressureLimit: 1,
     maxLifetime: 0,
 
+    upgrade(res, req, context) {
+      // Banned addresses get 403 before the upgrade, as from Home Assistant's ban middleware.
+      if (ctx.guard.active && ctx.guard.isBanned(decoder.decode(res.getRemoteAddressAsText()))) {
+        res.writeStatus('403 Forbidden').end('403: Forbidden');
+        return;
+      }
+      res.upgrade<SocketData>(
+        {},
+        req.getHeader('sec-websocket-key'),
+        req.getHeader('sec-websocket-protocol'),
+        req.getHeader('sec-websocket-extensions'),
+        context,
+      );
+    },
+
     open(ws) {
       // Every uWS callback is guarded: a throw escaping into uWS must never take the process down.
       try {

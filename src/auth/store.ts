@@ -73,6 +73,10 @@ export class AuthStore implements Authenticator {
   private lastStatAt = 0;
   private watcher: FSWatcher | undefined;
   private reloadTimer: NodeJS.Timeout | undefined;
+  /** Page access tokens (short-lived, memory only). */
+  private readonly accessTokens = new AccessTokens();
+  /** Opened on first use, so commands that never touch passwords never read the file. */
+  private credentialsFile: Promise<CredentialsFile> | undefined;
 
   private constructor(
     private readonly path: string,
@@ -150,6 +154,11 @@ export class AuthStore implements Authenticator {
     for (const id of removed) this.notifyRevoked(id);
   }
 
+  /** The directory holding auth.json (sessions, credentials and bans live beside it). */
+  get dataDir(): string {
+    return dirname(this.path);
+  }
+
   users(): User[] {
     return this.data.users.map(toUser);
   }
@@ -191,7 +200,7 @@ export class AuthStore implements Authenticator {
     const dot = token.indexOf('.');
     if (dot <= 0 || token.length > 256) return undefined;
     const record = this.tokensById.get(token.slice(0, dot));
-    if (record === undefined) return undefined;
+    if (record === undefined) return this.authenticateAccessToken(token.slice(0, dot), token.slice(dot + 1));
     const given = createHash('sha256')
       .update(token.slice(dot + 1))
       .digest();

@@ -22,6 +22,8 @@ Commands:
   serve          Run the hub (REST and WebSocket API)
   check-config   Check a configuration file and list every problem
   token          Create, list and revoke long-lived access tokens
+  user           Set a user's web password (user password USERNAME)
+  unban          Lift an IP ban (unban ADDRESS, or --list)
 
 Options:
   -h, --help     Show this help

@@ -5,6 +5,7 @@ import t from 'tap';
 import type { ApiContext } from '../../src/api/context.js';
 import { registerRestApi } from '../../src/api/rest.js';
 import { HttpServer } from '../../src/api/server.js';
+import { LoginGuard } from '../../src/auth/bans.js';
 import { AuthStore } from '../../src/auth/store.js';
 import { parseConfigText } from '../../src/config/load.js';
 import { Core } from '../../src/core/core.js';
@@ -130,7 +131,16 @@ async function startBareApi(t: Teardown, errorLog: ErrorLog): Promise<{ url: str
   const server = new HttpServer(silentLogger);
   const config = parseConfigText(MINIMAL_CONFIG, null, SECTION_VALIDATORS);
   const registries = await Registries.start({ core, dataDir, sections: {}, log: silentLogger });
-  const ctx: ApiContext = { core, auth, registries, config, log: silentLogger, errorLog, components: () => ['api'] };
+  const ctx: ApiContext = {
+    core,
+    auth,
+    registries,
+    config,
+    log: silentLogger,
+    errorLog,
+    components: () => ['api'],
+    guard: LoginGuard.inert(),
+  };
   registerRestApi(server, ctx);
   server.finish();
   const port = await server.listen('127.0.0.1', 0);

@@ -6,6 +6,7 @@ import type { ApiContext } from '../../src/api/context.js';
 import { HttpServer } from '../../src/api/server.js';
 import { registerWebSocketApi, type WebSocketApi } from '../../src/api/websocket.js';
 import type { WsLimits } from '../../src/api/ws/limits.js';
+import { LoginGuard } from '../../src/auth/bans.js';
 import { AuthStore } from '../../src/auth/store.js';
 import { parseConfigText } from '../../src/config/load.js';
 import { Core } from '../../src/core/core.js';
@@ -197,7 +198,16 @@ export async function startWsOnly(t: Teardown, limits: Partial<WsLimits>, log: L
   const registries = await Registries.start({ core, dataDir, sections: config.sections, log });
   const auth = await AuthStore.open(dataDir, log);
   const server = new HttpServer(log);
-  const ctx: ApiContext = { core, auth, registries, config, log, errorLog: new ErrorLog(), components: () => [] };
+  const ctx: ApiContext = {
+    core,
+    auth,
+    registries,
+    guard: LoginGuard.inert(),
+    config,
+    log,
+    errorLog: new ErrorLog(),
+    components: () => [],
+  };
   const api = registerWebSocketApi(server, ctx, limits);
   server.finish();
   const port = await server.listen('127.0.0.1', 0);

@@ -1,3 +1,4 @@
+import type { FailureRecorder } from '../../auth/bans.js';
 import type { Authenticator, Principal } from '../../auth/types.js';
 import { bearerToken } from '../auth-header.js';
 import type { Handler, Reply, Request } from '../http.js';
@@ -35,6 +36,8 @@ export class RequestAuth {
   constructor(
     private readonly store: TokenAuthenticator,
     private readonly now: () => number = Date.now,
+    /** Told of every 401, so wrong tokens count toward an IP ban as failed logins do. */
+    private readonly failures?: FailureRecorder,
   ) {
     store.onRevoke((tokenId) => {
       for (const [token, entry] of this.cache) if (entry.principal.tokenId === tokenId) this.cache.delete(token);
@@ -73,6 +76,7 @@ export class RequestAuth {
     return (req, reply) => {
       const principal = this.principal(req.authorization);
       if (principal === undefined || (adminOnly && !principal.user.isAdmin)) {
+        this.failures?.recordFailure(reply.remoteAddress(), req.url);
         reply.text(401, UNAUTHORIZED_TEXT);
         return;
       }

@@ -217,9 +217,11 @@ export class Connection {
     }
     const principal = auth.token === undefined ? undefined : this.env.ctx.auth.authenticate(auth.token);
     if (principal === undefined) {
+      this.env.ctx.guard.recordFailure(this.remoteAddress, '/api/websocket');
       this.rejectAuth('Invalid access token or password');
       return;
     }
+    this.env.ctx.guard.recordSuccess(this.remoteAddress);
     this.who = principal;
     this.phase = 'command';
     this.outbox.push(AUTH_OK);

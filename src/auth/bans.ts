@@ -1,0 +1,273 @@
+import { type FSWatcher, watch } from 'node:fs';
+import { readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isMap, parseDocument } from 'yaml';
+import type { Logger } from '../core/log.js';
+import { writeFileAtomic } from '../storage/atomic-file.js';
+import { normalizeAddress } from './address.js';
+import { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './http-section.js';
+
+/** Home Assistant's file and format: `<ip>: {banned_at: <ISO time>}`, so people who know one know the other. */
+export const BANS_FILE = 'ip_bans.yaml';
+
+/** Failed attempts an address gets before the login form makes it wait; then 1 s, 2 s, 4 s ... up to MAX_DELAY_MS. */
+export const FREE_FAILURES = 5;
+export const MAX_DELAY_MS = 5 * 60 * 1000;
+/** Addresses whose failures are remembered; the oldest is forgotten beyond this, so a flood cannot grow memory. */
+const MAX_TRACKED = 4096;
+/** Failures older than this no longer slow the login form down (they still count toward a ban, as in Home Assistant). */
+const THROTTLE_MEMORY_MS = 60 * 60 * 1000;
+
+/** What the HTTP layer asks before routing any request: is this address banned? Cheap when nobody is. */
+export interface AddressGate {
+  /** False when no ban is in force: the caller can skip reading the address at all. */
+  readonly active: boolean;
+  isBanned(address: string): boolean;
+}
+
+/** What REST and WebSocket report: a request with a wrong token, or a successful authentication. */
+export interface FailureRecorder {
+  recordFailure(address: string, url: string): void;
+  recordSuccess(address: string): void;
+}
+
+interface Failures {
+  count: number;
+  lastAt: number;
+}
+
+export type BanList = Map<string, { banned_at: string }>;
+
+/**
+ * Failed logins and IP bans, as Home Assistant's ban middleware does them: every failed login or request
+ * with a wrong token counts against the client's address; at `login_attempts_threshold` the address is
+ * banned (written to `<data>/ip_bans.yaml`) and gets 403 for everything until `hearth unban ADDRESS`.
+ * A success resets the count. Independently of bans, the login form makes an address wait after
+ * FREE_FAILURES failures, doubling each time.
+ *
+ * The ban file is watched, so an unban by the CLI takes effect in a running hub at once.
+ */
+export class LoginGuard implements AddressGate, FailureRecorder {
+  private readonly failures = new Map<string, Failures>();
+  private bans: BanList;
+  private watcher: FSWatcher | undefined;
+  private writing: Promise<void> = Promise.resolve();
+  private lastWritten: string | undefined;
+  private reloadTimer: NodeJS.Timeout | undefined;
+  private readonly reloadListeners = new Set<() => void>();
+
+  private constructor(
+    private readonly path: string,
+    bans: BanList,
+    private readonly settings: HttpSettings,
+    private readonly log: Logger,
+    private readonly now: () => number,
+  ) {
+    this.bans = bans;
+  }
+
+  static async open(dataDir: string, settings: HttpSettings, log: Logger, now: () => number = Date.now): Promise<LoginGuard> {
+    const path = join(dataDir, BANS_FILE);
+    const bans = settings.ip_ban_enabled ? await loadBans(path, log) : new Map();
+    const guard = new LoginGuard(path, bans, settings, log, now);
+    if (settings.ip_ban_enabled) guard.watch(dataDir);
+    if (bans.size > 0) log.info({ banned: bans.size }, `${bans.size} banned address(es) loaded from ${BANS_FILE}`);
+    return guard;
+  }
+
+  /** A guard with no file and no bans (for tools and tests that need one). */
+  static inert(): LoginGuard {
+    return new LoginGuard('', new Map(), { ...DEFAULT_HTTP_SETTINGS, ip_ban_enabled: false }, silent, Date.now);
+  }
+
+  get active(): boolean {
+    return this.bans.size > 0;
+  }
+
+  isBanned(address: string): boolean {
+    return this.bans.size > 0 && this.bans.has(normalizeAddress(address));
+  }
+
+  bannedAddresses(): string[] {
+    return [...this.bans.keys()];
+  }
+
+  recordFailure(address: string, url: string): void {
+    const ip = normalizeAddress(address);
+    const t = this.now();
+    let entry = this.failures.get(ip);
+    if (entry === undefined) {
+      if (this.failures.size >= MAX_TRACKED) {
+        const oldest = this.failures.keys().next();
+        if (oldest.done !== true) this.failures.delete(oldest.value);
+      }
+      entry = { count: 0, lastAt: t };
+      this.failures.set(ip, entry);
+    }
+    entry.count++;
+    entry.lastAt = t;
+    this.log.warn(
+      { address: ip, url: url.slice(0, 200), failures: entry.count },
+      `Login attempt or request with invalid authentication from ${ip}. Requested URL: '${url.slice(0, 200)}'.`,
+    );
+    const threshold = this.settings.login_attempts_threshold;
+    if (this.settings.ip_ban_enabled && threshold >= 1 && entry.count >= threshold && !this.bans.has(ip)) this.ban(ip);
+  }
+
+  recordSuccess(address: string): void {
+    this.failures.delete(normalizeAddress(address));
+  }
+
+  /** How long the login form makes this address wait before it checks another password; 0 for no wait. */
+  retryAfterMs(address: string): number {
+    const entry = this.failures.get(normalizeAddress(address));
+    if (entry === undefined || entry.count < FREE_FAILURES) return 0;
+    const t = this.now();
+    if (t - entry.lastAt > THROTTLE_MEMORY_MS) return 0;
+    const delay = Math.min(1000 * 2 ** (entry.count - FREE_FAILURES), MAX_DELAY_MS);
+    return Math.max(0, entry.lastAt + delay - t);
+  }
+
+  /** Lifts a ban in this hub and in the file; true when the address was banned. */
+  async unban(address: string): Promise<boolean> {
+    const ip = normalizeAddress(address);
+    this.failures.delete(ip);
+    if (!this.bans.delete(ip)) return false;
+    await this.persist();
+    return true;
+  }
+
+  /** Resolves when bans made so far are on disk. */
+  async saved(): Promise<void> {
+    await this.writing.catch(() => {});
+  }
+
+  /** Called after the ban file was changed by another process and re-read. */
+  onReload(listener: () => void): () => void {
+    this.reloadListeners.add(listener);
+    return () => this.reloadListeners.delete(listener);
+  }
+
+  /** Stops watching the ban file and waits for a write in progress. */
+  async close(): Promise<void> {
+    this.watcher?.close();
+    this.watcher = undefined;
+    if (this.reloadTimer !== undefined) clearTimeout(this.reloadTimer);
+    await this.writing.catch(() => {});
+  }
+
+  private ban(ip: string): void {
+    this.bans.set(ip, { banned_at: new Date(this.now()).toISOString() });
+    this.log.warn({ address: ip }, `Banned IP ${ip} for too many login attempts`);
+    this.persist().catch((err: unknown) => this.log.error({ err }, `could not write ${BANS_FILE}; the ban holds until the hub stops`));
+  }
+
+  private persist(): Promise<void> {
+    const text = banFileText(this.bans);
+    this.writing = this.writing
+      .catch(() => {})
+      .then(async () => {
+        await writeFileAtomic(this.path, text, 0o600);
+        this.lastWritten = text;
+      });
+    return this.writing;
+  }
+
+  private watch(dataDir: string): void {
+    try {
+      this.watcher = watch(dataDir, { persistent: false }, (_event, filename) => {
+        if (filename !== BANS_FILE) return;
+        // Renames come in pairs and writes in bursts: read once things settle.
+        if (this.reloadTimer !== undefined) clearTimeout(this.reloadTimer);
+        this.reloadTimer = setTimeout(() => {
+          this.reloadTimer = undefined;
+          this.reload().catch((err: unknown) => this.log.error({ err }, `could not re-read ${BANS_FILE}`));
+        }, 50);
+        this.reloadTimer.unref();
+      });
+      this.watcher.on('error', (err) => this.log.warn({ err }, `stopped watching ${BANS_FILE}; unbans need a restart`));
+    } catch (err) {
+      this.log.warn({ err }, `cannot watch ${BANS_FILE}; unbans made while the hub runs need a restart`);
+    }
+  }
+
+  /** Takes the file's content as the truth when another process (`hearth unban`) changed it. */
+  private async reload(): Promise<void> {
+    await this.writing.catch(() => {});
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      text = '';
+    }
+    if (text === this.lastWritten) return;
+    const bans = parseBans(text, this.log);
+    if (bans === undefined) return;
+    for (const ip of this.bans.keys()) if (!bans.has(ip)) this.failures.delete(ip);
+    this.bans = bans;
+    this.lastWritten = text;
+    this.log.info({ banned: bans.size }, `${BANS_FILE} changed; ${bans.size} banned address(es) now`);
+    for (const listener of this.reloadListeners) listener();
+  }
+}
+
+const silent: Logger = {
+  trace() {},
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  fatal() {},
+  child: () => silent,
+};
+
+/** The ban file as text: one mapping per address, sorted, as Home Assistant writes it. */
+export function banFileText(bans: BanList): string {
+  if (bans.size === 0) return '';
+  const lines: string[] = [];
+  for (const ip of [...bans.keys()].sort()) {
+    lines.push(`${JSON.stringify(ip)}:`, `  banned_at: ${JSON.stringify((bans.get(ip) as { banned_at: string }).banned_at)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Parses a ban file; undefined (after logging) when it is not YAML of the expected shape. */
+export function parseBans(text: string, log: Logger): BanList | undefined {
+  const bans: BanList = new Map();
+  if (text.trim() === '') return bans;
+  const doc = parseDocument(text, { uniqueKeys: false });
+  if (doc.errors.length > 0 || (doc.contents !== null && !isMap(doc.contents))) {
+    log.error({ problem: doc.errors[0]?.message ?? 'expected a mapping of addresses' }, `${BANS_FILE} is not valid`);
+    return undefined;
+  }
+  const value = (doc.toJS({ maxAliasCount: 10 }) ?? {}) as Record<string, unknown>;
+  for (const [key, entry] of Object.entries(value)) {
+    const ip = normalizeAddress(key);
+    const at = (entry as { banned_at?: unknown } | null)?.banned_at;
+    bans.set(ip, { banned_at: typeof at === 'string' ? at : at instanceof Date ? at.toISOString() : new Date(0).toISOString() });
+  }
+  return bans;
+}
+
+/** Reads the ban file; a broken one is moved aside (logged), so the hub starts and the next ban writes a clean file. */
+export async function loadBans(path: string, log: Logger): Promise<BanList> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    throw err;
+  }
+  const bans = parseBans(text, log);
+  if (bans !== undefined) return bans;
+  const movedTo = `${path}.corrupt.${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  await rename(path, movedTo);
+  log.error({ movedTo }, `${BANS_FILE} was moved aside; no address is banned now`);
+  return new Map();
+}
+
+/** Writes a ban list (the CLI's unban). */
+export function writeBans(dataDir: string, bans: BanList): Promise<void> {
+  return writeFileAtomic(join(dataDir, BANS_FILE), banFileText(bans), 0o600);
+}

@@ -1,0 +1,153 @@
+// @ts-check
+/**
+ * The dashboard: every entity as a card, grouped by area and domain, live over the WebSocket API with a
+ * short-lived access token from the logged-in session.
+ */
+
+import { CardSlot } from './cards.js';
+import { EntityStore } from './entity-store.js';
+import { emptyRegistries, groupEntities, loadRegistries } from './grouping.js';
+import { html } from './html.js';
+import { useEffect, useMemo, useState } from './vendor/hooks.js';
+import { render } from './vendor/preact.js';
+import { HubConnection } from './ws-client.js';
+
+const csrf = document.querySelector('meta[name="hearth-csrf"]')?.getAttribute('content') ?? '';
+
+/** A fresh access token for the WebSocket; a lost session sends the browser to the login page. */
+async function fetchToken() {
+  const res = await fetch('/web/token', { method: 'POST', headers: { 'X-CSRF-Token': csrf }, credentials: 'same-origin' });
+  if (res.status === 401 || res.status === 403) {
+    location.assign('/login?next=/');
+    throw Object.assign(new Error('session ended'), { authLost: true });
+  }
+  if (!res.ok) throw new Error(`token request failed: ${res.status}`);
+  const body = await res.json();
+  return String(body.access_token);
+}
+
+const store = new EntityStore();
+const hub = new HubConnection({
+  url: `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/api/websocket`,
+  token: fetchToken,
+  onState: (state) => {
+    for (const fn of linkListeners) fn(state);
+  },
+});
+/** @type {Set<(state: string) => void>} */
+const linkListeners = new Set();
+/** @type {Set<(text: string) => void>} */
+const toastListeners = new Set();
+
+/** @param {string} domain @param {string} service @param {string} id @param {object} [data] */
+function call(domain, service, id, data) {
+  return hub.callService(domain, service, id, data).catch((/** @type {Error} */ err) => {
+    for (const fn of toastListeners) fn(err.message);
+  });
+}
+
+function LinkStatus() {
+  const [state, setState] = useState('connecting');
+  useEffect(() => {
+    linkListeners.add(setState);
+    return () => linkListeners.delete(setState);
+  }, []);
+  /** @type {Record<string, string>} */
+  const text = { connecting: 'Connecting…', live: 'Live', offline: 'Offline – reconnecting…', 'auth-failed': 'Not allowed – log in again' };
+  return html`<p class=${`conn conn-${state}`} role="status" data-link=${state}>${text[state] ?? state}</p>`;
+}
+
+function Toasts() {
+  const [items, setItems] = useState(/** @type {{ id: number, text: string }[]} */ ([]));
+  useEffect(() => {
+    let next = 1;
+    /** @param {string} text */
+    const add = (text) => {
+      const id = next++;
+      setItems((list) => [...list.slice(-2), { id, text }]);
+      setTimeout(() => setItems((list) => list.filter((t) => t.id !== id)), 6000);
+    };
+    toastListeners.add(add);
+    return () => toastListeners.delete(add);
+  }, []);
+  return html`<div class="toasts" role="alert">${items.map((t) => html`<p key=${t.id} class="toast">${t.text}</p>`)}</div>`;
+}
+
+function App() {
+  const [version, setVersion] = useState(0);
+  const [registries, setRegistries] = useState(emptyRegistries);
+  const [filter, setFilter] = useState('');
+  const [loaded, setLoaded] = useState(false);
+
+  useEffect(() => {
+    const stop = store.watchStructure(() => {
+      setLoaded(true);
+      setVersion((v) => v + 1);
+    });
+    let pendingReload = /** @type {ReturnType<typeof setTimeout> | undefined} */ (undefined);
+    const reloadRegistries = () => {
+      clearTimeout(pendingReload);
+      pendingReload = setTimeout(() => loadRegistries((m) => hub.command(m)).then(setRegistries), 250);
+    };
+    hub.subscribe(
+      'entities',
+      { type: 'subscribe_entities' },
+      (event) => {
+        store.apply(event);
+        setLoaded(true);
+      },
+      () => {
+        store.beginSnapshot();
+        reloadRegistries();
+      },
+    );
+    for (const type of ['area_registry_updated', 'device_registry_updated', 'entity_registry_updated', 'floor_registry_updated']) {
+      hub.subscribe(type, { type: 'subscribe_events', event_type: type }, reloadRegistries);
+    }
+    hub.connect();
+    return stop;
+  }, []);
+
+  const groups = useMemo(() => groupEntities(store.states.values(), registries), [version, registries]);
+  const needle = filter.trim().toLowerCase();
+  /** @param {string} id */
+  const matches = (id) => {
+    if (needle === '') return true;
+    const st = store.get(id);
+    return (
+      id.includes(needle) ||
+      String(st?.attributes.friendly_name ?? '')
+        .toLowerCase()
+        .includes(needle)
+    );
+  };
+
+  return html`<div class="toolbar">
+  <${LinkStatus} />
+  <input class="filter" type="search" placeholder="Filter" aria-label="Filter entities" value=${filter} onInput=${(/** @type {Event} */ e) => setFilter(/** @type {HTMLInputElement} */ (e.currentTarget).value)} />
+</div>
+${!loaded ? html`<p class="loading">Loading…</p>` : groups.length === 0 ? html`<p class="empty">No entities yet. Add devices to the configuration.</p>` : null}
+${groups.map((area) => {
+  const domains = area.domains.map((d) => ({ ...d, ids: d.ids.filter(matches) })).filter((d) => d.ids.length > 0);
+  if (domains.length === 0) return null;
+  return html`<section class="area" key=${area.key} aria-label=${area.title ?? 'All entities'}>
+    ${area.title === null ? null : html`<h2>${area.title}</h2>`}
+    <div class="area-body">${domains.map(
+      // Small domains share a row: each block's width follows its number of cards.
+      (d) => html`<div class="domain" key=${d.domain} style=${{ '--cards': Math.min(d.ids.length, 4) }}>
+      <h3>${d.title}</h3>
+      <div class="grid">${d.ids.map((id) => html`<${CardSlot} key=${id} id=${id} store=${store} call=${call} />`)}</div>
+    </div>`,
+    )}</div>
+  </section>`;
+})}
+<${Toasts} />`;
+}
+
+const root = document.getElementById('app');
+if (root !== null) {
+  root.textContent = '';
+  render(html`<${App} />`, root);
+}
+// For tests and the curious: how many frames rendered, how many entities are known.
+Object.assign(window, { hearthDashboard: { store, hub } });

@@ -1,0 +1,63 @@
+import type { HttpServer } from '../api/server.js';
+import { SessionStore } from '../auth/sessions.js';
+import { Assets } from './assets.js';
+import type { WebContext, WebEnv } from './context.js';
+import { Onboarding } from './onboarding.js';
+import { registerAuthRoutes } from './routes/auth-routes.js';
+import { registerDashboardRoutes } from './routes/dashboard-routes.js';
+import { registerProfileRoutes } from './routes/profile-routes.js';
+import { registerStaticRoutes } from './routes/static-routes.js';
+
+export type { WebContext } from './context.js';
+
+export interface WebUiOptions {
+  /** Mark the session cookie Secure: set when the hub is served over TLS. */
+  readonly secureCookies?: boolean;
+  /** Where the browser code lives (tests point elsewhere). */
+  readonly assetsDir?: string;
+}
+
+/** Handle for stopping the web UI. */
+export interface WebUi {
+  /** Waits for session writes in progress. */
+  close(): Promise<void>;
+}
+
+/**
+ * The web pages on the hub's own uWS app: onboarding, login and logout, the profile page with long-lived
+ * tokens, and the live dashboard with its assets. Call before `server.finish()`.
+ *
+ * Nothing slow happens here: sessions load in the background and assets on the first page view, so the
+ * hub starts as fast with the web UI as without.
+ */
+export function registerWebUi(server: HttpServer, ctx: WebContext, options: WebUiOptions = {}): WebUi {
+  const log = ctx.log.child({ module: 'web' });
+  let sessions: Promise<SessionStore> | undefined;
+  const env: WebEnv = {
+    ctx,
+    sessions: () => {
+      sessions ??= SessionStore.open(ctx.auth.dataDir, log).catch((err: unknown) => {
+        // Try again on the next request (a full disk may have been cleared meanwhile).
+        sessions = undefined;
+        throw err;
+      });
+      return sessions;
+    },
+    assets: new Assets(log, options.assetsDir),
+    onboarding: new Onboarding(ctx.auth, log),
+    secure: options.secureCookies === true,
+    log,
+  };
+  registerDashboardRoutes(server, env);
+  registerAuthRoutes(server, env);
+  registerProfileRoutes(server, env);
+  registerStaticRoutes(server, env);
+  env.sessions().catch((err: unknown) => log.error({ err }, 'could not load the web sessions'));
+  // `serve` prints the one-time code at start when the owner has no password.
+  env.onboarding.announce().catch((err: unknown) => log.error({ err }, 'could not check the onboarding state'));
+  return {
+    async close() {
+      if (sessions !== undefined) await (await sessions).close();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Teardown } from '../helpers/hub.js';
+
+/** Debian's chromium; CI installs it (apt-get install chromium). */
+export const CHROMIUM = process.env.HEARTH_CHROMIUM ?? '/usr/bin/chromium';
+
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export interface BrowserPage {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** Console errors and uncaught exceptions of the page (a CSP violation shows up here). */
+  readonly problems: string[];
+}
+
+/** A fresh chromium profile (its own --user-data-dir), closed and removed at teardown. */
+export async function openBrowser(t: Teardown, viewport = { width: 1280, height: 900 }): Promise<BrowserPage> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no chromium at ${CHROMIUM}: install Debian's (apt-get install chromium) or set HEARTH_CHROMIUM`);
+  const profile = await mkdtemp(join(tmpdir(), 'hearth-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, viewport, timeout: 30_000 });
+  t.teardown(async () => {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(10_000);
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/status of 40[13]/.test(m.text())) problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  return { context, page, problems };
+}
