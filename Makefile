@@ -6,6 +6,8 @@ DATA ?= ./data
 
 .PHONY: install build run lint test bench clean check-node
 
+# package-lock.json lists biome's binaries for platforms this registry does not carry (optional, os/cpu-gated)
+# so that `npm ci` accepts the lock; `npm install` may drop those entries again: re-add them if npm ci complains.
 node_modules/.installed: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
 	@touch $@
