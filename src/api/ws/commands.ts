@@ -1,50 +1,16 @@
-import type { User } from '../../auth/types.js';
 import { contextJson } from '../../core/context.js';
 import { MAX_EVENT_TYPE_LENGTH } from '../../core/entity-id.js';
 import { HubError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
 import { configObject } from '../config-object.js';
+import { command, requireAdmin, userOf } from './command.js';
 import type { Command, Connection } from './connection.js';
 import { pongMessage } from './messages.js';
-import {
-  bool,
-  type CommandSchema,
-  entityIds,
-  intMap,
-  nonNegativeInt,
-  object,
-  optional,
-  positiveInt,
-  required,
-  str,
-  strMaxLength,
-  type Validated,
-  validateCommand,
-} from './schema.js';
+import { REGISTRY_COMMANDS } from './registry-commands.js';
+import { bool, entityIds, intMap, nonNegativeInt, object, optional, positiveInt, required, str, strMaxLength } from './schema.js';
 import { EntitiesSubscription, subscribeEvents } from './subscriptions.js';
 
-/** A command with its message schema; `run` gets the validated keys. */
-function command<S extends CommandSchema>(
-  schema: S,
-  run: (conn: Connection, msg: Validated<S>, id: number) => void | Promise<void>,
-): Command {
-  return { run: (conn, message, id) => run(conn, validateCommand(message, schema), id) };
-}
-
-/** The authenticated user; commands run only after auth_ok, so it is always there. */
-function userOf(conn: Connection): User {
-  const principal = conn.principal;
-  if (principal === undefined) throw new HubError('unauthorized', 'Unauthorized');
-  return principal.user;
-}
-
-function requireAdmin(conn: Connection): User {
-  const user = userOf(conn);
-  if (!user.isAdmin) throw new HubError('unauthorized', 'Unauthorized');
-  return user;
-}
-
-/** Event types a non-admin user may subscribe to (HA auth/permissions/events.py). */
+/** Event types a non-admin user may subscribe to (HA auth/permissions/events.py, 2024.4+). */
 const SUBSCRIBE_ALLOWLIST: ReadonlySet<string> = new Set([
   'state_changed',
   'component_loaded',
@@ -54,6 +20,9 @@ const SUBSCRIBE_ALLOWLIST: ReadonlySet<string> = new Set([
   'area_registry_updated',
   'device_registry_updated',
   'entity_registry_updated',
+  'floor_registry_updated',
+  'label_registry_updated',
+  'category_registry_updated',
   'repairs_issue_registry_updated',
   'lovelace_updated',
   'panels_updated',
@@ -225,4 +194,5 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['fire_event', fireEvent],
   ['auth/current_user', currentUser],
   ['auth/long_lived_access_token', longLivedAccessToken],
+  ...REGISTRY_COMMANDS,
 ]);

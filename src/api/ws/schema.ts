@@ -152,3 +152,54 @@ export function entityIds(maxCount: number): Check<string[]> {
     return out;
   };
 }
+
+/** A string or null (`vol.Any(str, None)`); null usually clears a field. */
+export const nullableStr: Check<string | null> = (value, key) => {
+  if (value === null) return null;
+  if (typeof value !== 'string') throw expected('str or None', value, key);
+  return value;
+};
+
+/** An integer or null (`vol.Any(int, None)`). */
+export const nullableInt: Check<number | null> = (value, key) => {
+  if (value === null) return null;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw expected('int or None', value, key);
+  return value;
+};
+
+/** A list of strings (`[str]`), at most `maxCount` long. */
+export function strList(maxCount: number): Check<string[]> {
+  return (value, key) => {
+    if (!Array.isArray(value)) throw expected('list', value, key);
+    if (value.length > maxCount) throw invalid(`at most ${maxCount} items are allowed ${at(key)}. Got ${value.length}`);
+    value.forEach((item, i) => {
+      if (typeof item !== 'string') throw invalid(`expected str @ data['${key}'][${i}]. Got ${describe(item)}`);
+    });
+    return value as string[];
+  };
+}
+
+/** One of a few strings, or null when `allowNull` (`vol.Any(None, vol.In([...]))`). */
+export function oneOf<T extends string>(values: readonly T[]): Check<T>;
+export function oneOf<T extends string>(values: readonly T[], allowNull: true): Check<T | null>;
+export function oneOf<T extends string>(values: readonly T[], allowNull = false): Check<T | null> {
+  const allowed = values.map((v) => `'${v}'`).join(', ') + (allowNull ? ' or None' : '');
+  return (value, key) => {
+    if (value === null && allowNull) return null;
+    if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) {
+      throw invalid(`expected one of ${allowed} for dictionary value ${at(key)}. Got ${describe(value)}`);
+    }
+    return value as T;
+  };
+}
+
+/** One entity id (`cv.entity_id`), lower-cased and validated. */
+export const entityId: Check<string> = (value, key) => {
+  if (typeof value !== 'string') throw expected('str', value, key);
+  const id = value.trim().toLowerCase();
+  if (!isValidEntityId(id)) {
+    const shown = value.length > 80 ? `${value.slice(0, 77)}...` : value;
+    throw invalid(`Entity ID ${shown} is an invalid entity ID for dictionary value ${at(key)}`);
+  }
+  return id;
+};
