@@ -43,14 +43,26 @@ export const TEXT_TYPE = 'text/plain; charset=utf-8';
 export class Reply {
   private aborted = false;
   private done = false;
+  /**
+   * True while the route's handler runs synchronously inside uWS's request callback: uWS has corked the
+   * socket then, so writes go straight out without a cork callback of their own.
+   */
+  inline = false;
   private bodyReader: ((chunk: ArrayBuffer, isLast: boolean) => void) | undefined;
   private remote: string | undefined;
 
   constructor(
     private readonly res: HttpResponse,
     private readonly log: Logger,
-  ) {
-    res.onAborted(() => {
+  ) {}
+
+  /**
+   * Called when the handler returned without answering: from then on an abort must be noticed (uWS
+   * aborts the process if the request callback returns with neither an answer nor this handler). A
+   * handler that answers at once never needs it, which saves a native call and a closure per request.
+   */
+  watchAbort(): void {
+    this.res.onAborted(() => {
       this.aborted = true;
     });
   }
@@ -74,13 +86,26 @@ export class Reply {
   ): void {
     if (this.finished) return;
     this.done = true;
-    this.res.cork(() => {
-      this.res.writeStatus(statusLine(status));
-      for (const [k, v] of COMMON_HEADERS) this.res.writeHeader(k, v);
-      this.res.writeHeader('Content-Type', contentType);
-      if (headers) for (const [k, v] of headers) this.res.writeHeader(k, v);
-      this.res.end(body, closeConnection);
-    });
+    if (this.inline) this.write(status, body, contentType, headers, closeConnection);
+    else this.res.cork(() => this.write(status, body, contentType, headers, closeConnection));
+  }
+
+  private write(
+    status: number,
+    body: string | Uint8Array,
+    contentType: string,
+    headers: readonly [string, string][] | undefined,
+    closeConnection: boolean,
+  ): void {
+    const res = this.res;
+    res.writeStatus(statusLine(status));
+    for (let i = 0; i < COMMON_HEADERS.length; i++) {
+      const h = COMMON_HEADERS[i] as [string, string];
+      res.writeHeader(h[0], h[1]);
+    }
+    res.writeHeader('Content-Type', contentType);
+    if (headers) for (const [k, v] of headers) res.writeHeader(k, v);
+    res.end(body, closeConnection);
   }
 
   json(status: number, json: string, headers?: readonly [string, string][]): void {
@@ -156,49 +181,115 @@ export function statusLine(status: number): string {
 export type Handler = (req: Request, reply: Reply) => void | Promise<void>;
 
 /**
- * Wraps a handler for uWS: attaches onAborted before anything else (uWS aborts the process if a handler
- * returns without responding or attaching one), copies the request out, and turns every throw or
- * rejection into an error response.
+ * Wraps a handler for uWS: copies out what the handler reads of the request, turns every throw or
+ * rejection into an error response, and attaches onAborted when the handler did not answer at once (uWS
+ * aborts the process if a handler returns without responding or attaching one).
  */
 export function route(handler: Handler, log: Logger, options: RouteOptions = {}): (res: HttpResponse, req: HttpRequest) => void {
   const paramCount = options.params ?? 0;
   const extra = options.headers ?? [];
+  const gate = options.gate;
   return (res, uwsReq) => {
     const reply = new Reply(res, log);
-    const gate = options.gate;
+    reply.inline = true;
     if (gate?.active && gate.isBanned(reply.remoteAddress())) {
       reply.text(403, '403: Forbidden');
       return;
     }
-    let request: Request;
-    try {
-      request = capture(uwsReq, paramCount, extra);
-    } catch (err) {
-      reply.error(err);
-      return;
-    }
+    const request = new LiveRequest(uwsReq, paramCount, extra);
     try {
       const p = handler(request, reply);
       if (p !== undefined) p.catch((err: unknown) => reply.error(err));
     } catch (err) {
       reply.error(err);
     }
+    reply.inline = false;
+    if (!reply.finished) {
+      // The handler answers later: uWS's request object dies when this callback returns.
+      request.detach();
+      reply.watchAbort();
+    }
   };
 }
 
-function capture(req: HttpRequest, paramCount: number, extra: readonly string[]): Request {
-  const params: string[] = [];
-  for (let i = 0; i < paramCount; i++) params.push(req.getParameter(i));
-  const headers = new Map<string, string>();
-  for (const name of extra) headers.set(name, req.getHeader(name));
-  return {
-    method: req.getMethod(),
-    url: req.getUrl(),
-    query: req.getQuery() ?? '',
-    params,
-    authorization: req.getHeader('authorization'),
-    header: (name) => headers.get(name) ?? '',
-  };
+/**
+ * A Request that reads uWS's HttpRequest only for the parts a handler asks for while the request callback
+ * runs, and copies out everything a handler may still read (`detach`) before the callback returns when
+ * the handler goes on asynchronously. A GET answered at once reads just its token and parameters.
+ */
+class LiveRequest implements Request {
+  private live: HttpRequest | undefined;
+  private methodText: string | undefined;
+  private urlText: string | undefined;
+  private queryText: string | undefined;
+  private paramValues: string[] | undefined;
+  private authorizationText: string | undefined;
+  private extraValues: string[] | undefined;
+
+  constructor(
+    req: HttpRequest,
+    private readonly paramCount: number,
+    private readonly extra: readonly string[],
+  ) {
+    this.live = req;
+  }
+
+  get method(): string {
+    this.methodText ??= this.req().getMethod();
+    return this.methodText;
+  }
+
+  get url(): string {
+    this.urlText ??= this.req().getUrl();
+    return this.urlText;
+  }
+
+  get query(): string {
+    this.queryText ??= this.req().getQuery() ?? '';
+    return this.queryText;
+  }
+
+  get params(): readonly string[] {
+    if (this.paramValues === undefined) {
+      const req = this.req();
+      const values: string[] = [];
+      for (let i = 0; i < this.paramCount; i++) values.push(req.getParameter(i));
+      this.paramValues = values;
+    }
+    return this.paramValues;
+  }
+
+  get authorization(): string {
+    this.authorizationText ??= this.req().getHeader('authorization');
+    return this.authorizationText;
+  }
+
+  header(name: string): string {
+    const i = this.extra.indexOf(name);
+    if (i === -1) return '';
+    if (this.extraValues === undefined) {
+      const req = this.req();
+      this.extraValues = this.extra.map((h) => req.getHeader(h));
+    }
+    return this.extraValues[i] as string;
+  }
+
+  /** Copies out every part not read yet; after this, uWS's request is never touched again. */
+  detach(): void {
+    if (this.live === undefined) return;
+    void this.method;
+    void this.url;
+    void this.query;
+    void this.params;
+    void this.authorization;
+    this.header(this.extra[0] ?? '');
+    this.live = undefined;
+  }
+
+  private req(): HttpRequest {
+    if (this.live === undefined) throw new Error('the uWS request was read after its callback returned');
+    return this.live;
+  }
 }
 
 /** Whether the query string has a key, whatever its value (as `?return_response` works in Home Assistant). */

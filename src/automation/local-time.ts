@@ -1,4 +1,5 @@
 import type { Micros } from '../core/clock.js';
+import { canonicalZoneNames, readSystemZone, UTC_OFFSETS, type ZoneOffsets } from '../util/tzif.js';
 
 /** Wall-clock time in the hub's time zone, as time triggers and conditions see it. */
 export interface LocalTime {
@@ -11,39 +12,33 @@ export interface LocalTime {
   readonly secondsOfDay: number;
 }
 
-const WEEKDAY_INDEX: Readonly<Record<string, number>> = { Mon: 0, Tue: 1, Wed: 2, Thu: 3, Fri: 4, Sat: 5, Sun: 6 };
-
 /**
- * An IANA time zone, through Intl (Node ships the full ICU data). Offsets are looked up for each
- * instant, so daylight-saving changes are followed.
+ * An IANA time zone. Offsets come from the system's time zone database (/usr/share/zoneinfo, as Python's
+ * zoneinfo reads it for Home Assistant) and are looked up for each instant, so daylight-saving changes are
+ * followed; where a zone's file is missing, from Intl (Node ships the full ICU data, but its first date
+ * format costs about 9 MB of resident memory).
  */
 export class TimeZone {
-  private readonly format: Intl.DateTimeFormat;
-
-  private constructor(readonly name: string) {
-    this.format = new Intl.DateTimeFormat('en-US', {
-      timeZone: name,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-      weekday: 'short',
-    });
-  }
+  private constructor(
+    readonly name: string,
+    private readonly offsets: ZoneOffsets,
+  ) {}
 
   /** The zone, or undefined when Intl does not know the name. */
   static of(name: string): TimeZone | undefined {
+    if (name === 'UTC') return TimeZone.UTC;
+    if (canonicalZoneNames().has(name)) {
+      const system = readSystemZone(name);
+      if (system !== undefined) return new TimeZone(name, system);
+    }
     try {
-      return new TimeZone(name);
+      return new TimeZone(name, intlOffsets(name));
     } catch {
       return undefined;
     }
   }
 
-  static readonly UTC = new TimeZone('UTC');
+  static readonly UTC = new TimeZone('UTC', UTC_OFFSETS);
 
   local(us: Micros): LocalTime {
     const ms = Math.floor(us / 1000);
@@ -60,9 +55,7 @@ export class TimeZone {
 
   /** The zone's offset from UTC at an instant, in milliseconds (positive east of Greenwich). */
   offsetMs(utcMs: number): number {
-    const p = this.fields(utcMs);
-    const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-    return wall - Math.floor(utcMs / 1000) * 1000;
+    return this.offsets.offsetSeconds(Math.floor(utcMs / 1000)) * 1000;
   }
 
   /**
@@ -83,40 +76,40 @@ export class TimeZone {
   }
 
   private fields(ms: number) {
-    let year = 1970;
-    let month = 1;
-    let day = 1;
-    let hour = 0;
-    let minute = 0;
-    let second = 0;
-    let weekday = 0;
-    for (const part of this.format.formatToParts(new Date(ms))) {
-      switch (part.type) {
-        case 'year':
-          year = Number(part.value);
-          break;
-        case 'month':
-          month = Number(part.value);
-          break;
-        case 'day':
-          day = Number(part.value);
-          break;
-        case 'hour':
-          hour = Number(part.value);
-          break;
-        case 'minute':
-          minute = Number(part.value);
-          break;
-        case 'second':
-          second = Number(part.value);
-          break;
-        case 'weekday':
-          weekday = WEEKDAY_INDEX[part.value] ?? 0;
-          break;
-      }
-    }
-    return { year, month, day, hour, minute, second, weekday };
+    // The wall clock is UTC shifted by the offset; Date's UTC fields read it without any time zone data.
+    const wall = new Date(ms + this.offsetMs(ms));
+    return {
+      year: wall.getUTCFullYear(),
+      month: wall.getUTCMonth() + 1,
+      day: wall.getUTCDate(),
+      hour: wall.getUTCHours(),
+      minute: wall.getUTCMinutes(),
+      second: wall.getUTCSeconds(),
+      weekday: (wall.getUTCDay() + 6) % 7,
+    };
   }
+}
+
+/** Offsets through Intl.DateTimeFormat: for zones the system database lacks. Throws for an unknown name. */
+function intlOffsets(name: string): ZoneOffsets {
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone: name,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
+  return {
+    offsetSeconds(utcSeconds: number): number {
+      const p: Record<string, number> = {};
+      for (const part of format.formatToParts(new Date(utcSeconds * 1000))) p[part.type] = Number(part.value);
+      const wall = Date.UTC(p.year ?? 1970, (p.month ?? 1) - 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0);
+      return wall / 1000 - utcSeconds;
+    },
+  };
 }
 
 /** Seconds of day as "HH:MM:SS", for log messages. */

@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_ENTITIES } from '../core/state-table.js';
+import { canonicalZoneNames } from '../util/tzif.js';
 import type { ConfigReader } from './reader.js';
 import type { HubSection } from './types.js';
 
@@ -53,6 +54,9 @@ let zoneNames: Map<string, string> | undefined;
 function timeZone(r: ConfigReader): string | undefined {
   const tz = r.string('time_zone');
   if (tz === undefined) return undefined;
+  // The usual case, a canonical name, is settled by the list; only others need Intl.DateTimeFormat, whose
+  // first use loads ICU's locale data (about 9 MB resident).
+  if (canonicalZoneNames().has(tz)) return tz;
   let resolved: string;
   try {
     resolved = new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;

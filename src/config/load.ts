@@ -146,6 +146,7 @@ function checkKeys(doc: Document, lines: LineCounter, file: string, located: Loc
 
 /** The document as plain JSON, with problems for values JSON cannot hold (.inf, .nan). */
 function toJson(doc: Document, lines: LineCounter, file: string, located: LocatedIssue[]): JsonValue {
+  const problemsBefore = located.length;
   visit(doc, {
     Scalar(_key, node, ancestors) {
       if (typeof node.value === 'number' && !Number.isFinite(node.value)) {
@@ -159,7 +160,12 @@ function toJson(doc: Document, lines: LineCounter, file: string, located: Locate
     },
   });
   try {
-    return (doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? null) as JsonValue;
+    const value = (doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? null) as JsonValue;
+    // yaml slices string values out of the file's text, so keeping any one of them (an entity's name, say)
+    // would keep the whole text in memory for the hub's lifetime. A JSON round trip gives every string its
+    // own storage; it is the identity on this value (plain JSON), unless a non-finite number was found,
+    // and then the configuration is refused anyway.
+    return located.length === problemsBefore ? (JSON.parse(JSON.stringify(value)) as JsonValue) : value;
   } catch (err) {
     // yaml refuses documents whose aliases expand too far ("billion laughs").
     located.push({ file, line: 1, column: 1, path: [], message: `cannot expand the document: ${(err as Error).message}` });

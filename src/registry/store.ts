@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JsonValue } from '../core/json.js';
@@ -35,7 +36,10 @@ export class RegistryFile {
   readonly path: string;
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
-  /** The content last written or queued, so an unchanged registry is not written again. */
+  /**
+   * A digest of the content last written or queued, so an unchanged registry is not written again. Only
+   * the digest is kept: the text itself is as large as the file (hundreds of KB with a thousand entities).
+   */
   private queued: string | undefined;
   private readonly delayMs: number;
   private readonly write: WriteFile;
@@ -72,7 +76,7 @@ export class RegistryFile {
       log.error({ path: this.path, movedTo }, `registry file is not a version ${FORMAT_VERSION} registry; moved aside, starting empty`);
       return [];
     }
-    this.queued = text(value.items as readonly JsonValue[]);
+    this.queued = digest(text(value.items as readonly JsonValue[]));
     return value.items as readonly JsonValue[];
   }
 
@@ -104,18 +108,23 @@ export class RegistryFile {
   /** Serialises writes, so two saves never interleave; a failed write is logged and retried on the next change. */
   private save(): Promise<void> {
     const content = text(this.serialize());
-    if (content === this.queued) return this.writing;
-    this.queued = content;
+    const hash = digest(content);
+    if (hash === this.queued) return this.writing;
+    this.queued = hash;
     this.writing = this.writing
       .catch(() => {})
       .then(() => this.write(this.path, content))
       .catch((err: unknown) => {
-        if (this.queued === content) this.queued = undefined;
+        if (this.queued === hash) this.queued = undefined;
         this.options.log.error({ err, path: this.path }, 'could not save registry file');
         throw err;
       });
     return this.writing;
   }
+}
+
+function digest(content: string): string {
+  return createHash('sha256').update(content).digest('base64');
 }
 
 function text(items: readonly JsonValue[]): string {

@@ -51,14 +51,15 @@ export class RequestAuth {
 
   /** The principal of an `Authorization` header value, or undefined when it holds no valid bearer token. */
   principal(authorization: string): Principal | undefined {
+    // Keyed by the whole header: a valid one is exactly `Bearer <token>`, so a hit needs no parsing.
+    const now = this.now();
+    const hit = this.cache.get(authorization);
+    if (hit !== undefined && hit.expiresAt > now) return hit.principal;
     const token = bearerToken(authorization);
     if (token === undefined) return undefined;
-    const now = this.now();
-    const hit = this.cache.get(token);
-    if (hit !== undefined && hit.expiresAt > now) return hit.principal;
     const principal = this.store.authenticate(token);
     if (principal === undefined) {
-      if (hit !== undefined) this.cache.delete(token);
+      if (hit !== undefined) this.cache.delete(authorization);
       return undefined;
     }
     if (hit === undefined && this.cache.size >= MAX_CACHED_TOKENS) {
@@ -66,7 +67,7 @@ export class RequestAuth {
       const oldest = this.cache.keys().next();
       if (oldest.done !== true) this.cache.delete(oldest.value);
     }
-    this.cache.set(token, { principal, expiresAt: now + CACHE_TTL_MS });
+    this.cache.set(authorization, { principal, expiresAt: now + CACHE_TTL_MS });
     return principal;
   }
 

@@ -1,0 +1,76 @@
+/**
+ * Reads a V8 .cpuprofile (`node --cpu-prof`) and says where the time went, by what was on top of the
+ * stack: Node's module loader, hearth's code, YAML parsing, other packages, garbage collection. Used by the
+ * startup benchmark to show what a start is made of, with the profile itself kept in bench/out/.
+ */
+import { readFileSync } from 'node:fs';
+
+interface ProfileNode {
+  readonly id: number;
+  readonly callFrame: { readonly functionName: string; readonly url: string };
+  readonly children?: readonly number[];
+}
+
+interface Profile {
+  readonly nodes: readonly ProfileNode[];
+  readonly startTime: number;
+  readonly samples: readonly number[];
+  readonly timeDeltas: readonly number[];
+}
+
+export interface ProfileShare {
+  readonly category: string;
+  readonly ms: number;
+}
+
+const LOADER = /^node:internal\/(modules|url|fs\/promises)|^node:(path|fs|url)$/;
+
+function categoryOf(stack: readonly ProfileNode[]): string {
+  const leaf = stack[0]?.callFrame;
+  if (leaf === undefined) return 'other';
+  const url = leaf.url;
+  if (url.includes('/node_modules/yaml/')) return 'YAML parser (yaml package)';
+  if (url.includes('/node_modules/')) return 'other packages (pino, uWS, ...)';
+  if (url.includes('/dist/')) {
+    const part = url
+      .replace(/.*\/dist\//, '')
+      .split('/')
+      .slice(0, 2)
+      .join('/');
+    return `hearth: ${part.endsWith('.js') ? part : `${part}/`}`;
+  }
+  if (leaf.functionName === '(garbage collector)') return 'garbage collection';
+  if (leaf.functionName === '(idle)') return 'idle (waiting for I/O)';
+  // Native or Node-internal work: module loading if the loader is anywhere below it.
+  if (stack.some((n) => LOADER.test(n.callFrame.url) && n.callFrame.url.includes('modules')))
+    return "Node's module loader (resolve, read, compile, link)";
+  if (
+    url === '' &&
+    /^(internalModuleStat|openFileHandle|readFileUtf8|fstat|lstat|close|read|realpath|dlopen|compileFunction)/.test(leaf.functionName)
+  )
+    return "Node's module loader (resolve, read, compile, link)";
+  return 'Node internals and other native work';
+}
+
+/** Time per category from the profile's start until `untilMs` after it, largest first. */
+export function profileShares(path: string, untilMs = Number.POSITIVE_INFINITY): ProfileShare[] {
+  const p = JSON.parse(readFileSync(path, 'utf8')) as Profile;
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const totals = new Map<string, number>();
+  let t = p.startTime;
+  for (let i = 0; i < p.samples.length; i++) {
+    t += p.timeDeltas[i] ?? 0;
+    if ((t - p.startTime) / 1000 > untilMs) break;
+    const dt = (p.timeDeltas[i + 1] ?? 0) / 1000;
+    const stack: ProfileNode[] = [];
+    for (let id: number | undefined = p.samples[i]; id !== undefined; id = parent.get(id)) {
+      const n = byId.get(id);
+      if (n !== undefined) stack.push(n);
+    }
+    const category = categoryOf(stack);
+    totals.set(category, (totals.get(category) ?? 0) + dt);
+  }
+  return [...totals].map(([category, ms]) => ({ category, ms })).sort((a, b) => b.ms - a.ms);
+}

@@ -1,0 +1,242 @@
+/**
+ * Memory: the resident size of the built hub (`node dist/src/cli.js serve`) after start with the bundled
+ * demo, with 1,000 and 10,000 virtual entities, and with 1,000 entities and 100 WebSocket clients
+ * subscribed to state_changed (the clients in a process of their own); and the heap after 1,000,000
+ * state updates against after 10,000.
+ *
+ * Each hub runs alone, with the V8 flags recommended for a Pi (PI_NODE_ARGS) and, for the demo and the
+ * target case, also with Node's defaults; beside two floors measured the same way: Node alone with
+ * node:http, and Node with uWS. RSS is read from /proc SETTLE_MS after the first 200: V8 gives start-up
+ * garbage back to the OS only once its memory reducer runs, about 8 s after the last full GC of the start.
+ * The peak is VmHWM. Prints markdown; writes bench/out/memory.json.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeEntitiesConfig } from './configs.js';
+import type { FromHarness, ToHarness } from './heap-harness.js';
+import {
+  BENCH,
+  type Floor,
+  fmt,
+  type Memory,
+  makeDataDir,
+  memoryOf,
+  PI_NODE_ARGS,
+  sleep,
+  spawnFloor,
+  startHub,
+  stopProcess,
+  TSX,
+} from './procs.js';
+import type { FromClients, ToClients } from './ws-clients.js';
+
+const SETTLE_MS = Number(process.env.MEMORY_BENCH_SETTLE_MS ?? 15_000);
+const CLIENTS = 100;
+const TARGET_RSS_MB = 64;
+const HEAP_WARMUP_UPDATES = 10_000;
+const HEAP_UPDATES = 1_000_000;
+/** Heap that may differ between the two readings without counting as growth (JIT code, caches filling). */
+const HEAP_NOISE_MB = 1;
+
+interface Case {
+  readonly name: string;
+  readonly entities: number | null;
+  readonly clients: number;
+  /** Also measured with Node's default V8 settings. */
+  readonly withDefaults: boolean;
+}
+
+const CASES: readonly Case[] = [
+  { name: 'demo config', entities: null, clients: 0, withDefaults: true },
+  { name: '1,000 entities', entities: 1000, clients: 0, withDefaults: false },
+  { name: '10,000 entities', entities: 10_000, clients: 0, withDefaults: false },
+  { name: `1,000 entities + ${CLIENTS} WebSocket clients`, entities: 1000, clients: CLIENTS, withDefaults: true },
+];
+
+const PI = { name: 'Pi flags', args: PI_NODE_ARGS };
+const DEFAULTS = { name: 'Node defaults', args: [] as readonly string[] };
+
+interface Reading extends Memory {
+  /** RSS 2 s after ready, before V8 gave start-up memory back. */
+  readonly earlyRssMb: number;
+  readonly peakRssMb: number;
+  readonly readyMs: number;
+}
+
+function peakOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
+}
+
+function next<T extends { type: string }>(child: ChildProcess, type: T['type'], ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error(`no '${type}' from a child within ${ms} ms`)), ms);
+    const onMessage = (m: T) => {
+      if (m.type === type) done(undefined, m);
+      else if (m.type === 'error') done(new Error((m as unknown as { message: string }).message));
+    };
+    const onExit = (code: number | null) => done(new Error(`child exited (${code}) before '${type}'`));
+    function done(err: Error | undefined, value?: T): void {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (err) reject(err);
+      else resolve(value as T);
+    }
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
+}
+
+/** Connects `count` subscribed clients from a separate process; resolves with that process once they all are. */
+async function connectClients(port: number, token: string, count: number, coalesce = false): Promise<ChildProcess> {
+  const clients = fork(`${BENCH}ws-clients.ts`, [], { execArgv: TSX, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const ready = next<Extract<FromClients, { type: 'ready' }>>(clients, 'ready', 60_000);
+  clients.send({ type: 'connect', url: `ws://127.0.0.1:${port}/api/websocket`, token, clients: count, coalesce } satisfies ToClients);
+  try {
+    await ready;
+  } catch (err) {
+    clients.kill('SIGKILL');
+    throw err;
+  }
+  return clients;
+}
+
+/** Samples a process from its ready moment: RSS at 2 s, then at SETTLE_MS, and its peak. */
+async function settle(pid: number, readyAt: number, readyMs: number): Promise<Reading> {
+  await sleep(Math.max(0, readyAt + 2000 - performance.now()));
+  const early = memoryOf(pid);
+  await sleep(Math.max(0, readyAt + SETTLE_MS - performance.now()));
+  return { ...memoryOf(pid), earlyRssMb: early.rssMb, peakRssMb: peakOf(pid), readyMs };
+}
+
+async function measureHub(c: Case, args: readonly string[], work: string): Promise<Reading> {
+  const data = await makeDataDir();
+  const config = c.entities === null ? null : writeEntitiesConfig(work, c.entities);
+  const hub = await startHub({ config, data, nodeArgs: args });
+  let clients: ChildProcess | undefined;
+  try {
+    const readyAt = performance.now();
+    if (c.clients > 0) clients = await connectClients(hub.port, hub.token, c.clients);
+    return await settle(hub.child.pid as number, readyAt, hub.readyMs);
+  } finally {
+    if (clients !== undefined) await stopProcess(clients);
+    await hub.stop();
+    await data.remove();
+  }
+}
+
+async function measureFloor(floor: Floor): Promise<Reading> {
+  const child = spawnFloor(floor);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stdout?.on('data', (d: Buffer) => {
+        if (d.toString().includes('listening')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`floor ${floor} exited (${code})`)));
+    });
+    return await settle(child.pid as number, performance.now(), Number.NaN);
+  } finally {
+    await stopProcess(child);
+  }
+}
+
+interface HeapResult {
+  readonly afterWarmupMb: number;
+  readonly afterAllMb: number;
+  readonly growthMb: number;
+  readonly updatesPerSecond: number;
+  readonly rssAfterAllMb: number;
+}
+
+/** The heap after 10,000 and after 1,000,000 updates through the whole hub, one coalescing WebSocket client listening. */
+async function heapGrowth(): Promise<HeapResult> {
+  const harness = fork(`${BENCH}heap-harness.ts`, ['1000'], {
+    execArgv: ['--expose-gc', ...TSX],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  let clients: ChildProcess | undefined;
+  try {
+    const listening = await next<Extract<FromHarness, { type: 'listening' }>>(harness, 'listening', 60_000);
+    clients = await connectClients(listening.port, listening.token, 1, true);
+    const run = async (updates: number) => {
+      const done = next<Extract<FromHarness, { type: 'done' }>>(harness, 'done', 300_000);
+      harness.send({ type: 'run', updates } satisfies ToHarness);
+      return done;
+    };
+    const warm = await run(HEAP_WARMUP_UPDATES);
+    const all = await run(HEAP_UPDATES - HEAP_WARMUP_UPDATES);
+    return {
+      afterWarmupMb: warm.heapUsedMb,
+      afterAllMb: all.heapUsedMb,
+      growthMb: all.heapUsedMb - warm.heapUsedMb,
+      updatesPerSecond: (HEAP_UPDATES - HEAP_WARMUP_UPDATES) / all.seconds,
+      rssAfterAllMb: all.rssMb,
+    };
+  } finally {
+    if (clients !== undefined) await stopProcess(clients);
+    if (harness.connected) harness.send({ type: 'exit' } satisfies ToHarness);
+    await stopProcess(harness);
+  }
+}
+
+const work = mkdtempSync(join(tmpdir(), 'hearth-memory-'));
+const floors = await Promise.all((['node', 'uws'] as const).map(async (f) => ({ floor: f, reading: await measureFloor(f) })));
+const rows: { case: Case; variant: string; args: readonly string[]; reading: Reading }[] = [];
+// One hub at a time: V8's memory reducer waits for a quiet process, and neighbours make that a lottery.
+for (const c of CASES) {
+  for (const v of c.withDefaults ? [PI, DEFAULTS] : [PI]) {
+    process.stderr.write(`memory: ${c.name}, ${v.name} ...\n`);
+    rows.push({ case: c, variant: v.name, args: v.args, reading: await measureHub(c, v.args, work) });
+  }
+}
+process.stderr.write(`memory: heap after ${fmt(HEAP_UPDATES)} updates ...\n`);
+const heap = await heapGrowth();
+
+const uwsFloor = floors.find((f) => f.floor === 'uws')?.reading.rssMb ?? Number.NaN;
+const lines = [
+  `RSS ${SETTLE_MS / 1000} s after the first 200 from GET /api/ (MB; anon = the process's own memory, file = pages of the node binary and libraries, shared and evictable); peak = VmHWM. Pi flags: \`${PI_NODE_ARGS.join(' ')}\`.`,
+  '',
+  '| process | node flags | RSS | anon | file | over the uWS floor | RSS at 2 s | peak |',
+  '|---|---|---:|---:|---:|---:|---:|---:|',
+];
+for (const f of floors) {
+  const r = f.reading;
+  lines.push(
+    `| floor: ${f.floor === 'node' ? 'Node + node:http' : 'Node + uWS'} | defaults | ${fmt(r.rssMb, 1)} | ${fmt(r.anonMb, 1)} | ${fmt(r.fileMb, 1)} | ${fmt(r.rssMb - uwsFloor, 1)} | ${fmt(r.earlyRssMb, 1)} | ${fmt(r.peakRssMb, 1)} |`,
+  );
+}
+for (const r of rows) {
+  const m = r.reading;
+  lines.push(
+    `| hearth, ${r.case.name} | ${r.variant} | ${fmt(m.rssMb, 1)} | ${fmt(m.anonMb, 1)} | ${fmt(m.fileMb, 1)} | ${fmt(m.rssMb - uwsFloor, 1)} | ${fmt(m.earlyRssMb, 1)} | ${fmt(m.peakRssMb, 1)} |`,
+  );
+}
+const target = rows.find((r) => r.case.clients > 0 && r.variant === 'Pi flags')?.reading;
+const targets = [
+  {
+    target: `RSS <= ${TARGET_RSS_MB} MB with 1,000 entities and ${CLIENTS} WebSocket clients (Pi flags)`,
+    text: `${fmt(target?.rssMb ?? Number.NaN, 1)} MB`,
+    met: (target?.rssMb ?? Number.POSITIVE_INFINITY) <= TARGET_RSS_MB,
+  },
+  {
+    target: `no heap growth over ${fmt(HEAP_UPDATES)} updates`,
+    text: `${heap.growthMb >= 0 ? '+' : ''}${fmt(heap.growthMb, 2)} MB`,
+    met: heap.growthMb <= HEAP_NOISE_MB,
+  },
+];
+lines.push(
+  '',
+  `Heap after a full GC, 1,000 entities, one coalescing WebSocket client subscribed, every update through the state table, the bus, automations and the fan-out: ${fmt(heap.afterWarmupMb, 2)} MB after ${fmt(HEAP_WARMUP_UPDATES)} updates, ${fmt(heap.afterAllMb, 2)} MB after ${fmt(HEAP_UPDATES)} (${fmt(heap.updatesPerSecond)} updates/s; RSS then ${fmt(heap.rssAfterAllMb, 1)} MB).`,
+  '',
+);
+for (const t of targets) lines.push(`- ${t.target}: ${t.text} (${t.met ? 'met' : 'missed'})`);
+console.log(lines.join('\n'));
+
+mkdirSync(`${BENCH}out`, { recursive: true });
+writeFileSync(
+  `${BENCH}out/memory.json`,
+  `${JSON.stringify({ benchmark: 'memory', settleMs: SETTLE_MS, piNodeArgs: PI_NODE_ARGS, floors, rows, heap, targets }, null, 2)}\n`,
+);
