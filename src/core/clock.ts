@@ -34,12 +34,20 @@ export class ManualClock implements Clock {
  * six fraction digits unless the microsecond is exactly 0, and always `+00:00`.
  */
 export function isoFromMicros(us: Micros): string {
-  const ms = Math.floor(us / 1000);
-  const base = new Date(ms).toISOString().slice(0, 19);
-  const micro = us - Math.floor(us / 1_000_000) * 1_000_000;
-  if (micro === 0) return `${base}+00:00`;
-  return `${base}.${String(micro).padStart(6, '0')}+00:00`;
+  const second = Math.floor(us / 1_000_000);
+  // Timestamps come in bursts within the same second (a state's last_changed, last_updated and its
+  // event's time_fired): the date part is formatted once per second instead of once per call.
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastBase = new Date(second * 1000).toISOString().slice(0, 19);
+  }
+  const micro = us - second * 1_000_000;
+  if (micro === 0) return `${lastBase}+00:00`;
+  return `${lastBase}.${String(micro).padStart(6, '0')}+00:00`;
 }
+
+let lastSecond = Number.NaN;
+let lastBase = '';
 
 /** Float epoch seconds, as the compressed `subscribe_entities` format carries them. */
 export function epochSeconds(us: Micros): number {

@@ -41,13 +41,24 @@ export function isContextId(value: unknown): value is string {
   return typeof value === 'string' && CONTEXT_ID.test(value);
 }
 
-/** The JSON of a context; contexts are immutable, so it is cached per object. */
-const contextJsonCache = new WeakMap<Context, string>();
+/**
+ * The JSON of a context. The last one is remembered: a state change serializes its context twice in a row
+ * (in the new state and in its event), and a service call's context is shared by every state it changes.
+ * A WeakMap per context cost more than building the text again (an ephemeron entry per state change).
+ */
+let lastContext: Context | undefined;
+let lastContextJson = '';
+
 export function contextJson(ctx: Context): string {
-  let json = contextJsonCache.get(ctx);
-  if (json === undefined) {
-    json = JSON.stringify({ id: ctx.id, parent_id: ctx.parent_id, user_id: ctx.user_id });
-    contextJsonCache.set(ctx, json);
-  }
+  if (ctx === lastContext) return lastContextJson;
+  const { id, parent_id, user_id } = ctx;
+  // Built from its parts rather than through an object; anything but strings and null goes the general
+  // way, so the text is exactly JSON.stringify's.
+  const json =
+    typeof id === 'string' && (parent_id === null || typeof parent_id === 'string') && (user_id === null || typeof user_id === 'string')
+      ? `{"id":${JSON.stringify(id)},"parent_id":${parent_id === null ? 'null' : JSON.stringify(parent_id)},"user_id":${user_id === null ? 'null' : JSON.stringify(user_id)}}`
+      : JSON.stringify({ id, parent_id, user_id });
+  lastContext = ctx;
+  lastContextJson = json;
   return json;
 }
