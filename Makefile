@@ -41,7 +41,11 @@ COVERAGE := --no-allow-incomplete-coverage --lines=80 --statements=80 --branches
 test: build lint
 	npx tap $(COVERAGE)
 
+# The REST benchmark needs wrk (Debian's package); it is installed when missing.
 bench: build
+	@command -v wrk >/dev/null 2>&1 || { echo "bench: installing wrk (apt-get install wrk)"; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq wrk; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq wrk; fi; }
 	node --import tsx bench/run.ts
 
 clean:

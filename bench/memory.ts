@@ -11,15 +11,17 @@
  * The peak is VmHWM. Prints markdown; writes bench/out/memory.json.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeEntitiesConfig } from './configs.js';
 import type { FromHarness, ToHarness } from './heap-harness.js';
+import { type HeapShare, heapShares } from './heap-summary.js';
 import {
   BENCH,
   type Floor,
   fmt,
+  httpRequest,
   type Memory,
   makeDataDir,
   memoryOf,
@@ -32,7 +34,10 @@ import {
 } from './procs.js';
 import type { FromClients, ToClients } from './ws-clients.js';
 
-const SETTLE_MS = Number(process.env.MEMORY_BENCH_SETTLE_MS ?? 15_000);
+const SETTLE_MS = Number(process.env.MEMORY_BENCH_SETTLE_MS ?? 12_000);
+const MAX_SETTLE_MS = 25_000;
+const STABLE_MS = 3000;
+const STABLE_MB = 0.3;
 const CLIENTS = 100;
 const TARGET_RSS_MB = 64;
 const HEAP_WARMUP_UPDATES = 10_000;
@@ -63,6 +68,8 @@ interface Reading extends Memory {
   readonly earlyRssMb: number;
   readonly peakRssMb: number;
   readonly readyMs: number;
+  /** Seconds from ready to the settled reading. */
+  readonly settledAfterS: number;
 }
 
 function peakOf(pid: number): number {
@@ -105,26 +112,59 @@ async function connectClients(port: number, token: string, count: number, coales
 }
 
 /** Samples a process from its ready moment: RSS at 2 s, then at SETTLE_MS, and its peak. */
-async function settle(pid: number, readyAt: number, readyMs: number): Promise<Reading> {
+/**
+ * Samples a process from its ready moment: RSS at 2 s, then the settled RSS: the first reading after
+ * SETTLE_MS that has stayed within STABLE_MB for STABLE_MS. V8's memory reducer gives start-up garbage
+ * back about 8 s after the start's last full GC; with `awaitDrop` (a hub with the Pi flags), a reading
+ * that has not dropped below the 2 s one yet waits for that, up to MAX_SETTLE_MS.
+ */
+async function settle(pid: number, readyAt: number, readyMs: number, awaitDrop = false): Promise<Reading> {
   await sleep(Math.max(0, readyAt + 2000 - performance.now()));
   const early = memoryOf(pid);
-  await sleep(Math.max(0, readyAt + SETTLE_MS - performance.now()));
-  return { ...memoryOf(pid), earlyRssMb: early.rssMb, peakRssMb: peakOf(pid), readyMs };
+  await sleep(Math.max(0, readyAt + SETTLE_MS - STABLE_MS - performance.now()));
+  let since = performance.now();
+  let last = memoryOf(pid);
+  while (performance.now() < readyAt + MAX_SETTLE_MS) {
+    await sleep(500);
+    const now = memoryOf(pid);
+    if (Math.abs(now.rssMb - last.rssMb) > STABLE_MB) since = performance.now();
+    last = now;
+    const dropped = !awaitDrop || last.rssMb < early.rssMb - 1;
+    if (performance.now() >= readyAt + SETTLE_MS && performance.now() - since >= STABLE_MS && dropped) break;
+  }
+  return { ...last, earlyRssMb: early.rssMb, peakRssMb: peakOf(pid), readyMs, settledAfterS: (performance.now() - readyAt) / 1000 };
 }
 
-async function measureHub(c: Case, args: readonly string[], work: string): Promise<Reading> {
+interface HubReading extends Reading {
+  /** What the JS heap held at the reading, from a heap snapshot taken right after it (target case only). */
+  readonly heap?: { readonly totalMb: number; readonly shares: HeapShare[] };
+}
+
+async function measureHub(c: Case, args: readonly string[], work: string, snapshot = false): Promise<HubReading> {
   const data = await makeDataDir();
   const config = c.entities === null ? null : writeEntitiesConfig(work, c.entities);
-  const hub = await startHub({ config, data, nodeArgs: args });
+  const snapDir = join(work, `snap-${Date.now()}`);
+  // The signal handler costs nothing until it is used, after the reading.
+  const nodeArgs = snapshot ? [...args, '--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapDir}`] : args;
+  if (snapshot) mkdirSync(snapDir);
+  const hub = await startHub({ config, data, nodeArgs });
   let clients: ChildProcess | undefined;
   try {
     const readyAt = performance.now();
     if (c.clients > 0) clients = await connectClients(hub.port, hub.token, c.clients);
-    return await settle(hub.child.pid as number, readyAt, hub.readyMs);
+    const reading = await settle(hub.child.pid as number, readyAt, hub.readyMs, args === PI_NODE_ARGS);
+    if (!snapshot) return reading;
+    hub.child.kill('SIGUSR2');
+    // The hub writes the snapshot on its main thread; once it answers again, the file is complete.
+    for (let i = 0; i < 600 && !readdirSync(snapDir).some((f) => f.endsWith('.heapsnapshot')); i++) await sleep(50);
+    await httpRequest(hub.port, '/api/', { token: hub.token, timeoutMs: 60_000 });
+    const file = readdirSync(snapDir).find((f) => f.endsWith('.heapsnapshot'));
+    return file === undefined ? reading : { ...reading, heap: heapShares(join(snapDir, file)) };
   } finally {
     if (clients !== undefined) await stopProcess(clients);
     await hub.stop();
     await data.remove();
+    rmSync(snapDir, { recursive: true, force: true });
   }
 }
 
@@ -177,19 +217,25 @@ async function heapGrowth(): Promise<HeapResult> {
     };
   } finally {
     if (clients !== undefined) await stopProcess(clients);
-    if (harness.connected) harness.send({ type: 'exit' } satisfies ToHarness);
+    // Asked to exit, the harness stops its hub and removes its data directory; SIGTERM only if it hangs.
+    if (harness.connected && harness.exitCode === null) {
+      const exited = new Promise<void>((resolve) => harness.once('exit', () => resolve()));
+      harness.send({ type: 'exit' } satisfies ToHarness);
+      await Promise.race([exited, sleep(10_000)]);
+    }
     await stopProcess(harness);
   }
 }
 
 const work = mkdtempSync(join(tmpdir(), 'hearth-memory-'));
 const floors = await Promise.all((['node', 'uws'] as const).map(async (f) => ({ floor: f, reading: await measureFloor(f) })));
-const rows: { case: Case; variant: string; args: readonly string[]; reading: Reading }[] = [];
+const rows: { case: Case; variant: string; args: readonly string[]; reading: HubReading }[] = [];
 // One hub at a time: V8's memory reducer waits for a quiet process, and neighbours make that a lottery.
 for (const c of CASES) {
   for (const v of c.withDefaults ? [PI, DEFAULTS] : [PI]) {
     process.stderr.write(`memory: ${c.name}, ${v.name} ...\n`);
-    rows.push({ case: c, variant: v.name, args: v.args, reading: await measureHub(c, v.args, work) });
+    const snapshot = c.clients > 0 && v === PI;
+    rows.push({ case: c, variant: v.name, args: v.args, reading: await measureHub(c, v.args, work, snapshot) });
   }
 }
 process.stderr.write(`memory: heap after ${fmt(HEAP_UPDATES)} updates ...\n`);
@@ -197,21 +243,21 @@ const heap = await heapGrowth();
 
 const uwsFloor = floors.find((f) => f.floor === 'uws')?.reading.rssMb ?? Number.NaN;
 const lines = [
-  `RSS ${SETTLE_MS / 1000} s after the first 200 from GET /api/ (MB; anon = the process's own memory, file = pages of the node binary and libraries, shared and evictable); peak = VmHWM. Pi flags: \`${PI_NODE_ARGS.join(' ')}\`.`,
+  `Settled RSS in MB: read at least ${SETTLE_MS / 1000} s after the first 200 from GET /api/, once it has not moved by more than ${STABLE_MB} MB for ${STABLE_MS / 1000} s (at most ${MAX_SETTLE_MS / 1000} s). Anon: the process's own memory; file: pages of the node binary and libraries, shared and evictable. Peak: VmHWM. Pi flags: \`${PI_NODE_ARGS.join(' ')}\`.`,
   '',
-  '| process | node flags | RSS | anon | file | over the uWS floor | RSS at 2 s | peak |',
-  '|---|---|---:|---:|---:|---:|---:|---:|',
+  '| process | node flags | RSS | anon | file | over the uWS floor | RSS at 2 s | peak | settled after |',
+  '|---|---|---:|---:|---:|---:|---:|---:|---:|',
 ];
 for (const f of floors) {
   const r = f.reading;
   lines.push(
-    `| floor: ${f.floor === 'node' ? 'Node + node:http' : 'Node + uWS'} | defaults | ${fmt(r.rssMb, 1)} | ${fmt(r.anonMb, 1)} | ${fmt(r.fileMb, 1)} | ${fmt(r.rssMb - uwsFloor, 1)} | ${fmt(r.earlyRssMb, 1)} | ${fmt(r.peakRssMb, 1)} |`,
+    `| floor: ${f.floor === 'node' ? 'Node + node:http' : 'Node + uWS'} | defaults | ${fmt(r.rssMb, 1)} | ${fmt(r.anonMb, 1)} | ${fmt(r.fileMb, 1)} | ${fmt(r.rssMb - uwsFloor, 1)} | ${fmt(r.earlyRssMb, 1)} | ${fmt(r.peakRssMb, 1)} | ${fmt(r.settledAfterS)} s |`,
   );
 }
 for (const r of rows) {
   const m = r.reading;
   lines.push(
-    `| hearth, ${r.case.name} | ${r.variant} | ${fmt(m.rssMb, 1)} | ${fmt(m.anonMb, 1)} | ${fmt(m.fileMb, 1)} | ${fmt(m.rssMb - uwsFloor, 1)} | ${fmt(m.earlyRssMb, 1)} | ${fmt(m.peakRssMb, 1)} |`,
+    `| hearth, ${r.case.name} | ${r.variant} | ${fmt(m.rssMb, 1)} | ${fmt(m.anonMb, 1)} | ${fmt(m.fileMb, 1)} | ${fmt(m.rssMb - uwsFloor, 1)} | ${fmt(m.earlyRssMb, 1)} | ${fmt(m.peakRssMb, 1)} | ${fmt(m.settledAfterS)} s |`,
   );
 }
 const target = rows.find((r) => r.case.clients > 0 && r.variant === 'Pi flags')?.reading;
@@ -227,6 +273,16 @@ const targets = [
     met: heap.growthMb <= HEAP_NOISE_MB,
   },
 ];
+if (target?.heap !== undefined) {
+  lines.push(
+    '',
+    `Of the target case's ${fmt(target.anonMb, 1)} MB of anonymous memory, the live JS heap (a heap snapshot taken right after the reading) is ${fmt(target.heap.totalMb, 1)} MB; the rest is V8's free heap space, malloc (uWS buffers, compiler zones) and thread stacks. The live heap holds:`,
+    '',
+    '| in the heap | MB | objects |',
+    '|---|---:|---:|',
+    ...target.heap.shares.filter((h) => h.mb >= 0.05).map((h) => `| ${h.category} | ${fmt(h.mb, 2)} | ${fmt(h.count)} |`),
+  );
+}
 lines.push(
   '',
   `Heap after a full GC, 1,000 entities, one coalescing WebSocket client subscribed, every update through the state table, the bus, automations and the fan-out: ${fmt(heap.afterWarmupMb, 2)} MB after ${fmt(HEAP_WARMUP_UPDATES)} updates, ${fmt(heap.afterAllMb, 2)} MB after ${fmt(HEAP_UPDATES)} (${fmt(heap.updatesPerSecond)} updates/s; RSS then ${fmt(heap.rssAfterAllMb, 1)} MB).`,
@@ -240,3 +296,4 @@ writeFileSync(
   `${BENCH}out/memory.json`,
   `${JSON.stringify({ benchmark: 'memory', settleMs: SETTLE_MS, piNodeArgs: PI_NODE_ARGS, floors, rows, heap, targets }, null, 2)}\n`,
 );
+rmSync(work, { recursive: true, force: true });

@@ -8,7 +8,7 @@
  * so a burst of noise from elsewhere on the machine costs a round rather than the result.
  * Prints a markdown table; writes bench/out/rest.json.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CeilingRoute } from './ceiling.js';
@@ -169,4 +169,5 @@ try {
   );
 } finally {
   for (const c of cleanup) await c().catch(() => undefined);
+  rmSync(work, { recursive: true, force: true });
 }

@@ -3,7 +3,7 @@
  * hook that prints JSON, so nothing depends on wrk's human-readable output.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -39,7 +39,11 @@ end
 let scriptDir: string | undefined;
 
 function script(method: string, body: string | undefined): string {
-  scriptDir ??= mkdtempSync(join(tmpdir(), 'hearth-wrk-'));
+  if (scriptDir === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'hearth-wrk-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    scriptDir = dir;
+  }
   const file = join(scriptDir, `${method}-${body === undefined ? 0 : Buffer.byteLength(body)}.lua`);
   const setup =
     method === 'GET'
