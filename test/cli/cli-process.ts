@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { packageRoot } from '../../src/util/paths.js';
+import { withoutCoverage } from '../helpers/child-env.js';
 
 /** The repository root: the CLI runs from there through tsx, so the tests need no build. */
 export const REPO_ROOT = packageRoot();
@@ -12,7 +13,7 @@ export interface CliResult {
 }
 
 function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  const env = withoutCoverage({ ...process.env, ...extra });
   if (extra.UWS_USE_FALLBACK === undefined) delete env.UWS_USE_FALLBACK;
   return env;
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { withoutCoverage } from '../helpers/child-env.js';
 import { startTestHub, type Teardown, type TestHub } from '../helpers/hub.js';
 import { ACTION_ID, CURRENT_STATE_ID, EVENTS_STATE_ID, hearthFlow, RECORDED_SERVER_ID, SERVER_ID, type SinkKind } from './flow.js';
 import type { ChildMessage, ParentMessage } from './ipc.js';
@@ -115,6 +116,8 @@ const STOP_DEADLINE_MS = 5000;
 function startNodeRed(t: Teardown, userDir: string, sink: Sink): ChildProcess {
   const child = fork(CHILD, [userDir], {
     execArgv: ['--import', import.meta.resolve('tsx')],
+    // Node-RED runs none of hearth's code; its coverage data would only be megabytes for the report to skip.
+    env: withoutCoverage(process.env),
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   let stderr = '';
