@@ -3,6 +3,8 @@ SHELL := /bin/bash
 NPM ?= npm
 PORT ?= 8123
 DATA ?= ./data
+# The Node flags a Pi runs with (the systemd unit has the same; bench/procs.ts says why each).
+NODE_FLAGS ?= --max-semi-space-size=1 --max-old-space-size=192 --v8-pool-size=1
 
 .PHONY: install build run lint test bench clean check-node
 
@@ -27,7 +29,7 @@ run: build
 	@echo "  Create a token in another terminal:  npx hearth token create --data $(DATA) --name my-laptop"
 	@echo "  Then:  curl -H \"Authorization: Bearer <token>\" http://localhost:$(PORT)/api/states"
 	@echo ""
-	node dist/src/cli.js serve --data $(DATA) --host 0.0.0.0 --port $(PORT)
+	node $(NODE_FLAGS) dist/hearth/cli.js serve --data $(DATA) --host 0.0.0.0 --port $(PORT)
 
 lint: install
 	npx biome check .

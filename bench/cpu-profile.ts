@@ -2,12 +2,22 @@
  * Reads a V8 .cpuprofile (`node --cpu-prof`) and says where the time went, by what was on top of the
  * stack: Node's module loader, hearth's code, YAML parsing, other packages, garbage collection. Used by the
  * startup benchmark to show what a start is made of, with the profile itself kept in bench/out/.
+ * Frames in the bundled build (dist/hearth/) are traced back to their source file through its source map.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap, type SourceMapPayload } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+interface CallFrame {
+  readonly functionName: string;
+  readonly url: string;
+  readonly lineNumber: number;
+  readonly columnNumber: number;
+}
 
 interface ProfileNode {
   readonly id: number;
-  readonly callFrame: { readonly functionName: string; readonly url: string };
+  readonly callFrame: CallFrame;
   readonly children?: readonly number[];
 }
 
@@ -25,10 +35,30 @@ export interface ProfileShare {
 
 const LOADER = /^node:internal\/(modules|url|fs\/promises)|^node:(path|fs|url)$/;
 
+const maps = new Map<string, SourceMap | undefined>();
+
+/** The source file a bundled frame came from (src/..., node_modules/...), or the frame's own url. */
+function sourceUrlOf(frame: CallFrame): string {
+  if (!frame.url.includes('/dist/hearth/')) return frame.url;
+  let map = maps.get(frame.url);
+  if (!maps.has(frame.url)) {
+    const file = `${fileURLToPath(frame.url)}.map`;
+    map = existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, 'utf8')) as SourceMapPayload) : undefined;
+    maps.set(frame.url, map);
+  }
+  const entry = map?.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string } | undefined;
+  const source = entry?.originalSource;
+  // esbuild's own glue (the wrappers that run bundled CommonJS packages) has no original source.
+  if (source === undefined) return 'bundle:';
+  // tsc's output maps on to the TypeScript sources: file:///.../src/x.ts reads as the built dist/src/x.js did.
+  return source.replace(/\/(src|drivers)\//, '/dist/$1/').replace(/\.ts$/, '.js');
+}
+
 function categoryOf(stack: readonly ProfileNode[]): string {
   const leaf = stack[0]?.callFrame;
   if (leaf === undefined) return 'other';
-  const url = leaf.url;
+  const url = sourceUrlOf(leaf);
+  if (url === 'bundle:') return "bundle glue (esbuild's wrappers running CommonJS packages)";
   if (url.includes('/node_modules/yaml/')) return 'YAML parser (yaml package)';
   if (url.includes('/node_modules/')) return 'other packages (pino, uWS, ...)';
   if (url.includes('/dist/')) {

@@ -1,5 +1,5 @@
 /**
- * Memory: the resident size of the built hub (`node dist/src/cli.js serve`) after start with the bundled
+ * Memory: the resident size of the built hub (`node dist/hearth/cli.js serve`) after start with the bundled
  * demo, with 1,000 and 10,000 virtual entities, and with 1,000 entities and 100 WebSocket clients
  * subscribed to state_changed (the clients in a process of their own); and the heap after 1,000,000
  * state updates against after 10,000.

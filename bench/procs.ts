@@ -1,5 +1,5 @@
 /**
- * What the REST, memory and startup benchmarks share: starting the built hub (`node dist/src/cli.js serve`,
+ * What the REST, memory and startup benchmarks share: starting the built hub (`node dist/hearth/cli.js serve`,
  * exactly what a Pi runs, without the tsx loader) and its references as separate processes on 127.0.0.1,
  * waiting for them to answer, and reading their memory from /proc.
  */
@@ -14,7 +14,9 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const BENCH = fileURLToPath(new URL('./', import.meta.url));
-export const CLI = join(ROOT, 'dist/src/cli.js');
+/** The shipped entry point (the bundled build); UNBUNDLED_CLI is tsc's output it is made from. */
+export const CLI = join(ROOT, 'dist/hearth/cli.js');
+export const UNBUNDLED_CLI = join(ROOT, 'dist/src/cli.js');
 export const DEMO_CONFIG = join(ROOT, 'config/demo.yaml');
 /** How bench TypeScript (references, harnesses, clients) runs; the hub itself runs from dist/. */
 export const TSX = ['--import', 'tsx'];
@@ -145,7 +147,7 @@ export async function makeDataDir(): Promise<DataDir> {
 }
 
 /**
- * Starts `node [nodeArgs] dist/src/cli.js serve` (or another build's cli.js) with a config (null: the
+ * Starts `node [nodeArgs] dist/hearth/cli.js serve` (or another build's cli.js) with a config (null: the
  * bundled demo) and waits for the first 200 from GET /api/. The hub logs at warn level; stderr stays visible.
  */
 export async function startHub(options: {

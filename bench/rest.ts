@@ -3,7 +3,7 @@
  * hub with 1,000 entities, against two references in the same run:
  *   - the ceiling (bench/ceiling.ts): a bare uWS app answering the same bytes, precomputed;
  *   - the baseline (bench/baseline/http-server.ts): the same endpoints on node:http, written plainly.
- * The hub runs as a Pi runs it (`node dist/src/cli.js serve`), each server in its own process. Each case
+ * The hub runs as a Pi runs it (`node dist/hearth/cli.js serve`), each server in its own process. Each case
  * runs every server in turn for a few rounds, alternating the order, and keeps each server's best round,
  * so a burst of noise from elsewhere on the machine costs a round rather than the result.
  * Prints a markdown table; writes bench/out/rest.json.
@@ -122,7 +122,7 @@ try {
 
   const find = (name: string, server: ServerName) => rows.find((r) => r.case === name && r.server === server)?.result;
   const lines = [
-    `wrk ${'`'}-t1 -c${CONNECTIONS} -d${SECONDS}s${'`'} on 127.0.0.1, best of ${ROUNDS} rounds per server (order alternating), after a 1 s warm-up. hearth: \`node ${HUB_NODE_ARGS.join(' ')} dist/src/cli.js serve\` with ${fmt(ENTITIES)} virtual entities (sensors reporting about once a minute). Ceiling: a bare uWS app answering the same bytes. Baseline: node:http, straightforward.`,
+    `wrk ${'`'}-t1 -c${CONNECTIONS} -d${SECONDS}s${'`'} on 127.0.0.1, best of ${ROUNDS} rounds per server (order alternating), after a 1 s warm-up. hearth: \`node ${HUB_NODE_ARGS.join(' ')} dist/hearth/cli.js serve\` with ${fmt(ENTITIES)} virtual entities (sensors reporting about once a minute). Ceiling: a bare uWS app answering the same bytes. Baseline: node:http, straightforward.`,
     '',
     '| endpoint | response bytes | server | requests/s | vs ceiling | vs baseline | p50 ms | p99 ms | errors |',
     '|---|---:|---|---:|---:|---:|---:|---:|---:|',

@@ -1,16 +1,16 @@
 /**
- * Startup: from spawning `node dist/src/cli.js serve` to the first 200 from GET /api/ (polled on fresh
+ * Startup: from spawning `node dist/hearth/cli.js serve` (the bundled build) to the first 200 from GET /api/ (polled on fresh
  * connections every millisecond), with the bundled demo configuration, 1,000 and 10,000 virtual entities.
  * References in the same run, measured the same way: Node alone answering with node:http, and Node with
  * uWS. Runs interleave the cases, each case keeps its data directory (the first, untimed run writes its
  * files), and the table shows the median of the runs.
  *
- * Then one more demo start under --cpu-prof says where the time goes (bench/out/startup.cpuprofile), and,
- * when esbuild is at hand, the same build bundled into one file shows what Node's per-file module loading
- * costs (an experiment, not the shipped build). Prints markdown; writes bench/out/startup.json.
+ * A reference row runs tsc's unbundled output (dist/src/), to show what Node's per-file module loading
+ * costs. Then one more demo start under --cpu-prof says where the time goes (bench/out/startup.cpuprofile).
+ * Prints markdown; writes bench/out/startup.json.
  */
-import { type ChildProcess, execFileSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeEntitiesConfig } from './configs.js';
@@ -25,10 +25,10 @@ import {
   makeDataDir,
   median,
   monoMs,
-  ROOT,
   spawnFloor,
   startHub,
   stopProcess,
+  UNBUNDLED_CLI,
   waitFor200,
 } from './procs.js';
 
@@ -72,48 +72,6 @@ async function startOnce(c: Case, data: DataDir | undefined, nodeArgs: readonly 
   return hub.readyMs;
 }
 
-/**
- * The built dist/ bundled into one file with esbuild (a dependency of tsx, so usually present), in a
- * scratch copy of the package. Undefined when esbuild is not there or the bundle fails.
- */
-function bundledCli(): string | undefined {
-  const esbuild = join(ROOT, 'node_modules/.bin/esbuild');
-  if (!existsSync(esbuild)) return undefined;
-  const dir = join(work, 'bundled');
-  try {
-    mkdirSync(dir);
-    cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
-    copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
-    symlinkSync(join(ROOT, 'config'), join(dir, 'config'));
-    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-    const serve = join(dir, 'dist/src/cli/serve.js');
-    // Native and optional packages stay outside; `require` is defined for the CommonJS packages inside.
-    execFileSync(
-      esbuild,
-      [
-        serve,
-        '--bundle',
-        '--platform=node',
-        '--format=esm',
-        `--outfile=${serve}`,
-        '--allow-overwrite',
-        '--log-level=error',
-        '--external:uWebSockets.js',
-        '--external:serialport',
-        '--external:@serialport/*',
-        '--external:onoff',
-        '--external:i2c-bus',
-        "--banner:js=import { createRequire as __hearthRequire } from 'node:module'; const require = __hearthRequire(import.meta.url);",
-      ],
-      { stdio: 'inherit' },
-    );
-    return join(dir, 'dist/src/cli.js');
-  } catch (err) {
-    process.stderr.write(`startup: could not bundle (${String(err)}); skipping that row\n`);
-    return undefined;
-  }
-}
-
 /** One demo start under --cpu-prof: where the time to the first 200 goes. */
 async function profileDemo(data: DataDir): Promise<{ shares: ProfileShare[]; readyMs: number; file: string }> {
   const dir = join(work, 'profile');
@@ -135,9 +93,8 @@ const cases: Case[] = [
   { kind: 'hub', name: 'hearth, 1,000 entities', entities: 1000 },
   { kind: 'hub', name: 'hearth, 10,000 entities', entities: 10_000 },
 ];
-const bundled = bundledCli();
-if (bundled !== undefined)
-  cases.push({ kind: 'hub', name: 'experiment: demo config, dist/ bundled into one file', entities: null, cli: bundled });
+// What the bundling in the build buys: tsc's output, one module file at a time, as it ran before.
+cases.push({ kind: 'hub', name: 'reference: demo config, unbundled (dist/src/, tsc output)', entities: null, cli: UNBUNDLED_CLI });
 
 const dataDirs = new Map<Case, DataDir>();
 for (const c of cases) if (c.kind === 'hub') dataDirs.set(c, await makeDataDir());
@@ -159,7 +116,7 @@ try {
   });
   const demo = rows[2];
   const lines = [
-    `Spawn to the first 200 from GET /api/ (ms), ${RUNS} runs per case, interleaved; hearth runs \`node ${HUB_NODE_ARGS.join(' ')} dist/src/cli.js serve\`.`,
+    `Spawn to the first 200 from GET /api/ (ms), ${RUNS} runs per case, interleaved; hearth runs \`node ${HUB_NODE_ARGS.join(' ')} dist/hearth/cli.js serve\`.`,
     '',
     '| process | median | min | max | median vs Node alone |',
     '|---|---:|---:|---:|---:|',

@@ -77,7 +77,7 @@ export PATH
 # The command line, for token management and config checks.
 cat >/usr/local/bin/hearth <<EOF
 #!/bin/sh
-exec "$NODE_BIN" "$PREFIX/dist/src/cli.js" "\$@"
+exec "$NODE_BIN" "$PREFIX/dist/hearth/cli.js" "\$@"
 EOF
 chmod 0755 /usr/local/bin/hearth
 
@@ -102,7 +102,7 @@ chown root:"$USER_NAME" "$CONFIG_DIR"
 chmod 0750 "$CONFIG_DIR"
 find "$CONFIG_DIR" -maxdepth 1 -type f -name '*.yaml' -exec chown root:"$USER_NAME" {} + -exec chmod 0640 {} +
 
-runuser -u "$USER_NAME" -- "$NODE_BIN" "$PREFIX/dist/src/cli.js" check-config --config "$CONFIG_FILE" ||
+runuser -u "$USER_NAME" -- "$NODE_BIN" "$PREFIX/dist/hearth/cli.js" check-config --config "$CONFIG_FILE" ||
   die "fix the configuration above, then run this again (or: systemctl restart hearth)"
 
 # The unit, with the path of this Node.

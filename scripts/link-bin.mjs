@@ -5,7 +5,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const target = join(root, 'dist', 'src', 'cli.js');
+const target = join(root, 'dist', 'hearth', 'cli.js');
 const link = join(root, 'node_modules', '.bin', 'hearth');
 chmodSync(target, 0o755);
 mkdirSync(dirname(link), { recursive: true });

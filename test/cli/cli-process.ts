@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { packageRoot } from '../../src/util/paths.js';
 import { withoutCoverage } from '../helpers/child-env.js';
 
@@ -18,8 +19,15 @@ function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return env;
 }
 
-function spawnCli(args: readonly string[], env?: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+/** The shipped entry point, as `npm run build` (part of `make test`) makes it and systemd runs it. */
+export const BUILT_CLI = join(REPO_ROOT, 'dist', 'hearth', 'cli.js');
+
+/** Which hearth runs: the TypeScript sources (through tsx) or the built bundle. */
+export type CliBuild = 'source' | 'built';
+
+function spawnCli(args: readonly string[], env?: Record<string, string>, build: CliBuild = 'source'): ChildProcess {
+  const entry = build === 'built' ? [BUILT_CLI] : ['--import', 'tsx', 'src/cli.ts'];
+  return spawn(process.execPath, [...entry, ...args], {
     cwd: REPO_ROOT,
     env: cliEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -27,8 +35,11 @@ function spawnCli(args: readonly string[], env?: Record<string, string>): ChildP
 }
 
 /** Runs `hearth <args>` to completion; rejects (and kills it) past the deadline. */
-export function runCli(args: readonly string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliResult> {
-  const child = spawnCli(args, options.env);
+export function runCli(
+  args: readonly string[],
+  options: { env?: Record<string, string>; timeoutMs?: number; build?: CliBuild } = {},
+): Promise<CliResult> {
+  const child = spawnCli(args, options.env, options.build);
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (d: string) => {
@@ -63,8 +74,8 @@ export class ServeProcess {
   private buffer = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(args: readonly string[], env?: Record<string, string>) {
-    this.child = spawnCli(['serve', ...args], env);
+  constructor(args: readonly string[], env?: Record<string, string>, build: CliBuild = 'source') {
+    this.child = spawnCli(['serve', ...args], env, build);
     this.child.stdout?.setEncoding('utf8').on('data', (d: string) => {
       this.buffer += d;
       let nl = this.buffer.indexOf('\n');
