@@ -89,8 +89,16 @@ export class Hub {
       log: log.child({ module: 'registry' }),
     });
     const auth = await AuthStore.open(options.dataDir, log.child({ module: 'auth' }), { watch: true });
-    const guard = await LoginGuard.open(options.dataDir, readHttpSettings(config), log.child({ module: 'http' }));
-    const server = new HttpServer(log.child({ module: 'http' }), guard);
+    const http = readHttpSettings(config);
+    const guard = await LoginGuard.open(options.dataDir, http, log.child({ module: 'http' }));
+    let server: HttpServer;
+    try {
+      server = new HttpServer(log.child({ module: 'http' }), guard, http.tls);
+    } catch (err) {
+      // Unusable TLS files: nothing else is started yet; close what is open (watchers, timers) and say why.
+      await Promise.allSettled([guard.close(), auth.close(), registries.stop()]);
+      throw err;
+    }
     const hub = new Hub(core, auth, server, config, log, registries);
     hub.guard = guard;
 
@@ -106,11 +114,17 @@ export class Hub {
     };
     registerRestApi(server, api);
     hub.ws = registerWebSocketApi(server, api);
-    hub.web = registerWebUi(server, api);
+    hub.web = registerWebUi(server, api, { secureCookies: http.tls !== undefined });
     server.finish();
     const host = options.host ?? config.hub.host;
-    const port = await server.listen(host, options.port ?? config.hub.port);
-    log.info({ host, port }, 'API listening');
+    let port: number;
+    try {
+      port = await server.listen(host, options.port ?? config.hub.port);
+    } catch (err) {
+      await hub.stop();
+      throw err;
+    }
+    log.info({ host, port, scheme: server.scheme }, 'API listening');
 
     await hub.startDrivers(options);
     hub.automations = new AutomationExtension(core, config, log.child({ module: 'automation' }), {

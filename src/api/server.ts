@@ -1,4 +1,5 @@
 import type { AddressGate } from '../auth/bans.js';
+import type { TlsFiles } from '../auth/http-section.js';
 import type { Logger } from '../core/log.js';
 import { type Handler, type RouteOptions, route } from './http.js';
 import { closeApp, nativeUwsProblem, type TemplatedApp, type us_listen_socket, uWS } from './uws.js';
@@ -22,10 +23,17 @@ export class HttpServer {
     private readonly log: Logger,
     /** Banned addresses get 403 on every route, before any handler or auth check (Home Assistant's ban middleware). */
     private readonly gate?: AddressGate,
+    /** Serve HTTPS and WSS with these files instead of plain HTTP. */
+    readonly tls?: TlsFiles,
   ) {
     const problem = nativeUwsProblem();
     if (problem !== undefined) throw new Error(problem);
-    this.app = uWS.App();
+    this.app = tls === undefined ? uWS.App() : sslApp(tls);
+  }
+
+  /** `https` when serving TLS. */
+  get scheme(): 'http' | 'https' {
+    return this.tls === undefined ? 'http' : 'https';
   }
 
   get port(): number {
@@ -75,5 +83,17 @@ export class HttpServer {
       this.listenSocket = undefined;
     }
     closeApp(this.app);
+  }
+}
+
+/** uWS reads the files itself and says only "App construction failed"; this says which files and what they must be. */
+function sslApp(tls: TlsFiles): TemplatedApp {
+  try {
+    return uWS.SSLApp({ cert_file_name: tls.certificate, key_file_name: tls.key });
+  } catch {
+    throw new Error(
+      `Cannot serve HTTPS with ssl_certificate ${JSON.stringify(tls.certificate)} and ssl_key ${JSON.stringify(tls.key)}: ` +
+        'expected a PEM certificate (chain) and its unencrypted PEM private key, readable by this user',
+    );
   }
 }

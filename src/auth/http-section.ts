@@ -1,19 +1,63 @@
+import { accessSync, constants, statSync } from 'node:fs';
 import type { SectionValidator } from '../config/load.js';
 import { ConfigReader } from '../config/reader.js';
 import type { HubConfig } from '../config/types.js';
 
-/** The `http:` section: Home Assistant's options for failed logins and IP bans (components/http/ban.py). */
+/** PEM files to serve HTTPS and WSS with, instead of plain HTTP. */
+export interface TlsFiles {
+  readonly certificate: string;
+  readonly key: string;
+}
+
+/**
+ * The `http:` section: Home Assistant's options for failed logins and IP bans (components/http/ban.py)
+ * and for HTTPS (`ssl_certificate`, `ssl_key`).
+ */
 export interface HttpSettings {
   /** Enforce bans from ip_bans.yaml and add new ones (default true, as in Home Assistant). */
   readonly ip_ban_enabled: boolean;
   /** Failed attempts from one address before it is banned; below 1 (the default, -1) never bans. */
   readonly login_attempts_threshold: number;
+  /** Serve HTTPS with these files; undefined: plain HTTP. */
+  readonly tls?: TlsFiles;
 }
 
 export const DEFAULT_HTTP_SETTINGS: HttpSettings = { ip_ban_enabled: true, login_attempts_threshold: -1 };
 
+/** A readable regular file, as Home Assistant's `cv.isfile` checks; reports why not. */
+function readableFile(r: ConfigReader, key: string): string | undefined {
+  const file = r.string(key);
+  if (file === undefined) return undefined;
+  try {
+    if (!statSync(file).isFile()) {
+      r.problem(key, `${JSON.stringify(file)} is not a file: expected the path of a PEM file`);
+      return undefined;
+    }
+    accessSync(file, constants.R_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'is not readable by this user' : `cannot be read (${code})`;
+    r.problem(key, `${JSON.stringify(file)} ${why}: expected the path of a PEM file (absolute, or relative to the directory hearth runs in)`);
+    return undefined;
+  }
+  return file;
+}
+
+function readTls(r: ConfigReader): TlsFiles | undefined {
+  const certificate = readableFile(r, 'ssl_certificate');
+  const key = readableFile(r, 'ssl_key');
+  if (r.has('ssl_certificate') !== r.has('ssl_key')) {
+    r.problem(
+      r.has('ssl_certificate') ? 'ssl_key' : 'ssl_certificate',
+      'is required with the other one: ssl_certificate and ssl_key (PEM files) go together to serve HTTPS',
+    );
+  }
+  return certificate !== undefined && key !== undefined ? { certificate, key } : undefined;
+}
+
 function read(r: ConfigReader): HttpSettings {
   const settings: HttpSettings = {
+    tls: readTls(r),
     ip_ban_enabled: r.boolean('ip_ban_enabled', DEFAULT_HTTP_SETTINGS.ip_ban_enabled),
     login_attempts_threshold: r.number('login_attempts_threshold', {
       integer: true,
