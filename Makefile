@@ -25,8 +25,10 @@ build: install
 run: build
 	@mkdir -p $(DATA)
 	@echo ""
-	@echo "  hearth demo hub: http://localhost:$(PORT)/api/  (WebSocket: ws://localhost:$(PORT)/api/websocket)"
-	@echo "  Create a token in another terminal:  npx hearth token create --data $(DATA) --name my-laptop"
+	@echo "  hearth demo hub: http://localhost:$(PORT)/  (REST: /api/, WebSocket: ws://localhost:$(PORT)/api/websocket)"
+	@echo "  Get an access token, either way:"
+	@echo "    in a browser: open http://localhost:$(PORT)/, create the owner account, then Profile -> Create token"
+	@echo "    in another terminal:  npx hearth token create --data $(DATA) --name my-laptop"
 	@echo "  Then:  curl -H \"Authorization: Bearer <token>\" http://localhost:$(PORT)/api/states"
 	@echo ""
 	node $(NODE_FLAGS) dist/hearth/cli.js serve --data $(DATA) --host 0.0.0.0 --port $(PORT)

@@ -1,6 +1,7 @@
 import type { AddressGate } from '../auth/bans.js';
 import { HubError, toClientError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
+import type { ForwardedFor } from './client-address.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
 /** Request bodies above this get 413 (Home Assistant allows 16 MiB; nothing hearth accepts needs more than 1). */
@@ -28,6 +29,8 @@ export interface RouteOptions {
   readonly headers?: readonly string[];
   /** Answers 403 to banned addresses before the handler runs. */
   readonly gate?: AddressGate;
+  /** Behind trusted reverse proxies, the client's address comes from X-Forwarded-For. */
+  readonly forwarded?: ForwardedFor;
 }
 
 /** Headers every response carries, as Home Assistant's headers middleware adds them. */
@@ -54,6 +57,8 @@ export class Reply {
   constructor(
     private readonly res: HttpResponse,
     private readonly log: Logger,
+    /** With reverse proxies configured: they and the request's X-Forwarded-For header, read in the request callback. */
+    private readonly forwarded?: { readonly proxies: ForwardedFor; readonly header: string },
   ) {}
 
   /**
@@ -71,9 +76,12 @@ export class Reply {
     return this.aborted || this.done;
   }
 
-  /** The client's address as text (for logs and, later, login throttling). */
+  /** The client's address (for bans, login throttling and logs): the peer, or the client behind trusted proxies. */
   remoteAddress(): string {
-    if (this.remote === undefined) this.remote = this.aborted ? '' : decoder.decode(this.res.getRemoteAddressAsText());
+    if (this.remote === undefined) {
+      const peer = this.aborted ? '' : decoder.decode(this.res.getRemoteAddressAsText());
+      this.remote = this.forwarded === undefined ? peer : this.forwarded.proxies.clientOf(peer, this.forwarded.header);
+    }
     return this.remote;
   }
 
@@ -189,8 +197,10 @@ export function route(handler: Handler, log: Logger, options: RouteOptions = {})
   const paramCount = options.params ?? 0;
   const extra = options.headers ?? [];
   const gate = options.gate;
+  const proxies = options.forwarded;
   return (res, uwsReq) => {
-    const reply = new Reply(res, log);
+    // The header is only readable now; without proxies configured it is never read.
+    const reply = new Reply(res, log, proxies === undefined ? undefined : { proxies, header: uwsReq.getHeader('x-forwarded-for') });
     reply.inline = true;
     if (gate?.active && gate.isBanned(reply.remoteAddress())) {
       reply.text(403, '403: Forbidden');

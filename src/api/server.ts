@@ -1,6 +1,7 @@
 import type { AddressGate } from '../auth/bans.js';
 import type { TlsFiles } from '../auth/http-section.js';
 import type { Logger } from '../core/log.js';
+import type { ForwardedFor } from './client-address.js';
 import { type Handler, type RouteOptions, route } from './http.js';
 import { closeApp, nativeUwsProblem, type TemplatedApp, type us_listen_socket, uWS } from './uws.js';
 
@@ -19,16 +20,27 @@ export class HttpServer {
   private listenSocket: us_listen_socket | undefined;
   private boundPort = 0;
 
+  private readonly gate: AddressGate | undefined;
+  /** Serve HTTPS and WSS with these files instead of plain HTTP. */
+  readonly tls: TlsFiles | undefined;
+  /** Behind trusted reverse proxies: who the client is (X-Forwarded-For). */
+  readonly forwarded: ForwardedFor | undefined;
+
   constructor(
     private readonly log: Logger,
-    /** Banned addresses get 403 on every route, before any handler or auth check (Home Assistant's ban middleware). */
-    private readonly gate?: AddressGate,
-    /** Serve HTTPS and WSS with these files instead of plain HTTP. */
-    readonly tls?: TlsFiles,
+    options: {
+      /** Banned addresses get 403 on every route, before any handler or auth check (Home Assistant's ban middleware). */
+      readonly gate?: AddressGate;
+      readonly tls?: TlsFiles;
+      readonly forwarded?: ForwardedFor;
+    } = {},
   ) {
     const problem = nativeUwsProblem();
     if (problem !== undefined) throw new Error(problem);
-    this.app = tls === undefined ? uWS.App() : sslApp(tls);
+    this.gate = options.gate;
+    this.tls = options.tls;
+    this.forwarded = options.forwarded;
+    this.app = options.tls === undefined ? uWS.App() : sslApp(options.tls);
   }
 
   /** `https` when serving TLS. */
@@ -42,7 +54,7 @@ export class HttpServer {
 
   resource(pattern: string, handlers: ResourceHandlers, options: RouteOptions = {}): void {
     const params = options.params ?? pattern.match(/\/:/g)?.length ?? 0;
-    const opts = { ...options, params, gate: this.gate };
+    const opts = { ...options, params, gate: this.gate, forwarded: this.forwarded };
     const allow = (Object.keys(handlers) as Method[]).map((m) => METHOD_NAMES[m]);
     for (const [method, handler] of Object.entries(handlers) as [Method, Handler][]) {
       this.app[method](pattern, route(handler, this.log, opts));
@@ -50,7 +62,10 @@ export class HttpServer {
     const allowHeader = allow.join(', ');
     this.app.any(
       pattern,
-      route((_req, reply) => reply.text(405, '405: Method Not Allowed', [['Allow', allowHeader]]), this.log, { gate: this.gate }),
+      route((_req, reply) => reply.text(405, '405: Method Not Allowed', [['Allow', allowHeader]]), this.log, {
+        gate: this.gate,
+        forwarded: this.forwarded,
+      }),
     );
   }
 
@@ -58,7 +73,7 @@ export class HttpServer {
   finish(): void {
     this.app.any(
       '/*',
-      route((_req, reply) => reply.text(404, '404: Not Found'), this.log, { gate: this.gate }),
+      route((_req, reply) => reply.text(404, '404: Not Found'), this.log, { gate: this.gate, forwarded: this.forwarded }),
     );
   }
 

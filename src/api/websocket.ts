@@ -29,6 +29,8 @@ export interface WsClientInfo {
 }
 
 interface SocketData {
+  /** The client's address, resolved at the upgrade (X-Forwarded-For is only readable then). */
+  address?: string;
   conn?: Connection;
 }
 
@@ -67,13 +69,15 @@ export function registerWebSocketApi(server: HttpServer, ctx: ApiContext, limits
     maxLifetime: 0,
 
     upgrade(res, req, context) {
+      const peer = decoder.decode(res.getRemoteAddressAsText());
+      const address = server.forwarded === undefined ? peer : server.forwarded.clientOf(peer, req.getHeader('x-forwarded-for'));
       // Banned addresses get 403 before the upgrade, as from Home Assistant's ban middleware.
-      if (ctx.guard.active && ctx.guard.isBanned(decoder.decode(res.getRemoteAddressAsText()))) {
+      if (ctx.guard.active && ctx.guard.isBanned(address)) {
         res.writeStatus('403 Forbidden').end('403: Forbidden');
         return;
       }
       res.upgrade<SocketData>(
-        {},
+        { address },
         req.getHeader('sec-websocket-key'),
         req.getHeader('sec-websocket-protocol'),
         req.getHeader('sec-websocket-extensions'),
@@ -84,9 +88,10 @@ export function registerWebSocketApi(server: HttpServer, ctx: ApiContext, limits
     open(ws) {
       // Every uWS callback is guarded: a throw escaping into uWS must never take the process down.
       try {
-        const address = decoder.decode(ws.getRemoteAddressAsText());
+        const data = ws.getUserData();
+        const address = data.address ?? decoder.decode(ws.getRemoteAddressAsText());
         const conn = new Connection(ws, address, env, (c) => connections.delete(c));
-        ws.getUserData().conn = conn;
+        data.conn = conn;
         connections.add(conn);
         conn.open();
       } catch (err) {

@@ -1,4 +1,4 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIP, isIPv4, isIPv6 } from 'node:net';
 
 /** Longest text taken as an address; anything longer is cut (it cannot be one). */
 const MAX_ADDRESS = 64;
@@ -28,4 +28,16 @@ export function normalizeAddress(text: string): string {
 export function isIpAddress(text: string): boolean {
   const t = text.trim();
   return isIPv4(t) || isIPv6(t.startsWith('[') && t.endsWith(']') ? t.slice(1, -1) : t);
+}
+
+/** An address or a network in CIDR notation (`192.168.1.10`, `10.0.0.0/8`, `fd00::/8`); undefined when neither. */
+export function parseNetwork(text: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | undefined {
+  const slash = text.indexOf('/');
+  const address = slash === -1 ? text : text.slice(0, slash);
+  const family = isIP(address);
+  if (family === 0) return undefined;
+  const max = family === 4 ? 32 : 128;
+  const prefixText = slash === -1 ? String(max) : text.slice(slash + 1);
+  if (!/^\d{1,3}$/.test(prefixText) || Number(prefixText) > max) return undefined;
+  return { address, prefix: Number(prefixText), family: family === 4 ? 'ipv4' : 'ipv6' };
 }

@@ -2,6 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import type { SectionValidator } from '../config/load.js';
 import { ConfigReader } from '../config/reader.js';
 import type { HubConfig } from '../config/types.js';
+import { parseNetwork } from './address.js';
 
 /** PEM files to serve HTTPS and WSS with, instead of plain HTTP. */
 export interface TlsFiles {
@@ -10,8 +11,8 @@ export interface TlsFiles {
 }
 
 /**
- * The `http:` section: Home Assistant's options for failed logins and IP bans (components/http/ban.py)
- * and for HTTPS (`ssl_certificate`, `ssl_key`).
+ * The `http:` section: Home Assistant's options for failed logins and IP bans (components/http/ban.py),
+ * for HTTPS (`ssl_certificate`, `ssl_key`) and for reverse proxies (`use_x_forwarded_for`, `trusted_proxies`).
  */
 export interface HttpSettings {
   /** Enforce bans from ip_bans.yaml and add new ones (default true, as in Home Assistant). */
@@ -20,6 +21,11 @@ export interface HttpSettings {
   readonly login_attempts_threshold: number;
   /** Serve HTTPS with these files; undefined: plain HTTP. */
   readonly tls?: TlsFiles;
+  /**
+   * Reverse proxies (addresses or CIDR networks) whose X-Forwarded-For names the client; undefined (the
+   * default): the header is ignored and the peer is the client.
+   */
+  readonly trustedProxies?: readonly string[];
 }
 
 export const DEFAULT_HTTP_SETTINGS: HttpSettings = { ip_ban_enabled: true, login_attempts_threshold: -1 };
@@ -37,7 +43,10 @@ function readableFile(r: ConfigReader, key: string): string | undefined {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'is not readable by this user' : `cannot be read (${code})`;
-    r.problem(key, `${JSON.stringify(file)} ${why}: expected the path of a PEM file (absolute, or relative to the directory hearth runs in)`);
+    r.problem(
+      key,
+      `${JSON.stringify(file)} ${why}: expected the path of a PEM file (absolute, or relative to the directory hearth runs in)`,
+    );
     return undefined;
   }
   return file;
@@ -55,9 +64,32 @@ function readTls(r: ConfigReader): TlsFiles | undefined {
   return certificate !== undefined && key !== undefined ? { certificate, key } : undefined;
 }
 
+/** `use_x_forwarded_for` and `trusted_proxies` go together, as in Home Assistant (vol.Inclusive). */
+function readProxies(r: ConfigReader): readonly string[] | undefined {
+  const use = r.boolean('use_x_forwarded_for', false);
+  const listed = r.stringList('trusted_proxies');
+  const valid: string[] = [];
+  listed?.forEach((text, i) => {
+    if (parseNetwork(text) !== undefined) valid.push(text);
+    else
+      r.issues.push({
+        path: [...r.path, 'trusted_proxies', ...(Array.isArray(r.value.trusted_proxies) ? [i] : [])],
+        message: `${JSON.stringify(text)} is not allowed: expected an IP address or a network in CIDR notation (e.g. 172.30.33.0/24 or fd00::/8)`,
+      });
+  });
+  if (r.has('use_x_forwarded_for') !== r.has('trusted_proxies')) {
+    r.problem(
+      r.has('use_x_forwarded_for') ? 'trusted_proxies' : 'use_x_forwarded_for',
+      'is required with the other one: use_x_forwarded_for and trusted_proxies go together (the proxies whose X-Forwarded-For is believed)',
+    );
+  }
+  return use && valid.length > 0 ? valid : undefined;
+}
+
 function read(r: ConfigReader): HttpSettings {
   const settings: HttpSettings = {
     tls: readTls(r),
+    trustedProxies: readProxies(r),
     ip_ban_enabled: r.boolean('ip_ban_enabled', DEFAULT_HTTP_SETTINGS.ip_ban_enabled),
     login_attempts_threshold: r.number('login_attempts_threshold', {
       integer: true,
