@@ -179,6 +179,26 @@ export function withDeadline<T>(promise: Promise<T>, ms: number, what: string): 
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * The status a WebSocket upgrade is answered with: an HTTP status when the hub refuses it (403 for a banned
+ * address), 101 when it switched protocols.
+ */
+export function upgradeStatus(url: string, headers: Record<string, string> = {}): Promise<number> {
+  return withDeadline(
+    new Promise<number>((resolve, reject) => {
+      const ws = new WebSocket(url, { headers });
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('open', () => {
+        ws.close();
+        resolve(101);
+      });
+      ws.on('error', reject);
+    }),
+    3000,
+    'the upgrade answer',
+  );
+}
+
 export interface WsOnlyServer {
   readonly core: Core;
   readonly auth: AuthStore;

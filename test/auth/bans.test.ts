@@ -123,7 +123,7 @@ t.test('a broken ban file is moved aside and the hub starts with no bans', async
   t.ok((await readdir(dir)).some((f) => f.startsWith(`${BANS_FILE}.corrupt.`)));
 });
 
-t.test("the http: section takes Home Assistant's two ban options and names mistakes", async (t) => {
+t.test("the http: section takes Home Assistant's ban, TLS and proxy options and names mistakes", async (t) => {
   const issues: ConfigIssue[] = [];
   HTTP_SECTION_VALIDATOR({ ip_ban_enabled: 'yes', login_attempts_threshold: 2.5, server_port: 80 }, ['http'], issues);
   t.same(
@@ -131,7 +131,7 @@ t.test("the http: section takes Home Assistant's two ban options and names mista
     [
       'http.ip_ban_enabled: "yes" is not allowed: expected true or false',
       'http.login_attempts_threshold: 2.5 is not allowed: expected an integer from -1 to 1000000',
-      'http.server_port: unknown option; allowed: ip_ban_enabled, login_attempts_threshold',
+      'http.server_port: unknown option; allowed: ip_ban_enabled, login_attempts_threshold, ssl_certificate, ssl_key, trusted_proxies, use_x_forwarded_for',
     ],
   );
   const none: ConfigIssue[] = [];

@@ -2,13 +2,12 @@ import { watch } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import t from 'tap';
-import WebSocket from 'ws';
 import { BANS_FILE, FREE_FAILURES } from '../../src/auth/bans.js';
 import { unbanCommand } from '../../src/cli/unban.js';
 import { type UserCommandIo, userCommand } from '../../src/cli/user.js';
-import { WsClient, withDeadline } from '../api/ws-client.js';
+import { upgradeStatus, WsClient, withDeadline } from '../api/ws-client.js';
 import { MINIMAL_CONFIG } from '../helpers/hub.js';
-import { FormBrowser, onboard, rest, startWebHub, type WebHub } from './helpers.js';
+import { FormBrowser, onboard, rest, startWebHub } from './helpers.js';
 
 const banConfig = (threshold: number): string =>
   `${MINIMAL_CONFIG}\nhttp:\n  ip_ban_enabled: true\n  login_attempts_threshold: ${threshold}\n`;
@@ -16,23 +15,6 @@ const banConfig = (threshold: number): string =>
 async function badLogin(browser: FormBrowser): Promise<number> {
   const page = await browser.get('/login');
   return (await browser.post('/login', { csrf: page.csrf, username: 'ada', password: 'wrong password' })).status;
-}
-
-/** Resolves when the hub answers the WebSocket upgrade with an HTTP status instead of switching protocols. */
-function upgradeStatus(web: WebHub): Promise<number> {
-  return withDeadline(
-    new Promise<number>((resolve, reject) => {
-      const ws = new WebSocket(web.wsUrl);
-      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-      ws.on('open', () => {
-        ws.close();
-        resolve(101);
-      });
-      ws.on('error', reject);
-    }),
-    3000,
-    'the upgrade answer',
-  );
 }
 
 /** The file's text once it matches, waiting on changes to its directory (the ban is written in the background). */
@@ -92,7 +74,7 @@ t.test('with login_attempts_threshold, an address is banned: 403 everywhere, per
   t.equal((await fetch(`${web.url}/no/such/page`)).status, 403, 'unknown paths too');
   t.equal((await owner.get('/profile')).status, 403, 'and pages, even with a good session');
   t.equal((await fetch(`${web.url}/static/x/y.js`)).status, 403);
-  t.equal(await upgradeStatus(web), 403, 'the WebSocket upgrade');
+  t.equal(await upgradeStatus(web.wsUrl), 403, 'the WebSocket upgrade');
 
   const out: string[] = [];
   const io = { out: (s: string) => out.push(s), err: (s: string) => out.push(s) };
@@ -122,7 +104,7 @@ t.test('wrong tokens on REST and WebSocket count as failed attempts; a WebSocket
   third.send({ type: 'auth', access_token: 'still.wrong' });
   await third.waitFor((m) => m.type === 'auth_invalid');
   t.equal((await rest(web, '/api/', good)).status, 403, 'three failures in a row ban');
-  t.equal(await upgradeStatus(web), 403);
+  t.equal(await upgradeStatus(web.wsUrl), 403);
 });
 
 t.test(
