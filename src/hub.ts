@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { Driver } from '../drivers/driver.js';
 import { DRIVER_KINDS, type DriverKind } from '../drivers/index.js';
-import { ForwardedFor } from './api/client-address.js';
+import { forwardedFor } from './api/client-address.js';
 import type { ApiContext } from './api/context.js';
 import { registerRestApi } from './api/rest.js';
 import { HttpServer } from './api/server.js';
@@ -95,16 +95,7 @@ export class Hub {
     let server: HttpServer;
     try {
       const httpLog = log.child({ module: 'http' });
-      const forwarded =
-        http.trustedProxies === undefined
-          ? undefined
-          : new ForwardedFor(http.trustedProxies, (peer) =>
-              httpLog.warn(
-                { peer },
-                `${peer} sent X-Forwarded-For but is not in http.trusted_proxies: the header is ignored and ${peer} counts as the client`,
-              ),
-            );
-      server = new HttpServer(httpLog, { gate: guard, tls: http.tls, forwarded });
+      server = new HttpServer(httpLog, { gate: guard, tls: http.tls, forwarded: forwardedFor(http.trustedProxies, httpLog) });
     } catch (err) {
       // Unusable TLS files: nothing else is started yet; close what is open (watchers, timers) and say why.
       await Promise.allSettled([guard.close(), auth.close(), registries.stop()]);

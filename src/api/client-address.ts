@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { normalizeAddress, parseNetwork } from '../auth/address.js';
+import type { Logger } from '../core/log.js';
 
 /**
  * Who a request comes from behind reverse proxies (Home Assistant's `use_x_forwarded_for` with
@@ -51,4 +52,15 @@ export class ForwardedFor {
     }
     return client;
   }
+}
+
+/** The resolver for `http.trusted_proxies` (undefined when none are configured), warning once per peer that sends the header untrusted. */
+export function forwardedFor(trustedProxies: readonly string[] | undefined, log: Logger): ForwardedFor | undefined {
+  if (trustedProxies === undefined) return undefined;
+  return new ForwardedFor(trustedProxies, (peer) =>
+    log.warn(
+      { peer },
+      `${peer} sent X-Forwarded-For but is not in http.trusted_proxies: the header is ignored and ${peer} counts as the client`,
+    ),
+  );
 }

@@ -79,8 +79,11 @@ export class Reply {
   /** The client's address (for bans, login throttling and logs): the peer, or the client behind trusted proxies. */
   remoteAddress(): string {
     if (this.remote === undefined) {
-      const peer = this.aborted ? '' : decoder.decode(this.res.getRemoteAddressAsText());
-      this.remote = this.forwarded === undefined ? peer : this.forwarded.proxies.clientOf(peer, this.forwarded.header);
+      if (this.aborted) this.remote = '';
+      else {
+        const peer = decoder.decode(this.res.getRemoteAddressAsText());
+        this.remote = this.forwarded === undefined ? peer : this.forwarded.proxies.clientOf(peer, this.forwarded.header);
+      }
     }
     return this.remote;
   }

@@ -20,7 +20,8 @@ export class HttpServer {
   private listenSocket: us_listen_socket | undefined;
   private boundPort = 0;
 
-  private readonly gate: AddressGate | undefined;
+  /** What every route gets to tell who the client is and whether it is banned. */
+  private readonly clients: Pick<RouteOptions, 'gate' | 'forwarded'>;
   /** Serve HTTPS and WSS with these files instead of plain HTTP. */
   readonly tls: TlsFiles | undefined;
   /** Behind trusted reverse proxies: who the client is (X-Forwarded-For). */
@@ -37,7 +38,7 @@ export class HttpServer {
   ) {
     const problem = nativeUwsProblem();
     if (problem !== undefined) throw new Error(problem);
-    this.gate = options.gate;
+    this.clients = { gate: options.gate, forwarded: options.forwarded };
     this.tls = options.tls;
     this.forwarded = options.forwarded;
     this.app = options.tls === undefined ? uWS.App() : sslApp(options.tls);
@@ -54,7 +55,7 @@ export class HttpServer {
 
   resource(pattern: string, handlers: ResourceHandlers, options: RouteOptions = {}): void {
     const params = options.params ?? pattern.match(/\/:/g)?.length ?? 0;
-    const opts = { ...options, params, gate: this.gate, forwarded: this.forwarded };
+    const opts = { ...options, params, ...this.clients };
     const allow = (Object.keys(handlers) as Method[]).map((m) => METHOD_NAMES[m]);
     for (const [method, handler] of Object.entries(handlers) as [Method, Handler][]) {
       this.app[method](pattern, route(handler, this.log, opts));
@@ -62,10 +63,7 @@ export class HttpServer {
     const allowHeader = allow.join(', ');
     this.app.any(
       pattern,
-      route((_req, reply) => reply.text(405, '405: Method Not Allowed', [['Allow', allowHeader]]), this.log, {
-        gate: this.gate,
-        forwarded: this.forwarded,
-      }),
+      route((_req, reply) => reply.text(405, '405: Method Not Allowed', [['Allow', allowHeader]]), this.log, this.clients),
     );
   }
 
@@ -73,7 +71,7 @@ export class HttpServer {
   finish(): void {
     this.app.any(
       '/*',
-      route((_req, reply) => reply.text(404, '404: Not Found'), this.log, { gate: this.gate, forwarded: this.forwarded }),
+      route((_req, reply) => reply.text(404, '404: Not Found'), this.log, this.clients),
     );
   }
 
