@@ -4,7 +4,9 @@
 // two thirds of the time. Subcommands stay separate chunks (`hearth token` does not load the server).
 // Packages with native code or loaded only for configured hardware stay outside, loaded from
 // node_modules as before. tsc still type-checks and emits dist/src/, which the bundle is made from, so
-// source maps point at the TypeScript sources.
+// source maps point at the TypeScript sources: `node --enable-source-maps dist/hearth/cli.js ...` prints
+// stack traces with TypeScript file names and lines. Whitespace is dropped (names are kept): V8 keeps
+// the source text of every loaded module in memory, and this saves about 0.5 MB of it on a Pi.
 
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -24,6 +26,7 @@ await build({
   target: 'node20',
   sourcemap: 'linked',
   logLevel: 'warning',
+  minifyWhitespace: true,
   // Native addons and the optional hardware packages: resolved at run time, only when used.
   external: ['uWebSockets.js', 'serialport', '@serialport/*', 'onoff', 'i2c-bus'],
   // The CommonJS packages inside (yaml, pino) call require() for Node's own modules.
