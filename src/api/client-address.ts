@@ -29,6 +29,15 @@ export class ForwardedFor {
     return family !== 0 && this.trusted.check(address, family === 4 ? 'ipv4' : 'ipv6');
   }
 
+  /**
+   * Whether a trusted proxy says the client came over HTTPS: X-Forwarded-Proto is `https` at every hop
+   * it lists. (Unsure means no: a cookie marked Secure on a plain-HTTP page would never come back.)
+   */
+  httpsOf(peerText: string, protoHeader: string): boolean {
+    if (protoHeader === '' || !this.isTrusted(normalizeAddress(peerText))) return false;
+    return protoHeader.split(',').every((p) => p.trim().toLowerCase() === 'https');
+  }
+
   /** The client's address, from the peer's and the X-Forwarded-For header ('' if none); normalised. */
   clientOf(peerText: string, header: string): string {
     const peer = normalizeAddress(peerText);

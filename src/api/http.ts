@@ -57,8 +57,8 @@ export class Reply {
   constructor(
     private readonly res: HttpResponse,
     private readonly log: Logger,
-    /** With reverse proxies configured: they and the request's X-Forwarded-For header, read in the request callback. */
-    private readonly forwarded?: { readonly proxies: ForwardedFor; readonly header: string },
+    /** With reverse proxies configured: they and the request's X-Forwarded-For/-Proto headers, read in the request callback. */
+    private readonly forwarded?: { readonly proxies: ForwardedFor; readonly header: string; readonly proto: string },
   ) {}
 
   /**
@@ -86,6 +86,13 @@ export class Reply {
       }
     }
     return this.remote;
+  }
+
+  /** Whether a trusted reverse proxy reports that the client reached it over HTTPS. */
+  forwardedHttps(): boolean {
+    const f = this.forwarded;
+    if (f === undefined || this.aborted) return false;
+    return f.proxies.httpsOf(decoder.decode(this.res.getRemoteAddressAsText()), f.proto);
   }
 
   send(
@@ -202,8 +209,14 @@ export function route(handler: Handler, log: Logger, options: RouteOptions = {})
   const gate = options.gate;
   const proxies = options.forwarded;
   return (res, uwsReq) => {
-    // The header is only readable now; without proxies configured it is never read.
-    const reply = new Reply(res, log, proxies === undefined ? undefined : { proxies, header: uwsReq.getHeader('x-forwarded-for') });
+    // The headers are only readable now; without proxies configured they are never read.
+    const reply = new Reply(
+      res,
+      log,
+      proxies === undefined
+        ? undefined
+        : { proxies, header: uwsReq.getHeader('x-forwarded-for'), proto: uwsReq.getHeader('x-forwarded-proto') },
+    );
     reply.inline = true;
     if (gate?.active && gate.isBanned(reply.remoteAddress())) {
       reply.text(403, '403: Forbidden');

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiContext } from '../api/context.js';
-import type { Request } from '../api/http.js';
+import type { Reply, Request } from '../api/http.js';
 import type { LoginGuard } from '../auth/bans.js';
 import { csrfTokenFor, type Session, type SessionStore } from '../auth/sessions.js';
 import type { User } from '../auth/types.js';
@@ -23,7 +23,7 @@ export interface WebEnv {
   readonly sessions: () => Promise<SessionStore>;
   readonly assets: Assets;
   readonly onboarding: Onboarding;
-  /** Mark cookies Secure (the hub is served over TLS). */
+  /** The hub serves TLS itself: every cookie is Secure (behind a proxy, see secureCookies). */
   readonly secure: boolean;
   readonly log: Logger;
 }
@@ -43,19 +43,27 @@ export async function loggedIn(env: WebEnv, req: Request): Promise<LoggedIn | un
   return user === undefined ? undefined : { session, user };
 }
 
-export function sessionCookie(env: WebEnv, secret: string, maxAgeS: number): string {
-  return cookie(SESSION_COOKIE, secret, { maxAgeS, secure: env.secure });
+/** Whether this answer's cookies are Secure: the hub serves TLS, or a trusted proxy took HTTPS from the client. */
+export function secureCookies(env: WebEnv, reply: Reply): boolean {
+  return env.secure || reply.forwardedHttps();
+}
+
+export function sessionCookie(env: WebEnv, reply: Reply, secret: string, maxAgeS: number): string {
+  return cookie(SESSION_COOKIE, secret, { maxAgeS, secure: secureCookies(env, reply) });
 }
 
 /**
  * The CSRF token for a form shown before login, from the form cookie (made now if the browser has none;
  * then `setCookie` must go out with the page).
  */
-export function preLoginCsrf(env: WebEnv, req: Request): { readonly token: string; readonly setCookie?: [string, string] } {
+export function preLoginCsrf(env: WebEnv, req: Request, reply: Reply): { readonly token: string; readonly setCookie?: [string, string] } {
   const existing = parseCookies(req.header('cookie')).get(FORM_COOKIE);
   if (existing !== undefined && COOKIE_VALUE.test(existing)) return { token: csrfTokenFor(existing, 'form') };
   const secret = randomBytes(32).toString('base64url');
-  return { token: csrfTokenFor(secret, 'form'), setCookie: ['Set-Cookie', cookie(FORM_COOKIE, secret, { secure: env.secure })] };
+  return {
+    token: csrfTokenFor(secret, 'form'),
+    setCookie: ['Set-Cookie', cookie(FORM_COOKIE, secret, { secure: secureCookies(env, reply) })],
+  };
 }
 
 /** Whether a pre-login form's token matches the browser's form cookie. */

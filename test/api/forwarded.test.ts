@@ -76,3 +76,34 @@ t.test('without the proxy options X-Forwarded-For is ignored: the peer is the cl
   t.equal(await get(h, 'wrong', CLIENT), 401);
   t.equal(await get(h, h.token, OTHER_CLIENT), 403, 'the failure counted against the peer (127.0.0.1), whatever the header said');
 });
+
+/** The Set-Cookie lines of the onboarding page (it sets the form's CSRF cookie), fetched with these headers. */
+async function onboardingCookies(h: TestHub, headers: Record<string, string>): Promise<string[]> {
+  const res = await fetch(`${h.url}/onboarding`, { headers });
+  if (res.status !== 200) throw new Error(`GET /onboarding: ${res.status}`);
+  return res.headers.getSetCookie();
+}
+
+t.test('behind a trusted proxy that took HTTPS, cookies are Secure; otherwise not', async (t) => {
+  const proxied = await startTestHub(t, {
+    yaml: `${MINIMAL_CONFIG}http:\n  use_x_forwarded_for: true\n  trusted_proxies: [127.0.0.0/8]\n`,
+  });
+  const https = await onboardingCookies(proxied, { 'x-forwarded-for': CLIENT, 'x-forwarded-proto': 'https' });
+  t.ok(https.length > 0 && https.every((c) => c.endsWith('; Secure')), `Secure: ${https.join(' | ')}`);
+  const http = await onboardingCookies(proxied, { 'x-forwarded-for': CLIENT, 'x-forwarded-proto': 'http' });
+  t.ok(http.length > 0 && !http.some((c) => c.includes('Secure')), 'the proxy took plain HTTP: not Secure');
+  const mixed = await onboardingCookies(proxied, { 'x-forwarded-for': CLIENT, 'x-forwarded-proto': 'http, https' });
+  t.notOk(
+    mixed.some((c) => c.includes('Secure')),
+    'a plain-HTTP hop anywhere: not Secure',
+  );
+
+  const untrusted = await startTestHub(t, {
+    yaml: `${MINIMAL_CONFIG}http:\n  use_x_forwarded_for: true\n  trusted_proxies: [192.0.2.1]\n`,
+  });
+  const spoofed = await onboardingCookies(untrusted, { 'x-forwarded-proto': 'https' });
+  t.notOk(
+    spoofed.some((c) => c.includes('Secure')),
+    'X-Forwarded-Proto from a peer that is no trusted proxy is ignored',
+  );
+});

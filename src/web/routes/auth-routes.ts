@@ -6,7 +6,16 @@ import { SESSION_IDLE_MS } from '../../auth/sessions.js';
 import type { User } from '../../auth/types.js';
 import { HubError } from '../../core/errors.js';
 import { busy, refuse } from '../answers.js';
-import { loggedIn, preLoginCsrf, preLoginCsrfValid, SESSION_COOKIE, sameText, sessionCookie, type WebEnv } from '../context.js';
+import {
+  loggedIn,
+  preLoginCsrf,
+  preLoginCsrfValid,
+  SESSION_COOKIE,
+  sameText,
+  secureCookies,
+  sessionCookie,
+  type WebEnv,
+} from '../context.js';
 import type { Html } from '../html.js';
 import { clearCookie, crossSiteProblem, field, readForm, redirect, safeNext, sendPage, WEB_HEADERS } from '../http-util.js';
 import { claimOwnerPage, createOwnerPage, loginPage, messagePage } from '../pages/auth-pages.js';
@@ -36,7 +45,7 @@ function queryNext(req: Request): string {
 async function showLogin(env: WebEnv, req: Request, reply: Reply): Promise<void> {
   if ((await loggedIn(env, req)) !== undefined) return redirect(reply, queryNext(req));
   if ((await env.onboarding.state()).kind !== 'closed') return redirect(reply, '/onboarding');
-  const csrf = preLoginCsrf(env, req);
+  const csrf = preLoginCsrf(env, req, reply);
   const notice = hasQueryKey(req.query, 'logged_out') ? 'You are logged out.' : undefined;
   await renderLogin(env, reply, 200, { csrf: csrf.token, next: queryNext(req), notice }, csrf.setCookie);
 }
@@ -62,10 +71,10 @@ async function login(env: WebEnv, req: Request, reply: Reply): Promise<void> {
   const cross = crossSiteProblem(req);
   if (cross !== undefined) return refuse(env, reply, cross);
   if (!preLoginCsrfValid(req, field(form, 'csrf', 200))) {
-    const csrf = preLoginCsrf(env, req);
+    const csrf = preLoginCsrf(env, req, reply);
     return renderLogin(env, reply, 400, { csrf: csrf.token, next, username, problems: [FORM_EXPIRED] }, csrf.setCookie);
   }
-  const csrf = preLoginCsrf(env, req).token;
+  const csrf = preLoginCsrf(env, req, reply).token;
   if (await throttled(env, reply, address, '/login')) return;
   const password = field(form, 'password', 2048);
   if (username === '' || password === '') {
@@ -89,13 +98,13 @@ async function login(env: WebEnv, req: Request, reply: Reply): Promise<void> {
 async function startSession(env: WebEnv, reply: Reply, user: User, userAgent: string, next: string): Promise<void> {
   const { secret } = await (await env.sessions()).create(user.id, userAgent);
   env.log.info({ user: user.name }, 'web login');
-  redirect(reply, next, [['Set-Cookie', sessionCookie(env, secret, Math.floor(SESSION_IDLE_MS / 1000))]]);
+  redirect(reply, next, [['Set-Cookie', sessionCookie(env, reply, secret, Math.floor(SESSION_IDLE_MS / 1000))]]);
 }
 
 async function logout(env: WebEnv, req: Request, reply: Reply): Promise<void> {
   const form = await readForm(req, reply);
   const who = await loggedIn(env, req);
-  if (who === undefined) return redirect(reply, '/login', [['Set-Cookie', clearCookie(SESSION_COOKIE, env.secure)]]);
+  if (who === undefined) return redirect(reply, '/login', [['Set-Cookie', clearCookie(SESSION_COOKIE, secureCookies(env, reply))]]);
   const cross = crossSiteProblem(req);
   if (cross !== undefined) return refuse(env, reply, cross);
   if (!sameText(who.session.csrf, field(form, 'csrf', 200)))
@@ -103,7 +112,7 @@ async function logout(env: WebEnv, req: Request, reply: Reply): Promise<void> {
   await (await env.sessions()).end(who.session.id);
   // The page's access tokens die with the session, and so do the WebSockets they opened.
   env.ctx.auth.revokeAccessTokens(who.session.tokenGroup);
-  redirect(reply, '/login?logged_out', [['Set-Cookie', clearCookie(SESSION_COOKIE, env.secure)]]);
+  redirect(reply, '/login?logged_out', [['Set-Cookie', clearCookie(SESSION_COOKIE, secureCookies(env, reply))]]);
 }
 
 // ---- onboarding ------------------------------------------------------------------------------------
@@ -118,7 +127,7 @@ interface OnboardingView {
 async function showOnboarding(env: WebEnv, req: Request, reply: Reply): Promise<void> {
   const state = await env.onboarding.state();
   if (state.kind === 'closed') return redirect(reply, (await loggedIn(env, req)) === undefined ? '/login' : '/');
-  const csrf = preLoginCsrf(env, req);
+  const csrf = preLoginCsrf(env, req, reply);
   // Makes sure the code exists and has been logged before anyone is asked for it.
   if (state.kind === 'claim') env.onboarding.code();
   await renderOnboarding(env, reply, 200, { csrf: csrf.token }, csrf.setCookie);
@@ -148,10 +157,10 @@ async function onboard(env: WebEnv, req: Request, reply: Reply): Promise<void> {
   const typedUsername = field(form, 'username', 200).trim();
   const username = normalizeUsername(typedUsername);
   if (!preLoginCsrfValid(req, field(form, 'csrf', 200))) {
-    const csrf = preLoginCsrf(env, req);
+    const csrf = preLoginCsrf(env, req, reply);
     return renderOnboarding(env, reply, 400, { csrf: csrf.token, name, username: typedUsername, problems: [FORM_EXPIRED] }, csrf.setCookie);
   }
-  const csrf = preLoginCsrf(env, req).token;
+  const csrf = preLoginCsrf(env, req, reply).token;
   if (await throttled(env, reply, address, '/onboarding')) return;
   const password = field(form, 'password', 2048);
   const confirm = field(form, 'password_confirm', 2048);
