@@ -1,7 +1,8 @@
 // The shipped entry point: the compiled dist/src/ bundled by esbuild into a few files in dist/hearth/.
 // Node 20 loads ES modules one file at a time (resolve, read, compile, link, each asynchronous), and the
-// hub is some two hundred of them plus the files of yaml and pino: bundled, `serve` is ready in about
-// two thirds of the time. Subcommands stay separate chunks (`hearth token` does not load the server).
+// hub is some two hundred of them plus the files of yaml and pino: bundled, the demo is ready in about
+// three quarters of the time (bench/RESULTS.md, Startup). Subcommands stay separate chunks (`hearth
+// token` does not load the server).
 // Packages with native code or loaded only for configured hardware stay outside, loaded from
 // node_modules as before. tsc still type-checks and emits dist/src/, which the bundle is made from, so
 // source maps point at the TypeScript sources: `node --enable-source-maps dist/hearth/cli.js ...` prints
