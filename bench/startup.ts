@@ -1,6 +1,7 @@
 /**
- * Startup: from spawning `node dist/hearth/cli.js serve` (the bundled build) to the first 200 from GET /api/ (polled on fresh
- * connections every millisecond), with the bundled demo configuration, 1,000 and 10,000 virtual entities.
+ * Startup: from spawning `node dist/hearth/cli.js serve` (the bundled build) to the first 200 from
+ * GET /api/ (polled on fresh connections every millisecond), with the demo configuration that ships in
+ * config/, 1,000 and 10,000 virtual entities.
  * References in the same run, measured the same way: Node alone answering with node:http, and Node with
  * uWS. Runs interleave the cases, each case keeps its data directory (the first, untimed run writes its
  * files), and the table shows the median of the runs.

@@ -55,16 +55,11 @@ function readableFile(r: ConfigReader, key: string): string | undefined {
 function readTls(r: ConfigReader): TlsFiles | undefined {
   const certificate = readableFile(r, 'ssl_certificate');
   const key = readableFile(r, 'ssl_key');
-  if (r.has('ssl_certificate') !== r.has('ssl_key')) {
-    r.problem(
-      r.has('ssl_certificate') ? 'ssl_key' : 'ssl_certificate',
-      'is required with the other one: ssl_certificate and ssl_key (PEM files) go together to serve HTTPS',
-    );
-  }
+  r.inclusive('ssl_certificate', 'ssl_key', 'ssl_certificate and ssl_key (PEM files) go together to serve HTTPS');
   return certificate !== undefined && key !== undefined ? { certificate, key } : undefined;
 }
 
-/** `use_x_forwarded_for` and `trusted_proxies` go together, as in Home Assistant (vol.Inclusive). */
+/** `use_x_forwarded_for` with `trusted_proxies`: the networks whose X-Forwarded-For is believed. */
 function readProxies(r: ConfigReader): readonly string[] | undefined {
   const use = r.boolean('use_x_forwarded_for', false);
   const listed = r.stringList('trusted_proxies');
@@ -77,12 +72,11 @@ function readProxies(r: ConfigReader): readonly string[] | undefined {
         message: `${JSON.stringify(text)} is not allowed: expected an IP address or a network in CIDR notation (e.g. 172.30.33.0/24 or fd00::/8)`,
       });
   });
-  if (r.has('use_x_forwarded_for') !== r.has('trusted_proxies')) {
-    r.problem(
-      r.has('use_x_forwarded_for') ? 'trusted_proxies' : 'use_x_forwarded_for',
-      'is required with the other one: use_x_forwarded_for and trusted_proxies go together (the proxies whose X-Forwarded-For is believed)',
-    );
-  }
+  r.inclusive(
+    'use_x_forwarded_for',
+    'trusted_proxies',
+    'use_x_forwarded_for and trusted_proxies go together (the proxies whose X-Forwarded-For is believed)',
+  );
   return use && valid.length > 0 ? valid : undefined;
 }
 

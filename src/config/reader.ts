@@ -149,6 +149,11 @@ export class ConfigReader {
     return out;
   }
 
+  /** Home Assistant's vol.Inclusive: two keys are given together or not at all; reports on the missing one. */
+  inclusive(a: string, b: string, together: string): void {
+    if (this.has(a) !== this.has(b)) this.problem(this.has(a) ? b : a, `is required with the other one: ${together}`);
+  }
+
   /** A nested mapping, or undefined when absent. */
   child(key: string): ConfigReader | undefined {
     const v = this.raw(key);
