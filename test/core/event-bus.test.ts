@@ -56,11 +56,23 @@ t.test('event JSON is built once and embeds the cached state JSON', async (t) =>
   bus.on('t', 'state_changed', (e) => {
     event = e;
   });
+  let builds = 0;
+  class CountingData extends StateChangedData {
+    override toJsonString(): string {
+      builds++;
+      return super.toJsonString();
+    }
+  }
+  let second: HubEvent<'state_changed'> | undefined;
+  bus.on('t2', 'state_changed', (e) => {
+    second = e;
+  });
   const ctx = createContext(clock.now(), 'u1');
   const s = new State('light.a', 'on', { brightness: 3 }, clock.now(), clock.now(), ctx);
-  bus.fire('state_changed', new StateChangedData('light.a', null, s), ctx);
+  bus.fire('state_changed', new CountingData('light.a', null, s), ctx);
   const json = event?.json ?? '';
-  t.equal(event?.json, json, 'cached');
+  t.equal(second?.json, json, 'every listener reads the same JSON');
+  t.equal(builds, 1, 'the event data is serialized once, however many listeners read it');
   t.ok(json.includes(s.json));
   t.same(JSON.parse(json), {
     event_type: 'state_changed',

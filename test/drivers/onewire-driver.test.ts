@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -39,7 +40,7 @@ class Bus {
   }
 }
 
-/** fs.readFile, counting reads per sensor id so a test can wait for the next poll instead of sleeping. */
+/** The w1_slave file's text, counting reads per sensor id so a test can wait for the next poll instead of sleeping. */
 class CountingReader {
   private readonly counts = new Map<string, number>();
   private readonly started = new Map<string, number>();
@@ -57,7 +58,9 @@ class CountingReader {
     this.active++;
     this.maxActive = Math.max(this.maxActive, this.active);
     try {
-      return await readFile(path, 'utf8');
+      // Read synchronously: the returned promise is settled before the driver's read timeout is even armed, so a
+      // healthy sensor can never lose the race to the 50 ms timeout on a loaded machine; only `hung` reads time out.
+      return readFileSync(path, 'utf8');
     } finally {
       this.active--;
       this.counts.set(id, this.count(id) + 1);
