@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { quarantine } from './quarantine.js';
 
 /**
  * Writes a file so that a power cut leaves either the old or the new content, never a torn one:
@@ -42,7 +43,7 @@ export type JsonLoad<T> =
   /** The file was not valid JSON; it was renamed aside so the hub can start clean. */
   | { readonly status: 'corrupt'; readonly movedTo: string };
 
-/** Reads a JSON file; a corrupt one is renamed to `<name>.corrupt.<time>` (as Home Assistant's storage does). */
+/** Reads a JSON file; a corrupt one is renamed to `<name>.corrupt-<time>` (see data-file.ts for the whole policy). */
 export async function readJsonFile<T>(path: string): Promise<JsonLoad<T>> {
   let text: string;
   try {
@@ -54,8 +55,6 @@ export async function readJsonFile<T>(path: string): Promise<JsonLoad<T>> {
   try {
     return { status: 'ok', value: JSON.parse(text) as T };
   } catch {
-    const movedTo = `${path}.corrupt.${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    await rename(path, movedTo);
-    return { status: 'corrupt', movedTo };
+    return { status: 'corrupt', movedTo: await quarantine(path) };
   }
 }

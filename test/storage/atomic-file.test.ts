@@ -27,5 +27,5 @@ t.test('reads JSON; a corrupt file is moved aside; a missing one says so', async
   t.equal(r.status, 'corrupt');
   const files = await readdir(dir);
   t.equal(files.length, 1);
-  t.match(files[0], /^x\.json\.corrupt\./);
+  t.match(files[0], /^x\.json\.corrupt-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/);
 });

@@ -1,0 +1,262 @@
+import { readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Logger } from '../core/log.js';
+import { writeFileAtomic } from './atomic-file.js';
+import { quarantine } from './quarantine.js';
+
+export { corruptName, quarantine } from './quarantine.js';
+
+/**
+ * The storage policy every file under the data directory follows:
+ * - read-or-quarantine: a file that does not parse or has the wrong shape is renamed to
+ *   `<name>.corrupt-<time>`, logged once as an error naming both names, and its owner starts empty;
+ * - write-with-retry: atomic writes; when the disk is full, read-only or failing, one error is logged,
+ *   the owner's memory stays the truth, and the latest content is written again with backoff (without
+ *   waiting for another change) until it works, which is logged once too.
+ */
+
+/** Writes a file atomically; tests pass one that fails or counts. */
+export type WriteFile = (path: string, data: string) => Promise<void>;
+
+/** How long to wait before writing again after a failure: `firstMs`, doubling up to `maxMs`. */
+export interface RetryPolicy {
+  readonly firstMs: number;
+  readonly maxMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { firstMs: 5000, maxMs: 5 * 60 * 1000 };
+
+/** Temp files younger than this may belong to a write in progress (the CLI's), so they are left alone. */
+const STALE_TEMP_MS = 10_000;
+
+export type DataLoad<T> =
+  | { readonly status: 'missing' }
+  | { readonly status: 'ok'; readonly value: T }
+  /** The file did not parse or had the wrong shape; it was moved aside (or could not be, then `movedTo` is undefined). */
+  | { readonly status: 'corrupt'; readonly movedTo: string | undefined };
+
+export interface ReadOptions<T> {
+  readonly log: Logger;
+  /** Turns the file's text into its content; throws an Error saying what is wrong when it cannot. */
+  readonly parse: (text: string) => T;
+  /** What the file is, for the log: "registry file", "auth file". */
+  readonly label: string;
+  /** What the owner does instead, for the log: "starting with an empty registry". */
+  readonly fallback: string;
+}
+
+/**
+ * Reads a data file. Missing is not an error. A file that does not parse is moved aside (one error log
+ * naming the file, the new name and the problem). Unfinished temp files of this file's atomic writes (a
+ * power cut between write and rename) are never read, and removed. Other read errors (EACCES, EIO) throw.
+ */
+export async function readDataFile<T>(path: string, options: ReadOptions<T>): Promise<DataLoad<T>> {
+  await removeStaleTemps(path, options.log);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing' };
+    throw err;
+  }
+  let value: T;
+  try {
+    value = options.parse(text);
+  } catch (err) {
+    const problem = err instanceof Error ? err.message : String(err);
+    let movedTo: string | undefined;
+    let moveError = '';
+    try {
+      movedTo = await quarantine(path);
+    } catch (renameErr) {
+      moveError = ` and could not be moved aside (${(renameErr as NodeJS.ErrnoException).code ?? String(renameErr)})`;
+    }
+    const where = movedTo === undefined ? moveError : `; moved aside to ${movedTo}`;
+    options.log.error({ path, movedTo, problem }, `${options.label} was corrupt: ${path} (${problem})${where}; ${options.fallback}`);
+    return { status: 'corrupt', movedTo };
+  }
+  return { status: 'ok', value };
+}
+
+/** A JSON parser for `readDataFile` that also checks the shape. */
+export function jsonOf<T>(isShape: (value: unknown) => value is T, shape: string): (text: string) => T {
+  return (text) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw new Error(`not JSON: ${(err as Error).message}`);
+    }
+    if (!isShape(value)) throw new Error(`not ${shape}`);
+    return value;
+  };
+}
+
+/** The temp files `writeFileAtomic` makes for `path` are `.<name>.<random>.tmp` beside it. */
+async function removeStaleTemps(path: string, log: Logger): Promise<void> {
+  const dir = dirname(path);
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const temp = join(dir, name);
+    try {
+      if (now - (await stat(temp)).mtimeMs < STALE_TEMP_MS) continue;
+      await unlink(temp);
+      log.info({ path: temp }, `removed ${temp}, an unfinished write of ${path} (the power went off while writing it)`);
+    } catch {
+      // Gone already, or not ours to remove: either way it is never read.
+    }
+  }
+}
+
+const CAUSES: Readonly<Record<string, string>> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the file system is read-only',
+  EIO: 'the disk reported an I/O error',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+};
+
+/** A short cause for the log: "ENOSPC: the disk is full". */
+export function writeFailureCause(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code === undefined) return err instanceof Error ? err.message : String(err);
+  return `${code}: ${CAUSES[code] ?? (err as Error).message}`;
+}
+
+export interface DataFileOptions {
+  readonly path: string;
+  readonly log: Logger;
+  /** The content to write, rendered when a write starts (so a retry writes the latest); undefined when the disk already has it. */
+  readonly render: () => string | undefined;
+  /** Called after `content` reached the disk. */
+  readonly onWritten?: (content: string) => void;
+  /** What the file is, for the log. */
+  readonly label: string;
+  /** File mode; 0600 unless told. */
+  readonly mode?: number;
+  readonly writeFile?: WriteFile;
+  /**
+   * Long-running owners (the hub) keep their memory as the truth and write again later; `false` for one-shot
+   * commands (the CLI), which must see the failure instead of exiting with the change unsaved.
+   */
+  readonly retry?: RetryPolicy | false;
+}
+
+/**
+ * One data file's writer. Writes never interleave and never queue: each write renders the latest content,
+ * so any number of changes during a write or an outage cost one write afterwards.
+ */
+export class DataFile {
+  readonly path: string;
+  private chain: Promise<void> = Promise.resolve();
+  private dirty = false;
+  /** Set while writes fail; cleared (and logged) by the first write that works. */
+  private failure: { readonly error: unknown; attempts: number } | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryMs = 0;
+  private stopped = false;
+  private readonly write: WriteFile;
+
+  constructor(private readonly options: DataFileOptions) {
+    this.path = options.path;
+    const mode = options.mode ?? 0o600;
+    this.write = options.writeFile ?? ((path, data) => writeFileAtomic(path, data, mode));
+  }
+
+  /** True while the disk refuses writes and the latest content lives only in memory. */
+  get failing(): boolean {
+    return this.failure !== undefined;
+  }
+
+  /**
+   * Writes the current content. Resolves once it (or newer) is on disk; rejects when that write failed.
+   * While writes fail, the content waits for the next retry and this rejects at once with the last error.
+   */
+  save(): Promise<void> {
+    this.dirty = true;
+    if (this.retryTimer !== undefined && this.failure !== undefined) return Promise.reject(this.failure.error);
+    return this.enqueue();
+  }
+
+  /** Resolves when no write is in flight. */
+  async settled(): Promise<void> {
+    await this.chain.catch(() => {});
+  }
+
+  /** On stop: one last try for content still waiting on a retry, then no more timers. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer !== undefined) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = undefined;
+      this.enqueue().catch(() => {});
+    }
+    await this.settled();
+  }
+
+  private enqueue(): Promise<void> {
+    this.chain = this.chain.catch(() => {}).then(() => this.attempt());
+    return this.chain;
+  }
+
+  private async attempt(): Promise<void> {
+    if (!this.dirty) return;
+    this.dirty = false;
+    const content = this.options.render();
+    if (content !== undefined) {
+      try {
+        await this.write(this.path, content);
+      } catch (err) {
+        this.dirty = true;
+        this.failed(err);
+        throw err;
+      }
+      this.options.onWritten?.(content);
+    }
+    this.recovered();
+  }
+
+  private failed(error: unknown): void {
+    const { retry = DEFAULT_RETRY, log, label } = this.options;
+    if (retry === false) return;
+    if (this.failure === undefined) {
+      this.failure = { error, attempts: 1 };
+      this.retryMs = retry.firstMs;
+      log.error(
+        { err: error, path: this.path },
+        `could not write ${label} ${this.path} (${writeFailureCause(error)}); keeping it in memory and trying again every ${seconds(retry.firstMs)} to ${seconds(retry.maxMs)}`,
+      );
+    } else {
+      this.failure = { error, attempts: this.failure.attempts + 1 };
+      this.retryMs = Math.min(this.retryMs * 2, retry.maxMs);
+    }
+    if (this.stopped || this.retryTimer !== undefined) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.enqueue().catch(() => {});
+    }, this.retryMs);
+    this.retryTimer.unref();
+  }
+
+  private recovered(): void {
+    if (this.failure === undefined) return;
+    const { attempts } = this.failure;
+    this.failure = undefined;
+    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.options.log.info({ path: this.path, failedAttempts: attempts }, `${this.options.label} ${this.path} is written again`);
+  }
+}
+
+function seconds(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+}
