@@ -1,9 +1,10 @@
 import { type FSWatcher, watch } from 'node:fs';
-import { readFile, rename } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isMap, parseDocument } from 'yaml';
 import type { Logger } from '../core/log.js';
 import { writeFileAtomic } from '../storage/atomic-file.js';
+import { DataFile, readDataFile } from '../storage/data-file.js';
 import { normalizeAddress } from './address.js';
 import { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './http-section.js';
 
@@ -51,7 +52,8 @@ export class LoginGuard implements AddressGate, FailureRecorder {
   private readonly failures = new Map<string, Failures>();
   private bans: BanList;
   private watcher: FSWatcher | undefined;
-  private writing: Promise<void> = Promise.resolve();
+  /** Writes the ban file; a write the disk refuses is logged once and retried, the bans in memory hold meanwhile. */
+  private readonly file: DataFile;
   private lastWritten: string | undefined;
   private reloadTimer: NodeJS.Timeout | undefined;
   private readonly reloadListeners = new Set<() => void>();
@@ -64,6 +66,15 @@ export class LoginGuard implements AddressGate, FailureRecorder {
     private readonly now: () => number,
   ) {
     this.bans = bans;
+    this.file = new DataFile({
+      path,
+      log,
+      label: 'ban file',
+      render: () => banFileText(this.bans),
+      onWritten: (text) => {
+        this.lastWritten = text;
+      },
+    });
   }
 
   static async open(dataDir: string, settings: HttpSettings, log: Logger, now: () => number = Date.now): Promise<LoginGuard> {
@@ -139,7 +150,7 @@ export class LoginGuard implements AddressGate, FailureRecorder {
 
   /** Resolves when bans made so far are on disk. */
   async saved(): Promise<void> {
-    await this.writing.catch(() => {});
+    await this.file.settled();
   }
 
   /** Called after the ban file was changed by another process and re-read. */
@@ -153,24 +164,18 @@ export class LoginGuard implements AddressGate, FailureRecorder {
     this.watcher?.close();
     this.watcher = undefined;
     if (this.reloadTimer !== undefined) clearTimeout(this.reloadTimer);
-    await this.writing.catch(() => {});
+    await this.file.stop();
   }
 
   private ban(ip: string): void {
     this.bans.set(ip, { banned_at: new Date(this.now()).toISOString() });
     this.log.warn({ address: ip }, `Banned IP ${ip} for too many login attempts`);
-    this.persist().catch((err: unknown) => this.log.error({ err }, `could not write ${BANS_FILE}; the ban holds until the hub stops`));
+    void this.persist();
   }
 
+  /** Never rejects: a refused write was logged once by the DataFile and is retried; the bans in memory hold. */
   private persist(): Promise<void> {
-    const text = banFileText(this.bans);
-    this.writing = this.writing
-      .catch(() => {})
-      .then(async () => {
-        await writeFileAtomic(this.path, text, 0o600);
-        this.lastWritten = text;
-      });
-    return this.writing;
+    return this.file.save().catch(() => {});
   }
 
   private watch(dataDir: string): void {
@@ -193,7 +198,7 @@ export class LoginGuard implements AddressGate, FailureRecorder {
 
   /** Takes the file's content as the truth when another process (`hearth unban`) changed it. */
   private async reload(): Promise<void> {
-    await this.writing.catch(() => {});
+    await this.file.settled();
     let text: string;
     try {
       text = await readFile(this.path, 'utf8');
@@ -234,12 +239,21 @@ export function banFileText(bans: BanList): string {
 
 /** Parses a ban file; undefined (after logging) when it is not YAML of the expected shape. */
 export function parseBans(text: string, log: Logger): BanList | undefined {
+  try {
+    return banListOf(text);
+  } catch (err) {
+    log.error({ problem: (err as Error).message }, `${BANS_FILE} is not valid`);
+    return undefined;
+  }
+}
+
+/** Parses a ban file; throws an Error saying what is wrong when it is not YAML of the expected shape. */
+function banListOf(text: string): BanList {
   const bans: BanList = new Map();
   if (text.trim() === '') return bans;
   const doc = parseDocument(text, { uniqueKeys: false });
   if (doc.errors.length > 0 || (doc.contents !== null && !isMap(doc.contents))) {
-    log.error({ problem: doc.errors[0]?.message ?? 'expected a mapping of addresses' }, `${BANS_FILE} is not valid`);
-    return undefined;
+    throw new Error(doc.errors[0]?.message ?? 'expected a mapping of addresses');
   }
   const value = (doc.toJS({ maxAliasCount: 10 }) ?? {}) as Record<string, unknown>;
   for (const [key, entry] of Object.entries(value)) {
@@ -250,21 +264,10 @@ export function parseBans(text: string, log: Logger): BanList | undefined {
   return bans;
 }
 
-/** Reads the ban file; a broken one is moved aside (logged), so the hub starts and the next ban writes a clean file. */
+/** Reads the ban file; a broken one is moved aside (one error), so the hub starts and the next ban writes a clean file. */
 export async function loadBans(path: string, log: Logger): Promise<BanList> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-    throw err;
-  }
-  const bans = parseBans(text, log);
-  if (bans !== undefined) return bans;
-  const movedTo = `${path}.corrupt.${new Date().toISOString().replace(/[:.]/g, '-')}`;
-  await rename(path, movedTo);
-  log.error({ movedTo }, `${BANS_FILE} was moved aside; no address is banned now`);
-  return new Map();
+  const loaded = await readDataFile(path, { log, parse: banListOf, label: 'ban file', fallback: 'no address is banned now' });
+  return loaded.status === 'ok' ? loaded.value : new Map();
 }
 
 /** Writes a ban list (the CLI's unban). */

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from '../core/log.js';
-import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
+import { DataFile, jsonOf, readDataFile } from '../storage/data-file.js';
 
 export const SESSIONS_FILE = 'sessions.json';
 /** A session lasts this long after its last use, so a phone that visits weekly stays logged in. */
@@ -43,25 +43,37 @@ export interface Session {
  */
 export class SessionStore {
   private readonly byId = new Map<string, StoredSession>();
-  private writing: Promise<void> = Promise.resolve();
+  /** Writes sessions.json; a write the disk refuses is logged once and retried, the sessions in memory hold. */
+  private readonly file: DataFile;
 
   private constructor(
-    private readonly path: string,
+    path: string,
     sessions: readonly StoredSession[],
-    private readonly log: Logger,
+    log: Logger,
     private readonly now: () => number,
   ) {
     const t = now();
     for (const s of sessions) if (Date.parse(s.expires_at) > t) this.byId.set(s.id, s);
+    this.file = new DataFile({
+      path,
+      log,
+      label: 'sessions file',
+      render: () => {
+        const data: SessionsData = { version: 1, sessions: [...this.byId.values()] };
+        return `${JSON.stringify(data, null, 2)}\n`;
+      },
+    });
   }
 
   static async open(dataDir: string, log: Logger, now: () => number = Date.now): Promise<SessionStore> {
     const path = join(dataDir, SESSIONS_FILE);
-    const loaded = await readJsonFile<SessionsData>(path);
-    let sessions: StoredSession[] = [];
-    if (loaded.status === 'ok' && Array.isArray(loaded.value?.sessions)) sessions = loaded.value.sessions.filter(isStoredSession);
-    else if (loaded.status === 'corrupt')
-      log.error({ movedTo: loaded.movedTo }, 'sessions file was corrupt; moved aside (everyone logs in again)');
+    const loaded = await readDataFile(path, {
+      log,
+      parse: jsonOf(isSessionsData, 'a sessions file ({"sessions": [...]})'),
+      label: 'sessions file',
+      fallback: 'everyone logs in again',
+    });
+    const sessions = loaded.status === 'ok' ? loaded.value.sessions.filter(isStoredSession) : [];
     return new SessionStore(path, sessions, log, now);
   }
 
@@ -112,7 +124,7 @@ export class SessionStore {
   }
 
   async close(): Promise<void> {
-    await this.writing.catch(() => {});
+    await this.file.stop();
   }
 
   private dropBeyondBounds(userId: string): void {
@@ -129,14 +141,12 @@ export class SessionStore {
   }
 
   private saveInBackground(): void {
-    this.save().catch((err: unknown) => this.log.error({ err }, 'could not save the web sessions'));
+    void this.save();
   }
 
+  /** Never rejects: a refused write was logged once by the DataFile and is retried; the sessions in memory hold. */
   private save(): Promise<void> {
-    const data: SessionsData = { version: 1, sessions: [...this.byId.values()] };
-    const text = `${JSON.stringify(data, null, 2)}\n`;
-    this.writing = this.writing.catch(() => {}).then(() => writeFileAtomic(this.path, text, 0o600));
-    return this.writing;
+    return this.file.save().catch(() => {});
   }
 }
 
@@ -151,6 +161,11 @@ export function csrfTokenFor(secret: string, purpose = 'session'): string {
 
 function toSession(s: StoredSession, secret: string): Session {
   return { id: s.id, userId: s.user_id, createdAt: s.created_at, tokenGroup: `session:${s.id.slice(0, 24)}`, csrf: csrfTokenFor(secret) };
+}
+
+function isSessionsData(value: unknown): value is SessionsData {
+  const v = value as Partial<SessionsData> | null;
+  return typeof v === 'object' && v !== null && Array.isArray(v.sessions);
 }
 
 function isStoredSession(value: unknown): value is StoredSession {

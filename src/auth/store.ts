@@ -3,7 +3,7 @@ import { type FSWatcher, readFileSync, statSync, watch } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { HubError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
+import { DataFile, jsonOf, readDataFile } from '../storage/data-file.js';
 import { AccessTokens, type IssuedToken } from './access-tokens.js';
 import { CredentialsFile, normalizeUsername, usernameProblem } from './credentials.js';
 import { hashPassword, passwordProblem, verifyAgainstNothing, verifyPassword } from './passwords.js';
@@ -67,7 +67,8 @@ export class AuthStore implements Authenticator {
   private readonly revokeListeners = new Set<(tokenId: string) => void>();
   private lastUsedDirty = false;
   private flushTimer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> = Promise.resolve();
+  /** Writes auth.json; in the hub a write the disk refuses is retried and the users and tokens in memory stay the truth. */
+  private readonly file: DataFile;
   /** The version of the file this store last read or wrote; another one means the CLI changed it. */
   private stamp: string | undefined;
   private lastStatAt = 0;
@@ -82,9 +83,27 @@ export class AuthStore implements Authenticator {
     private readonly path: string,
     private data: AuthFile,
     private readonly log: Logger,
+    /** The hub keeps serving from memory when the disk refuses a write; a CLI command must fail instead. */
+    private readonly keepInMemory = false,
   ) {
     this.indexTokens();
     this.stamp = fileStamp(path);
+    this.file = new DataFile({
+      path,
+      log,
+      label: 'auth file',
+      retry: keepInMemory ? undefined : false,
+      // Each write first takes in what another process wrote since (read-modify-write), so the hub never
+      // undoes a token the CLI created or revoked; a retry writes the latest content.
+      render: () => {
+        this.reloadIfChanged();
+        this.lastUsedDirty = false;
+        return `${JSON.stringify(this.data, null, 2)}\n`;
+      },
+      onWritten: () => {
+        this.stamp = fileStamp(this.path);
+      },
+    });
   }
 
   /**
@@ -93,12 +112,14 @@ export class AuthStore implements Authenticator {
    */
   static async open(dataDir: string, log: Logger, options: { watch?: boolean } = {}): Promise<AuthStore> {
     const path = join(dataDir, AUTH_FILE);
-    const loaded = await readJsonFile<AuthFile>(path);
-    let data: AuthFile = { version: 1, users: [], tokens: [] };
-    if (loaded.status === 'ok' && isAuthFile(loaded.value)) data = loaded.value;
-    else if (loaded.status === 'corrupt')
-      log.error({ movedTo: loaded.movedTo }, 'auth file was corrupt; moved aside and starting with no users');
-    const store = new AuthStore(path, data, log);
+    const loaded = await readDataFile(path, {
+      log,
+      parse: jsonOf(isAuthFile, 'an auth file ({"users": [...], "tokens": [...]})'),
+      label: 'auth file',
+      fallback: 'starting with no users and no tokens',
+    });
+    const data: AuthFile = loaded.status === 'ok' ? loaded.value : { version: 1, users: [], tokens: [] };
+    const store = new AuthStore(path, data, log, options.watch === true);
     if (options.watch) store.watchFile(dataDir);
     return store;
   }
@@ -372,7 +393,7 @@ export class AuthStore implements Authenticator {
     if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     if (this.lastUsedDirty) await this.save();
-    await this.writing;
+    await this.file.stop();
   }
 
   private markLastUsedDirty(): void {
@@ -386,19 +407,12 @@ export class AuthStore implements Authenticator {
   }
 
   /**
-   * Serialises writes so two saves never interleave. Each save first takes in what another process wrote
-   * since (read-modify-write), so the hub never undoes a token the CLI created or revoked.
+   * Writes auth.json (never two writes at once; see the DataFile's render above). In the hub a refused
+   * write does not fail the change: it was logged once and is retried, and memory stays the truth.
    */
   private save(): Promise<void> {
-    this.writing = this.writing
-      .catch(() => {})
-      .then(async () => {
-        this.reloadIfChanged();
-        this.lastUsedDirty = false;
-        await writeFileAtomic(this.path, `${JSON.stringify(this.data, null, 2)}\n`, 0o600);
-        this.stamp = fileStamp(this.path);
-      });
-    return this.writing;
+    const saved = this.file.save();
+    return this.keepInMemory ? saved.catch(() => {}) : saved;
   }
 }
 

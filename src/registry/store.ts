@@ -1,17 +1,15 @@
 import { createHash } from 'node:crypto';
-import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JsonValue } from '../core/json.js';
 import { isJsonObject } from '../core/json.js';
 import type { Logger } from '../core/log.js';
-import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
+import { DataFile, jsonOf, type RetryPolicy, readDataFile, type WriteFile } from '../storage/data-file.js';
+
+export type { WriteFile } from '../storage/data-file.js';
 
 /** Registries wait this long after a change before writing, so a burst of changes costs one write. */
 export const DEFAULT_SAVE_DELAY_MS = 1000;
 const FORMAT_VERSION = 1;
-
-/** Writes a file atomically; tests pass one that counts. */
-export type WriteFile = (path: string, data: string) => Promise<void>;
 
 export interface StoreOptions {
   /** `<data dir>/registry` */
@@ -19,30 +17,35 @@ export interface StoreOptions {
   readonly log: Logger;
   readonly saveDelayMs?: number;
   readonly writeFile?: WriteFile;
+  /** After a failed write; by default 5 and at most 300 save delays (5 s doubling to 5 min). */
+  readonly retry?: RetryPolicy;
 }
 
 interface StoredFile {
   readonly version: number;
-  readonly items: readonly JsonValue[];
+  readonly items: JsonValue[];
+}
+
+function isStoredFile(value: unknown): value is StoredFile {
+  return isJsonObject(value) && value.version === FORMAT_VERSION && Array.isArray(value.items);
 }
 
 /**
  * One registry's JSON file, `{version, items}`. Loaded once at start; changes schedule a save that runs
  * after the delay (one write for any number of changes in between), atomically, and only when the
- * content differs from what is on disk. A corrupt or unreadable file is moved aside and logged; the hub
- * starts with an empty registry.
+ * content differs from what is on disk. A corrupt file is moved aside and logged; the hub starts with an
+ * empty registry. A write the disk refuses is logged once and retried with backoff (data-file.ts).
  */
 export class RegistryFile {
   readonly path: string;
   private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> = Promise.resolve();
   /**
-   * A digest of the content last written or queued, so an unchanged registry is not written again. Only
-   * the digest is kept: the text itself is as large as the file (hundreds of KB with a thousand entities).
+   * A digest of the content on disk, so an unchanged registry is not written again. Only the digest is
+   * kept: the text itself is as large as the file (hundreds of KB with a thousand entities).
    */
-  private queued: string | undefined;
+  private written: string | undefined;
   private readonly delayMs: number;
-  private readonly write: WriteFile;
+  private readonly file: DataFile;
 
   constructor(
     name: string,
@@ -51,33 +54,40 @@ export class RegistryFile {
   ) {
     this.path = join(options.dir, `${name}.json`);
     this.delayMs = options.saveDelayMs ?? DEFAULT_SAVE_DELAY_MS;
-    this.write = options.writeFile ?? ((path, data) => writeFileAtomic(path, data, 0o600));
+    this.file = new DataFile({
+      path: this.path,
+      log: options.log,
+      label: 'registry file',
+      writeFile: options.writeFile,
+      retry: options.retry ?? { firstMs: 5 * this.delayMs, maxMs: 300 * this.delayMs },
+      render: () => {
+        const content = text(this.serialize());
+        return digest(content) === this.written ? undefined : content;
+      },
+      onWritten: (content) => {
+        this.written = digest(content);
+      },
+    });
   }
 
   /** The stored items; empty when there is no file yet or it was corrupt (then moved aside). */
   async load(): Promise<readonly JsonValue[]> {
     const { log } = this.options;
-    let loaded: Awaited<ReturnType<typeof readJsonFile<unknown>>>;
+    let loaded: Awaited<ReturnType<typeof readDataFile<StoredFile>>>;
     try {
-      loaded = await readJsonFile<unknown>(this.path);
+      loaded = await readDataFile(this.path, {
+        log,
+        parse: jsonOf(isStoredFile, `a version ${FORMAT_VERSION} registry ({"version": ${FORMAT_VERSION}, "items": [...]})`),
+        label: 'registry file',
+        fallback: 'starting with an empty registry',
+      });
     } catch (err) {
-      log.error({ err, path: this.path }, 'registry file could not be read; starting with an empty registry');
+      log.error({ err, path: this.path }, `registry file ${this.path} could not be read; starting with an empty registry`);
       return [];
     }
-    if (loaded.status === 'missing') return [];
-    if (loaded.status === 'corrupt') {
-      log.error({ path: this.path, movedTo: loaded.movedTo }, 'registry file was corrupt; moved aside, starting with an empty registry');
-      return [];
-    }
-    const value = loaded.value;
-    if (!isJsonObject(value) || value.version !== FORMAT_VERSION || !Array.isArray(value.items)) {
-      const movedTo = `${this.path}.corrupt.${new Date().toISOString().replace(/[:.]/g, '-')}`;
-      await rename(this.path, movedTo).catch(() => {});
-      log.error({ path: this.path, movedTo }, `registry file is not a version ${FORMAT_VERSION} registry; moved aside, starting empty`);
-      return [];
-    }
-    this.queued = digest(text(value.items as readonly JsonValue[]));
-    return value.items as readonly JsonValue[];
+    if (loaded.status !== 'ok') return [];
+    this.written = digest(text(loaded.value.items));
+    return loaded.value.items;
   }
 
   /** True while a save is scheduled. */
@@ -85,12 +95,17 @@ export class RegistryFile {
     return this.timer !== undefined;
   }
 
+  /** True while the disk refuses this file's writes (the registry lives in memory until it works again). */
+  get failing(): boolean {
+    return this.file.failing;
+  }
+
   /** Saves after the delay; more changes before then join the same write. */
   schedule(): void {
     if (this.timer !== undefined) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.save().catch(() => {});
+      this.file.save().catch(() => {});
     }, this.delayMs);
     this.timer.unref();
   }
@@ -100,26 +115,15 @@ export class RegistryFile {
     if (this.timer !== undefined) {
       clearTimeout(this.timer);
       this.timer = undefined;
-      await this.save().catch(() => {});
+      await this.file.save().catch(() => {});
     }
-    await this.writing.catch(() => {});
+    await this.file.flush();
   }
 
-  /** Serialises writes, so two saves never interleave; a failed write is logged and retried on the next change. */
-  private save(): Promise<void> {
-    const content = text(this.serialize());
-    const hash = digest(content);
-    if (hash === this.queued) return this.writing;
-    this.queued = hash;
-    this.writing = this.writing
-      .catch(() => {})
-      .then(() => this.write(this.path, content))
-      .catch((err: unknown) => {
-        if (this.queued === hash) this.queued = undefined;
-        this.options.log.error({ err, path: this.path }, 'could not save registry file');
-        throw err;
-      });
-    return this.writing;
+  /** Flushes, then stops retrying: nothing is written after the hub stopped. */
+  async stop(): Promise<void> {
+    await this.flush();
+    await this.file.stop();
   }
 }
 
@@ -128,6 +132,6 @@ function digest(content: string): string {
 }
 
 function text(items: readonly JsonValue[]): string {
-  const file: StoredFile = { version: FORMAT_VERSION, items };
+  const file: StoredFile = { version: FORMAT_VERSION, items: items as JsonValue[] };
   return `${JSON.stringify(file, null, 1)}\n`;
 }

@@ -192,15 +192,20 @@ export class DataFile {
     await this.chain.catch(() => {});
   }
 
-  /** On stop: one last try for content still waiting on a retry, then no more timers. */
-  async stop(): Promise<void> {
-    this.stopped = true;
+  /** Writes now what waits on a retry (or a save in flight) and resolves when no write is in flight. */
+  async flush(): Promise<void> {
     if (this.retryTimer !== undefined) {
       clearTimeout(this.retryTimer);
       this.retryTimer = undefined;
       this.enqueue().catch(() => {});
     }
     await this.settled();
+  }
+
+  /** On stop: one last try for content still waiting on a retry, then no more timers. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.flush();
   }
 
   private enqueue(): Promise<void> {

@@ -120,7 +120,7 @@ t.test('a broken ban file is moved aside and the hub starts with no bans', async
   t.teardown(() => guard.close());
   t.equal(guard.active, false);
   const { readdir } = await import('node:fs/promises');
-  t.ok((await readdir(dir)).some((f) => f.startsWith(`${BANS_FILE}.corrupt.`)));
+  t.ok((await readdir(dir)).some((f) => /^ip_bans\.yaml\.corrupt-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/.test(f)));
 });
 
 t.test("the http: section takes Home Assistant's ban, TLS and proxy options and names mistakes", async (t) => {

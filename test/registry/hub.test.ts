@@ -207,5 +207,5 @@ t.test('a corrupt registry file is moved aside and logged; the hub starts', asyn
   t.equal((await h.api('/api/states/light.sofa')).status, 200);
   t.ok(h.hub.registries.entities.list().some((e) => e.entity_id === 'light.sofa'));
   t.ok(log.entries.some((e) => e.level === 'error' && /registry file was corrupt/.test(e.msg)));
-  t.ok((await readdir(join(dataDir, 'registry'))).some((f) => f.startsWith('entities.json.corrupt.')));
+  t.ok((await readdir(join(dataDir, 'registry'))).some((f) => /^entities\.json\.corrupt-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/.test(f)));
 });

@@ -368,8 +368,8 @@ t.test('a corrupt registry file is moved aside and logged; the registries start 
     'valid items of a file survive its invalid ones',
   );
   const files = await readdir(join(dir, 'registry'));
-  t.ok(files.some((f) => /^areas\.json\.corrupt\./.test(f)));
-  t.ok(files.some((f) => /^labels\.json\.corrupt\./.test(f)));
+  t.ok(files.some((f) => /^areas\.json\.corrupt-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/.test(f)));
+  t.ok(files.some((f) => /^labels\.json\.corrupt-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/.test(f)));
   t.ok(log.entries.some((e) => e.level === 'error' && /corrupt/.test(e.msg)));
   t.ok(log.entries.some((e) => e.level === 'warn' && /not valid/.test(e.msg)));
   registries.areas.create({ name: 'Fresh' });
