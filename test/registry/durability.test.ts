@@ -1,11 +1,12 @@
-import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, statfs, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { ManualClock } from '../../src/core/clock.js';
 import { Core } from '../../src/core/core.js';
 import { DOMAINS } from '../../src/domains/index.js';
 import { Registries } from '../../src/registry/index.js';
-import { corruptPattern, FlakyDisk, type Teardown, tempDir, type WatchedLogger, watchedLogger } from '../storage/helpers.js';
+import { startTestHub } from '../helpers/hub.js';
+import { corruptPattern, FlakyDisk, smallDisk, type Teardown, tempDir, type WatchedLogger, watchedLogger } from '../storage/helpers.js';
 
 /** Registries on `dir` writing through a FlakyDisk, with a 10 ms save delay (so retries start at 50 ms). */
 async function start(t: Teardown, dir: string, disk = new FlakyDisk(), log: WatchedLogger = watchedLogger()) {
@@ -97,3 +98,37 @@ for (const code of ['ENOSPC', 'EROFS']) {
     t.equal(log.matching('info', /is written again/).length, 1);
   });
 }
+
+t.test(
+  'a hub on a full disk keeps serving and saves the registry once space is back (tmpfs; skipped where it cannot be mounted)',
+  async (t) => {
+    const disk = await smallDisk(t, 256);
+    if (disk === undefined) {
+      t.pass('skipped: a tmpfs cannot be mounted here (not root); the injected ENOSPC above covers the registries');
+      return;
+    }
+    const log = watchedLogger();
+    const yaml = 'hub:\n  name: Home\nvirtual:\n  - {platform: switch, id: pump, name: Pump}\n';
+    const h = await startTestHub(t, { yaml, dataDir: disk.dir, log });
+    const filler = join(disk.dir, 'filler');
+    const { bavail, bsize } = await statfs(disk.dir);
+    await writeFile(filler, Buffer.alloc(bavail * bsize)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOSPC') throw err;
+    });
+
+    h.hub.registries.entities.update('switch.pump', { name: 'Well pump' });
+    await log.until('error', /could not write registry file .*entities\.json \(ENOSPC: the disk is full\)/);
+    const state = await h.api('/api/states/switch.pump');
+    t.equal(state.status, 200, 'REST answers');
+    t.match(await state.json(), { attributes: { friendly_name: 'Well pump' } }, 'from memory');
+    const turnOn = await h.api('/api/services/switch/turn_on', { method: 'POST', body: '{"entity_id":"switch.pump"}' });
+    t.equal(turnOn.status, 200, 'services work');
+
+    await rm(filler);
+    // The registries' first retry is 5 s after the failure, with no further change needed.
+    await log.until('info', /entities\.json is written again/, 15_000);
+    const saved = JSON.parse(await readFile(join(disk.dir, 'registry', 'entities.json'), 'utf8'));
+    t.match(saved.items, [{ entity_id: 'switch.pump', name: 'Well pump' }]);
+    t.equal(log.matching('error', /entities\.json/).length, 1, 'one error for the outage');
+  },
+);
