@@ -4,20 +4,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 // A stand-in for systemd's notification socket: Node has no unix datagram sockets, so python3 binds one
-// and prints every datagram it receives as a JSON string on its own line.
+// and prints every datagram it receives, with the time it arrived (ms since the epoch, taken by the
+// listener: the test's own loop may be busy then), as a JSON pair on its own line.
 const LISTENER = `
-import json, socket, sys
+import json, socket, sys, time
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 s.bind(sys.argv[1])
-print(json.dumps("listening"), flush=True)
+print(json.dumps([time.time() * 1000, "listening"]), flush=True)
 while True:
-    print(json.dumps(s.recv(65536).decode()), flush=True)
+    data = s.recv(65536)
+    print(json.dumps([time.time() * 1000, data.decode()]), flush=True)
 `;
 
 export interface Notification {
   /** The datagram's assignments, e.g. { READY: '1', STATUS: '…', MAINPID: '123' }. */
   readonly fields: Readonly<Record<string, string>>;
-  /** When it arrived (Date.now()). */
+  /** When the listener received it, in Date.now() terms. */
   readonly at: number;
 }
 
@@ -47,24 +49,24 @@ export class FakeNotifySocket {
       buffer += d;
       let nl = buffer.indexOf('\n');
       while (nl >= 0) {
-        const text = JSON.parse(buffer.slice(0, nl)) as string;
+        const [at, text] = JSON.parse(buffer.slice(0, nl)) as [number, string];
         buffer = buffer.slice(nl + 1);
         nl = buffer.indexOf('\n');
         if (text === 'listening') listening();
-        else socket.add(text);
+        else socket.add(text, at);
       }
     });
     await ready;
     return socket;
   }
 
-  private add(text: string): void {
+  private add(text: string, at: number): void {
     const fields: Record<string, string> = {};
     for (const line of text.split('\n')) {
       const eq = line.indexOf('=');
       if (eq > 0) fields[line.slice(0, eq)] = line.slice(eq + 1);
     }
-    this.received.push({ fields, at: Date.now() });
+    this.received.push({ fields, at });
     for (const w of this.waiters) w();
   }
 
@@ -75,24 +77,36 @@ export class FakeNotifySocket {
 
   /** Resolves once `count` notifications carry `key`; rejects past the deadline. */
   waitFor(key: string, count = 1, timeoutMs = 10_000): Promise<Notification[]> {
-    return new Promise((resolve, reject) => {
-      const check = (): void => {
+    return this.waitUntil(
+      `${count} x ${key}`,
+      () => {
         const hits = this.with(key);
-        if (hits.length >= count) {
+        return hits.length >= count ? hits : undefined;
+      },
+      timeoutMs,
+    );
+  }
+
+  /** Resolves with what `check` returns once it returns something; rejects past the deadline. */
+  waitUntil<T>(what: string, check: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const attempt = (): void => {
+        const result = check();
+        if (result !== undefined) {
           finish();
-          resolve(hits);
+          resolve(result);
         }
       };
       const timer = setTimeout(() => {
         finish();
-        reject(new Error(`${count} x ${key} not received within ${timeoutMs} ms; got ${JSON.stringify(this.received)}`));
+        reject(new Error(`${what} not received within ${timeoutMs} ms; got ${JSON.stringify(this.received)}`));
       }, timeoutMs);
       const finish = (): void => {
         clearTimeout(timer);
-        this.waiters.delete(check);
+        this.waiters.delete(attempt);
       };
-      this.waiters.add(check);
-      check();
+      this.waiters.add(attempt);
+      attempt();
     });
   }
 

@@ -96,15 +96,13 @@ t.test('the watchdog pings come from the event loop: a stuck loop sends none', a
   const stuckFrom = Date.now();
   while (Date.now() - stuckFrom < 1_000) {}
   const stuckUntil = Date.now();
-  const countAt = socket.with('WATCHDOG').length;
-  await socket.waitFor('WATCHDOG', countAt + 1);
+  await socket.waitUntil('a ping after the loop ran again', () => socket.with('WATCHDOG').find((n) => n.at >= stuckUntil));
   const during = socket.with('WATCHDOG').filter((n) => n.at > stuckFrom + 150 && n.at < stuckUntil);
   // A ping spawned just before the loop stuck may still land; no further ones do.
   t.ok(during.length <= 1, `${during.length} pings while the loop was stuck`);
-  t.ok(
-    socket.with('WATCHDOG').some((n) => n.at >= stuckUntil),
-    'pings resume when the loop runs again',
-  );
+  // (Date.now() is whole milliseconds and the listener's clock is not: the grace covers both.)
+  const before = socket.with('WATCHDOG').filter((n) => n.at <= stuckFrom + 150);
+  t.ok(before.length >= 2, 'pings came before the loop stuck');
 });
 
 t.test('WATCHDOG_USEC is halved; no watchdog when unset, zero, or meant for another process', async (t) => {
