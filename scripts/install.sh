@@ -43,12 +43,29 @@ say "using Node $NODE_VERSION at $NODE_BIN"
 for group in "${GROUPS_WANTED[@]}"; do
   getent group "$group" >/dev/null || { groupadd --system "$group"; say "created group $group"; }
 done
+GROUP_LIST="$(IFS=,; echo "${GROUPS_WANTED[*]}")"
 if ! id "$USER_NAME" >/dev/null 2>&1; then
-  useradd --system --user-group --home-dir "$DATA_DIR" --no-create-home --shell /usr/sbin/nologin \
+  useradd --system --user-group --groups "$GROUP_LIST" --home-dir "$DATA_DIR" --no-create-home --shell /usr/sbin/nologin \
     --comment "hearth home-automation hub" "$USER_NAME"
-  say "created system user $USER_NAME"
+  say "created system user $USER_NAME in the groups $GROUP_LIST"
 fi
-usermod --append --groups "$(IFS=,; echo "${GROUPS_WANTED[*]}")" "$USER_NAME"
+
+# Which groups a user lacks of GROUPS_WANTED (empty when none).
+missing_groups() {
+  local have missing=()
+  have=" $(id -nG "$1" 2>/dev/null) "
+  for group in "${GROUPS_WANTED[@]}"; do [[ "$have" == *" $group "* ]] || missing+=("$group"); done
+  (IFS=,; echo "${missing[*]}")
+}
+# Device nodes the groups do not cover (another distribution's udev rules): the hub could not open them.
+foreign_devices() {
+  local dev group
+  for dev in /dev/gpiochip* /dev/i2c-* /dev/ttyUSB* /dev/ttyACM* /dev/ttyAMA*; do
+    [[ -c "$dev" ]] || continue
+    group="$(stat -c %G "$dev")"
+    [[ " ${GROUPS_WANTED[*]} " == *" $group "* ]] || echo "  $dev (group $group)"
+  done
+}
 
 # The code. Build outputs and local state of the checkout are not copied.
 say "copying $SOURCE_DIR to $PREFIX"
@@ -111,9 +128,19 @@ mv "$UNIT_FILE.tmp" "$UNIT_FILE"
 chmod 0644 "$UNIT_FILE"
 systemctl daemon-reload
 systemctl enable hearth.service >/dev/null
-systemctl restart hearth.service
-sleep 2
-systemctl is-active --quiet hearth.service || die "the service did not start; see: journalctl -u hearth -n 50"
+# Type=notify: this returns once hearth reports ready (the API listens), or fails if it does not start.
+systemctl restart hearth.service || die "the service did not start; see: journalctl -u hearth -n 50"
+
+say "device groups: ${GROUPS_WANTED[*]} (GPIO: gpio; I2C: i2c; serial ports and Zigbee sticks: dialout)"
+say "the service gets them from the unit (SupplementaryGroups=); user $USER_NAME is in: $(id -nG "$USER_NAME")"
+hearth_missing="$(missing_groups "$USER_NAME")"
+[[ -z "$hearth_missing" ]] || say "for \`sudo -u $USER_NAME hearth ...\` on devices, also: usermod -aG $hearth_missing $USER_NAME"
+if [[ -n "${SUDO_USER:-}" && "$SUDO_USER" != root ]]; then
+  you_missing="$(missing_groups "$SUDO_USER")"
+  [[ -z "$you_missing" ]] || say "to run hearth yourself (make run) with devices, add yourself: sudo usermod -aG $you_missing $SUDO_USER (then log in again)"
+fi
+foreign="$(foreign_devices)"
+[[ -z "$foreign" ]] || say "these devices belong to other groups, so the service cannot open them (add a udev rule or SupplementaryGroups= in a drop-in):"$'\n'"$foreign"
 
 PORT="$(sed -n 's/^  port: *\([0-9]*\).*/\1/p' "$CONFIG_FILE" | head -n1)"
 say "hearth is running: http://$(hostname -I 2>/dev/null | awk '{print $1}'):${PORT:-8123}/api/"

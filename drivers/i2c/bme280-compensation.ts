@@ -2,8 +2,11 @@
  * Bosch's BME280 compensation, the double-precision version of the datasheet (BST-BME280-DS002,
  * section 8.1; the integer versions are in section 4.2.3). The trimming parameters come from the chip's
  * NVM: 0x88..0xA1 (T1..T3, P1..P9, H1) and 0xE1..0xE7 (H2..H6).
+ *
+ * The BMP280 (BST-BMP280-DS001, section 8.1) is the same chip without humidity: the same temperature and
+ * pressure formulas and trimming registers 0x88..0x9F, so it shares these functions.
  */
-export interface Bme280Calibration {
+export interface Bmp280Calibration {
   readonly T1: number;
   readonly T2: number;
   readonly T3: number;
@@ -16,6 +19,9 @@ export interface Bme280Calibration {
   readonly P7: number;
   readonly P8: number;
   readonly P9: number;
+}
+
+export interface Bme280Calibration extends Bmp280Calibration {
   readonly H1: number;
   readonly H2: number;
   readonly H3: number;
@@ -24,17 +30,15 @@ export interface Bme280Calibration {
   readonly H6: number;
 }
 
-/** Length of the block at 0x88..0xA1. */
+/** Length of the block at 0x88..0xA1 (a BME280's T, P and H1). */
 export const CALIB_TP_LENGTH = 26;
+/** Length of the block at 0x88..0x9F (a BMP280's T and P). */
+export const BMP280_CALIB_LENGTH = 24;
 /** Length of the block at 0xE1..0xE7. */
 export const CALIB_H_LENGTH = 7;
 
-/** Decodes the two calibration blocks (datasheet table 16). */
-export function parseCalibration(tp: Buffer, h: Buffer): Bme280Calibration {
-  // dig_H4 and dig_H5 are 12-bit values sharing 0xE5, each with a signed high byte.
-  const e4 = h.readInt8(3);
-  const e5 = h.readUInt8(4);
-  const e6 = h.readInt8(5);
+/** Decodes the temperature and pressure trimming at 0x88..0x9F (BMP280 datasheet table 17). */
+export function parseTemperaturePressureCalibration(tp: Buffer): Bmp280Calibration {
   return {
     T1: tp.readUInt16LE(0),
     T2: tp.readInt16LE(2),
@@ -48,6 +52,17 @@ export function parseCalibration(tp: Buffer, h: Buffer): Bme280Calibration {
     P7: tp.readInt16LE(18),
     P8: tp.readInt16LE(20),
     P9: tp.readInt16LE(22),
+  };
+}
+
+/** Decodes a BME280's two calibration blocks (datasheet table 16). */
+export function parseCalibration(tp: Buffer, h: Buffer): Bme280Calibration {
+  // dig_H4 and dig_H5 are 12-bit values sharing 0xE5, each with a signed high byte.
+  const e4 = h.readInt8(3);
+  const e5 = h.readUInt8(4);
+  const e6 = h.readInt8(5);
+  return {
+    ...parseTemperaturePressureCalibration(tp),
     H1: tp.readUInt8(25),
     H2: h.readInt16LE(0),
     H3: h.readUInt8(2),
@@ -57,10 +72,14 @@ export function parseCalibration(tp: Buffer, h: Buffer): Bme280Calibration {
   };
 }
 
-/** The raw ADC values from the burst read of 0xF7..0xFE. */
-export interface Bme280Raw {
+/** The raw temperature and pressure from the burst read of 0xF7..0xFC. */
+export interface Bmp280Raw {
   readonly adcP: number;
   readonly adcT: number;
+}
+
+/** The raw ADC values from the burst read of 0xF7..0xFE. */
+export interface Bme280Raw extends Bmp280Raw {
   readonly adcH: number;
 }
 
@@ -69,17 +88,21 @@ export const SKIPPED_20BIT = 0x80000;
 /** A humidity the chip skipped (ctrl_hum back at its reset value after a power cycle). */
 export const SKIPPED_16BIT = 0x8000;
 
-export function parseRaw(data: Buffer): Bme280Raw {
+/** Temperature and pressure: 20 bits each, msb, lsb, xlsb[7:4]. */
+export function parseRawTemperaturePressure(data: Buffer): Bmp280Raw {
   const u = (i: number) => data.readUInt8(i);
   return {
     adcP: (u(0) << 12) | (u(1) << 4) | (u(2) >> 4),
     adcT: (u(3) << 12) | (u(4) << 4) | (u(5) >> 4),
-    adcH: (u(6) << 8) | u(7),
   };
 }
 
+export function parseRaw(data: Buffer): Bme280Raw {
+  return { ...parseRawTemperaturePressure(data), adcH: (data.readUInt8(6) << 8) | data.readUInt8(7) };
+}
+
 /** °C, and t_fine, the fine temperature the other two formulas need. */
-export function compensateTemperature(c: Bme280Calibration, adcT: number): { celsius: number; tFine: number } {
+export function compensateTemperature(c: Bmp280Calibration, adcT: number): { celsius: number; tFine: number } {
   const var1 = (adcT / 16384.0 - c.T1 / 1024.0) * c.T2;
   const d = adcT / 131072.0 - c.T1 / 8192.0;
   const var2 = d * d * c.T3;
@@ -88,7 +111,7 @@ export function compensateTemperature(c: Bme280Calibration, adcT: number): { cel
 }
 
 /** Pa; NaN when the calibration would divide by zero. */
-export function compensatePressure(c: Bme280Calibration, adcP: number, tFine: number): number {
+export function compensatePressure(c: Bmp280Calibration, adcP: number, tFine: number): number {
   let var1 = tFine / 2.0 - 64000.0;
   let var2 = (var1 * var1 * c.P6) / 32768.0;
   var2 = var2 + var1 * c.P5 * 2.0;

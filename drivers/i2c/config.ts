@@ -3,7 +3,7 @@ import { isValidEntityId, slugify } from '../../src/core/entity-id.js';
 import { isJsonObject, type JsonValue } from '../../src/core/json.js';
 import { ads1115 } from './ads1115.js';
 import { bh1750 } from './bh1750.js';
-import { bme280 } from './bme280.js';
+import { bme280, bmp280 } from './bme280.js';
 import { hex } from './bus.js';
 import type { ChipIdentity, ChipType } from './chip.js';
 import { pca9685 } from './pca9685.js';
@@ -11,7 +11,7 @@ import { sht30, sht31, sht35 } from './sht3x.js';
 
 /** Every supported chip, by its `chip:` name. */
 export const CHIP_TYPES: Readonly<Record<string, ChipType<unknown>>> = Object.fromEntries(
-  ([bme280, sht30, sht31, sht35, bh1750, ads1115, pca9685] as ChipType<unknown>[]).map((c) => [c.chip, c]),
+  ([bme280, bmp280, sht30, sht31, sht35, bh1750, ads1115, pca9685] as ChipType<unknown>[]).map((c) => [c.chip, c]),
 );
 const CHIP_NAMES = Object.keys(CHIP_TYPES).sort();
 

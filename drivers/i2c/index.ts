@@ -17,7 +17,7 @@ export interface I2cDriverOptions {
 }
 
 /**
- * Chips on I²C buses (BME280, SHT3x, BH1750, ADS1115, PCA9685). Each chip is a device in the registry with
+ * Chips on I²C buses (BME280, BMP280, SHT3x, BH1750, ADS1115, PCA9685). Each chip is a device in the registry with
  * its own poller: probed with a real read, polled at its own interval, marked unavailable (logged once)
  * when it stops answering, retried with backoff and set up again when it answers. start() only registers
  * entities and schedules polls, so a missing bus never holds up the hub.

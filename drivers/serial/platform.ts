@@ -46,11 +46,23 @@ export interface SerialPlatform<O> {
   /** For the device registry; a generic device may take them from its config. */
   manufacturer(options: O): string;
   model(options: O): string;
+  /**
+   * Checksummed frames only: this many corrupt frames in a row, with no good one between, make the
+   * entities unavailable at once instead of after `timeout` (a sensor that only sends broken frames is
+   * not measuring). Undefined: only the timeout does (a text line that does not parse proves less).
+   */
+  readonly corruptFramesUnavailable?: number;
   parse(r: ConfigReader, identity: SerialIdentity): ParsedSerial<O>;
   create(ctx: SerialContext, options: O): SerialDecoder;
 }
 
 /** Home Assistant's CONCENTRATION_MICROGRAMS_PER_CUBIC_METER (with the micro sign, U+00B5, as in 2025.1). */
+/**
+ * The PMS5003 and SDS011 send about one frame a second: five bad ones in a row is some five seconds of
+ * nothing but corrupt data (a loose wire, a failing fan or laser, a sagging 5 V supply), not line noise.
+ */
+export const CORRUPT_FRAMES_UNAVAILABLE = 5;
+
 export const MICROGRAMS_PER_CUBIC_METER = '\u00b5g/m\u00b3';
 
 export interface ParticulateSpec {

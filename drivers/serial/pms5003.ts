@@ -1,5 +1,5 @@
 import { byteSum, FrameScanner, type FrameSpec } from './frame-scanner.js';
-import { addParticulate, PM1, PM10, PM25, particulateEntityId, type SerialPlatform } from './platform.js';
+import { addParticulate, CORRUPT_FRAMES_UNAVAILABLE, PM1, PM10, PM25, particulateEntityId, type SerialPlatform } from './platform.js';
 
 export const PMS5003_FRAME_LENGTH = 32;
 /** The frame length field: 13 data words and the checksum. */
@@ -31,6 +31,7 @@ export const pms5003: SerialPlatform<null> = {
   type: 'pms5003',
   defaultName: 'PMS5003',
   defaultBaudRate: 9600,
+  corruptFramesUnavailable: CORRUPT_FRAMES_UNAVAILABLE,
   manufacturer: () => 'Plantower',
   model: () => 'PMS5003',
   parse(_r, identity) {

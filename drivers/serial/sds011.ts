@@ -1,5 +1,5 @@
 import { byteSum, FrameScanner, type FrameSpec } from './frame-scanner.js';
-import { addParticulate, PM10, PM25, particulateEntityId, type SerialPlatform } from './platform.js';
+import { addParticulate, CORRUPT_FRAMES_UNAVAILABLE, PM10, PM25, particulateEntityId, type SerialPlatform } from './platform.js';
 
 export const SDS011_FRAME_LENGTH = 10;
 
@@ -29,6 +29,7 @@ export const sds011: SerialPlatform<null> = {
   type: 'sds011',
   defaultName: 'SDS011',
   defaultBaudRate: 9600,
+  corruptFramesUnavailable: CORRUPT_FRAMES_UNAVAILABLE,
   manufacturer: () => 'Nova Fitness',
   model: () => 'SDS011',
   parse(_r, identity) {

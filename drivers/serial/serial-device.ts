@@ -20,8 +20,9 @@ export interface SerialDeviceOptions {
 /**
  * One serial device: keeps its port open, reopening with backoff after an unplug (close), a failed
  * open or `timeout` without a good frame, feeds the bytes to the decoder, and marks the entities
- * unavailable while the port is gone or silent. Each outage is logged once, and so is the recovery; a burst of corrupt
- * frames is logged once until a good one arrives.
+ * unavailable while the port is gone or silent, or (for checksummed frames) sends nothing but corrupt
+ * frames. Each outage is logged once, and so is the recovery; a burst of corrupt frames is logged once
+ * until a good one arrives.
  */
 export class SerialDevice {
   private readonly log: Logger;
@@ -32,6 +33,8 @@ export class SerialDevice {
   private attempts = 0;
   private failed = false;
   private corruptLogged = false;
+  /** Corrupt frames or lines since the last good one. */
+  private corruptInARow = 0;
   private watchdog: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -176,23 +179,31 @@ export class SerialDevice {
       this.log.info({ device: this.label }, `${this.label} answers again`);
     }
     this.corruptLogged = false;
+    this.corruptInARow = 0;
     this.armWatchdog();
   }
 
   private corrupt(reason: string): void {
-    if (this.corruptLogged) return;
-    this.corruptLogged = true;
-    this.log.warn({ device: this.label, reason }, `${this.label} sent corrupt data (dropped; not logged again until good data arrives)`);
+    this.corruptInARow++;
+    if (!this.corruptLogged) {
+      this.corruptLogged = true;
+      this.log.warn({ device: this.label, reason }, `${this.label} sent corrupt data (dropped; not logged again until good data arrives)`);
+    }
+    // The port stays open: the next good frame brings the entities back (and `timeout` still reopens it).
+    const limit = this.options.config.platform.corruptFramesUnavailable;
+    if (limit !== undefined && this.corruptInARow >= limit) {
+      this.fail(`${this.corruptInARow} corrupt frames in a row (the last: ${reason})`, 'until a good frame arrives');
+    }
   }
 
-  private fail(cause: string): void {
+  private fail(cause: string, until = 'retrying with backoff'): void {
     if (this.stopped) return;
     if (this.failed) {
       this.log.debug({ device: this.label, err: cause }, `${this.label} still unavailable`);
       return;
     }
     this.failed = true;
-    this.log.warn({ device: this.label, err: cause }, `${this.label} is unavailable: ${cause}; retrying with backoff`);
+    this.log.warn({ device: this.label, err: cause }, `${this.label} is unavailable: ${cause}; ${until}`);
     this.decoder?.markUnavailable();
   }
 }

@@ -1,6 +1,7 @@
 import type { Level } from 'pino';
 import type { Logger } from '../core/log.js';
 import type { Hub } from '../hub.js';
+import { createSystemdNotifier } from './systemd-notify.js';
 import { EXIT_FAILURE, EXIT_OK, optionalString, parseCommandArgs, SERVE_USAGE, UsageError } from './usage.js';
 
 const LEVELS: readonly Level[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
@@ -94,6 +95,10 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
     exit(EXIT_FAILURE);
   });
 
+  // Harmless outside systemd: without NOTIFY_SOCKET it does nothing. The watchdog pings start now, since
+  // start-up runs on the same loop a watchdog is meant to watch.
+  const notifier = createSystemdNotifier({ log });
+
   let hub: Hub | undefined;
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
@@ -103,6 +108,7 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
     }
     stopping = true;
     log.info({ signal }, `${signal} received; stopping`);
+    notifier.stopping(`stopping (${signal})`);
     setTimeout(() => {
       log.error({ deadlineMs: STOP_DEADLINE_MS }, `hub did not stop within ${STOP_DEADLINE_MS / 1000} s; forcing exit`);
       exit(EXIT_FAILURE);
@@ -144,6 +150,8 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
     );
   }
   log.info({ port: hub.port }, 'hearth started');
+  // The API listens and the drivers were started (Hub.start resolves after both).
+  notifier.ready(`serving the API on port ${hub.port}`);
   // Runs until a signal; exit() ends the process.
   return new Promise<number>(() => {});
 }

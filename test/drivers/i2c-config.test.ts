@@ -25,8 +25,8 @@ devices:
 
 t.test('unknown chips and keys name the allowed values', async (t) => {
   t.same(i2cIssues('devices: [{chip: bmp180}, {address: 0x76}, {chip: bh1750, colour: red}]'), [
-    'i2c.devices.0.chip: "bmp180" is not allowed: expected one of ads1115, bh1750, bme280, pca9685, sht30, sht31, sht35',
-    'i2c.devices.1.chip: is required: expected one of ads1115, bh1750, bme280, pca9685, sht30, sht31, sht35',
+    'i2c.devices.0.chip: "bmp180" is not allowed: expected one of ads1115, bh1750, bme280, bmp280, pca9685, sht30, sht31, sht35',
+    'i2c.devices.1.chip: is required: expected one of ads1115, bh1750, bme280, bmp280, pca9685, sht30, sht31, sht35',
     'i2c.devices.2.colour: unknown option; allowed: address, area, bus, chip, id, name, poll_interval',
   ]);
   t.same(i2cIssues('{}'), ['i2c.devices: is required: expected a list of chips, e.g. [{chip: bme280, address: 0x76}]']);

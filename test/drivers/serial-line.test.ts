@@ -82,3 +82,18 @@ t.test('a stream without newlines is bounded and reported', async (t) => {
   await waitForState(core, 'sensor.probe', (s) => s.state === '3.3');
   t.match(log.matching('warn', 'sent corrupt data')[0]?.obj.reason, /a line longer than 1024 bytes was dropped/);
 });
+
+t.test('lines that do not parse never make a line sensor unavailable before its timeout (a boot banner is not a fault)', async (t) => {
+  const { core, ports, log } = await startSerial(
+    t,
+    `devices: [{type: line, port: ${PATH}, name: Soil Probe, timeout: 3600, sensors: [{name: Soil Moisture, unit: '%'}]}]`,
+  );
+  const port = await ports.opened(PATH);
+  const seen = recordStates(core, 'sensor.soil_moisture', t);
+  send(port, '40\n');
+  await waitForState(core, 'sensor.soil_moisture', (s) => s.state === '40');
+  send(port, `${'Soil probe v2 starting\n'.repeat(10)}41\n`);
+  await waitForState(core, 'sensor.soil_moisture', (s) => s.state === '41');
+  t.same(seen, ['40', '41'], 'never unavailable');
+  t.same(log.matching('warn', 'is unavailable'), []);
+});

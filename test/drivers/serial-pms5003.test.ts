@@ -92,3 +92,32 @@ devices:
   await waitForState(core, 'sensor.living_room_air_pm25', (s) => s.state === '3');
   await log.waitFor('info', `PMS5003 on ${PATH} answers again`);
 });
+
+t.test(
+  'corrupt frames in a row: four are dropped, five make the sensor unavailable (logged once), a good frame brings it back',
+  async (t) => {
+    const { core, ports, log } = await startSerial(t, CONFIG);
+    const port = await ports.opened(PATH);
+    const seen = recordStates(core, 'sensor.living_room_air_pm25', t);
+    send(port, pms5003Frame({ pm1: 1, pm25: 2, pm10: 3 }));
+    await waitForState(core, 'sensor.living_room_air_pm25', (s) => s.state === '2');
+
+    const bad = (): Buffer => pms5003Frame({ pm1: 9, pm25: 99, pm10: 999 }, { corrupt: true });
+    send(port, Buffer.concat([bad(), bad(), bad(), bad(), pms5003Frame({ pm1: 1, pm25: 4, pm10: 3 })]));
+    await waitForState(core, 'sensor.living_room_air_pm25', (s) => s.state === '4');
+    t.same(seen, ['2', '4'], 'four corrupt frames, then a good one: never unavailable');
+
+    send(port, Buffer.concat([bad(), bad(), bad(), bad(), bad()]));
+    await waitForState(core, 'sensor.living_room_air_pm25', (s) => s.state === 'unavailable');
+    t.equal(core.states.get('sensor.living_room_air_pm10')?.state, 'unavailable', 'every entity of the sensor');
+    const unavailable = await log.waitFor('warn', 'is unavailable');
+    t.match(unavailable.obj.err, /^5 corrupt frames in a row \(the last: checksum 0x[0-9a-f]+, the bytes add up to 0x[0-9a-f]+\)$/);
+    t.match(unavailable.msg, /until a good frame arrives$/);
+    send(port, Buffer.concat([bad(), bad(), bad(), pms5003Frame({ pm1: 1, pm25: 5, pm10: 3 })]));
+    await waitForState(core, 'sensor.living_room_air_pm25', (s) => s.state === '5');
+    await log.waitFor('info', `PMS5003 on ${PATH} answers again`);
+    t.equal(log.matching('warn', 'is unavailable').length, 1, 'one warning for the outage, not one per frame');
+    t.equal(ports.created.length, 1, 'the port stayed open (it delivers bytes; they are just corrupt)');
+    t.same(seen, ['2', '4', 'unavailable', '5']);
+  },
+);

@@ -36,3 +36,18 @@ t.test('an SDS011 reports PM2.5 and PM10 to a tenth of a µg/m³', async (t) => 
   t.same(seen, ['12.3', '20.0']);
   t.equal(log.matching('warn', 'sent corrupt data').length, 1);
 });
+
+t.test('an SDS011 that sends only corrupt frames is unavailable after five, before its timeout; a good frame recovers it', async (t) => {
+  const { core, ports, log } = await startSerial(t, `devices: [{type: sds011, port: ${PATH}, timeout: 3600}]`);
+  const port = await ports.opened(PATH);
+  send(port, sds011Frame({ pm25: 12.3, pm10: 45.6 }));
+  await waitForState(core, 'sensor.sds011_pm25', (s) => s.state === '12.3');
+  const bad = sds011Frame({ pm25: 99, pm10: 99 }, { corrupt: true });
+  send(port, Buffer.concat([bad, bad, bad, bad, bad]));
+  await waitForState(core, 'sensor.sds011_pm25', (s) => s.state === 'unavailable');
+  t.match((await log.waitFor('warn', 'is unavailable')).obj.err, /^5 corrupt frames in a row \(the last: checksum/);
+  send(port, sds011Frame({ pm25: 20, pm10: 40 }));
+  await waitForState(core, 'sensor.sds011_pm25', (s) => s.state === '20.0');
+  t.equal(core.states.get('sensor.sds011_pm10')?.state, '40.0');
+  await log.waitFor('info', `SDS011 on ${PATH} answers again`);
+});
