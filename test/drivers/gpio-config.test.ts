@@ -140,14 +140,14 @@ devices:
       'gpio.devices.0.switches.0.pin: 60 is not allowed: expected an integer from 0 to 57',
       'gpio.devices.0.switches.0.device_class: "plug" is not allowed: expected one of outlet, switch',
       'gpio.devices.0.switches.1.pin: 3.5 is not allowed: expected an integer from 0 to 57',
-      'gpio.devices.0.lights.0.device_class: unknown option; allowed: icon, id, initial, invert_logic, name, pin',
+      'gpio.devices.0.lights.0.device_class: unknown option; allowed: icon, id, initial, invert_logic, name, pin, restore',
       'gpio.devices.0.locks.0.locked_when: "maybe" is not allowed: expected one of relay_off, relay_on',
       'gpio.devices.0.binary_sensors.0.debounce: 20000 is not allowed: expected an integer from 0 to 10000',
       `gpio.devices.0.binary_sensors.0.device_class: "movement" is not allowed: expected one of ${BINARY_SENSOR_DEVICE_CLASSES.join(', ')}`,
       'gpio.devices.0.binary_sensors.0.pull_mode: cannot be set through GPIO sysfs: set the pull in /boot/firmware/config.txt instead (for example gpio=4=ip,pu), then remove this option',
       'gpio.devices.0.covers.0.travel_time: 0 is not allowed: expected a number from 0.05 to 600',
       'gpio.devices.0.colour: unknown option; allowed: area, binary_sensors, covers, fans, id, invert_logic, lights, locks, manufacturer, model, name, poll_interval, switches',
-      'gpio.sysfs_roots: unknown option; allowed: chip, devices, poll_interval, sysfs_root',
+      'gpio.sysfs_roots: unknown option; allowed: backend, chip, devices, poll_interval, sysfs_root',
     ],
   );
 });
@@ -194,6 +194,6 @@ t.test('check-config prints gpio problems with file:line:column and the path', a
   );
   t.same(lines, [
     'configuration.yaml:7:16: gpio.devices[0].switches[1].pin: pin 17 is already used by gpio.devices[0].switches[0].pin; each pin can be used once',
-    'configuration.yaml:9:11: gpio.devices[0].switches[1].invert: unknown option; allowed: device_class, icon, id, initial, invert_logic, name, pin',
+    'configuration.yaml:9:11: gpio.devices[0].switches[1].invert: unknown option; allowed: device_class, icon, id, initial, invert_logic, name, pin, restore',
   ]);
 });
