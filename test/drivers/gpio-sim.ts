@@ -4,7 +4,7 @@
  * line's state; the test drives inputs through it. Nothing in the driver or the backend is replaced.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,10 +50,7 @@ export class SimChips {
   private readonly sockets = new Set<Socket>();
   private readonly waiters = new Set<() => void>();
 
-  private constructor(
-    private readonly server: Server,
-    readonly env: NodeJS.ProcessEnv,
-  ) {}
+  private constructor(readonly env: NodeJS.ProcessEnv) {}
 
   /** Listens for helpers on a socket in a fresh directory; stopped at teardown. */
   static async start(t: Teardown, chips: readonly SimChipSpec[]): Promise<SimChips> {
@@ -66,7 +63,7 @@ export class SimChips {
       HEARTH_GPIO_SIM_SOCKET: socketPath,
       HEARTH_GPIO_SIM_CHIPS: JSON.stringify(chips),
     };
-    const sim = new SimChips(server, env);
+    const sim = new SimChips(env);
     server.on('connection', (socket) => sim.accept(socket));
     await new Promise<void>((resolve) => server.listen(socketPath, resolve));
     t.teardown(async () => {
