@@ -1,6 +1,10 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { parse } from 'yaml';
+import { backendLoader, hasGpioChips } from '../../drivers/gpio/backend.js';
 import { parseGpioSection } from '../../drivers/gpio/config.js';
 import { loadConfig, parseConfigText } from '../../src/config/load.js';
 import type { ConfigIssue } from '../../src/config/reader.js';
@@ -196,4 +200,60 @@ t.test('check-config prints gpio problems with file:line:column and the path', a
     'configuration.yaml:7:16: gpio.devices[0].switches[1].pin: pin 17 is already used by gpio.devices[0].switches[0].pin; each pin can be used once',
     'configuration.yaml:9:11: gpio.devices[0].switches[1].invert: unknown option; allowed: device_class, icon, id, initial, invert_logic, name, pin, restore',
   ]);
+});
+
+t.test('backend, bias and restore: the allowed values, and a cover that would start by itself', async (t) => {
+  t.same(
+    issuesOf(`
+backend: gpiod
+devices:
+  - name: Board
+    switches: [{pin: 17, name: Pump, restore: maybe}]
+    binary_sensors: [{pin: 24, name: Button, bias: up}]
+    covers: [{name: Vent, open_pin: 5, close_pin: 6, travel_time: 10, restore: on}]
+`),
+    [
+      'gpio.backend: "gpiod" is not allowed: expected one of auto, chardev, sysfs',
+      'gpio.devices.0.switches.0.restore: "maybe" is not allowed: expected last, off, on',
+      'gpio.devices.0.binary_sensors.0.bias: "up" is not allowed: expected one of pull_up, pull_down, disabled',
+      'gpio.devices.0.covers.0.restore: a cover motor never starts by itself: expected last or off',
+    ],
+  );
+  const config = parseGpioSection(
+    parse(`
+devices:
+  - name: Board
+    switches: [{pin: 17, name: Pump}, {pin: 18, name: Heater, restore: false}]
+    locks: [{pin: 16, name: Strike}]
+    binary_sensors: [{pin: 24, name: Button, bias: pull_up}]
+    covers: [{name: Vent, open_pin: 5, close_pin: 6, travel_time: 10}]
+`) as JsonValue,
+    ['gpio'],
+    [],
+  );
+  const device = config?.devices[0];
+  t.equal(config?.backend, 'auto');
+  t.same(
+    device?.relays.map((r) => [r.entityId, r.restore]),
+    [
+      ['switch.pump', 'last'],
+      ['switch.heater', 'off'],
+      ['lock.strike', 'last'],
+    ],
+    'restore: YAML 1.1 booleans read as on/off',
+  );
+  t.same([device?.inputs[0]?.bias, device?.covers[0]?.restore], ['pull_up', 'off']);
+});
+
+t.test('backend: auto is the character device when the kernel has gpiochip devices, sysfs otherwise', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'hearth-dev-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  t.equal(hasGpioChips(dir), false);
+  await writeFile(join(dir, 'gpiochip0'), '');
+  t.equal(hasGpioChips(dir), true);
+  const chardev = await backendLoader('auto', { devDir: dir })();
+  t.equal(chardev.name, 'character device (gpio-helper.py)');
+  chardev.close?.();
+  const forced = await backendLoader('sysfs', { devDir: dir })().catch((err: Error) => err);
+  t.equal(forced.name, forced instanceof Error ? 'OnoffMissingError' : 'onoff (sysfs)', 'sysfs when asked for, even with gpiochips');
 });
