@@ -27,6 +27,8 @@ interface HelperMessage {
   readonly handle?: number;
   readonly value?: number;
   readonly chips?: BackendChip[];
+  /** Chips the helper could not open (permissions), with the errno name. */
+  readonly unreadable?: { path: string; code: string; error: string }[];
 }
 
 /** Raised when the helper cannot run or refuses a request; `code` is the errno name (EBUSY, EACCES). */
@@ -173,6 +175,7 @@ function describe(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   if (code === 'EBUSY') return `${code}: ${message} (another program holds the line: see \`gpioinfo\`)`;
   if (code === 'EACCES' || code === 'EPERM') return `${code}: ${message} (the hub's user needs to be in the gpio group)`;
+  if (code === 'ENOTTY') return `${code}: ${message} (a kernel older than 5.10 has no GPIO uAPI v2: set gpio.backend: sysfs)`;
   return code === undefined || message.startsWith(code) ? message : `${code}: ${message}`;
 }
 
@@ -184,17 +187,29 @@ function describe(err: unknown): string {
 export class ChardevBackend implements GpioBackend {
   readonly name = 'character device (gpio-helper.py)';
   private helper: GpioHelper | undefined;
+  private closed = false;
 
   constructor(private readonly options: ChardevBackendOptions = {}) {}
 
-  /** The running helper, or a new one after the last exited. */
+  /** The running helper, or a new one after the last exited; none once the driver closed the backend. */
   private live(): GpioHelper {
+    if (this.closed) throw new GpioHelperError('the GPIO backend is closed (the driver stopped)', 'ESHUTDOWN');
     if (this.helper === undefined || this.helper.exited) this.helper = new GpioHelper(this.options);
     return this.helper;
   }
 
   async listChips(): Promise<BackendChip[]> {
-    return (await this.live().call('chips', {})).chips ?? [];
+    const answer = await this.live().call('chips', {});
+    const chips = answer.chips ?? [];
+    const unreadable = answer.unreadable ?? [];
+    if (chips.length === 0 && unreadable.length > 0) {
+      const first = unreadable[0];
+      throw new GpioHelperError(
+        `cannot open ${first?.path}: ${describe(new GpioHelperError(first?.error ?? '', first?.code ?? 'EIO'))}`,
+        first?.code ?? 'EIO',
+      );
+    }
+    return chips;
   }
 
   async open(request: LineRequest): Promise<GpioLine> {
@@ -219,6 +234,7 @@ export class ChardevBackend implements GpioBackend {
   }
 
   close(): void {
+    this.closed = true;
     this.helper?.close();
     this.helper = undefined;
   }

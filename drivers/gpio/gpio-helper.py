@@ -127,12 +127,14 @@ class Helper:
             data = data[os.write(1, data) :]
 
     def chips(self, _msg):
-        found = []
+        found, unreadable = [], []
         for path in self.kernel.list_chips():
             try:
                 fd = self.kernel.open(path)
-            except OSError:
-                continue  # a chip being removed, or one this user may not open
+            except OSError as err:
+                # A chip being removed, or one this user may not open: the hub says which when none is left.
+                unreadable.append({"path": path, "code": errno.errorcode.get(err.errno, "EIO"), "error": err.strerror or str(err)})
+                continue
             try:
                 buf = bytearray(CHIPINFO_SIZE)
                 self.kernel.ioctl(fd, GPIO_GET_CHIPINFO_IOCTL, buf)
@@ -140,7 +142,7 @@ class Helper:
                 found.append({"path": path, "name": cstr(name), "label": cstr(label), "lines": lines})
             finally:
                 self.kernel.close(fd)
-        return {"chips": found}
+        return {"chips": found, "unreadable": unreadable}
 
     def request(self, msg):
         direction = msg["direction"]

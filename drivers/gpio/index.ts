@@ -61,6 +61,7 @@ export class GpioDriver implements Driver {
   private readonly timers: Timers;
   private readonly devices: GpioDevice[] = [];
   private loaded: GpioBackend | undefined;
+  private stopped = false;
   private readonly onExit = (): void => this.driveOutputsSafeSync();
 
   constructor(
@@ -77,8 +78,11 @@ export class GpioDriver implements Driver {
       this.options.backend ??
       backendLoader(this.config.backend, { devDir: this.options.devDir, chardev: this.options.chardev, log: this.ctx.log });
     const backend = memoise<GpioBackend>(async () => {
-      this.loaded = await load();
-      return this.loaded;
+      const loaded = await load();
+      // Loaded while the driver was stopping: give it back at once (its lines are released by the devices).
+      if (this.stopped) loaded.close?.();
+      else this.loaded = loaded;
+      return loaded;
     });
     const chip = memoise<GpioChip>(async () => {
       const b = await backend();
@@ -113,6 +117,7 @@ export class GpioDriver implements Driver {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     process.off('exit', this.onExit);
     for (const device of this.devices) device.stop();
     this.timers.stopAll();

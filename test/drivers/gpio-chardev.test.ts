@@ -156,6 +156,10 @@ t.test('requests the kernel refuses name the pin, the chip and the cause', async
   await t.rejects(backend.open({ line: 60, sysfsNumber: 60, chipPath: '/dev/gpiochip4', direction: 'in' }), {
     message: /^cannot request GPIO60 on \/dev\/gpiochip4: EINVAL/,
   });
+  const denied = await SimChips.start(t, [{ name: 'gpiochip0', label: 'pinctrl-bcm2711', lines: 58, denied: true }]);
+  const outsider = new ChardevBackend({ env: denied.env });
+  t.teardown(() => outsider.close());
+  await t.rejects(outsider.listChips(), { message: /^cannot open \/dev\/gpiochip0: EACCES: .*needs to be in the gpio group/ });
   const missing = new ChardevBackend({ python: 'python3-that-is-not-there' });
   await t.rejects(missing.listChips(), { message: /python3-that-is-not-there was not found.*apt-get install python3-minimal/ });
 });

@@ -16,6 +16,8 @@ export interface SimChipSpec {
   readonly name: string;
   readonly label: string;
   readonly lines: number;
+  /** Opening it fails with EACCES (a user outside the gpio group). */
+  readonly denied?: boolean;
 }
 
 /** One line as the simulated kernel sees it. */
