@@ -61,6 +61,8 @@ export class SimChips {
     const server = createServer();
     const env = {
       ...process.env,
+      // No __pycache__ next to the fixture.
+      PYTHONDONTWRITEBYTECODE: '1',
       HEARTH_GPIO_FAKE_KERNEL: FAKE_KERNEL,
       HEARTH_GPIO_SIM_SOCKET: socketPath,
       HEARTH_GPIO_SIM_CHIPS: JSON.stringify(chips),
