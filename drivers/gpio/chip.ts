@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { BackendChip } from './line.js';
 
 /** One GPIO controller as sysfs lists it under `<root>/class/gpio/gpiochip<base>`. */
 export interface GpioChip {
@@ -9,6 +10,8 @@ export interface GpioChip {
   readonly base: number;
   readonly label: string;
   readonly ngpio: number;
+  /** The character device (`/dev/gpiochip4`), when the chip was found through it. */
+  readonly devPath?: string;
 }
 
 /**
@@ -93,4 +96,12 @@ export function sysfsNumber(chip: GpioChip, line: number): number {
     throw new GpioChipError(`GPIO${line} does not exist on ${chip.label}: it has lines 0 to ${chip.ngpio - 1}`);
   }
   return chip.base + line;
+}
+
+/**
+ * The controllers a character-device backend lists, as chips whose line `n` is offset `n` (no base). On a
+ * Pi 5 the header is pinctrl-rp1: gpiochip4 on older kernels, gpiochip0 on newer ones; the label decides.
+ */
+export function chipsFromDevices(devices: readonly BackendChip[]): GpioChip[] {
+  return devices.map((d) => ({ dir: d.name, base: 0, label: d.label, ngpio: d.lines, devPath: d.path }));
 }

@@ -4,6 +4,7 @@ import type { JsonValue } from '../../src/core/json.js';
 import { BINARY_SENSOR_DEVICE_CLASSES, type BinarySensorDeviceClass } from '../../src/domains/binary-sensor.js';
 import { COVER_DEVICE_CLASSES, type CoverDeviceClass } from '../../src/domains/cover.js';
 import type { SwitchDeviceClass } from '../../src/domains/switch.js';
+import type { Bias } from './line.js';
 
 /** BCM line numbers go up to 57 on a BCM2711 (54 lines on a BCM2835 and on the RP1; checked against the chip at run time). */
 export const MAX_BCM_LINE = 57;
@@ -12,6 +13,17 @@ export const DEFAULT_POLL_INTERVAL_S = 10;
 export const DEFAULT_DEBOUNCE_MS = 50;
 
 export type RelayDomain = 'switch' | 'light' | 'fan' | 'lock';
+
+/** How lines are reached: the character device (/dev/gpiochipN) or the deprecated sysfs; auto picks the first present. */
+export const GPIO_BACKENDS = ['auto', 'chardev', 'sysfs'] as const;
+export type GpioBackendChoice = (typeof GPIO_BACKENDS)[number];
+
+/**
+ * What an output does at start: `last` takes the entity's last known state (falling back to `initial`),
+ * `off` de-energises it, `on` energises it. Covers never start moving, so they take `last` or `off` only.
+ */
+export type RestoreMode = 'last' | 'off' | 'on';
+export const BIASES: readonly Bias[] = ['pull_up', 'pull_down', 'disabled'];
 
 interface EntityConfig {
   readonly entityId: string;
@@ -25,8 +37,10 @@ export interface RelayConfig extends EntityConfig {
   readonly pin: number;
   /** Active-low: the relay is energised when the pin is low (most opto-isolated relay boards). */
   readonly invert: boolean;
-  /** Whether the relay is energised at start. */
+  /** Whether the relay is energised at start when `restore` is `last` and nothing is stored. */
   readonly initialOn: boolean;
+  /** At start: the last state, off or on (default `last`; the lock's `initial` is its fallback). */
+  readonly restore: RestoreMode;
   readonly deviceClass: SwitchDeviceClass | undefined;
   /** Locks: whether an energised relay means locked (a maglock) rather than unlocked (a door strike). */
   readonly lockedWhenOn: boolean;
@@ -39,6 +53,8 @@ export interface InputConfig extends EntityConfig {
   /** A change must hold this long before it is reported; 0 reports every edge. */
   readonly debounceMs: number;
   readonly deviceClass: BinarySensorDeviceClass | undefined;
+  /** The pull resistor (character device only); unset leaves what the firmware set. */
+  readonly bias: Bias | undefined;
 }
 
 /** A motor driven by two relays, one per direction; its position is estimated from the time it runs. */
@@ -51,6 +67,8 @@ export interface CoverConfig extends EntityConfig {
   /** The position assumed at start; null when unknown (the first full open or close makes it known). */
   readonly initialPosition: number | null;
   readonly deviceClass: CoverDeviceClass | undefined;
+  /** `off` (default): start at initial_position; `last`: at the last known position, else initial_position. */
+  readonly restore: 'last' | 'off';
 }
 
 /** One physical thing wired to the header (a relay board, a PIR, a cover controller): one registry device. */
@@ -67,6 +85,7 @@ export interface GpioDeviceConfig {
 }
 
 export interface GpioConfig {
+  readonly backend: GpioBackendChoice;
   readonly sysfsRoot: string;
   /** The label of the controller BCM numbers refer to; found automatically when unset. */
   readonly chipLabel: string | undefined;
@@ -150,8 +169,10 @@ function parseRelay(r: ConfigReader, domain: RelayDomain, deviceInvert: boolean,
     if (domain === 'switch') deviceClass = r.oneOf('device_class', ['outlet', 'switch'] as const);
     initialOn = onOff(r, 'initial', false);
   }
+  // Locks fall back to their `initial` (locked by default), which is what they did before restore existed.
+  const restore = restoreMode(r, ['last', 'off', 'on'], 'last');
   r.rejectUnknown();
-  return { domain, entityId, name, icon, pin, invert, initialOn, deviceClass, lockedWhenOn };
+  return { domain, entityId, name, icon, pin, invert, initialOn, restore, deviceClass, lockedWhenOn };
 }
 
 function parseInput(r: ConfigReader, deviceInvert: boolean, uses: Uses): InputConfig {
@@ -166,6 +187,7 @@ function parseInput(r: ConfigReader, deviceInvert: boolean, uses: Uses): InputCo
     invert: r.boolean('invert_logic', deviceInvert),
     debounceMs: r.number('debounce', { integer: true, min: 0, max: 10_000, default: DEFAULT_DEBOUNCE_MS }),
     deviceClass: r.oneOf('device_class', BINARY_SENSOR_DEVICE_CLASSES),
+    bias: r.oneOf('bias', BIASES),
   };
   rejectPullMode(r);
   r.rejectUnknown(['pull_mode']);
@@ -187,9 +209,30 @@ function parseCover(r: ConfigReader, deviceInvert: boolean, uses: Uses): CoverCo
     travelTimeS: r.number('travel_time', { required: true, min: 0.05, max: 600 }),
     initialPosition: r.number('initial_position', { integer: true, min: 0, max: 100 }) ?? null,
     deviceClass: r.oneOf('device_class', COVER_DEVICE_CLASSES),
+    restore: coverRestore(r),
   };
   r.rejectUnknown();
   return config;
+}
+
+function coverRestore(r: ConfigReader): 'last' | 'off' {
+  const v = r.raw('restore');
+  if (v === 'on' || v === true) {
+    r.problem('restore', 'a cover motor never starts by itself: expected last or off');
+    return 'off';
+  }
+  return restoreMode(r, ['last', 'off'], 'off');
+}
+
+/** `restore:` with on/off read the same under YAML 1.1 (booleans) and 1.2 (strings). */
+function restoreMode<T extends RestoreMode>(r: ConfigReader, allowed: readonly T[], defaultValue: T): T {
+  const raw = r.raw('restore');
+  if (raw === undefined) return defaultValue;
+  const v = raw === true ? 'on' : raw === false ? 'off' : raw;
+  const found = allowed.find((a) => a === v);
+  if (found !== undefined) return found;
+  r.problem('restore', `${JSON.stringify(raw)} is not allowed: expected ${allowed.join(', ')}`);
+  return defaultValue;
 }
 
 function defaultModel(relays: number, inputs: number, covers: number): string {
@@ -231,6 +274,7 @@ function parseDevice(r: ConfigReader, sectionPoll: number, uses: Uses): GpioDevi
 export function parseGpioSection(section: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): GpioConfig | undefined {
   if (section === undefined || section === null) return undefined;
   const r = ConfigReader.of(section, path, issues);
+  const backend = r.oneOf('backend', GPIO_BACKENDS, 'auto');
   const sysfsRoot = r.string('sysfs_root', { default: DEFAULT_SYSFS_ROOT }) ?? DEFAULT_SYSFS_ROOT;
   const chipLabel = r.string('chip');
   const poll = r.number('poll_interval', { min: 0.05, max: 3600, default: DEFAULT_POLL_INTERVAL_S });
@@ -242,5 +286,5 @@ export function parseGpioSection(section: JsonValue | undefined, path: ConfigPat
     if (device !== undefined) devices.push(device);
   }
   r.rejectUnknown();
-  return { sysfsRoot, chipLabel, devices };
+  return { backend, sysfsRoot, chipLabel, devices };
 }

@@ -5,6 +5,17 @@ import type { GpioChip } from './chip.js';
 import type { CoverConfig } from './config.js';
 import type { GpioBackend, GpioLine } from './line.js';
 import { levelOf, openLine, type Part, type PartContext, unavailableError, writeError } from './part.js';
+import { type RememberedState, rememberedPosition } from './restore.js';
+
+/**
+ * The position at start. A cover that was opening or closing when the hub went away ran on for an unknown
+ * time (until its relay was switched off), so its position is unknown: never a guess.
+ */
+export function startPosition(config: CoverConfig, remembered: RememberedState | undefined): number | null {
+  if (config.restore === 'off' || remembered === undefined) return config.initialPosition;
+  if (remembered.state === 'opening' || remembered.state === 'closing') return null;
+  return rememberedPosition(remembered) ?? config.initialPosition;
+}
 
 interface Motion {
   /** +1 opening (open relay on), -1 closing (close relay on). */
@@ -39,7 +50,7 @@ export class RelayCover implements Part {
     private readonly ctx: PartContext,
     private readonly config: CoverConfig,
   ) {
-    this.position = config.initialPosition;
+    this.position = startPosition(config, ctx.lastState(config.entityId));
     this.travelMs = config.travelTimeS * 1000;
     // About one report a second, and at least ten per full travel so short travels still move visibly.
     this.updateMs = Math.max(20, Math.min(1000, this.travelMs / 10));
@@ -62,9 +73,10 @@ export class RelayCover implements Part {
   }
 
   async open(chip: GpioChip, backend: GpioBackend): Promise<void> {
+    // A cover always starts still: both relays off, and off again before the lines are given back.
     const off = levelOf(false, this.config.invert);
-    this.openRelay = await openLine(backend, chip, { line: this.config.openPin, direction: 'out', initial: off });
-    this.closeRelay = await openLine(backend, chip, { line: this.config.closePin, direction: 'out', initial: off });
+    this.openRelay = await openLine(backend, chip, { line: this.config.openPin, direction: 'out', initial: off, safe: off });
+    this.closeRelay = await openLine(backend, chip, { line: this.config.closePin, direction: 'out', initial: off, safe: off });
   }
 
   async refresh(): Promise<void> {

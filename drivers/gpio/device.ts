@@ -6,9 +6,10 @@ import type { GpioChip } from './chip.js';
 import type { GpioDeviceConfig } from './config.js';
 import { RelayCover } from './cover.js';
 import { BinaryInput } from './input.js';
-import type { GpioBackend } from './line.js';
+import type { GpioBackend, GpioLine } from './line.js';
 import type { Part, PartContext } from './part.js';
 import { RelayOutput } from './relay.js';
+import type { LastStateLookup } from './restore.js';
 
 /** What every GPIO device shares: the core, the driver's timers, and the (cached) chip and backend. */
 export interface GpioEnv {
@@ -20,6 +21,7 @@ export interface GpioEnv {
   chip(): Promise<GpioChip>;
   backend(): Promise<GpioBackend>;
   readonly backoff?: BackoffOptions;
+  readonly lastState: LastStateLookup;
 }
 
 /**
@@ -30,6 +32,8 @@ export interface GpioEnv {
  */
 export class GpioDevice {
   private readonly parts: Part[] = [];
+  /** Every line the parts hold now, for the synchronous safe-off when the process goes away. */
+  private readonly lines = new Set<GpioLine>();
   private readonly poller: DevicePoller;
   private opened = false;
   private stopped = false;
@@ -46,7 +50,14 @@ export class GpioDevice {
       model: config.model,
       suggested_area: config.area,
     });
-    const ctx: PartContext = { core: env.core, log: env.log, owner: env.owner, timers: env.timers, deviceId: entry.id };
+    const ctx: PartContext = {
+      core: env.core,
+      log: env.log,
+      owner: env.owner,
+      timers: env.timers,
+      deviceId: entry.id,
+      lastState: env.lastState,
+    };
     // An entity whose id another driver already took is skipped (and logged); the rest of the device works.
     const add = (what: string, make: () => Part) => {
       try {
@@ -79,11 +90,16 @@ export class GpioDevice {
     this.closeAll();
   }
 
+  /** The process is going away: every output to its safe level, synchronously where the backend can. */
+  safeSync(): void {
+    for (const line of this.lines) line.safeSync();
+  }
+
   private async read(): Promise<void> {
     try {
       if (!this.opened) {
         const chip = await this.env.chip();
-        const backend = await this.env.backend();
+        const backend = this.tracking(await this.env.backend());
         for (const part of this.parts) {
           await part.open(chip, backend);
           if (this.stopped) break;
@@ -101,6 +117,18 @@ export class GpioDevice {
     }
   }
 
+  /** The backend as the parts see it: every line they open is remembered until closeAll. */
+  private tracking(backend: GpioBackend): GpioBackend {
+    return {
+      name: backend.name,
+      open: async (request) => {
+        const line = await backend.open(request);
+        this.lines.add(line);
+        return line;
+      },
+    };
+  }
+
   private failed(): void {
     for (const part of this.parts) part.fail();
   }
@@ -108,5 +136,6 @@ export class GpioDevice {
   private closeAll(): void {
     this.opened = false;
     for (const part of this.parts) part.close();
+    this.lines.clear();
   }
 }

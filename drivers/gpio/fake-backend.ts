@@ -11,6 +11,8 @@ export class FakeWire {
   failure: Error | undefined;
   /** Reads by the driver so far (polls, reads after a debounce). */
   reads = 0;
+  /** Times the line was driven to its safe level (on release or from an exit handler); not in `writes`. */
+  safeWrites = 0;
   /** Times the driver tried to export this wire, failed attempts included. */
   opens = 0;
   private readonly callbacks: EdgeCallback[] = [];
@@ -140,7 +142,15 @@ class FakeLine implements GpioLine {
 
   unexport(): void {
     if (!this.open) return;
+    this.safeSync();
     this.open = false;
     this.w.release();
+  }
+
+  safeSync(): void {
+    const safe = this.w.request?.safe;
+    if (!this.open || this.w.request?.direction !== 'out' || safe === undefined || this.w.failure !== undefined) return;
+    this.w.level = safe;
+    this.w.safeWrites++;
   }
 }

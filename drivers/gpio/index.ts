@@ -3,15 +3,26 @@ import { Timers } from '../../src/util/timers.js';
 import type { BackoffOptions } from '../common/device-poller.js';
 import type { Driver, DriverContext } from '../driver.js';
 import type { DriverKind } from '../index.js';
-import { type GpioChip, resolveHeaderChip } from './chip.js';
+import { backendLoader } from './backend.js';
+import type { ChardevBackendOptions } from './chardev-backend.js';
+import { chipsFromDevices, type GpioChip, pickHeaderChip, resolveHeaderChip } from './chip.js';
 import { type GpioConfig, parseGpioSection } from './config.js';
 import { GpioDevice } from './device.js';
 import type { GpioBackend, GpioBackendLoader } from './line.js';
-import { loadOnoffBackend } from './onoff-backend.js';
+import { type LastStateLookup, NOTHING_STORED } from './restore.js';
 
 export interface GpioDriverOptions {
-  /** How lines are reached; onoff (loaded on first use) unless a test or the bench gives a fake. */
+  /** How lines are reached; the one gpio.backend picks (loaded on first use) unless a test or the bench gives a fake. */
   readonly backend?: GpioBackendLoader;
+  /** Where `backend: auto` looks for gpiochip devices (default /dev). */
+  readonly devDir?: string;
+  /** The character-device backend's interpreter and environment (tests run it against a simulated kernel). */
+  readonly chardev?: ChardevBackendOptions;
+  /**
+   * Each entity's state from before the restart, for `restore: last`. Until the hub's restore-state store
+   * provides it on the driver context (`lastState`), nothing is stored and `initial` applies.
+   */
+  readonly lastState?: LastStateLookup;
   /** Retry delays after a failure (tests shorten them). */
   readonly backoff?: BackoffOptions;
 }
@@ -30,15 +41,28 @@ function memoise<T>(load: () => Promise<T>): () => Promise<T> {
   };
 }
 
+/** The restore-state store's lookup, once the hub puts one on the driver context. */
+function contextLastState(ctx: DriverContext): LastStateLookup | undefined {
+  const lookup = (ctx as DriverContext & { readonly lastState?: LastStateLookup }).lastState;
+  return typeof lookup === 'function' ? lookup : undefined;
+}
+
 /**
  * Raspberry Pi GPIO: relays as switches, lights, fans, locks and two-relay covers; inputs as binary sensors.
- * start() only registers devices and entities and starts their pollers: resolving the chip, loading onoff
- * and exporting lines happen in the first poll, so a Pi without GPIO (or without onoff) never delays the hub.
+ * start() only registers devices and entities and starts their pollers: resolving the chip, loading the
+ * backend and requesting lines happen in the first poll, so a Pi without GPIO never delays the hub.
+ *
+ * Outputs fail safe: stop() drives them to their safe level before giving the lines back, and while the
+ * driver runs, a process 'exit' listener (which also runs after an uncaught error: the hub exits then)
+ * drives them there synchronously.
  */
 export class GpioDriver implements Driver {
   readonly kind = 'gpio';
   private readonly timers: Timers;
   private readonly devices: GpioDevice[] = [];
+  private loaded: GpioBackend | undefined;
+  private stopped = false;
+  private readonly onExit = (): void => this.driveOutputsSafeSync();
 
   constructor(
     private readonly ctx: DriverContext,
@@ -50,7 +74,26 @@ export class GpioDriver implements Driver {
 
   async start(): Promise<void> {
     const { sysfsRoot, chipLabel } = this.config;
+    const load =
+      this.options.backend ??
+      backendLoader(this.config.backend, { devDir: this.options.devDir, chardev: this.options.chardev, log: this.ctx.log });
+    const backend = memoise<GpioBackend>(async () => {
+      const loaded = await load();
+      // Loaded while the driver was stopping: give it back at once (its lines are released by the devices).
+      if (this.stopped) loaded.close?.();
+      else this.loaded = loaded;
+      return loaded;
+    });
     const chip = memoise<GpioChip>(async () => {
+      const b = await backend();
+      if (b.listChips !== undefined) {
+        const c = pickHeaderChip(chipsFromDevices(await b.listChips()), chipLabel);
+        this.ctx.log.info(
+          { chip: c.devPath, label: c.label, lines: c.ngpio },
+          `GPIO: BCM pins are on ${c.label} (${c.devPath}), ${b.name}`,
+        );
+        return c;
+      }
       const c = await resolveHeaderChip(sysfsRoot, chipLabel);
       this.ctx.log.info(
         { chip: c.dir, label: c.label, base: c.base, lines: c.ngpio },
@@ -58,7 +101,6 @@ export class GpioDriver implements Driver {
       );
       return c;
     });
-    const backend = memoise<GpioBackend>(this.options.backend ?? loadOnoffBackend);
     const env = {
       core: this.ctx.core,
       log: this.ctx.log,
@@ -67,14 +109,28 @@ export class GpioDriver implements Driver {
       chip,
       backend,
       backoff: this.options.backoff,
+      lastState: this.options.lastState ?? contextLastState(this.ctx) ?? NOTHING_STORED,
     };
     for (const device of this.config.devices) this.devices.push(new GpioDevice(env, device));
+    process.on('exit', this.onExit);
     for (const device of this.devices) device.start();
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    process.off('exit', this.onExit);
     for (const device of this.devices) device.stop();
     this.timers.stopAll();
+    this.loaded?.close?.();
+    this.loaded = undefined;
+  }
+
+  /**
+   * Every output to its safe level, now and synchronously: for the process 'exit' event, which runs after
+   * an uncaught error too (no 'uncaughtException' listener here: that would keep a broken hub alive).
+   */
+  driveOutputsSafeSync(): void {
+    for (const device of this.devices) device.safeSync();
   }
 }
 

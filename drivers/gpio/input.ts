@@ -37,7 +37,7 @@ export class BinaryInput implements Part {
   }
 
   async open(chip: GpioChip, backend: GpioBackend): Promise<void> {
-    const line = await openLine(backend, chip, { line: this.config.pin, direction: 'in', edges: true });
+    const line = await openLine(backend, chip, { line: this.config.pin, direction: 'in', edges: true, bias: this.config.bias });
     this.line = line;
     const generation = ++this.generation;
     line.watch((err, level) => this.onEdge(generation, err, level));

@@ -4,6 +4,7 @@ import type { EdgeCallback, GpioBackend, GpioLine, Level, LineRequest } from './
 interface OnoffGpio {
   read(): Promise<Level>;
   write(value: Level): Promise<void>;
+  writeSync(value: Level): void;
   watch(callback: EdgeCallback): void;
   unwatchAll(): void;
   unexport(): void;
@@ -45,7 +46,11 @@ async function importGpioClass(): Promise<OnoffGpioClass> {
 class OnoffLine implements GpioLine {
   private released = false;
 
-  constructor(private readonly gpio: OnoffGpio) {}
+  constructor(
+    private readonly gpio: OnoffGpio,
+    /** Outputs: the level that de-energises the load. */
+    private readonly safe: Level | undefined,
+  ) {}
 
   read(): Promise<Level> {
     return this.gpio.read();
@@ -61,6 +66,7 @@ class OnoffLine implements GpioLine {
 
   unexport(): void {
     if (this.released) return;
+    this.safeSync();
     this.released = true;
     try {
       this.gpio.unwatchAll();
@@ -69,10 +75,21 @@ class OnoffLine implements GpioLine {
       // Already gone (unexported by someone else, or the controller vanished): nothing to give back.
     }
   }
+
+  /** A sysfs write is a plain file write, so it can be done synchronously (from an exit handler too). */
+  safeSync(): void {
+    if (this.released || this.safe === undefined) return;
+    try {
+      this.gpio.writeSync(this.safe);
+    } catch {
+      // The line is gone: nothing more can be done from here.
+    }
+  }
 }
 
 /**
- * GPIO through onoff (the sysfs interface with epoll for edges), loaded on first use. onoff always works
+ * GPIO through onoff (the sysfs interface with epoll for edges), loaded on first use: the fallback for kernels
+ * without the character device, or where python3 is missing. onoff always works
  * under /sys/class/gpio and takes sysfs numbers, which the driver computes from the header chip's base.
  * Inversion is done by the driver, so `activeLow` is forced off here (it survives in sysfs from other tools).
  */
@@ -83,8 +100,15 @@ export async function loadOnoffBackend(): Promise<GpioBackend> {
     async open(request: LineRequest): Promise<GpioLine> {
       const direction = request.direction === 'in' ? 'in' : request.initial === 1 ? 'high' : 'low';
       const edge = request.direction === 'in' && request.edges ? 'both' : 'none';
+      if (request.bias !== undefined) {
+        throw new Error(
+          `cannot set bias ${request.bias} on GPIO${request.line} through sysfs: use the character device backend ` +
+            `(gpio.backend: chardev), or set the pull in /boot/firmware/config.txt (gpio=${request.line}=ip,pu) and remove bias`,
+        );
+      }
       try {
-        return new OnoffLine(new Gpio(request.sysfsNumber, direction, edge, { activeLow: false }));
+        const safe = request.direction === 'out' ? request.safe : undefined;
+        return new OnoffLine(new Gpio(request.sysfsNumber, direction, edge, { activeLow: false }), safe);
       } catch (err) {
         throw new Error(`cannot export GPIO${request.line} (sysfs gpio${request.sysfsNumber}): ${describeExportError(err)}`);
       }

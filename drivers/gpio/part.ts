@@ -5,6 +5,7 @@ import type { Timers } from '../../src/util/timers.js';
 import { errorText } from '../common/device-poller.js';
 import { type GpioChip, sysfsNumber } from './chip.js';
 import type { GpioBackend, GpioLine, Level, LineRequest } from './line.js';
+import type { LastStateLookup } from './restore.js';
 
 /** What an entity of a GPIO device gets from it. */
 export interface PartContext {
@@ -14,6 +15,8 @@ export interface PartContext {
   readonly timers: Timers;
   /** The registry id of the device the entity belongs to. */
   readonly deviceId: string;
+  /** The entity's state from before the restart, for `restore: last`. */
+  readonly lastState: LastStateLookup;
 }
 
 /**
@@ -27,7 +30,7 @@ export interface Part {
   refresh(): Promise<void>;
   /** The device stopped answering: stop what is under way and mark the entity unavailable. */
   fail(): void;
-  /** Gives the lines back (unexport). Never throws. */
+  /** Drives outputs to their safe level and gives the lines back (unexport). Never throws. */
   close(): void;
 }
 
@@ -42,7 +45,7 @@ export function isOn(level: Level, invert: boolean): boolean {
 
 /** Opens one line of a part, naming the BCM pin in the error. */
 export function openLine(backend: GpioBackend, chip: GpioChip, request: Omit<LineRequest, 'sysfsNumber'>): Promise<GpioLine> {
-  return backend.open({ ...request, sysfsNumber: sysfsNumber(chip, request.line) });
+  return backend.open({ ...request, sysfsNumber: sysfsNumber(chip, request.line), chipPath: chip.devPath });
 }
 
 /** The error a service call gets when the line cannot be used: the state stays what it was. */

@@ -7,6 +7,16 @@ import type { GpioChip } from './chip.js';
 import type { RelayConfig } from './config.js';
 import type { GpioBackend, GpioLine } from './line.js';
 import { isOn, levelOf, openLine, type Part, type PartContext, unavailableError, writeError } from './part.js';
+import { type RememberedState, rememberedOn } from './restore.js';
+
+/** Whether the relay is energised at start, by `restore` (and, for `last`, what was stored, else `initial`). */
+export function startsOn(config: RelayConfig, remembered: RememberedState | undefined): boolean {
+  if (config.restore === 'on') return true;
+  if (config.restore === 'off') return false;
+  const [onWord, offWord] =
+    config.domain === 'lock' ? (config.lockedWhenOn ? ['locked', 'unlocked'] : ['unlocked', 'locked']) : ['on', 'off'];
+  return rememberedOn(remembered, onWord, offWord) ?? config.initialOn;
+}
 
 /**
  * One output pin behind a switch, light, fan or lock. It reports what it did: the state changes only after
@@ -23,7 +33,7 @@ export class RelayOutput implements Part {
     ctx: PartContext,
     private readonly config: RelayConfig,
   ) {
-    this.on = config.initialOn;
+    this.on = startsOn(config, ctx.lastState(config.entityId));
     const base = { entityId: config.entityId, name: config.name, owner: ctx.owner, deviceId: ctx.deviceId, icon: config.icon };
     const uniqueId = `gpio-${ctx.deviceId}-${config.entityId}`;
     const turnOn = () => this.set(true);
@@ -68,7 +78,13 @@ export class RelayOutput implements Part {
 
   async open(chip: GpioChip, backend: GpioBackend): Promise<void> {
     // Re-opened after a failure with the last state, not the initial one: a pump that was on stays on.
-    this.line = await openLine(backend, chip, { line: this.config.pin, direction: 'out', initial: levelOf(this.on, this.config.invert) });
+    const { pin, invert } = this.config;
+    this.line = await openLine(backend, chip, {
+      line: pin,
+      direction: 'out',
+      initial: levelOf(this.on, invert),
+      safe: levelOf(false, invert),
+    });
   }
 
   async refresh(): Promise<void> {

@@ -1,6 +1,10 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { parse } from 'yaml';
+import { backendLoader, hasGpioChips } from '../../drivers/gpio/backend.js';
 import { parseGpioSection } from '../../drivers/gpio/config.js';
 import { loadConfig, parseConfigText } from '../../src/config/load.js';
 import type { ConfigIssue } from '../../src/config/reader.js';
@@ -140,14 +144,14 @@ devices:
       'gpio.devices.0.switches.0.pin: 60 is not allowed: expected an integer from 0 to 57',
       'gpio.devices.0.switches.0.device_class: "plug" is not allowed: expected one of outlet, switch',
       'gpio.devices.0.switches.1.pin: 3.5 is not allowed: expected an integer from 0 to 57',
-      'gpio.devices.0.lights.0.device_class: unknown option; allowed: icon, id, initial, invert_logic, name, pin',
+      'gpio.devices.0.lights.0.device_class: unknown option; allowed: icon, id, initial, invert_logic, name, pin, restore',
       'gpio.devices.0.locks.0.locked_when: "maybe" is not allowed: expected one of relay_off, relay_on',
       'gpio.devices.0.binary_sensors.0.debounce: 20000 is not allowed: expected an integer from 0 to 10000',
       `gpio.devices.0.binary_sensors.0.device_class: "movement" is not allowed: expected one of ${BINARY_SENSOR_DEVICE_CLASSES.join(', ')}`,
       'gpio.devices.0.binary_sensors.0.pull_mode: cannot be set through GPIO sysfs: set the pull in /boot/firmware/config.txt instead (for example gpio=4=ip,pu), then remove this option',
       'gpio.devices.0.covers.0.travel_time: 0 is not allowed: expected a number from 0.05 to 600',
       'gpio.devices.0.colour: unknown option; allowed: area, binary_sensors, covers, fans, id, invert_logic, lights, locks, manufacturer, model, name, poll_interval, switches',
-      'gpio.sysfs_roots: unknown option; allowed: chip, devices, poll_interval, sysfs_root',
+      'gpio.sysfs_roots: unknown option; allowed: backend, chip, devices, poll_interval, sysfs_root',
     ],
   );
 });
@@ -194,6 +198,62 @@ t.test('check-config prints gpio problems with file:line:column and the path', a
   );
   t.same(lines, [
     'configuration.yaml:7:16: gpio.devices[0].switches[1].pin: pin 17 is already used by gpio.devices[0].switches[0].pin; each pin can be used once',
-    'configuration.yaml:9:11: gpio.devices[0].switches[1].invert: unknown option; allowed: device_class, icon, id, initial, invert_logic, name, pin',
+    'configuration.yaml:9:11: gpio.devices[0].switches[1].invert: unknown option; allowed: device_class, icon, id, initial, invert_logic, name, pin, restore',
   ]);
+});
+
+t.test('backend, bias and restore: the allowed values, and a cover that would start by itself', async (t) => {
+  t.same(
+    issuesOf(`
+backend: gpiod
+devices:
+  - name: Board
+    switches: [{pin: 17, name: Pump, restore: maybe}]
+    binary_sensors: [{pin: 24, name: Button, bias: up}]
+    covers: [{name: Vent, open_pin: 5, close_pin: 6, travel_time: 10, restore: on}]
+`),
+    [
+      'gpio.backend: "gpiod" is not allowed: expected one of auto, chardev, sysfs',
+      'gpio.devices.0.switches.0.restore: "maybe" is not allowed: expected last, off, on',
+      'gpio.devices.0.binary_sensors.0.bias: "up" is not allowed: expected one of pull_up, pull_down, disabled',
+      'gpio.devices.0.covers.0.restore: a cover motor never starts by itself: expected last or off',
+    ],
+  );
+  const config = parseGpioSection(
+    parse(`
+devices:
+  - name: Board
+    switches: [{pin: 17, name: Pump}, {pin: 18, name: Heater, restore: false}]
+    locks: [{pin: 16, name: Strike}]
+    binary_sensors: [{pin: 24, name: Button, bias: pull_up}]
+    covers: [{name: Vent, open_pin: 5, close_pin: 6, travel_time: 10}]
+`) as JsonValue,
+    ['gpio'],
+    [],
+  );
+  const device = config?.devices[0];
+  t.equal(config?.backend, 'auto');
+  t.same(
+    device?.relays.map((r) => [r.entityId, r.restore]),
+    [
+      ['switch.pump', 'last'],
+      ['switch.heater', 'off'],
+      ['lock.strike', 'last'],
+    ],
+    'restore: YAML 1.1 booleans read as on/off',
+  );
+  t.same([device?.inputs[0]?.bias, device?.covers[0]?.restore], ['pull_up', 'off']);
+});
+
+t.test('backend: auto is the character device when the kernel has gpiochip devices, sysfs otherwise', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'hearth-dev-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  t.equal(hasGpioChips(dir), false);
+  await writeFile(join(dir, 'gpiochip0'), '');
+  t.equal(hasGpioChips(dir), true);
+  const chardev = await backendLoader('auto', { devDir: dir })();
+  t.equal(chardev.name, 'character device (gpio-helper.py)');
+  chardev.close?.();
+  const forced = await backendLoader('sysfs', { devDir: dir })().catch((err: Error) => err);
+  t.equal(forced.name, forced instanceof Error ? 'OnoffMissingError' : 'onoff (sysfs)', 'sysfs when asked for, even with gpiochips');
 });
