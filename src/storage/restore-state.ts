@@ -59,6 +59,15 @@ export interface RestoreStateOptions {
   readonly openJournal?: OpenAppendFile;
   /** The snapshot's atomic write (tests inject a full disk). */
   readonly writeSnapshot?: (path: string, data: string) => Promise<void>;
+  /** Journal size below which it is never compacted (tests and the benchmark make it small). */
+  readonly compactMinBytes?: number;
+  /** Called after every write attempt with what it was and the entity ids it carried (tests, benchmark). */
+  readonly onWrite?: (result: WriteResult) => void;
+}
+
+export interface WriteResult {
+  readonly kind: 'append' | 'compaction' | 'failed';
+  readonly entityIds: readonly string[];
 }
 
 /** Disk figures, for the benchmark and the fault-injection tests. */
@@ -277,8 +286,9 @@ export class RestoreState implements EntityRestoreHook {
   private async writeOnce(): Promise<void> {
     if (this.dirty.size === 0 && !this.needsCompaction) return;
     if (this.journal === undefined && !(await this.openJournal())) {
-      this.failed(this.dirty);
+      const batch = this.dirty;
       this.dirty = new Map();
+      this.failed(batch);
       return;
     }
     const journal = this.journal as AppendFile;
@@ -292,7 +302,8 @@ export class RestoreState implements EntityRestoreHook {
       record = encodeRecord(Buffer.from(JSON.stringify(payload)));
     }
     const compact =
-      record === undefined || this.journalBytes + record.length > Math.max(COMPACT_MIN_BYTES, COMPACT_RATIO * this.snapshotBytes);
+      record === undefined ||
+      this.journalBytes + record.length > Math.max(this.options.compactMinBytes ?? COMPACT_MIN_BYTES, COMPACT_RATIO * this.snapshotBytes);
     if (compact) {
       ok = await this.guard.run(() => this.compact(seq));
       if (ok) this.stats.compactions++;
@@ -304,11 +315,15 @@ export class RestoreState implements EntityRestoreHook {
         this.stats.appends++;
       } else {
         // A partly written record must not stay in the middle of the journal: cut it off, or compact next time.
-        if (!(await this.guard.run(() => journal.truncate(this.journalBytes)))) this.needsCompaction = true;
+        // Not through the guard: this is part of the failed write, not a success that ends the failure.
+        await journal.truncate(this.journalBytes).catch(() => {
+          this.needsCompaction = true;
+        });
       }
     }
     if (ok) {
       this.retryMs = this.flushWindowMs;
+      this.options.onWrite?.({ kind: compact ? 'compaction' : 'append', entityIds: [...batch.keys()] });
       return;
     }
     this.failed(batch);
@@ -317,6 +332,7 @@ export class RestoreState implements EntityRestoreHook {
   /** A write failed: keep its batch for the next attempt (under anything that changed since) and retry later. */
   private failed(batch: Map<string, StoredState>): void {
     this.stats.failedWrites++;
+    this.options.onWrite?.({ kind: 'failed', entityIds: [...batch.keys()] });
     for (const [id, entry] of batch) if (!this.dirty.has(id)) this.dirty.set(id, entry);
     this.needsCompaction = true;
     if (this.running && this.flushTimer === undefined) {
