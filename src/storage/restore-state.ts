@@ -67,7 +67,8 @@ export interface RestoreStateOptions {
 
 export interface WriteResult {
   readonly kind: 'append' | 'compaction' | 'failed';
-  readonly entityIds: readonly string[];
+  /** The changes the write carried: the last state of each entity that changed since the previous write. */
+  readonly changes: ReadonlyMap<string, StoredState>;
 }
 
 /** Disk figures, for the benchmark and the fault-injection tests. */
@@ -323,7 +324,7 @@ export class RestoreState implements EntityRestoreHook {
     }
     if (ok) {
       this.retryMs = this.flushWindowMs;
-      this.options.onWrite?.({ kind: compact ? 'compaction' : 'append', entityIds: [...batch.keys()] });
+      this.options.onWrite?.({ kind: compact ? 'compaction' : 'append', changes: batch });
       return;
     }
     this.failed(batch);
@@ -332,7 +333,7 @@ export class RestoreState implements EntityRestoreHook {
   /** A write failed: keep its batch for the next attempt (under anything that changed since) and retry later. */
   private failed(batch: Map<string, StoredState>): void {
     this.stats.failedWrites++;
-    this.options.onWrite?.({ kind: 'failed', entityIds: [...batch.keys()] });
+    this.options.onWrite?.({ kind: 'failed', changes: batch });
     for (const [id, entry] of batch) if (!this.dirty.has(id)) this.dirty.set(id, entry);
     this.needsCompaction = true;
     if (this.running && this.flushTimer === undefined) {
