@@ -24,6 +24,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { file: 'state-table.ts', title: 'State table: updates/s' },
   { file: 'ws-fanout.ts', title: 'WebSocket fan-out' },
   { file: 'gpio-latency.ts', title: 'GPIO edge to WebSocket latency' },
+  { file: 'restore-writes.ts', title: 'Restore state: disk writes', out: 'restore-writes' },
 ];
 
 interface Target {
