@@ -114,3 +114,9 @@ t.test('an entity whose driver never reports shows its stored state as restored,
   await waitForState(core, 'switch.kettle', (s) => s.state === 'unavailable', 3000);
   t.pass('unavailable after the report deadline');
 });
+
+t.test('hub: restore_flush_s is read, checked, and absent unless set', async (t) => {
+  t.equal(parseConfigText('hub:\n  restore_flush_s: 2\n', null, SECTION_VALIDATORS).hub.restore_flush_s, 2);
+  t.equal(parseConfigText('hub:\n  name: Home\n', null, SECTION_VALIDATORS).hub.restore_flush_s, undefined);
+  t.throws(() => parseConfigText('hub:\n  restore_flush_s: 0\n', null, SECTION_VALIDATORS), /restore_flush_s: 0 is not allowed/);
+});
