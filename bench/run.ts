@@ -25,6 +25,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { file: 'ws-fanout.ts', title: 'WebSocket fan-out' },
   { file: 'gpio-latency.ts', title: 'GPIO edge to WebSocket latency' },
   { file: 'registry-writes.ts', title: 'Registry disk writes', out: 'registry-writes' },
+  { file: 'restore-writes.ts', title: 'Restore state: disk writes', out: 'restore-writes' },
 ];
 
 interface Target {

@@ -18,6 +18,7 @@ import type { JsonValue } from './core/json.js';
 import type { Logger } from './core/log.js';
 import { DOMAINS } from './domains/index.js';
 import { REGISTRY_SECTION_VALIDATORS, Registries } from './registry/index.js';
+import { RestoreState } from './storage/restore-state.js';
 import { ErrorLog } from './util/error-log.js';
 import { registerWebUi, type WebUi } from './web/index.js';
 
@@ -61,6 +62,8 @@ export class Hub {
   private web: WebUi | undefined;
   private guard: LoginGuard | undefined;
   private stopping: Promise<void> | undefined;
+  /** i12-restore: the restore-state store (lead: becomes the first entry of the component list). */
+  restoreState: RestoreState | undefined;
 
   private constructor(
     readonly core: Core,
@@ -103,6 +106,14 @@ export class Hub {
     }
     const hub = new Hub(core, auth, server, config, log, registries);
     hub.guard = guard;
+    // i12-restore (lead: move into the component list; storage starts first and stops last).
+    hub.restoreState = await RestoreState.open({
+      core,
+      dataDir: options.dataDir,
+      log: log.child({ module: 'restore_state' }),
+      flushWindowS: config.hub.restore_flush_s,
+      reportDeadlineMs: options.driverStartTimeoutMs ?? DRIVER_START_TIMEOUT_MS,
+    });
 
     const api: ApiContext = {
       core,
@@ -212,6 +223,7 @@ export class Hub {
     await this.web?.close();
     await this.guard?.close();
     await this.auth.close();
+    await this.restoreState?.stop().catch((err: unknown) => this.log.error({ err }, 'restore state failed to save')); // i12-restore
     core.runState = 'STOPPED';
   }
 }

@@ -1,7 +1,10 @@
+import { microsFromIso } from '../core/clock.js';
 import { type Context, createContext } from '../core/context.js';
 import type { KnownEvents } from '../core/event-bus.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import { type AutomationHandle, type AutomationPlatform, addAutomation } from '../domains/automation.js';
+import type { DesiredState } from '../domains/domain.js';
+import type { RestorablePlatform } from '../storage/restore-policy.js';
 import { checkConditions } from './conditions.js';
 import type { AutomationDefinition } from './model.js';
 import { ScriptRunner } from './runner.js';
@@ -20,7 +23,7 @@ function triggerVariable(info: TriggerInfo | undefined): JsonObject {
 }
 
 /** One configured automation: its entity, its triggers while enabled, and the runner of its actions. */
-class Automation implements AutomationPlatform {
+class Automation implements AutomationPlatform, RestorablePlatform {
   private readonly handle: AutomationHandle;
   private readonly runner: ScriptRunner;
   private detach: (() => void) | undefined;
@@ -63,6 +66,19 @@ class Automation implements AutomationPlatform {
     if (!this.enabled) return;
     this.disable();
     if (stopActions) this.runner.stop();
+    this.write();
+  }
+
+  /**
+   * After a restart: on or off, and last_triggered, as they were. No service sets last_triggered, so the
+   * automation restores itself rather than through automation.turn_on/turn_off.
+   */
+  restoreState(stored: DesiredState): void {
+    const last = stored.attributes.last_triggered;
+    const lastUs = typeof last === 'string' ? microsFromIso(last) : undefined;
+    if (lastUs !== undefined && (this.runner.lastTriggeredUs ?? 0) < lastUs) this.runner.lastTriggeredUs = lastUs;
+    if (stored.state === 'on' && !this.enabled) this.enable();
+    else if (stored.state === 'off' && this.enabled) this.disable();
     this.write();
   }
 

@@ -32,8 +32,10 @@ export function readHubSection(r: ConfigReader): HubSection {
     external_url: url(r, 'external_url') ?? null,
     internal_url: url(r, 'internal_url') ?? null,
   };
+  // Only when set, so a config without it reads as before.
+  const restoreFlushS = r.number('restore_flush_s', { min: 0.1, max: 3600 });
   r.rejectUnknown();
-  return hub;
+  return restoreFlushS === undefined ? hub : { ...hub, restore_flush_s: restoreFlushS };
 }
 
 function nonEmpty(r: ConfigReader, key: string): string | undefined {

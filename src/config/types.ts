@@ -18,6 +18,8 @@ export interface HubSection {
   readonly max_entities: number;
   readonly external_url: string | null;
   readonly internal_url: string | null;
+  /** Seconds within which a restorable state change reaches the disk; absent means the store's default (5). */
+  readonly restore_flush_s?: number;
 }
 
 /**

@@ -27,6 +27,8 @@ export interface EntityInit<P> {
   readonly uniqueId?: string;
   /** The device registry id of the physical device this entity belongs to. */
   readonly deviceId?: string;
+  /** Whether its state is restored after a restart; by default its domain decides (src/storage/restore-policy.ts). */
+  readonly restore?: boolean;
 }
 
 /** How the entity registry says an entity being added should appear. */
@@ -49,6 +51,13 @@ export interface EntityRegistryHook {
   /** The entity exists now (enabled or disabled). */
   added(entity: Entity): void;
   /** Its provider removed it (driver stopped, scene deleted); the registry entry stays. */
+  removed(entity: Entity): void;
+}
+
+/** What Entities tells the restore-state store (src/storage/restore-state.ts implements it). */
+export interface EntityRestoreHook {
+  /** The entity exists now, before its provider's first report: the store may show its stored state. */
+  added(entity: Entity): void;
   removed(entity: Entity): void;
 }
 
@@ -83,6 +92,8 @@ export class Entity<P = unknown> {
     private readonly log: EntityLogger,
     /** The id its provider asked for; differs from `id` when the user renamed the entity. */
     readonly requestedId: string = id,
+    /** EntityInit.restore: undefined leaves it to the domain's default. */
+    readonly restore?: boolean,
   ) {
     this.entityId = id;
     this.domain = domainOf(id);
@@ -214,6 +225,7 @@ export class Entities {
   /** Renamed entities by the id their provider asked for, so `remove(requestedId)` still finds them. */
   private readonly byRequestedId = new Map<string, Entity>();
   private registry: EntityRegistryHook | undefined;
+  private restoreHook: EntityRestoreHook | undefined;
   private defaultDeviceId: string | undefined;
 
   constructor(
@@ -225,6 +237,11 @@ export class Entities {
   /** Installs (or, with undefined, removes) the entity registry that decides ids, names and disabling. */
   setRegistry(registry: EntityRegistryHook | undefined): void {
     this.registry = registry;
+  }
+
+  /** Installs (or, with undefined, removes) the restore-state store. */
+  setRestoreHook(hook: EntityRestoreHook | undefined): void {
+    this.restoreHook = hook;
   }
 
   /**
@@ -260,6 +277,7 @@ export class Entities {
       this.clock,
       this.log,
       init.entityId,
+      init.restore,
     );
     if (settings.overrides !== undefined) entity.setOverrides(settings.overrides, undefined, false);
     if (settings.disabled) {
@@ -268,6 +286,7 @@ export class Entities {
     } else this.index(entity as Entity);
     if (id !== init.entityId) this.byRequestedId.set(init.entityId, entity as Entity);
     this.registry?.added(entity as Entity);
+    this.restoreHook?.added(entity as Entity);
     return entity;
   }
 
@@ -301,6 +320,7 @@ export class Entities {
     if (this.byRequestedId.get(entity.requestedId) === entity) this.byRequestedId.delete(entity.requestedId);
     this.table.remove(entity.id, context);
     this.registry?.removed(entity);
+    this.restoreHook?.removed(entity);
     return true;
   }
 
