@@ -1,4 +1,5 @@
 import type { Core } from '../src/core/core.js';
+import type { JsonObject } from '../src/core/json.js';
 import type { Logger } from '../src/core/log.js';
 
 /** What a driver gets from the hub. `owner` is the key its listeners, entities and services go under. */
@@ -9,6 +10,8 @@ export interface DriverContext {
   readonly dataDir: string;
   /** Random source for simulations; tests seed it. */
   readonly random?: () => number;
+  /** The entity's state from before the restart (the restore-state store), for drivers that restore outputs themselves. */
+  readonly lastState?: (entityId: string) => { readonly state: string; readonly attributes?: JsonObject } | undefined;
 }
 
 /**

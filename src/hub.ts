@@ -164,7 +164,14 @@ export class Hub {
       const value = config.sections[kind.section];
       if (value === undefined) continue;
       const owner = kind.section;
-      const ctx = { core, log: log.child({ driver: owner }), owner, dataDir: options.dataDir, random: options.random };
+      const ctx = {
+        core,
+        log: log.child({ driver: owner }),
+        owner,
+        dataDir: options.dataDir,
+        random: options.random,
+        lastState: (entityId: string) => this.restoreState?.get(entityId),
+      };
       try {
         const driver = kind.create(ctx, value as JsonValue);
         if (driver !== undefined) this.drivers.push({ owner, driver });

@@ -5,7 +5,7 @@ import type { GpioChip } from './chip.js';
 import type { CoverConfig } from './config.js';
 import type { GpioBackend, GpioLine } from './line.js';
 import { levelOf, openLine, type Part, type PartContext, unavailableError, writeError } from './part.js';
-import { type RememberedState, rememberedPosition } from './restore.js';
+import { RESTORES_ITSELF, type RememberedState, rememberedPosition } from './restore.js';
 
 /**
  * The position at start. A cover that was opening or closing when the hub went away ran on for an unknown
@@ -68,6 +68,7 @@ export class RelayCover implements Part {
         closeCover: () => this.serial(() => this.moveTo(0)),
         stopCover: () => this.serial(() => this.halt()),
         setCoverPosition: (p) => this.serial(() => this.moveTo(p)),
+        ...RESTORES_ITSELF,
       },
     });
   }

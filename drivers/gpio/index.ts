@@ -43,8 +43,7 @@ function memoise<T>(load: () => Promise<T>): () => Promise<T> {
 
 /** The restore-state store's lookup, once the hub puts one on the driver context. */
 function contextLastState(ctx: DriverContext): LastStateLookup | undefined {
-  const lookup = (ctx as DriverContext & { readonly lastState?: LastStateLookup }).lastState;
-  return typeof lookup === 'function' ? lookup : undefined;
+  return ctx.lastState;
 }
 
 /**

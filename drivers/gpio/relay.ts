@@ -7,7 +7,7 @@ import type { GpioChip } from './chip.js';
 import type { RelayConfig } from './config.js';
 import type { GpioBackend, GpioLine } from './line.js';
 import { isOn, levelOf, openLine, type Part, type PartContext, unavailableError, writeError } from './part.js';
-import { type RememberedState, rememberedOn } from './restore.js';
+import { RESTORES_ITSELF, type RememberedState, rememberedOn } from './restore.js';
 
 /** Whether the relay is energised at start, by `restore` (and, for `last`, what was stored, else `initial`). */
 export function startsOn(config: RelayConfig, remembered: RememberedState | undefined): boolean {
@@ -40,7 +40,12 @@ export class RelayOutput implements Part {
     const turnOff = () => this.set(false);
     switch (config.domain) {
       case 'switch': {
-        const h = addSwitch(ctx.core, { ...base, uniqueId, deviceClass: config.deviceClass, platform: { turnOn, turnOff } });
+        const h = addSwitch(ctx.core, {
+          ...base,
+          uniqueId,
+          deviceClass: config.deviceClass,
+          platform: { turnOn, turnOff, ...RESTORES_ITSELF },
+        });
         this.entity = h.entity;
         this.render = (on) => h.report(on);
         break;
@@ -50,14 +55,14 @@ export class RelayOutput implements Part {
           ...base,
           uniqueId,
           capabilities: { supportedColorModes: ['onoff'] },
-          platform: { turnOn, turnOff },
+          platform: { turnOn, turnOff, ...RESTORES_ITSELF },
         });
         this.entity = h.entity;
         this.render = (on) => h.report({ on });
         break;
       }
       case 'fan': {
-        const h = addFan(ctx.core, { ...base, uniqueId, capabilities: {}, platform: { turnOn, turnOff } });
+        const h = addFan(ctx.core, { ...base, uniqueId, capabilities: {}, platform: { turnOn, turnOff, ...RESTORES_ITSELF } });
         this.entity = h.entity;
         this.render = (on) => h.report({ on });
         break;
@@ -67,7 +72,7 @@ export class RelayOutput implements Part {
         const h = addLock(ctx.core, {
           ...base,
           uniqueId,
-          platform: { lock: () => this.set(lockedWhenOn), unlock: () => this.set(!lockedWhenOn) },
+          platform: { lock: () => this.set(lockedWhenOn), unlock: () => this.set(!lockedWhenOn), ...RESTORES_ITSELF },
         });
         this.entity = h.entity;
         this.render = (on) => h.report({ state: on === lockedWhenOn ? 'locked' : 'unlocked' });

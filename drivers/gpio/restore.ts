@@ -27,3 +27,10 @@ export function rememberedPosition(remembered: RememberedState | undefined): num
   const p = remembered?.attributes?.current_position;
   return typeof p === 'number' && Number.isInteger(p) && p >= 0 && p <= 100 ? p : undefined;
 }
+
+/**
+ * Spread into every GPIO output's platform. The driver applies `restore:` itself when it opens the line, so the
+ * restore-state store must not also re-apply the stored state through the domain's services: that would switch
+ * a relay configured `restore: off` back on. (The store calls a platform's `restoreState` instead of the domain.)
+ */
+export const RESTORES_ITSELF = { restoreState(): void {} } as const;
