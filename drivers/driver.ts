@@ -1,5 +1,6 @@
+import type { SectionValidator } from '../src/config/load.js';
 import type { Core } from '../src/core/core.js';
-import type { JsonObject } from '../src/core/json.js';
+import type { JsonObject, JsonValue } from '../src/core/json.js';
 import type { Logger } from '../src/core/log.js';
 
 /** What a driver gets from the hub. `owner` is the key its listeners, entities and services go under. */
@@ -24,4 +25,15 @@ export interface Driver {
   readonly kind: string;
   start(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/**
+ * A kind of driver, configured by one top-level YAML section. Hardware drivers load their packages
+ * (onoff, i2c-bus, serialport) lazily inside `create`, so a hub without that hardware never pays for them.
+ */
+export interface DriverKind {
+  readonly section: string;
+  readonly validate: SectionValidator;
+  /** The driver for the section's value, or undefined when the section configures nothing. */
+  create(ctx: DriverContext, value: JsonValue): Driver | undefined;
 }

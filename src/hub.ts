@@ -1,34 +1,31 @@
 import { mkdir } from 'node:fs/promises';
-import type { Driver } from '../drivers/driver.js';
-import { DRIVER_KINDS, type DriverKind } from '../drivers/index.js';
-import { forwardedFor } from './api/client-address.js';
-import type { ApiContext } from './api/context.js';
+import type { Driver, DriverKind } from '../drivers/driver.js';
+import { DRIVER_KINDS } from '../drivers/index.js';
 import { registerRestApi } from './api/rest.js';
-import { HttpServer } from './api/server.js';
 import { registerWebSocketApi, type WebSocketApi } from './api/websocket.js';
 import { LoginGuard } from './auth/bans.js';
-import { HTTP_SECTION_VALIDATOR, readHttpSettings } from './auth/http-section.js';
+import { readHttpSettings } from './auth/http-section.js';
 import { AuthStore } from './auth/store.js';
-import { AUTOMATION_SECTION_VALIDATORS, AutomationExtension } from './automation/index.js';
-import { loadConfig, type SectionValidators } from './config/load.js';
+import { AutomationExtension } from './automation/index.js';
+import { loadConfig } from './config/load.js';
 import type { HubConfig } from './config/types.js';
 import type { Clock } from './core/clock.js';
 import { Core } from './core/core.js';
 import type { JsonValue } from './core/json.js';
 import type { Logger } from './core/log.js';
 import { DOMAINS } from './domains/index.js';
-import { REGISTRY_SECTION_VALIDATORS, Registries } from './registry/index.js';
-import { RestoreState } from './storage/restore-state.js';
+import { forwardedFor } from './http/client-address.js';
+import type { ApiContext } from './http/context.js';
+import { HttpServer } from './http/server.js';
+import { Registries } from './registry/index.js';
+import { SECTION_VALIDATORS } from './sections.js';
+
+/** Re-exported for tests and benches; check-config imports ./sections.js so it never loads uWS. */
+export { SECTION_VALIDATORS };
+
+import { RestoreState } from './restore/restore-state.js';
 import { ErrorLog } from './util/error-log.js';
 import { registerWebUi, type WebUi } from './web/index.js';
-
-/** Every top-level config section besides `hub:`, with the validator check-config runs on it. */
-export const SECTION_VALIDATORS: SectionValidators = {
-  ...Object.fromEntries(DRIVER_KINDS.map((k) => [k.section, k.validate])),
-  ...AUTOMATION_SECTION_VALIDATORS,
-  http: HTTP_SECTION_VALIDATOR,
-  ...REGISTRY_SECTION_VALIDATORS,
-};
 
 export interface HubOptions {
   readonly config: HubConfig;

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import type { DriverKind } from '../drivers/index.js';
+import type { DriverKind } from '../drivers/driver.js';
 import { DRIVER_KINDS } from '../drivers/index.js';
 import { parseConfigText } from '../src/config/load.js';
 import type { Logger } from '../src/core/log.js';

@@ -1,8 +1,7 @@
 import type { ConfigIssue } from '../../src/config/reader.js';
 import { Timers } from '../../src/util/timers.js';
 import type { BackoffOptions } from '../common/device-poller.js';
-import type { Driver, DriverContext } from '../driver.js';
-import type { DriverKind } from '../index.js';
+import type { Driver, DriverContext, DriverKind } from '../driver.js';
 import { backendLoader } from './backend.js';
 import type { ChardevBackendOptions } from './chardev-backend.js';
 import { chipsFromDevices, type GpioChip, pickHeaderChip, resolveHeaderChip } from './chip.js';

@@ -1,7 +1,6 @@
 import { Timers } from '../../src/util/timers.js';
 import { type BackoffOptions, DevicePoller } from '../common/device-poller.js';
-import type { Driver, DriverContext } from '../driver.js';
-import type { DriverKind } from '../index.js';
+import type { Driver, DriverContext, DriverKind } from '../driver.js';
 import { hex, type I2cBusOpener, systemBusOpener } from './bus.js';
 import { BusQueue } from './bus-queue.js';
 import type { Chip, ChipContext } from './chip.js';

@@ -1,7 +1,6 @@
 import { Timers } from '../../src/util/timers.js';
 import { type BackoffOptions, DEFAULT_BACKOFF } from '../common/device-poller.js';
-import type { Driver, DriverContext } from '../driver.js';
-import type { DriverKind } from '../index.js';
+import type { Driver, DriverContext, DriverKind } from '../driver.js';
 import { parseSerialSection, type SerialConfig } from './config.js';
 import { type SerialStreamFactory, systemSerialFactory } from './port.js';
 import { SerialDevice } from './serial-device.js';

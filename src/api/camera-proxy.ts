@@ -1,8 +1,8 @@
 import { type CameraImageRequest, fetchCameraImage, findCamera } from '../domains/camera.js';
+import type { ApiContext } from '../http/context.js';
+import { queryValue, type Reply } from '../http/http.js';
+import type { HttpServer } from '../http/server.js';
 import { bearerToken } from './auth-header.js';
-import type { ApiContext } from './context.js';
-import { queryValue, type Reply } from './http.js';
-import type { HttpServer } from './server.js';
 
 /** Bounds for `?width=` / `?height=`: generous for any screen, small enough that no camera is asked for a poster. */
 const MAX_IMAGE_SIDE = 8192;

@@ -1,12 +1,12 @@
+import type { ApiContext } from '../http/context.js';
+import type { HttpServer } from '../http/server.js';
 import { registerCameraProxy } from './camera-proxy.js';
-import type { ApiContext } from './context.js';
 import { RequestAuth } from './rest/auth-check.js';
 import { registerConfig } from './rest/config.js';
 import { registerErrorLog } from './rest/error-log.js';
 import { registerEvents } from './rest/events.js';
 import { registerServices } from './rest/services.js';
 import { registerStates } from './rest/states.js';
-import type { HttpServer } from './server.js';
 
 /**
  * Home Assistant's REST API under `/api/`. Every endpoint needs a bearer token; unknown paths (404) and

@@ -1,6 +1,6 @@
-import type { ApiContext } from './context.js';
-import type { HttpServer } from './server.js';
-import { uWS } from './uws.js';
+import type { ApiContext } from '../http/context.js';
+import type { HttpServer } from '../http/server.js';
+import { uWS } from '../http/uws.js';
 import { COMMANDS } from './ws/commands.js';
 import { EntityMessageCache } from './ws/compressed-state.js';
 import { Connection, type WsEnv } from './ws/connection.js';

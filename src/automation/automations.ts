@@ -4,7 +4,7 @@ import type { KnownEvents } from '../core/event-bus.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import { type AutomationHandle, type AutomationPlatform, addAutomation } from '../domains/automation.js';
 import type { DesiredState } from '../domains/domain.js';
-import type { RestorablePlatform } from '../storage/restore-policy.js';
+import type { RestorablePlatform } from '../restore/restore-policy.js';
 import { checkConditions } from './conditions.js';
 import type { AutomationDefinition } from './model.js';
 import { ScriptRunner } from './runner.js';

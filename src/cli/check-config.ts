@@ -10,7 +10,7 @@ export async function checkConfigCommand(args: readonly string[]): Promise<numbe
   }
   const file = requireString(values, 'config', CHECK_CONFIG_USAGE);
   // hub.ts holds the validators of every section (drivers, automations), so they are checked too.
-  const { SECTION_VALIDATORS } = await import('../hub.js');
+  const { SECTION_VALIDATORS } = await import('../sections.js');
   const result = await readConfigOrReport(file, SECTION_VALIDATORS, process.stdout);
   if (result === undefined) return EXIT_FAILURE;
   process.stdout.write(`Configuration valid: ${file}\n`);

@@ -63,13 +63,15 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
     return EXIT_OK;
   }
   // The heavy modules load only here, so `hearth token` and `--help` stay quick.
-  const [{ readConfigOrReport }, { Hub, SECTION_VALIDATORS }, { createLogger }, { nativeUwsProblem }, { HUB_VERSION }] = await Promise.all([
-    import('./config-problems.js'),
-    import('../hub.js'),
-    import('../util/logger.js'),
-    import('../api/uws.js'),
-    import('../version.js'),
-  ]);
+  const [{ readConfigOrReport }, { Hub }, { SECTION_VALIDATORS }, { createLogger }, { nativeUwsProblem }, { HUB_VERSION }] =
+    await Promise.all([
+      import('./config-problems.js'),
+      import('../hub.js'),
+      import('../sections.js'),
+      import('../util/logger.js'),
+      import('../http/uws.js'),
+      import('../version.js'),
+    ]);
 
   const config = await readConfigOrReport(options.config, SECTION_VALIDATORS, process.stderr);
   if (config === undefined) return exitNow(EXIT_FAILURE);

@@ -27,7 +27,7 @@ export interface EntityInit<P> {
   readonly uniqueId?: string;
   /** The device registry id of the physical device this entity belongs to. */
   readonly deviceId?: string;
-  /** Whether its state is restored after a restart; by default its domain decides (src/storage/restore-policy.ts). */
+  /** Whether its state is restored after a restart; by default its domain decides (src/restore/restore-policy.ts). */
   readonly restore?: boolean;
 }
 
@@ -54,7 +54,7 @@ export interface EntityRegistryHook {
   removed(entity: Entity): void;
 }
 
-/** What Entities tells the restore-state store (src/storage/restore-state.ts implements it). */
+/** What Entities tells the restore-state store (src/restore/restore-state.ts implements it). */
 export interface EntityRestoreHook {
   /** The entity exists now, before its provider's first report: the store may show its stored state. */
   added(entity: Entity): void;

@@ -1,4 +1,4 @@
-import type { Reply } from '../api/http.js';
+import type { Reply } from '../http/http.js';
 import type { WebEnv } from './context.js';
 import { sendPage } from './http-util.js';
 import { messagePage } from './pages/auth-pages.js';

@@ -1,10 +1,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ApiContext } from '../api/context.js';
-import type { Reply, Request } from '../api/http.js';
 import type { LoginGuard } from '../auth/bans.js';
 import { csrfTokenFor, type Session, type SessionStore } from '../auth/sessions.js';
 import type { User } from '../auth/types.js';
 import type { Logger } from '../core/log.js';
+import type { ApiContext } from '../http/context.js';
+import type { Reply, Request } from '../http/http.js';
 import type { Assets } from './assets.js';
 import { cookie, parseCookies } from './http-util.js';
 import type { Onboarding } from './onboarding.js';

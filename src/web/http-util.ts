@@ -1,5 +1,5 @@
-import type { Reply, Request } from '../api/http.js';
 import { HubError } from '../core/errors.js';
+import type { Reply, Request } from '../http/http.js';
 import type { Html } from './html.js';
 
 /** The request headers the web routes read (uWS's request is gone after the handler returns). */

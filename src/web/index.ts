@@ -1,5 +1,5 @@
-import type { HttpServer } from '../api/server.js';
 import { SessionStore } from '../auth/sessions.js';
+import type { HttpServer } from '../http/server.js';
 import { Assets } from './assets.js';
 import type { WebContext, WebEnv } from './context.js';
 import { Onboarding } from './onboarding.js';

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { ForwardedFor } from '../../src/api/client-address.js';
 import { parseNetwork } from '../../src/auth/address.js';
 import { ConfigFileError, formatIssue, parseConfigText } from '../../src/config/load.js';
+import { ForwardedFor } from '../../src/http/client-address.js';
 import { SECTION_VALIDATORS } from '../../src/hub.js';
 import { MINIMAL_CONFIG, startTestHub, type TestHub } from '../helpers/hub.js';
 import { upgradeStatus } from './ws-client.js';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { isNativeUws, nativeBinaryPath } from '../../src/api/uws.js';
+import { isNativeUws, nativeBinaryPath } from '../../src/http/uws.js';
 import { startTestHub } from '../helpers/hub.js';
 
 t.test('the native uWS binary is the one in use', async (t) => {

@@ -12,7 +12,7 @@ import {
 } from '../../src/config/load.js';
 import { ConfigError, ConfigReader } from '../../src/config/reader.js';
 import { DEFAULT_MAX_ENTITIES } from '../../src/core/state-table.js';
-import { SECTION_VALIDATORS } from '../../src/hub.js';
+import { SECTION_VALIDATORS } from '../../src/sections.js';
 
 /** A section validator like a driver's: a list of {name, mode?} items. */
 const VALIDATORS: SectionValidators = {

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
+import type { RestoreStateOptions } from '../../src/restore/restore-state.js';
 import { writeFileAtomic } from '../../src/storage/atomic-file.js';
 import { type OpenAppendFile, openAppendFile } from '../../src/storage/journal.js';
-import type { RestoreStateOptions } from '../../src/storage/restore-state.js';
 
 /** A disk of `capacity` bytes: an append that does not fit writes what fits, then fails with ENOSPC. */
 export function fullDisk(capacity: { bytes: number }): Pick<RestoreStateOptions, 'openJournal' | 'writeSnapshot'> {

@@ -5,7 +5,8 @@ import { seededRandom } from '../../drivers/virtual/index.js';
 import { parseConfigText } from '../../src/config/load.js';
 import type { Clock } from '../../src/core/clock.js';
 import { type Logger, silentLogger } from '../../src/core/log.js';
-import { Hub, SECTION_VALIDATORS } from '../../src/hub.js';
+import { Hub } from '../../src/hub.js';
+import { SECTION_VALIDATORS } from '../../src/sections.js';
 
 /** The part of a tap Test this helper needs. */
 export interface Teardown {

@@ -11,7 +11,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Core } from '../../src/core/core.js';
 import { silentLogger } from '../../src/core/log.js';
-import { RestoreState } from '../../src/storage/restore-state.js';
+import { RestoreState } from '../../src/restore/restore-state.js';
 import { fullDisk } from '../fakes/full-disk.js';
 
 const [dataDir, firstArg, entitiesArg, windowArg, diskArg] = process.argv.slice(2);

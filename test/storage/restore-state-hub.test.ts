@@ -101,7 +101,7 @@ t.test('an entity whose driver never reports shows its stored state as restored,
   await first.stop();
 
   // A driver that adds the entity but whose device never answers.
-  const { RestoreState } = await import('../../src/storage/restore-state.js');
+  const { RestoreState } = await import('../../src/restore/restore-state.js');
   const { Core } = await import('../../src/core/core.js');
   const core = new Core({ log: silentLogger });
   const store = await RestoreState.open({ core, dataDir, log: silentLogger, reportDeadlineMs: 100 });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { Request } from '../../src/api/http.js';
+import type { Request } from '../../src/http/http.js';
 import { vendorText } from '../../src/web/assets.js';
 import { escapeHtml, html, raw } from '../../src/web/html.js';
 import { cookie, crossSiteProblem, parseCookies, safeNext } from '../../src/web/http-util.js';

@@ -1,7 +1,7 @@
 import type { FailureRecorder } from '../../auth/bans.js';
 import type { Authenticator, Principal } from '../../auth/types.js';
+import type { Handler, Reply, Request } from '../../http/http.js';
 import { bearerToken } from '../auth-header.js';
-import type { Handler, Reply, Request } from '../http.js';
 
 /** Home Assistant's body for a missing or invalid token (aiohttp's HTTPUnauthorized, plain text). */
 export const UNAUTHORIZED_TEXT = '401: Unauthorized';

@@ -1,6 +1,6 @@
+import type { ApiContext } from '../../http/context.js';
+import type { HttpServer } from '../../http/server.js';
 import { configObject } from '../config-object.js';
-import type { ApiContext } from '../context.js';
-import type { HttpServer } from '../server.js';
 import type { RequestAuth } from './auth-check.js';
 import { messageJson } from './messages.js';
 

@@ -1,5 +1,5 @@
-import type { ApiContext } from '../context.js';
-import type { HttpServer } from '../server.js';
+import type { ApiContext } from '../../http/context.js';
+import type { HttpServer } from '../../http/server.js';
 import type { RequestAuth } from './auth-check.js';
 
 /** GET `/api/error_log`: the recent warnings and errors as plain text (admins only, as in Home Assistant). */

@@ -1,7 +1,7 @@
 import { MAX_EVENT_TYPE_LENGTH } from '../../core/entity-id.js';
 import { isJsonObject, type JsonObject } from '../../core/json.js';
-import type { ApiContext } from '../context.js';
-import type { HttpServer } from '../server.js';
+import type { ApiContext } from '../../http/context.js';
+import type { HttpServer } from '../../http/server.js';
 import type { RequestAuth } from './auth-check.js';
 import { readJsonBody, TOO_DEEP_MESSAGE } from './json-body.js';
 import { messageJson } from './messages.js';

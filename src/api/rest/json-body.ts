@@ -1,4 +1,4 @@
-import type { Reply } from '../http.js';
+import type { Reply } from '../../http/http.js';
 
 /**
  * Deepest nesting of arrays and objects a request body may have. JSON.parse copes with any depth, but

@@ -1,5 +1,5 @@
 import { HubError } from '../../core/errors.js';
-import type { Request } from '../http.js';
+import type { Request } from '../../http/http.js';
 
 /**
  * A path parameter, URL-decoded (uWS hands them over raw). Malformed percent-encoding is the client's

@@ -1,9 +1,9 @@
 import { HubError } from '../../core/errors.js';
 import type { JsonValue } from '../../core/json.js';
 import type { State } from '../../core/state.js';
-import type { ApiContext } from '../context.js';
-import { hasQueryKey } from '../http.js';
-import type { HttpServer } from '../server.js';
+import type { ApiContext } from '../../http/context.js';
+import { hasQueryKey } from '../../http/http.js';
+import type { HttpServer } from '../../http/server.js';
 import type { RequestAuth } from './auth-check.js';
 import { readJsonBody, TOO_DEEP_MESSAGE } from './json-body.js';
 import { messageJson } from './messages.js';

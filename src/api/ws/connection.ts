@@ -2,7 +2,7 @@ import type { Principal } from '../../auth/types.js';
 import { toClientError, type WsErrorCode } from '../../core/errors.js';
 import { isJsonObject, type JsonObject, tryParseJson } from '../../core/json.js';
 import type { Logger } from '../../core/log.js';
-import type { ApiContext } from '../context.js';
+import type { ApiContext } from '../../http/context.js';
 import { readAuthMessage } from './auth-message.js';
 import type { EntityMessageCache } from './compressed-state.js';
 import type { WsLimits } from './limits.js';

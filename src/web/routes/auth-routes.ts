@@ -1,10 +1,10 @@
-import { hasQueryKey, queryValue, type Reply, type Request } from '../../api/http.js';
-import type { HttpServer } from '../../api/server.js';
 import { normalizeUsername, usernameProblem } from '../../auth/credentials.js';
 import { PasswordCheckBusy, passwordProblem } from '../../auth/passwords.js';
 import { SESSION_IDLE_MS } from '../../auth/sessions.js';
 import type { User } from '../../auth/types.js';
 import { HubError } from '../../core/errors.js';
+import { hasQueryKey, queryValue, type Reply, type Request } from '../../http/http.js';
+import type { HttpServer } from '../../http/server.js';
 import { busy, refuse } from '../answers.js';
 import {
   loggedIn,

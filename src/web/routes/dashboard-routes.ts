@@ -1,4 +1,4 @@
-import type { HttpServer } from '../../api/server.js';
+import type { HttpServer } from '../../http/server.js';
 import { loggedIn, sameText, type WebEnv } from '../context.js';
 import { crossSiteProblem, redirect, sendJson, sendPage, WEB_HEADERS } from '../http-util.js';
 import { dashboardPage } from '../pages/dashboard-page.js';

@@ -1,5 +1,5 @@
-import { hasQueryKey, type Reply, type Request } from '../../api/http.js';
-import type { HttpServer } from '../../api/server.js';
+import { hasQueryKey, type Reply, type Request } from '../../http/http.js';
+import type { HttpServer } from '../../http/server.js';
 import { refuse } from '../answers.js';
 import { type LoggedIn, loggedIn, sameText, type WebEnv } from '../context.js';
 import { crossSiteProblem, field, readForm, redirect, sendPage, WEB_HEADERS } from '../http-util.js';

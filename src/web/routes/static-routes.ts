@@ -1,4 +1,4 @@
-import type { HttpServer } from '../../api/server.js';
+import type { HttpServer } from '../../http/server.js';
 import type { WebEnv } from '../context.js';
 import { WEB_HEADERS } from '../http-util.js';
 

@@ -7,10 +7,10 @@ import type { HubEvent } from '../core/event-bus.js';
 import { type JsonObject, jsonEqual } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { Attributes } from '../core/state.js';
-import { readJsonFile, writeFileAtomic } from './atomic-file.js';
-import { type AppendFile, decodeRecords, encodeRecord, type OpenAppendFile, openAppendFile } from './journal.js';
+import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
+import { type AppendFile, decodeRecords, encodeRecord, type OpenAppendFile, openAppendFile } from '../storage/journal.js';
+import { WriteGuard } from '../storage/write-guard.js';
 import { applyStoredState, isRestorable } from './restore-policy.js';
-import { WriteGuard } from './write-guard.js';
 
 /** The owner key of the store's listeners. */
 export const RESTORE_STATE_OWNER = 'restore_state';

@@ -1,0 +1,16 @@
+import { DRIVER_KINDS } from '../drivers/index.js';
+import { HTTP_SECTION_VALIDATOR } from './auth/http-section.js';
+import { AUTOMATION_SECTION_VALIDATORS } from './automation/index.js';
+import type { SectionValidators } from './config/load.js';
+import { REGISTRY_SECTION_VALIDATORS } from './registry/index.js';
+
+/**
+ * Every top-level config section besides `hub:`, with the validator check-config runs on it. Kept apart from
+ * hub.ts so that check-config validates a file without loading the HTTP server and the native uWS binary.
+ */
+export const SECTION_VALIDATORS: SectionValidators = {
+  ...Object.fromEntries(DRIVER_KINDS.map((k) => [k.section, k.validate])),
+  ...AUTOMATION_SECTION_VALIDATORS,
+  http: HTTP_SECTION_VALIDATOR,
+  ...REGISTRY_SECTION_VALIDATORS,
+};

@@ -1,0 +1,129 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import t from 'tap';
+
+/**
+ * Which folder may import which (README, "Layers"). A folder may import itself and the folders listed for it;
+ * anything else fails here, naming the file, the import and the rule. `import type` counts: a type import still
+ * ties the lower layer's meaning to the upper one's.
+ */
+export const LAYERS: Readonly<Record<string, readonly string[]>> = {
+  core: [],
+  util: ['core'],
+  version: [],
+  config: ['core', 'util'],
+  storage: ['core', 'util'],
+  domains: ['core', 'util'],
+  registry: ['core', 'util', 'config', 'storage'],
+  auth: ['core', 'util', 'config', 'storage'],
+  restore: ['core', 'util', 'storage', 'domains'],
+  drivers: ['core', 'util', 'config', 'storage', 'domains'],
+  automation: ['core', 'util', 'config', 'storage', 'domains', 'registry', 'restore'],
+  http: ['core', 'util', 'config', 'auth', 'registry'],
+  api: ['core', 'util', 'version', 'config', 'domains', 'registry', 'auth', 'http'],
+  web: ['core', 'util', 'auth', 'http'],
+  sections: ['config', 'auth', 'registry', 'drivers', 'automation'],
+  hub: [
+    'core',
+    'util',
+    'config',
+    'storage',
+    'domains',
+    'registry',
+    'auth',
+    'restore',
+    'drivers',
+    'automation',
+    'http',
+    'api',
+    'web',
+    'sections',
+  ],
+  cli: ['core', 'util', 'version', 'config', 'storage', 'auth', 'http', 'hub', 'sections'],
+};
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sourceFiles(path));
+    else if (entry.name.endsWith('.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** src/<folder>/... -> folder; src/hub.ts -> hub; src/cli.ts -> cli; drivers/... -> drivers. */
+function layerOf(file: string): string {
+  const parts = file.split('/');
+  if (parts[0] === 'drivers') return 'drivers';
+  if (parts.length === 2) return (parts[1] ?? '').replace(/\.ts$/, '');
+  return parts[1] ?? '';
+}
+
+const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/** Every relative import of a file, as repository paths of .ts files. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  return [...text.matchAll(IMPORT)].map((m) => normalize(join(dirname(file), (m[1] ?? '').replace(/\.js$/, '.ts'))));
+}
+
+const FILES = [...sourceFiles('src'), ...sourceFiles('drivers')];
+const GRAPH = new Map(FILES.map((f) => [f, importsOf(f)]));
+
+t.test('every folder imports only the layers below it', async (t) => {
+  const broken: string[] = [];
+  for (const [file, imports] of GRAPH) {
+    const from = layerOf(file);
+    const allowed = LAYERS[from];
+    if (allowed === undefined) {
+      broken.push(`${file}: folder "${from}" has no row in LAYERS (add it to the table and the README)`);
+      continue;
+    }
+    for (const target of imports) {
+      const to = layerOf(target);
+      if (to !== from && !allowed.includes(to))
+        broken.push(`${file} imports ${relative(ROOT, join(ROOT, target))}: ${from} may import only ${allowed.join(', ') || 'itself'}`);
+    }
+  }
+  t.same(broken, [], 'layer violations');
+});
+
+t.test('no import cycles', async (t) => {
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const next of GRAPH.get(file) ?? []) {
+      if (!GRAPH.has(next)) continue;
+      if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next].join(' -> '));
+      else if (state.get(next) === undefined) visit(next);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of GRAPH.keys()) if (state.get(file) === undefined) visit(file);
+  t.same(cycles, [], 'import cycles');
+});
+
+t.test('check-config never loads the HTTP server or the native uWS binary', async (t) => {
+  const seen = new Set<string>();
+  const walk = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const next of GRAPH.get(file) ?? []) walk(next);
+  };
+  walk('src/cli/check-config.ts');
+  t.ok(seen.has('src/sections.ts'), 'check-config reaches the section validators');
+  t.same(
+    [...seen].filter((f) => f.startsWith('src/http/') || f.startsWith('src/api/') || f === 'src/hub.ts'),
+    [],
+    'no module of the HTTP layer, the API or the hub',
+  );
+  const uws = [...seen].filter((f) => readFileSync(join(ROOT, f), 'utf8').includes("'uWebSockets.js'"));
+  t.same(uws, [], 'no module that imports uWebSockets.js');
+});
