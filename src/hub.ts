@@ -1,8 +1,6 @@
 import { mkdir } from 'node:fs/promises';
-import type { Driver, DriverKind } from '../drivers/driver.js';
+import type { DriverKind } from '../drivers/driver.js';
 import { DRIVER_KINDS } from '../drivers/index.js';
-import { registerRestApi } from './api/rest.js';
-import { registerWebSocketApi, type WebSocketApi } from './api/websocket.js';
 import { LoginGuard } from './auth/bans.js';
 import { readHttpSettings } from './auth/http-section.js';
 import { AuthStore } from './auth/store.js';
@@ -10,13 +8,15 @@ import { AutomationExtension } from './automation/index.js';
 import { loadConfig } from './config/load.js';
 import type { HubConfig } from './config/types.js';
 import type { Clock } from './core/clock.js';
+import type { Component } from './core/component.js';
 import { Core } from './core/core.js';
-import type { JsonValue } from './core/json.js';
+import { Lifecycle } from './core/lifecycle.js';
 import type { Logger } from './core/log.js';
 import { DOMAINS } from './domains/index.js';
-import { forwardedFor } from './http/client-address.js';
-import type { ApiContext } from './http/context.js';
-import { HttpServer } from './http/server.js';
+import type { HttpServer } from './http/server.js';
+import { Drivers } from './hub/drivers.js';
+import { HttpComponent } from './hub/http.js';
+import { Opened } from './hub/opened.js';
 import { Registries } from './registry/index.js';
 import { SECTION_VALIDATORS } from './sections.js';
 
@@ -25,7 +25,6 @@ export { SECTION_VALIDATORS };
 
 import { RestoreState } from './restore/restore-state.js';
 import { ErrorLog } from './util/error-log.js';
-import { registerWebUi, type WebUi } from './web/index.js';
 
 export interface HubOptions {
   readonly config: HubConfig;
@@ -48,100 +47,113 @@ export interface HubOptions {
 const DRIVER_START_TIMEOUT_MS = 10_000;
 
 /**
- * The composition root: config -> core -> domains -> auth -> API (listening) -> drivers -> automations.
- * The API answers before drivers finish starting, so a slow device never delays the hub. Stop runs in
- * reverse order.
+ * The composition root. One ordered list of components, started forward and stopped backward
+ * (src/core/lifecycle.ts): storage first and last, so every change made while the hub runs reaches the disk;
+ * the API listens before the drivers start, so a slow device never delays it. Adding a component is one line
+ * in the list below.
  */
 export class Hub {
-  private drivers: { owner: string; driver: Driver }[] = [];
-  private automations: AutomationExtension | undefined;
-  private ws: WebSocketApi | undefined;
-  private web: WebUi | undefined;
-  private guard: LoginGuard | undefined;
   private stopping: Promise<void> | undefined;
-  /** i12-restore: the restore-state store (lead: becomes the first entry of the component list). */
-  restoreState: RestoreState | undefined;
 
   private constructor(
     readonly core: Core,
-    readonly auth: AuthStore,
-    readonly server: HttpServer,
     readonly config: HubConfig,
-    private readonly log: Logger,
-    readonly registries: Registries,
+    private readonly lifecycle: Lifecycle,
+    private readonly parts: {
+      readonly restore: RestoreState;
+      readonly registries: Opened<Registries>;
+      readonly auth: Opened<AuthStore>;
+      readonly http: HttpComponent;
+    },
   ) {}
 
   get port(): number {
     return this.server.port;
   }
 
+  get server(): HttpServer {
+    return this.parts.http.listening;
+  }
+
+  get auth(): AuthStore {
+    return this.parts.auth.value;
+  }
+
+  get registries(): Registries {
+    return this.parts.registries.value;
+  }
+
+  get restoreState(): RestoreState {
+    return this.parts.restore;
+  }
+
   static async start(options: HubOptions): Promise<Hub> {
-    const { config, log } = options;
+    const { config, log, dataDir } = options;
     const core = new Core({ maxEntities: config.hub.max_entities, clock: options.clock, log });
     core.runState = 'STARTING';
     for (const domain of DOMAINS) domain.registerServices(core);
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
 
-    await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
-    // Before drivers: entities and devices they register get their stored registry settings.
-    const registries = await Registries.start({
+    const driverStartTimeoutMs = options.driverStartTimeoutMs ?? DRIVER_START_TIMEOUT_MS;
+    const httpSettings = readHttpSettings(config);
+    const httpLog = log.child({ module: 'http' });
+    const restore = new RestoreState({
       core,
-      dataDir: options.dataDir,
-      sections: config.sections,
-      log: log.child({ module: 'registry' }),
-    });
-    const auth = await AuthStore.open(options.dataDir, log.child({ module: 'auth' }), { watch: true });
-    const http = readHttpSettings(config);
-    const guard = await LoginGuard.open(options.dataDir, http, log.child({ module: 'http' }));
-    let server: HttpServer;
-    try {
-      const httpLog = log.child({ module: 'http' });
-      server = new HttpServer(httpLog, { gate: guard, tls: http.tls, forwarded: forwardedFor(http.trustedProxies, httpLog) });
-    } catch (err) {
-      // Unusable TLS files: nothing else is started yet; close what is open (watchers, timers) and say why.
-      await Promise.allSettled([guard.close(), auth.close(), registries.stop()]);
-      throw err;
-    }
-    const hub = new Hub(core, auth, server, config, log, registries);
-    hub.guard = guard;
-    // i12-restore (lead: move into the component list; storage starts first and stops last).
-    hub.restoreState = await RestoreState.open({
-      core,
-      dataDir: options.dataDir,
+      dataDir,
       log: log.child({ module: 'restore_state' }),
       flushWindowS: config.hub.restore_flush_s,
-      reportDeadlineMs: options.driverStartTimeoutMs ?? DRIVER_START_TIMEOUT_MS,
+      reportDeadlineMs: driverStartTimeoutMs,
     });
-
-    const api: ApiContext = {
+    // Before drivers: entities and devices they register get their stored registry settings.
+    const registries = new Opened(
+      'registries',
+      () => Registries.start({ core, dataDir, sections: config.sections, log: log.child({ module: 'registry' }) }),
+      (r) => r.stop(),
+    );
+    const auth = new Opened(
+      'auth',
+      () => AuthStore.open(dataDir, log.child({ module: 'auth' }), { watch: true }),
+      (a) => a.close(),
+    );
+    const guard = new Opened(
+      'login_guard',
+      () => LoginGuard.open(dataDir, httpSettings, httpLog),
+      (g) => g.close(),
+    );
+    let hub: Hub | undefined;
+    const http = new HttpComponent({
+      log: httpLog,
+      settings: httpSettings,
+      host: options.host ?? config.hub.host,
+      port: options.port ?? config.hub.port,
+      api: () => ({
+        core,
+        auth: auth.value,
+        registries: registries.value,
+        config,
+        log: log.child({ module: 'api' }),
+        errorLog: options.errorLog ?? new ErrorLog(),
+        components: () => hub?.components() ?? [],
+        guard: guard.value,
+      }),
+    });
+    const drivers = new Drivers({
       core,
-      auth,
-      registries,
       config,
-      log: log.child({ module: 'api' }),
-      errorLog: options.errorLog ?? new ErrorLog(),
-      components: () => hub.components(),
-      guard,
-    };
-    registerRestApi(server, api);
-    hub.ws = registerWebSocketApi(server, api);
-    hub.web = registerWebUi(server, api, { secureCookies: http.tls !== undefined });
-    server.finish();
-    const host = options.host ?? config.hub.host;
-    let port: number;
-    try {
-      port = await server.listen(host, options.port ?? config.hub.port);
-    } catch (err) {
-      await hub.stop();
-      throw err;
-    }
-    log.info({ host, port, scheme: server.scheme }, 'API listening');
-
-    await hub.startDrivers(options);
-    hub.automations = new AutomationExtension(core, config, log.child({ module: 'automation' }), {
+      log,
+      kinds: options.driverKinds ?? DRIVER_KINDS,
+      startTimeoutMs: driverStartTimeoutMs,
+      context: { dataDir, random: options.random, lastState: (entityId) => restore.get(entityId) },
+    });
+    const automations = new AutomationExtension(core, config, log.child({ module: 'automation' }), {
       // The reload services re-read the file; the bundled demo has none to re-read.
       reloadConfig: config.path === null ? undefined : () => loadConfig(config.path, SECTION_VALIDATORS),
     });
-    await hub.automations.start();
+
+    const components: readonly Component[] = [restore, registries, auth, guard, http, drivers, automations];
+    const lifecycle = new Lifecycle(components, { log, core });
+    hub = new Hub(core, config, lifecycle, { restore, registries, auth, http });
+    await lifecycle.start();
     core.runState = 'RUNNING';
     core.bus.fire('homeassistant_started', {}, core.newContext());
     return hub;
@@ -155,51 +167,6 @@ export class Hub {
     return [...out].sort();
   }
 
-  private async startDrivers(options: HubOptions): Promise<void> {
-    const { config, log, core } = this;
-    for (const kind of options.driverKinds ?? DRIVER_KINDS) {
-      const value = config.sections[kind.section];
-      if (value === undefined) continue;
-      const owner = kind.section;
-      const ctx = {
-        core,
-        log: log.child({ driver: owner }),
-        owner,
-        dataDir: options.dataDir,
-        random: options.random,
-        lastState: (entityId: string) => this.restoreState?.get(entityId),
-      };
-      try {
-        const driver = kind.create(ctx, value as JsonValue);
-        if (driver !== undefined) this.drivers.push({ owner, driver });
-      } catch (err) {
-        log.error({ err, driver: owner }, `driver ${owner} could not be created; the hub carries on without it`);
-      }
-    }
-    // Drivers start concurrently: one slow device does not hold up the others.
-    const timeoutMs = options.driverStartTimeoutMs ?? DRIVER_START_TIMEOUT_MS;
-    await Promise.all(this.drivers.map(({ owner, driver }) => this.startDriver(owner, driver, timeoutMs)));
-  }
-
-  private async startDriver(owner: string, driver: Driver, timeoutMs: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
-    });
-    try {
-      const result = await Promise.race([driver.start().then(() => 'ok' as const), timeout]);
-      if (result === 'timeout')
-        this.log.warn(
-          { driver: owner },
-          `driver ${owner} is still starting after ${timeoutMs / 1000} s; the hub carries on without waiting`,
-        );
-    } catch (err) {
-      this.log.error({ err, driver: owner }, `driver ${owner} failed to start; its entities stay unavailable`);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
   /** Stops in reverse order of start; safe to call more than once. */
   stop(): Promise<void> {
     if (this.stopping === undefined) this.stopping = this.doStop();
@@ -210,24 +177,7 @@ export class Hub {
     const { core } = this;
     core.runState = 'STOPPING';
     core.bus.fire('homeassistant_stop', {}, core.newContext());
-    await this.automations?.stop().catch((err: unknown) => this.log.error({ err }, 'automations failed to stop'));
-    for (const { owner, driver } of [...this.drivers].reverse()) {
-      try {
-        await driver.stop();
-      } catch (err) {
-        this.log.error({ err, driver: owner }, `driver ${owner} failed to stop cleanly`);
-      }
-      core.bus.removeOwner(owner);
-      core.services.removeOwner(owner);
-      core.entities.removeOwner(owner);
-    }
-    await this.registries.stop().catch((err: unknown) => this.log.error({ err }, 'registries failed to save'));
-    this.ws?.close();
-    this.server.close();
-    await this.web?.close();
-    await this.guard?.close();
-    await this.auth.close();
-    await this.restoreState?.stop().catch((err: unknown) => this.log.error({ err }, 'restore state failed to save')); // i12-restore
+    await this.lifecycle.stop();
     core.runState = 'STOPPED';
   }
 }

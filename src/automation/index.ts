@@ -1,5 +1,6 @@
 import { type ConfigIssue, type ConfigPath, formatPath } from '../config/reader.js';
 import type { HubConfig } from '../config/types.js';
+import type { Component } from '../core/component.js';
 import type { Core } from '../core/core.js';
 import { HubError } from '../core/errors.js';
 import type { JsonValue } from '../core/json.js';
@@ -49,7 +50,10 @@ function describeIssues(issues: readonly ConfigIssue[]): string {
  * attaches triggers, and offers the reload, scene.apply and scene.create services. Everything it
  * registers is under its owner keys and removed by stop().
  */
-export class AutomationExtension {
+export class AutomationExtension implements Component {
+  readonly name = 'automations';
+  /** A broken automation file must not take the API down: logged, and the hub carries on. */
+  readonly optional = true;
   private readonly timeZone: TimeZone;
   private states: StateDispatch | undefined;
   private automations: AutomationSet | undefined;

@@ -1,5 +1,6 @@
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Component } from '../core/component.js';
 import { type Context, createContext } from '../core/context.js';
 import type { Core } from '../core/core.js';
 import { type Entity, type EntityRestoreHook, UNAVAILABLE, UNKNOWN } from '../core/entities.js';
@@ -94,7 +95,7 @@ export interface RestoreStateStats {
  * until its driver first reports; the stored state is then re-applied through the entity's platform
  * (applyStoredState). An entity whose driver has not reported within the report deadline is `unavailable`.
  */
-export class RestoreState implements EntityRestoreHook {
+export class RestoreState implements EntityRestoreHook, Component {
   readonly name = RESTORE_STATE_OWNER;
   readonly stats: RestoreStateStats = { appends: 0, compactions: 0, failedWrites: 0, droppedTailBytes: 0 };
   private readonly dir: string;
