@@ -11,7 +11,7 @@ const CONTEXT_RECENT_US = 5_000_000;
 export const UNAVAILABLE = 'unavailable';
 export const UNKNOWN = 'unknown';
 
-export interface EntityInit<P> {
+export interface EntityInit<P, D = unknown> {
   readonly entityId: string;
   /** The driver or extension that owns the entity; its entities are removed together on stop. */
   readonly owner: string;
@@ -29,6 +29,11 @@ export interface EntityInit<P> {
   readonly deviceId?: string;
   /** Whether its state is restored after a restart; by default its domain decides (src/restore/restore-policy.ts). */
   readonly restore?: boolean;
+  /**
+   * What the entity's domain keeps per entity beside its platform (a fan's capabilities, a lock's code check),
+   * so no domain needs a module-level map from entities to their data. Domains read it through `dataOf`.
+   */
+  readonly data?: D;
 }
 
 /** How the entity registry says an entity being added should appear. */
@@ -66,7 +71,7 @@ export interface EntityLogger {
 }
 
 /** A live entity: a slot in the state table, the platform that acts on it, and how it reports. */
-export class Entity<P = unknown> {
+export class Entity<P = unknown, D = unknown> {
   readonly domain: string;
   private entityId: string;
   private recentContext: Context | undefined;
@@ -94,6 +99,8 @@ export class Entity<P = unknown> {
     readonly requestedId: string = id,
     /** EntityInit.restore: undefined leaves it to the domain's default. */
     readonly restore?: boolean,
+    /** EntityInit.data: the domain's per-entity data. */
+    readonly data?: D,
   ) {
     this.entityId = id;
     this.domain = domainOf(id);
@@ -258,7 +265,7 @@ export class Entities {
     }
   }
 
-  add<P>(given: EntityInit<P>): Entity<P> {
+  add<P, D = unknown>(given: EntityInit<P, D>): Entity<P, D> {
     const init = given.deviceId === undefined && this.defaultDeviceId !== undefined ? { ...given, deviceId: this.defaultDeviceId } : given;
     const settings: EntitySettings = this.registry?.resolve(init) ?? { entityId: init.entityId, disabled: false };
     const id = settings.entityId;
@@ -266,7 +273,7 @@ export class Entities {
     if (existing !== undefined) throw new Error(`Entity ${id} is already provided by ${existing.owner}`);
     if (!settings.disabled) this.table.reserve(id);
     const fixed: Attributes = init.name === undefined ? (init.fixed ?? {}) : { ...init.fixed, friendly_name: init.name };
-    const entity = new Entity<P>(
+    const entity = new Entity<P, D>(
       id,
       init.owner,
       init.platform,
@@ -278,6 +285,7 @@ export class Entities {
       this.log,
       init.entityId,
       init.restore,
+      init.data,
     );
     if (settings.overrides !== undefined) entity.setOverrides(settings.overrides, undefined, false);
     if (settings.disabled) {

@@ -3,7 +3,7 @@ import type { Entity, EntityInit } from '../core/entities.js';
 import { HubError } from '../core/errors.js';
 import type { FieldSpec } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
-import { DOMAIN_OWNER, type Domain, platformOf, requireFeature } from './domain.js';
+import { DOMAIN_OWNER, type Domain, dataOf, platformOf, requireFeature } from './domain.js';
 
 /** AlarmControlPanelEntityFeature. */
 export const AlarmFeature = {
@@ -109,7 +109,10 @@ export function invalidAlarmCode(): HubError {
   return new HubError('service_validation', 'Invalid alarm code provided');
 }
 
-const codeArmRequired = new WeakMap<Entity, boolean>();
+/** What an alarm panel keeps per entity (EntityInit.data). */
+interface AlarmData {
+  readonly codeArmRequired: boolean;
+}
 
 export function addAlarmControlPanel(core: Core, options: AlarmOptions): AlarmHandle {
   const caps = options.capabilities;
@@ -117,9 +120,8 @@ export function addAlarmControlPanel(core: Core, options: AlarmOptions): AlarmHa
   const fixed: Record<string, JsonValue> = {};
   if (icon) fixed.icon = icon;
   fixed.supported_features = caps.supportedFeatures;
-  const entity = core.entities.add({ ...init, fixed });
-  const armRequired = caps.codeArmRequired ?? true;
-  codeArmRequired.set(entity as Entity, armRequired);
+  const data: AlarmData = { codeArmRequired: caps.codeArmRequired ?? true };
+  const entity = core.entities.add({ ...init, fixed, data });
   return {
     entity,
     report(model) {
@@ -131,7 +133,7 @@ export function addAlarmControlPanel(core: Core, options: AlarmOptions): AlarmHa
       const attrs: Record<string, JsonValue> = {
         code_format: caps.codeFormat,
         changed_by: model.changedBy ?? null,
-        code_arm_required: armRequired,
+        code_arm_required: data.codeArmRequired,
         ...model.extra,
       };
       entity.report(model.state, attrs);
@@ -150,7 +152,7 @@ function codeOf(data: Record<string, JsonValue>): string | undefined {
 
 /** Home Assistant's check_code_arm_required, made before the panel is asked. */
 function checkArmCode(entity: Entity, code: string | undefined): void {
-  if (code === undefined && codeArmRequired.get(entity) !== false) {
+  if (code === undefined && dataOf<AlarmData>(entity, 'alarm_control_panel')?.codeArmRequired !== false) {
     throw new HubError('service_validation', `Arming requires a code but none was given for ${entity.id}`);
   }
 }

@@ -7,7 +7,7 @@ import { HubError } from '../core/errors.js';
 import type { JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { Timers } from '../util/timers.js';
-import { DOMAIN_OWNER, type Domain, platformOf } from './domain.js';
+import { DOMAIN_OWNER, type Domain, dataOf, platformOf } from './domain.js';
 
 export const CameraFeature = { ON_OFF: 1, STREAM: 2 } as const;
 
@@ -79,7 +79,6 @@ interface CameraRuntime {
 }
 
 // Keyed by the entity object, so a removed camera's runtime goes with it.
-const runtimes = new WeakMap<Entity, CameraRuntime>();
 
 export interface CameraHandle {
   readonly entity: Entity<CameraPlatform>;
@@ -100,9 +99,8 @@ export function addCamera(core: Core, options: CameraOptions): CameraHandle {
   if (options.icon) fixed.icon = options.icon;
   fixed.supported_features = options.supportedFeatures ?? CameraFeature.ON_OFF;
   const { timers, snapshotDir, brand, model: modelName, supportedFeatures: _f, icon: _i, ...init } = options;
-  const entity = core.entities.add({ ...init, fixed });
   const runtime: CameraRuntime = { tokens: [newToken()], model: undefined, snapshotDir };
-  runtimes.set(entity as Entity, runtime);
+  const entity = core.entities.add({ ...init, fixed, data: runtime });
 
   const render = (model: CameraModel | null): void => {
     runtime.model = model;
@@ -141,7 +139,7 @@ export function addCamera(core: Core, options: CameraOptions): CameraHandle {
 export function findCamera(core: Core, entityId: string): CameraAccess | undefined {
   const entity = core.entities.get(entityId);
   if (entity === undefined || entity.domain !== 'camera') return undefined;
-  const runtime = runtimes.get(entity);
+  const runtime = dataOf<CameraRuntime>(entity, 'camera');
   if (runtime === undefined) return undefined;
   return {
     entity: entity as Entity<CameraPlatform>,
@@ -209,7 +207,7 @@ function inside(root: string, target: string): boolean {
  */
 async function snapshot(entity: Entity, filename: string, log: Logger): Promise<void> {
   const file = renderFilename(filename, entity);
-  const dir = runtimes.get(entity)?.snapshotDir;
+  const dir = dataOf<CameraRuntime>(entity, 'camera')?.snapshotDir;
   if (dir === undefined) throw notAllowed(file);
   const root = resolve(dir);
   const target = resolve(root, file);

@@ -4,7 +4,7 @@ import { HubError } from '../core/errors.js';
 import type { FieldSpec, ServiceSchema, ValidData } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { ServiceCall } from '../core/services.js';
-import { DOMAIN_OWNER, type Domain, featuresOf, platformOf, supportsFeature, validationError } from './domain.js';
+import { DOMAIN_OWNER, type Domain, dataOf, featuresOf, platformOf, supportsFeature, validationError } from './domain.js';
 
 export type HvacMode = 'off' | 'heat' | 'cool' | 'heat_cool' | 'auto' | 'dry' | 'fan_only';
 export const HVAC_MODES: readonly HvacMode[] = ['off', 'heat', 'cool', 'heat_cool', 'auto', 'dry', 'fan_only'];
@@ -158,13 +158,10 @@ export interface ClimateHandle {
   report(model: ClimateModel | null): void;
 }
 
-const CAPABILITIES = new WeakMap<Entity, ClimateCapabilities>();
-
 export function addClimate(core: Core, options: ClimateOptions): ClimateHandle {
   const caps = options.capabilities;
   const features = climateFeatures(caps);
-  const entity = core.entities.add({ ...options, fixed: fixedAttributes(caps, features, options.icon) });
-  CAPABILITIES.set(entity as Entity, caps);
+  const entity = core.entities.add({ ...options, fixed: fixedAttributes(caps, features, options.icon), data: caps });
   return {
     entity,
     capabilities: caps,
@@ -176,7 +173,7 @@ export function addClimate(core: Core, options: ClimateOptions): ClimateHandle {
 }
 
 function capabilitiesOf(e: Entity): ClimateCapabilities {
-  return CAPABILITIES.get(e) ?? { hvacModes: [] };
+  return dataOf<ClimateCapabilities>(e, 'climate') ?? { hvacModes: [] };
 }
 
 /** See supportsFeature: explicitly named entities without the feature are refused, others skipped. */

@@ -4,7 +4,7 @@ import { HubError } from '../core/errors.js';
 import type { FieldSpec, ValidData } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { ServiceCall } from '../core/services.js';
-import { DOMAIN_OWNER, type Domain, featuresOf, platformOf, supportsFeature } from './domain.js';
+import { DOMAIN_OWNER, type Domain, dataOf, featuresOf, platformOf, supportsFeature } from './domain.js';
 
 /** CoverEntityFeature bits, as Home Assistant numbers them. */
 export const CoverFeature = {
@@ -97,14 +97,17 @@ export interface CoverHandle {
  * Which way each cover last moved, for toggle: Home Assistant records it whenever it renders
  * opening/closing, and a cover stopped part-way toggles the other way.
  */
-const LAST_MOVED_OPEN = new WeakMap<Entity, boolean>();
+interface CoverData {
+  lastMovedOpen: boolean;
+}
 
 export function addCover(core: Core, options: CoverOptions): CoverHandle {
   const fixed: Record<string, JsonValue> = {};
   if (options.deviceClass) fixed.device_class = options.deviceClass;
   if (options.icon) fixed.icon = options.icon;
   fixed.supported_features = options.supportedFeatures ?? coverFeaturesOf(options.platform);
-  const entity = core.entities.add({ ...options, fixed });
+  const data: CoverData = { lastMovedOpen: true };
+  const entity = core.entities.add({ ...options, fixed, data });
   return {
     entity,
     report(model) {
@@ -112,8 +115,8 @@ export function addCover(core: Core, options: CoverOptions): CoverHandle {
         entity.report(null);
         return;
       }
-      if (model.opening) LAST_MOVED_OPEN.set(entity as Entity, true);
-      else if (model.closing) LAST_MOVED_OPEN.set(entity as Entity, false);
+      if (model.opening) data.lastMovedOpen = true;
+      else if (model.closing) data.lastMovedOpen = false;
       entity.report(coverState(model), coverStateAttributes(model));
     },
   };
@@ -131,7 +134,7 @@ function toggleAction(e: Entity): Action {
   const state = e.state;
   if (featuresOf(e) & CoverFeature.STOP && (state === 'opening' || state === 'closing')) return 'stop';
   if (state === 'closed' || state === 'closing') return 'open';
-  if ((LAST_MOVED_OPEN.get(e) ?? true) || state === 'opening') return 'close';
+  if ((dataOf<CoverData>(e, 'cover')?.lastMovedOpen ?? true) || state === 'opening') return 'close';
   return 'open';
 }
 

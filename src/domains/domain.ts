@@ -30,6 +30,15 @@ export function platformOf<P>(entity: Entity, domain: string): P {
   return entity.platform as P;
 }
 
+/**
+ * The domain's per-entity data (EntityInit.data), after checking the domain, as platformOf does; undefined for an
+ * entity added without any.
+ */
+export function dataOf<D>(entity: Entity, domain: string): D | undefined {
+  if (entity.domain !== domain) throw new Error(`${entity.id} is not a ${domain} entity`);
+  return entity.data as D | undefined;
+}
+
 /** The entity's supported_features bits (0 when it declares none). */
 export function featuresOf(entity: Entity): number {
   const f = entity.fixed.supported_features;

@@ -4,7 +4,7 @@ import { HubError } from '../core/errors.js';
 import type { FieldSpec, ValidData } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { ServiceCall } from '../core/services.js';
-import { DOMAIN_OWNER, type Domain, featuresOf, platformOf, supportsFeature, validationError } from './domain.js';
+import { DOMAIN_OWNER, type Domain, dataOf, featuresOf, platformOf, supportsFeature, validationError } from './domain.js';
 
 /** FanEntityFeature bits, as Home Assistant numbers them. */
 export const FanFeature = {
@@ -101,13 +101,10 @@ export interface FanHandle {
   report(model: FanModel | null): void;
 }
 
-const CAPABILITIES = new WeakMap<Entity, FanCapabilities>();
-
 export function addFan(core: Core, options: FanOptions): FanHandle {
   const caps = options.capabilities;
   const features = fanFeatures(caps);
-  const entity = core.entities.add({ ...options, fixed: fixedAttributes(caps, features, options.icon) });
-  CAPABILITIES.set(entity as Entity, caps);
+  const entity = core.entities.add({ ...options, fixed: fixedAttributes(caps, features, options.icon), data: caps });
   return {
     entity,
     capabilities: caps,
@@ -127,7 +124,7 @@ export function percentageOfSpeed(count: number, speed: number): number {
 }
 
 function capabilitiesOf(e: Entity): FanCapabilities {
-  return CAPABILITIES.get(e) ?? {};
+  return dataOf<FanCapabilities>(e, 'fan') ?? {};
 }
 
 /** See supportsFeature: explicitly named entities without the feature are refused, others skipped. */

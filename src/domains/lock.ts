@@ -4,7 +4,7 @@ import { HubError } from '../core/errors.js';
 import type { FieldSpec, ValidData } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { ServiceCall } from '../core/services.js';
-import { DOMAIN_OWNER, type Domain, platformOf, supportsFeature, validationError } from './domain.js';
+import { DOMAIN_OWNER, type Domain, dataOf, platformOf, supportsFeature, validationError } from './domain.js';
 
 /** LockEntityFeature bits. */
 export const LockFeature = { OPEN: 1 } as const;
@@ -48,8 +48,6 @@ interface CodeCheck {
   readonly pattern: RegExp;
 }
 
-const CODE_CHECKS = new WeakMap<Entity, CodeCheck>();
-
 /** Compiles a code_format the way Home Assistant applies it (re.match: anchored at the start only). */
 export function compileCodeFormat(format: string): RegExp {
   return new RegExp(`^(?:${format})`);
@@ -70,8 +68,7 @@ export function addLock(core: Core, options: LockOptions): LockHandle {
   const fixed: Record<string, JsonValue> = {};
   if (options.icon) fixed.icon = options.icon;
   fixed.supported_features = options.supportedFeatures ?? (options.platform.open ? LockFeature.OPEN : 0);
-  const entity = core.entities.add({ ...options, fixed });
-  if (check) CODE_CHECKS.set(entity as Entity, check);
+  const entity = core.entities.add({ ...options, fixed, data: check });
   return {
     entity,
     report(model) {
@@ -89,7 +86,7 @@ function supports(e: Entity, call: ServiceCall, feature: number, service: string
 /** LockEntity.add_default_code: an absent code counts as "", and must match code_format when there is one. */
 function codeFor(e: Entity, data: ValidData): string | undefined {
   const code = typeof data.code === 'string' ? data.code : '';
-  const check = CODE_CHECKS.get(e);
+  const check = dataOf<CodeCheck>(e, 'lock');
   if (check && !check.pattern.test(code)) throw validationError(`The code for ${e.id} doesn't match pattern ${check.format}.`);
   return code === '' ? undefined : code;
 }

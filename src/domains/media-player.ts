@@ -4,7 +4,7 @@ import type { Entity, EntityInit } from '../core/entities.js';
 import { HubError } from '../core/errors.js';
 import type { FieldSpec, ServiceSchema, ValidData } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
-import { DOMAIN_OWNER, type Domain, platformOf, requireFeature } from './domain.js';
+import { DOMAIN_OWNER, type Domain, dataOf, platformOf, requireFeature } from './domain.js';
 
 /** MediaPlayerEntityFeature. */
 export const MediaPlayerFeature = {
@@ -133,7 +133,10 @@ export interface MediaPlayerHandle {
 }
 
 const DEFAULT_VOLUME_STEP = 0.1;
-const volumeSteps = new WeakMap<Entity, number>();
+/** What a media player keeps per entity (EntityInit.data). */
+interface MediaPlayerData {
+  readonly volumeStep: number;
+}
 
 function fixedAttributes(caps: MediaPlayerCapabilities, icon: string | undefined): JsonObject {
   const out: Record<string, JsonValue> = {};
@@ -188,8 +191,8 @@ export function mediaPlayerStateAttributes(caps: MediaPlayerCapabilities, m: Med
 export function addMediaPlayer(core: Core, options: MediaPlayerOptions): MediaPlayerHandle {
   const caps = options.capabilities;
   const { capabilities: _c, icon, ...init } = options;
-  const entity = core.entities.add({ ...init, fixed: fixedAttributes(caps, icon) });
-  volumeSteps.set(entity as Entity, caps.volumeStep ?? DEFAULT_VOLUME_STEP);
+  const data: MediaPlayerData = { volumeStep: caps.volumeStep ?? DEFAULT_VOLUME_STEP };
+  const entity = core.entities.add({ ...init, fixed: fixedAttributes(caps, icon), data });
   return {
     entity,
     report(model) {
@@ -341,7 +344,11 @@ export const mediaPlayerDomain: Domain = {
       const level = e.attributes?.volume_level;
       if (typeof level !== 'number' || !(featuresOf(e) & F.VOLUME_SET)) return undefined;
       if ((direction === 1 && level >= 1) || (direction === -1 && level <= 0)) return undefined;
-      return method(e, 'setVolume', service)(cleanVolume(level + direction * (volumeSteps.get(e) ?? DEFAULT_VOLUME_STEP)));
+      return method(
+        e,
+        'setVolume',
+        service,
+      )(cleanVolume(level + direction * (dataOf<MediaPlayerData>(e, 'media_player')?.volumeStep ?? DEFAULT_VOLUME_STEP)));
     };
     register('volume_up', 'Turn up volume', 'Turns up the volume.', NO_FIELDS, (e) => step(e, 1));
     register('volume_down', 'Turn down volume', 'Turns down the volume.', NO_FIELDS, (e) => step(e, -1));
