@@ -5,6 +5,45 @@ import type { JsonObject } from './json.js';
 export type Attributes = JsonObject;
 
 /**
+ * Attributes written as `{...fixed, ...reported}`: an entity's fixed attributes (the same object on every
+ * write) and what one report set. Their JSON is the fixed part's, serialized once per fixed object, then
+ * the reported part's, so a write serializes only what it reported. Neither object may change after the
+ * write (domains render a fresh reported object for each report; fixed attributes are replaced, never edited).
+ */
+export interface ComposedAttributes {
+  readonly fixed: Attributes;
+  readonly reported: Attributes;
+}
+
+/**
+ * Whether `{...fixed, ...reported}` serializes as fixed's keys followed by reported's: no key in both (the
+ * reported value would take the fixed key's place) and no integer-like key in reported (those come first).
+ */
+export function composable(fixed: Attributes, reported: Attributes): boolean {
+  for (const key in reported) {
+    if (Object.hasOwn(fixed, key)) return false;
+    const c = key.charCodeAt(0);
+    if (c >= 0x30 && c <= 0x39) return false;
+  }
+  return true;
+}
+
+/** The fixed part's JSON without its closing brace ('' for no keys), per fixed object. */
+const fixedJsonHeads = new WeakMap<Attributes, string>();
+
+function composedJson(c: ComposedAttributes): string {
+  let head = fixedJsonHeads.get(c.fixed);
+  if (head === undefined) {
+    const json = JSON.stringify(c.fixed);
+    head = json === '{}' ? '' : json.slice(0, -1);
+    fixedJsonHeads.set(c.fixed, head);
+  }
+  const reported = JSON.stringify(c.reported);
+  if (head === '') return reported;
+  return reported === '{}' ? `${head}}` : `${head},${reported.slice(1)}`;
+}
+
+/**
  * One immutable snapshot of an entity. Its JSON is built at most once and then shared by every REST
  * response, WebSocket message and event that carries it.
  */
@@ -18,7 +57,8 @@ export class State {
     readonly lastChangedUs: Micros,
     readonly lastUpdatedUs: Micros,
     readonly context: Context,
-    private attributesJsonText?: string,
+    /** The attributes' JSON when already known, or how they were composed (see ComposedAttributes). */
+    private attributesJsonText?: string | ComposedAttributes,
   ) {}
 
   get last_changed(): string {
@@ -31,8 +71,11 @@ export class State {
 
   /** The attributes' JSON; reused by the next state when only the state string changes. */
   get attributesJson(): string {
-    if (this.attributesJsonText === undefined) this.attributesJsonText = JSON.stringify(this.attributes);
-    return this.attributesJsonText;
+    const known = this.attributesJsonText;
+    if (typeof known === 'string') return known;
+    const json = known === undefined ? JSON.stringify(this.attributes) : composedJson(known);
+    this.attributesJsonText = json;
+    return json;
   }
 
   /** The state object as Home Assistant serializes it (same key order), cached. */
