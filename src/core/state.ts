@@ -1,6 +1,6 @@
 import { isoFromMicros, type Micros } from './clock.js';
 import { type Context, contextJson } from './context.js';
-import type { JsonObject } from './json.js';
+import type { JsonObject, JsonValue } from './json.js';
 
 export type Attributes = JsonObject;
 
@@ -28,19 +28,65 @@ export function composable(fixed: Attributes, reported: Attributes): boolean {
   return true;
 }
 
-/** The fixed part's JSON without its closing brace ('' for no keys), per fixed object. */
-const fixedJsonHeads = new WeakMap<Attributes, string>();
+/**
+ * Per fixed object (so per entity): its JSON without the closing brace ('' for no keys), and the last two
+ * reported parts with their JSON. A device goes back and forth between a few attribute sets (a light on at
+ * its colour, then off), so a write often reports what the one before the last did: compared, not serialized.
+ */
+interface FixedJson {
+  readonly head: string;
+  recent: ReportedJson | undefined;
+  older: ReportedJson | undefined;
+}
+
+interface ReportedJson {
+  readonly reported: Attributes;
+  /** The whole attributes' JSON: the fixed part's, then this reported part's. */
+  readonly json: string;
+}
+
+const fixedJson = new WeakMap<Attributes, FixedJson>();
 
 function composedJson(c: ComposedAttributes): string {
-  let head = fixedJsonHeads.get(c.fixed);
-  if (head === undefined) {
+  let cache = fixedJson.get(c.fixed);
+  if (cache === undefined) {
     const json = JSON.stringify(c.fixed);
-    head = json === '{}' ? '' : json.slice(0, -1);
-    fixedJsonHeads.set(c.fixed, head);
+    cache = { head: json === '{}' ? '' : json.slice(0, -1), recent: undefined, older: undefined };
+    fixedJson.set(c.fixed, cache);
   }
-  const reported = JSON.stringify(c.reported);
-  if (head === '') return reported;
-  return reported === '{}' ? `${head}}` : `${head},${reported.slice(1)}`;
+  const { recent, older } = cache;
+  const reported = c.reported;
+  if (recent !== undefined && (recent.reported === reported || sameJson(recent.reported, reported))) return recent.json;
+  let entry: ReportedJson;
+  if (older !== undefined && sameJson(older.reported, reported)) entry = older;
+  else {
+    const json = JSON.stringify(reported);
+    const whole = cache.head === '' ? json : json === '{}' ? `${cache.head}}` : `${cache.head},${json.slice(1)}`;
+    entry = { reported, json: whole };
+  }
+  cache.older = recent;
+  cache.recent = entry;
+  return entry.json;
+}
+
+/** Whether two JSON values serialize to the same text: jsonEqual, with keys also in the same order. */
+function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const key = ka[i] as string;
+    if (key !== kb[i] || !sameJson((a as JsonObject)[key], (b as JsonObject)[key])) return false;
+  }
+  return true;
 }
 
 /**
