@@ -48,7 +48,7 @@ export const DEFAULT_WS_LIMITS: WsLimits = {
   pendingPeakMs: 5_000,
   maxPending: 16_384,
   maxPendingBytes: 16 * 1024 * 1024,
-  sendHighWater: 256 * 1024,
+  sendHighWater: 16 * 1024,
   maxFrameMessages: 256,
   maxFrameBytes: 64 * 1024,
   maxSubscriptions: 4096,
