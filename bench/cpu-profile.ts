@@ -104,3 +104,50 @@ export function profileShares(path: string, untilMs = Number.POSITIVE_INFINITY):
   }
   return [...totals].map(([category, ms]) => ({ category, ms })).sort((a, b) => b.ms - a.ms);
 }
+
+export interface SelfTime {
+  /** `function (file:line)` or a file, as the source map names it. */
+  readonly name: string;
+  readonly ms: number;
+  readonly share: number;
+}
+
+/** Where `url:line:column` of a frame came from, through the bundle's source map: `file:line`. */
+function sourceOf(frame: CallFrame): string {
+  if (frame.url === '') return '(native)';
+  if (!frame.url.includes('/dist/hearth/')) return `${frame.url.replace(/.*\/node_modules\//, '')}:${frame.lineNumber + 1}`;
+  sourceUrlOf(frame);
+  const map = maps.get(frame.url);
+  const entry = map?.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string; originalLine?: number } | undefined;
+  if (entry?.originalSource === undefined) return 'bundle:';
+  return `${entry.originalSource.replace(/.*\/(src|drivers|node_modules)\//, '$1/')}:${(entry.originalLine ?? 0) + 1}`;
+}
+
+/**
+ * Self time (the frame on top of the stack) summed by function and by source file, largest first, each
+ * with its share of the non-idle time, from `fromMs` after the profile's start. What a hot path spends its time on, as a flame graph's bottom row.
+ */
+export function selfTimes(path: string, fromMs = 0): { byFunction: SelfTime[]; byFile: SelfTime[]; busyMs: number } {
+  const p = JSON.parse(readFileSync(path, 'utf8')) as Profile;
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const fns = new Map<string, number>();
+  const files = new Map<string, number>();
+  let busy = 0;
+  let t = p.startTime;
+  for (let i = 0; i < p.samples.length; i++) {
+    t += p.timeDeltas[i] ?? 0;
+    if ((t - p.startTime) / 1000 < fromMs) continue;
+    const dt = (p.timeDeltas[i + 1] ?? 0) / 1000;
+    const frame = byId.get(p.samples[i] as number)?.callFrame;
+    if (frame === undefined || frame.functionName === '(idle)' || frame.functionName === '(program)') continue;
+    busy += dt;
+    const where = sourceOf(frame);
+    const file = where.replace(/:\d+$/, '');
+    const fn = `${frame.functionName || '(anonymous)'} ${where}`;
+    fns.set(fn, (fns.get(fn) ?? 0) + dt);
+    files.set(file, (files.get(file) ?? 0) + dt);
+  }
+  const rank = (m: Map<string, number>): SelfTime[] =>
+    [...m].map(([name, ms]) => ({ name, ms, share: ms / busy })).sort((a, b) => b.ms - a.ms);
+  return { byFunction: rank(fns), byFile: rank(files), busyMs: busy };
+}

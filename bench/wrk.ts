@@ -22,6 +22,8 @@ export interface WrkRequest {
   readonly path: string;
   readonly method?: 'GET' | 'POST';
   readonly body?: string;
+  /** Bodies sent in turn, one per request (instead of `body`): e.g. a service call on a different entity each time. */
+  readonly bodies?: readonly string[];
   readonly token: string;
   readonly seconds: number;
   readonly connections?: number;
@@ -38,17 +40,24 @@ end
 
 let scriptDir: string | undefined;
 
-function script(method: string, body: string | undefined): string {
+let scripts = 0;
+
+function script(method: string, body: string | undefined, bodies: readonly string[] | undefined): string {
   if (scriptDir === undefined) {
     const dir = mkdtempSync(join(tmpdir(), 'hearth-wrk-'));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     scriptDir = dir;
   }
-  const file = join(scriptDir, `${method}-${body === undefined ? 0 : Buffer.byteLength(body)}.lua`);
-  const setup =
+  const file = join(scriptDir, `${method}-${scripts++}.lua`);
+  let setup =
     method === 'GET'
       ? ''
       : `wrk.method = "${method}"\nwrk.body = ${JSON.stringify(body ?? '')}\nwrk.headers["Content-Type"] = "application/json"\n`;
+  if (bodies !== undefined && bodies.length > 0) {
+    // Lua strings take JSON's escapes for the ASCII JSON sent here.
+    setup += `local bodies = {${bodies.map((b) => JSON.stringify(b)).join(',')}}\nlocal n = 0\n`;
+    setup += `request = function()\n  n = n % #bodies + 1\n  return wrk.format(nil, nil, nil, bodies[n])\nend\n`;
+  }
   writeFileSync(file, setup + REPORT);
   return file;
 }
@@ -72,7 +81,7 @@ export function wrk(r: WrkRequest): Promise<WrkResult> {
     '-H',
     `Authorization: Bearer ${r.token}`,
     '-s',
-    script(r.method ?? 'GET', r.body),
+    script(r.method ?? 'GET', r.body, r.bodies),
     `http://127.0.0.1:${r.port}${r.path}`,
   ];
   return new Promise((resolve, reject) => {

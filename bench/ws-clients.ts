@@ -19,6 +19,8 @@ export type FromClients =
   | {
       readonly type: 'report';
       readonly received: number;
+      /** state_changed events received in the window, with or without a timestamp attribute. */
+      readonly events: number;
       readonly p50Ms: number;
       readonly p99Ms: number;
       readonly maxMs: number;
@@ -34,6 +36,7 @@ const BUCKET_MS = 0.01;
 const BUCKETS = 1_000_000;
 const histogram = new Uint32Array(BUCKETS + 1);
 let received = 0;
+let events = 0;
 let maxMs = 0;
 let windowFrom = Number.POSITIVE_INFINITY;
 let windowTo = Number.NEGATIVE_INFINITY;
@@ -65,6 +68,7 @@ function numberAt(buf: Buffer, pos: number): number {
 function onFrame(data: Buffer, start: number, end: number): void {
   const now = monoMs();
   if (now < windowFrom || now > windowTo) return;
+  for (let e = data.indexOf(NEW_STATE, start); e !== -1 && e < end; e = data.indexOf(NEW_STATE, e + NEW_STATE.length)) events++;
   let at = data.indexOf(NEW_STATE, start);
   while (at !== -1 && at < end) {
     const ts = data.indexOf(TS, at);
@@ -156,6 +160,7 @@ process.on('message', (msg: ToClients) => {
     send({
       type: 'report',
       received,
+      events,
       p50Ms: percentile(0.5),
       p99Ms: percentile(0.99),
       maxMs,

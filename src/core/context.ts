@@ -13,6 +13,8 @@ const POOL_SIZE = 4096;
 const pool = Buffer.allocUnsafe(POOL_SIZE);
 let poolOffset = POOL_SIZE;
 const RANDOM_BYTES = 10;
+let lastMs = Number.NaN;
+let lastMsHex = '';
 
 /**
  * A 32-character lower-case hex id: 48 bits of milliseconds then 80 random bits, so ids sort by creation
@@ -23,10 +25,13 @@ export function newContextId(nowMicros: Micros): string {
     randomFillSync(pool);
     poolOffset = 0;
   }
-  const time = Math.floor(nowMicros / 1000)
-    .toString(16)
-    .padStart(12, '0')
-    .slice(-12);
+  const ms = Math.floor(nowMicros / 1000);
+  // Ids come in bursts within one millisecond: its hex digits are formatted once.
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastMsHex = ms.toString(16).padStart(12, '0').slice(-12);
+  }
+  const time = lastMsHex;
   const rand = pool.toString('hex', poolOffset, poolOffset + RANDOM_BYTES);
   poolOffset += RANDOM_BYTES;
   return time + rand;

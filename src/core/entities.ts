@@ -2,7 +2,7 @@ import type { Clock, Micros } from './clock.js';
 import { type Context, createContext } from './context.js';
 import { domainOf } from './entity-id.js';
 import { isHubError } from './errors.js';
-import type { Attributes } from './state.js';
+import { type Attributes, composable } from './state.js';
 import type { StateTable } from './state-table.js';
 
 /** Home Assistant keeps a service call's context on an entity for this long (CONTEXT_RECENT_TIME_SECONDS). */
@@ -159,9 +159,11 @@ export class Entity<P = unknown, D = unknown> {
   }
 
   private writeReport(state: string | null, attributes: Attributes | undefined, ctx: Context): void {
-    const attrs = attributes === undefined ? this.fixedAttributes : { ...this.fixedAttributes, ...attributes };
+    const fixed = this.fixedAttributes;
+    const attrs = attributes === undefined ? fixed : { ...fixed, ...attributes };
+    const composedOf = attributes !== undefined && composable(fixed, attributes) ? { fixed, reported: attributes } : undefined;
     try {
-      this.table.set(this.entityId, state ?? UNKNOWN, attrs, { context: ctx });
+      this.table.set(this.entityId, state ?? UNKNOWN, attrs, { context: ctx, composedOf });
     } catch (err) {
       if (!isHubError(err) || err.kind !== 'invalid_state') throw err;
       // As Home Assistant does for an integration's over-long state: write unknown and log it.

@@ -203,6 +203,18 @@ export function parseEntityIds(value: JsonValue | undefined, key = 'entity_id'):
   return out;
 }
 
+/** Per schema, the fields that are required or have a default, in schema order: the only ones a call may lack. */
+const defaultedFields = new WeakMap<ServiceSchema['fields'], readonly (readonly [string, FieldSpec])[]>();
+
+function requiredOrDefaulted(fields: ServiceSchema['fields']): readonly (readonly [string, FieldSpec])[] {
+  let list = defaultedFields.get(fields);
+  if (list === undefined) {
+    list = Object.entries(fields).filter(([, spec]) => spec.required === true || spec.default !== undefined);
+    defaultedFields.set(fields, list);
+  }
+  return list;
+}
+
 /** Validates service data against a schema and returns the coerced data (target keys left for the caller). */
 export function validateServiceData(schema: ServiceSchema, data: JsonObject, entityService: boolean): ValidData {
   const out: ValidData = {};
@@ -222,16 +234,23 @@ export function validateServiceData(schema: ServiceSchema, data: JsonObject, ent
     if (value === null && !spec.required) continue;
     out[key] = validateField(key, spec, value);
   }
-  for (const [key, spec] of Object.entries(schema.fields)) {
+  const withDefaults = requiredOrDefaulted(schema.fields);
+  for (let i = 0; i < withDefaults.length; i++) {
+    const [key, spec] = withDefaults[i] as [string, FieldSpec];
     if (out[key] !== undefined) continue;
     if (spec.required) throw invalid(`required key not provided @ data['${key}']. Got None`);
     if (spec.default !== undefined) out[key] = spec.default;
   }
   for (const group of schema.exclusive ?? []) {
-    const given = group.filter((k) => data[k] !== undefined && data[k] !== null);
-    if (given.length > 1) {
-      throw invalid(`two or more values in the same group of exclusion @ data['${given[1]}']: give only one of ${group.join(', ')}`);
+    // Counted first: a call gives one or none of a group, so the list of given keys is rarely needed.
+    let count = 0;
+    for (let i = 0; i < group.length; i++) {
+      const v = data[group[i] as string];
+      if (v !== undefined && v !== null) count++;
     }
+    if (count <= 1) continue;
+    const given = group.filter((k) => data[k] !== undefined && data[k] !== null);
+    throw invalid(`two or more values in the same group of exclusion @ data['${given[1]}']: give only one of ${group.join(', ')}`);
   }
   for (const group of schema.inclusive ?? []) {
     const given = group.filter((k) => data[k] !== undefined);

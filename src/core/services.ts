@@ -69,6 +69,8 @@ export interface ServiceLogger {
   warn(obj: object, msg: string): void;
 }
 
+const EMPTY_DATA: JsonObject = Object.freeze({});
+
 interface Registered {
   readonly owner: string;
   readonly def: ServiceDefinition;
@@ -161,6 +163,14 @@ export class ServiceRegistry {
   }
 
   async call(domain: string, service: string, rawData: JsonValue | undefined, options: CallOptions = {}): Promise<CallResult> {
+    return this.callNow(domain, service, rawData, options);
+  }
+
+  /**
+   * `call` without a promise when the service acts synchronously, as most platforms do: the result, or a
+   * promise of it when a handler or platform answers later. What `call` rejects with, this throws.
+   */
+  callNow(domain: string, service: string, rawData: JsonValue | undefined, options: CallOptions = {}): CallResult | Promise<CallResult> {
     const def = this.get(domain, service);
     if (def === undefined) throw new HubError('service_not_found', `Service ${domain}.${service} not found.`);
     const response = def.response ?? 'none';
@@ -180,8 +190,11 @@ export class ServiceRegistry {
     if (rawData !== undefined && rawData !== null && !isJsonObject(rawData)) {
       throw new HubError('invalid_service_data', 'expected a dictionary for service data');
     }
-    const merged: Record<string, JsonValue> = { ...(rawData ?? {}) };
+    // Read-only from here on: copied only when a separate target has to be merged in.
+    let merged: JsonObject = rawData ?? EMPTY_DATA;
     if (options.target !== undefined) {
+      const withTarget: Record<string, JsonValue> = { ...merged };
+      merged = withTarget;
       if (!isJsonObject(options.target)) throw new HubError('invalid_format', 'expected a dictionary for target');
       for (const key of Object.keys(options.target)) {
         if (!(TARGET_KEYS as readonly string[]).includes(key)) {
@@ -190,7 +203,7 @@ export class ServiceRegistry {
             `extra keys not allowed @ data['target']['${key}']. Allowed keys: ${TARGET_KEYS.join(', ')}`,
           );
         }
-        merged[key] = options.target[key] as JsonValue;
+        withTarget[key] = options.target[key] as JsonValue;
       }
     }
     const isEntityService = def.entity !== undefined;
@@ -210,14 +223,17 @@ export class ServiceRegistry {
       });
     }
     this.bus.fire('call_service', { domain: def.domain, service: def.service, service_data: data }, context);
+    let outcome: unknown;
     try {
-      let result: unknown;
-      if (def.entity !== undefined) result = await this.callEntities(def, def.entity, call);
-      else result = await (def.handler as (call: ServiceCall) => unknown)(call);
-      return { context, response: returnResponse ? toJsonValue(result) : null, changed };
-    } finally {
+      if (def.entity !== undefined) outcome = this.callEntities(def, def.entity, call);
+      else outcome = (def.handler as (call: ServiceCall) => unknown)(call);
+    } catch (err) {
       stopCollecting?.();
+      throw err;
     }
+    if (isPromiseLike(outcome)) return finishCall(outcome, context, returnResponse, changed, stopCollecting);
+    stopCollecting?.();
+    return { context, response: returnResponse ? toJsonValue(outcome) : null, changed };
   }
 
   /** The entities of the service's domain that a call's target names, skipping missing and unavailable ones. */
@@ -250,29 +266,54 @@ export class ServiceRegistry {
     return out;
   }
 
-  private async callEntities(
+  /** What each targeted entity answered (by entity id), or a promise of it when a platform answers later. */
+  private callEntities(
     def: ServiceDefinition,
     handler: NonNullable<ServiceDefinition['entity']>,
     call: ServiceCall,
-  ): Promise<unknown> {
+  ): Record<string, JsonValue> | Promise<Record<string, JsonValue>> {
     const entities = this.resolveEntities(def.domain, call.target);
     if (call.returnResponse && entities.length === 0) {
       throw new HubError('hub_error', 'Service call requested response data but did not match any entities');
     }
     const responses: Record<string, JsonValue> = {};
-    // Entities act concurrently, as Home Assistant gathers them; one failing entity fails the call.
-    await Promise.all(
-      entities.map(async (entity) => {
-        entity.useContext(call.context);
-        const r = await handler(entity, call.data, call);
-        if (call.returnResponse) responses[entity.id] = toJsonValue(r) ?? {};
-      }),
-    );
+    // Entities act concurrently, as Home Assistant gathers them; one failing entity fails the call. Most
+    // platforms act synchronously: their results are taken at once, and only real promises are awaited.
+    let pending: Promise<void>[] | undefined;
+    let failed = false;
+    let firstError: unknown;
+    for (const entity of entities) {
+      entity.useContext(call.context);
+      let r: unknown;
+      try {
+        r = handler(entity, call.data, call);
+      } catch (err) {
+        if (!failed) {
+          failed = true;
+          firstError = err;
+        }
+        continue;
+      }
+      if (isPromiseLike(r)) {
+        pending ??= [];
+        pending.push(
+          Promise.resolve(r).then((value) => {
+            if (call.returnResponse) responses[entity.id] = toJsonValue(value) ?? {};
+          }),
+        );
+      } else if (call.returnResponse) responses[entity.id] = toJsonValue(r) ?? {};
+    }
+    if (failed) {
+      // As Promise.all would: the others keep going, their failures are not reported.
+      for (const p of pending ?? []) p.catch(() => undefined);
+      throw firstError;
+    }
+    if (pending !== undefined) return Promise.all(pending).then(() => responses);
     return responses;
   }
 }
 
-function parseTarget(data: Record<string, JsonValue>): TargetSelector {
+function parseTarget(data: JsonObject): TargetSelector {
   const out: Record<string, string[]> = {};
   for (const key of TARGET_KEYS) {
     const value = data[key];
@@ -288,6 +329,26 @@ function parseTarget(data: Record<string, JsonValue>): TargetSelector {
     }
   }
   return out;
+}
+
+/** The rest of a call whose service answers later: the result once it has, collecting changes until then. */
+async function finishCall(
+  outcome: PromiseLike<unknown>,
+  context: Context,
+  returnResponse: boolean,
+  changed: State[],
+  stopCollecting: (() => void) | undefined,
+): Promise<CallResult> {
+  try {
+    const result = await outcome;
+    return { context, response: returnResponse ? toJsonValue(result) : null, changed };
+  } finally {
+    stopCollecting?.();
+  }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 function toJsonValue(value: unknown): JsonValue | null {

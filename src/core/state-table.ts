@@ -4,7 +4,7 @@ import { entityIdProblem, MAX_STATE_LENGTH } from './entity-id.js';
 import { HubError } from './errors.js';
 import { type EventBus, StateChangedData } from './event-bus.js';
 import { jsonEqual } from './json.js';
-import { type Attributes, State } from './state.js';
+import { type Attributes, type ComposedAttributes, State } from './state.js';
 
 export const DEFAULT_MAX_ENTITIES = 16384;
 
@@ -12,6 +12,8 @@ export interface SetOptions {
   readonly context?: Context;
   /** Write and fire even when nothing changed (moves both timestamps), as Home Assistant's force_update. */
   readonly forceUpdate?: boolean;
+  /** How `attributes` were composed, when they are `{...fixed, ...reported}` (lets their JSON reuse the fixed part's). */
+  readonly composedOf?: ComposedAttributes;
 }
 
 export interface SetResult {
@@ -111,7 +113,7 @@ export class StateTable {
     const context = options.context ?? createContext(now);
     let next: State;
     if (old === undefined) {
-      next = new State(entityId, state, attributes, now, now, context);
+      next = new State(entityId, state, attributes, now, now, context, options.composedOf);
     } else {
       const sameState = old.state === state && !options.forceUpdate;
       const sameAttributes = old.attributes === attributes || jsonEqual(old.attributes, attributes);
@@ -122,7 +124,7 @@ export class StateTable {
         sameState ? old.lastChangedUs : now,
         now,
         context,
-        sameAttributes ? old.attributesJson : undefined,
+        sameAttributes ? old.attributesJson : options.composedOf,
       );
     }
     this.slots[slot] = next;

@@ -1,8 +1,93 @@
 import { isoFromMicros, type Micros } from './clock.js';
 import { type Context, contextJson } from './context.js';
-import type { JsonObject } from './json.js';
+import type { JsonObject, JsonValue } from './json.js';
 
 export type Attributes = JsonObject;
+
+/**
+ * Attributes written as `{...fixed, ...reported}`: an entity's fixed attributes (the same object on every
+ * write) and what one report set. Their JSON is the fixed part's, serialized once per fixed object, then
+ * the reported part's, so a write serializes only what it reported. Neither object may change after the
+ * write (domains render a fresh reported object for each report; fixed attributes are replaced, never edited).
+ */
+export interface ComposedAttributes {
+  readonly fixed: Attributes;
+  readonly reported: Attributes;
+}
+
+/**
+ * Whether `{...fixed, ...reported}` serializes as fixed's keys followed by reported's: no key in both (the
+ * reported value would take the fixed key's place) and no integer-like key in reported (those come first).
+ */
+export function composable(fixed: Attributes, reported: Attributes): boolean {
+  for (const key in reported) {
+    if (Object.hasOwn(fixed, key)) return false;
+    const c = key.charCodeAt(0);
+    if (c >= 0x30 && c <= 0x39) return false;
+  }
+  return true;
+}
+
+/**
+ * Per fixed object (so per entity): its JSON without the closing brace ('' for no keys), and the last two
+ * reported parts with their JSON. A device goes back and forth between a few attribute sets (a light on at
+ * its colour, then off), so a write often reports what the one before the last did: compared, not serialized.
+ */
+interface FixedJson {
+  readonly head: string;
+  recent: ReportedJson | undefined;
+  older: ReportedJson | undefined;
+}
+
+interface ReportedJson {
+  readonly reported: Attributes;
+  /** The whole attributes' JSON: the fixed part's, then this reported part's. */
+  readonly json: string;
+}
+
+const fixedJson = new WeakMap<Attributes, FixedJson>();
+
+function composedJson(c: ComposedAttributes): string {
+  let cache = fixedJson.get(c.fixed);
+  if (cache === undefined) {
+    const json = JSON.stringify(c.fixed);
+    cache = { head: json === '{}' ? '' : json.slice(0, -1), recent: undefined, older: undefined };
+    fixedJson.set(c.fixed, cache);
+  }
+  const { recent, older } = cache;
+  const reported = c.reported;
+  if (recent !== undefined && (recent.reported === reported || sameJson(recent.reported, reported))) return recent.json;
+  let entry: ReportedJson;
+  if (older !== undefined && sameJson(older.reported, reported)) entry = older;
+  else {
+    const json = JSON.stringify(reported);
+    const whole = cache.head === '' ? json : json === '{}' ? `${cache.head}}` : `${cache.head},${json.slice(1)}`;
+    entry = { reported, json: whole };
+  }
+  cache.older = recent;
+  cache.recent = entry;
+  return entry.json;
+}
+
+/** Whether two JSON values serialize to the same text: jsonEqual, with keys also in the same order. */
+function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const key = ka[i] as string;
+    if (key !== kb[i] || !sameJson((a as JsonObject)[key], (b as JsonObject)[key])) return false;
+  }
+  return true;
+}
 
 /**
  * One immutable snapshot of an entity. Its JSON is built at most once and then shared by every REST
@@ -18,7 +103,8 @@ export class State {
     readonly lastChangedUs: Micros,
     readonly lastUpdatedUs: Micros,
     readonly context: Context,
-    private attributesJsonText?: string,
+    /** The attributes' JSON when already known, or how they were composed (see ComposedAttributes). */
+    private attributesJsonText?: string | ComposedAttributes,
   ) {}
 
   get last_changed(): string {
@@ -31,8 +117,11 @@ export class State {
 
   /** The attributes' JSON; reused by the next state when only the state string changes. */
   get attributesJson(): string {
-    if (this.attributesJsonText === undefined) this.attributesJsonText = JSON.stringify(this.attributes);
-    return this.attributesJsonText;
+    const known = this.attributesJsonText;
+    if (typeof known === 'string') return known;
+    const json = known === undefined ? JSON.stringify(this.attributes) : composedJson(known);
+    this.attributesJsonText = json;
+    return json;
   }
 
   /** The state object as Home Assistant serializes it (same key order), cached. */

@@ -165,8 +165,8 @@ export class Reply {
           reject(new HubError('payload_too_large', `Request body is larger than ${limit} bytes.`));
           return;
         }
-        // uWS neuters the chunk when this callback returns, so copy it.
-        chunks.push(Buffer.from(chunk.slice(0)));
+        // uWS neuters the chunk when this callback returns, so copy it (into Node's pool: no ArrayBuffer per chunk).
+        chunks.push(Buffer.from(new Uint8Array(chunk)));
         if (isLast) resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
       };
       this.res.onData(this.bodyReader);

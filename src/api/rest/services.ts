@@ -5,7 +5,7 @@ import type { ApiContext } from '../../http/context.js';
 import { hasQueryKey } from '../../http/http.js';
 import type { HttpServer } from '../../http/server.js';
 import type { RequestAuth } from './auth-check.js';
-import { readJsonBody, TOO_DEEP_MESSAGE } from './json-body.js';
+import { parseJsonBody, TOO_DEEP_MESSAGE } from './json-body.js';
 import { messageJson } from './messages.js';
 import { pathParam } from './params.js';
 
@@ -31,7 +31,7 @@ export function registerServices(server: HttpServer, ctx: ApiContext, auth: Requ
       const service = pathParam(req, 1, 'service');
       const wantsResponse = returnResponseAsked(req.query);
       // REST has no `target` wrapper: the body is the service data, target keys at its top level.
-      const body = await readJsonBody(reply);
+      const body = parseJsonBody(await reply.body());
       if (body.kind === 'invalid') return reply.json(400, INVALID_JSON);
       if (body.kind === 'too_deep') return reply.json(400, TOO_DEEP);
 
@@ -41,11 +41,13 @@ export function registerServices(server: HttpServer, ctx: ApiContext, auth: Requ
       if (wantsResponse && support === 'none') return reply.json(400, NO_RESPONSE_SUPPORT);
       if (!wantsResponse && support === 'only') return reply.json(400, RESPONSE_REQUIRED);
 
-      const result = await services.call(domain, service, body.kind === 'json' ? (body.value as JsonValue) : undefined, {
+      const outcome = services.callNow(domain, service, body.kind === 'json' ? (body.value as JsonValue) : undefined, {
         userId: principal.user.id,
         returnResponse: wantsResponse,
         collectChanges: true,
       });
+      // Most services act synchronously: answer in the same tick, without a promise.
+      const result = outcome instanceof Promise ? await outcome : outcome;
       const changed = statesArrayJson(result.changed);
       if (!wantsResponse) return reply.json(200, changed);
       reply.json(200, `{"changed_states":${changed},"service_response":${JSON.stringify(result.response)}}`);

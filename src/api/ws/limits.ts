@@ -23,7 +23,8 @@ export interface WsLimits {
   /**
    * Bytes uWS may hold for a socket (its backpressure buffer) before hearth stops handing it frames and
    * waits for `drain`. Beyond the kernel's socket buffer this is all a slow reader costs in native memory;
-   * everything else waits in the bounded JS queue, where diffs can still collapse.
+   * everything else waits in the bounded JS queue, where diffs can still collapse. Kept small: uWS never
+   * gives a socket's buffer capacity back while it is open, so a client that lagged once keeps what it used.
    */
   readonly sendHighWater: number;
   /** With coalescing, one frame carries at most this many messages... */
@@ -48,7 +49,7 @@ export const DEFAULT_WS_LIMITS: WsLimits = {
   pendingPeakMs: 5_000,
   maxPending: 16_384,
   maxPendingBytes: 16 * 1024 * 1024,
-  sendHighWater: 256 * 1024,
+  sendHighWater: 16 * 1024,
   maxFrameMessages: 256,
   maxFrameBytes: 64 * 1024,
   maxSubscriptions: 4096,

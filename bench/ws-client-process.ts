@@ -1,0 +1,41 @@
+/**
+ * The WebSocket clients of the memory benchmarks, in a process of their own (bench/ws-clients.ts), and the
+ * typed wait for a message from a child process that the memory benchmarks share.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { BENCH, TSX } from './procs.js';
+import type { FromClients, ToClients } from './ws-clients.js';
+
+export function next<T extends { type: string }>(child: ChildProcess, type: T['type'], ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error(`no '${type}' from a child within ${ms} ms`)), ms);
+    const onMessage = (m: T) => {
+      if (m.type === type) done(undefined, m);
+      else if (m.type === 'error') done(new Error((m as unknown as { message: string }).message));
+    };
+    const onExit = (code: number | null) => done(new Error(`child exited (${code}) before '${type}'`));
+    function done(err: Error | undefined, value?: T): void {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (err) reject(err);
+      else resolve(value as T);
+    }
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
+}
+
+/** Connects `count` subscribed clients from a separate process; resolves with that process once they all are. */
+export async function connectClients(port: number, token: string, count: number, coalesce = false): Promise<ChildProcess> {
+  const clients = fork(`${BENCH}ws-clients.ts`, [], { execArgv: TSX, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const ready = next<Extract<FromClients, { type: 'ready' }>>(clients, 'ready', 60_000);
+  clients.send({ type: 'connect', url: `ws://127.0.0.1:${port}/api/websocket`, token, clients: count, coalesce } satisfies ToClients);
+  try {
+    await ready;
+  } catch (err) {
+    clients.kill('SIGKILL');
+    throw err;
+  }
+  return clients;
+}
