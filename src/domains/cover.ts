@@ -1,10 +1,8 @@
 import type { Core } from '../core/core.js';
 import type { Entity, EntityInit } from '../core/entities.js';
-import { HubError } from '../core/errors.js';
-import type { FieldSpec, ValidData } from '../core/fields.js';
+import type { FieldSpec } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
-import type { ServiceCall } from '../core/services.js';
-import { DOMAIN_OWNER, type Domain, dataOf, featuresOf, platformOf, supportsFeature } from './domain.js';
+import { callOptional, type Domain, dataOf, type EntityServiceSpec, featuresOf, platformOf, registerEntityServices } from './domain.js';
 
 /** CoverEntityFeature bits, as Home Assistant numbers them. */
 export const CoverFeature = {
@@ -122,11 +120,6 @@ export function addCover(core: Core, options: CoverOptions): CoverHandle {
   };
 }
 
-/** See supportsFeature: explicitly named entities without the feature are refused, others skipped. */
-function supports(e: Entity, call: ServiceCall, feature: number, service: string): boolean {
-  return supportsFeature(e, call, feature, 'cover', service);
-}
-
 type Action = 'open' | 'close' | 'stop';
 
 /** CoverEntity._get_toggle_function. */
@@ -143,14 +136,8 @@ function platform(e: Entity): CoverPlatform {
 }
 
 /** Calls an optional platform method; a driver that claims a feature without the method is a driver bug. */
-function invoke<A extends unknown[]>(
-  e: Entity,
-  fn: ((...args: A) => void | Promise<void>) | undefined,
-  what: string,
-  ...args: A
-): void | Promise<void> {
-  if (fn === undefined) throw new HubError('not_supported', `${e.id} cannot ${what}`);
-  return fn.apply(platform(e), args);
+function invoke<A extends unknown[]>(e: Entity, fn: ((...args: A) => void | Promise<void>) | undefined, what: string, ...args: A) {
+  return callOptional(e, platform(e), fn, what, ...args);
 }
 
 function act(e: Entity, action: Action): void | Promise<void> {
@@ -167,7 +154,6 @@ function actTilt(e: Entity, action: Action): void | Promise<void> {
   return invoke(e, p.stopCoverTilt, 'stop its tilt');
 }
 
-const NONE = { fields: {} };
 const POSITION_SCHEMA = {
   fields: {
     position: {
@@ -195,16 +181,7 @@ const TILT_POSITION_SCHEMA = {
   },
 };
 
-interface CoverService {
-  readonly service: string;
-  readonly name: string;
-  readonly description: string;
-  readonly feature: number;
-  readonly schema?: { fields: Record<string, FieldSpec> };
-  readonly run: (e: Entity, data: ValidData) => unknown;
-}
-
-const SERVICES: readonly CoverService[] = [
+const SERVICES: readonly EntityServiceSpec[] = [
   { service: 'open_cover', name: 'Open', description: 'Opens a cover.', feature: CoverFeature.OPEN, run: (e) => act(e, 'open') },
   { service: 'close_cover', name: 'Close', description: 'Closes a cover.', feature: CoverFeature.CLOSE, run: (e) => act(e, 'close') },
   { service: 'stop_cover', name: 'Stop', description: 'Stops the cover movement.', feature: CoverFeature.STOP, run: (e) => act(e, 'stop') },
@@ -265,16 +242,7 @@ const SERVICES: readonly CoverService[] = [
 export const coverDomain: Domain = {
   name: 'cover',
   registerServices(core: Core): void {
-    for (const s of SERVICES) {
-      core.services.register(DOMAIN_OWNER, {
-        domain: 'cover',
-        service: s.service,
-        name: s.name,
-        description: s.description,
-        schema: s.schema ?? NONE,
-        entity: (e, data, call) => (supports(e, call, s.feature, s.service) ? s.run(e, data) : undefined),
-      });
-    }
+    registerEntityServices(core, 'cover', SERVICES);
   },
 
   /** Moves only what differs: position (or open/close), then tilt, with the services the cover supports. */

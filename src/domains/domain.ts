@@ -2,6 +2,7 @@ import type { Context } from '../core/context.js';
 import type { Core } from '../core/core.js';
 import type { Entity } from '../core/entities.js';
 import { HubError } from '../core/errors.js';
+import type { FieldSpec, ServiceSchema, ValidData } from '../core/fields.js';
 import type { JsonObject } from '../core/json.js';
 import type { ServiceCall } from '../core/services.js';
 
@@ -64,4 +65,50 @@ export function supportsFeature(entity: Entity, call: ServiceCall, feature: numb
 
 export function validationError(message: string): HubError {
   return new HubError('service_validation', `Validation error: ${message}`);
+}
+
+/**
+ * One row of a domain's service table: the service, its catalogue text, its schema beside it, the feature bits
+ * that gate it, and what it does to one entity.
+ */
+export interface EntityServiceSpec {
+  readonly service: string;
+  readonly name: string;
+  readonly description: string;
+  /** Feature bits the entity needs (supportsFeature: named entities without them are refused, others skipped). */
+  readonly feature?: number;
+  /** The service's fields; `schema` instead when it also has exclusive or inclusive groups. */
+  readonly fields?: Readonly<Record<string, FieldSpec>>;
+  readonly schema?: ServiceSchema;
+  readonly run: (entity: Entity, data: ValidData, call: ServiceCall) => unknown;
+}
+
+/** Registers a domain's service table: every entity service of every domain goes through here. */
+export function registerEntityServices(core: Core, domain: string, table: readonly EntityServiceSpec[]): void {
+  for (const s of table) {
+    const feature = s.feature;
+    core.services.register(DOMAIN_OWNER, {
+      domain,
+      service: s.service,
+      name: s.name,
+      description: s.description,
+      schema: s.schema ?? { fields: s.fields ?? {} },
+      entity:
+        feature === undefined
+          ? (e, data, call) => s.run(e, data, call)
+          : (e, data, call) => (supportsFeature(e, call, feature, domain, s.service) ? s.run(e, data, call) : undefined),
+    });
+  }
+}
+
+/** Calls an optional platform method, refusing (not_supported) when the driver does not implement it. */
+export function callOptional<A extends unknown[]>(
+  entity: Entity,
+  platform: object,
+  fn: ((...args: A) => void | Promise<void>) | undefined,
+  what: string,
+  ...args: A
+): void | Promise<void> {
+  if (fn === undefined) throw new HubError('not_supported', `${entity.id} cannot ${what}`);
+  return fn.apply(platform, args);
 }

@@ -1,10 +1,17 @@
 import type { Core } from '../core/core.js';
 import type { Entity, EntityInit } from '../core/entities.js';
-import { HubError } from '../core/errors.js';
 import type { FieldSpec, ValidData } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
-import type { ServiceCall } from '../core/services.js';
-import { DOMAIN_OWNER, type Domain, dataOf, featuresOf, platformOf, supportsFeature, validationError } from './domain.js';
+import {
+  callOptional,
+  type Domain,
+  dataOf,
+  type EntityServiceSpec,
+  featuresOf,
+  platformOf,
+  registerEntityServices,
+  validationError,
+} from './domain.js';
 
 /** FanEntityFeature bits, as Home Assistant numbers them. */
 export const FanFeature = {
@@ -127,11 +134,6 @@ function capabilitiesOf(e: Entity): FanCapabilities {
   return dataOf<FanCapabilities>(e, 'fan') ?? {};
 }
 
-/** See supportsFeature: explicitly named entities without the feature are refused, others skipped. */
-function supports(e: Entity, call: ServiceCall, feature: number, service: string): boolean {
-  return supportsFeature(e, call, feature, 'fan', service);
-}
-
 function platform(e: Entity): FanPlatform {
   return platformOf<FanPlatform>(e, 'fan');
 }
@@ -176,14 +178,8 @@ function turnOn(e: Entity, data: ValidData): void | Promise<void> {
   return platform(e).turnOn(params);
 }
 
-function optional<A extends unknown[]>(
-  e: Entity,
-  fn: ((...args: A) => void | Promise<void>) | undefined,
-  what: string,
-  ...args: A
-): void | Promise<void> {
-  if (fn === undefined) throw new HubError('not_supported', `${e.id} cannot ${what}`);
-  return fn.apply(platform(e), args);
+function optional<A extends unknown[]>(e: Entity, fn: ((...args: A) => void | Promise<void>) | undefined, what: string, ...args: A) {
+  return callOptional(e, platform(e), fn, what, ...args);
 }
 
 const PERCENTAGE: FieldSpec = {
@@ -196,16 +192,7 @@ const PERCENTAGE: FieldSpec = {
 };
 const PRESET_MODE: FieldSpec = { kind: 'text', maxLength: 255, description: 'Preset mode.' };
 
-interface FanService {
-  readonly service: string;
-  readonly name: string;
-  readonly description: string;
-  readonly feature: number;
-  readonly fields?: Record<string, FieldSpec>;
-  readonly run: (e: Entity, data: ValidData) => unknown;
-}
-
-const SERVICES: readonly FanService[] = [
+const SERVICES: readonly EntityServiceSpec[] = [
   {
     service: 'turn_on',
     name: 'Turn on',
@@ -280,16 +267,7 @@ const SERVICES: readonly FanService[] = [
 export const fanDomain: Domain = {
   name: 'fan',
   registerServices(core: Core): void {
-    for (const s of SERVICES) {
-      core.services.register(DOMAIN_OWNER, {
-        domain: 'fan',
-        service: s.service,
-        name: s.name,
-        description: s.description,
-        schema: { fields: s.fields ?? {} },
-        entity: (e, data, call) => (supports(e, call, s.feature, s.service) ? s.run(e, data) : undefined),
-      });
-    }
+    registerEntityServices(core, 'fan', SERVICES);
   },
 
   /** fan/reproduce_state.py: off turns off; on turns on (with preset or speed), then oscillation and direction. */
