@@ -1,9 +1,9 @@
-import { isoFromMicros, type Micros } from '../core/clock.js';
 import type { Context } from '../core/context.js';
 import type { Core } from '../core/core.js';
 import type { Entity, EntityInit } from '../core/entities.js';
-import type { JsonObject, JsonValue } from '../core/json.js';
+import type { JsonObject } from '../core/json.js';
 import { DOMAIN_OWNER, type Domain, platformOf } from './domain.js';
+import { type RunModel, runAttributes } from './run-attributes.js';
 
 /** What the automation engine implements for each automation entity. */
 export interface AutomationPlatform {
@@ -16,13 +16,8 @@ export interface AutomationPlatform {
 }
 
 /** What an automation is; the domain renders Home Assistant's state and attributes. */
-export interface AutomationModel {
+export interface AutomationModel extends RunModel {
   readonly on: boolean;
-  readonly lastTriggeredUs: Micros | null;
-  readonly mode: string;
-  readonly current: number;
-  /** Shown for the queued and parallel modes only. */
-  readonly max?: number;
   /** The configured `id`. */
   readonly id?: string;
 }
@@ -43,12 +38,7 @@ export function addAutomation(core: Core, options: AutomationOptions): Automatio
   return {
     entity,
     report(model, context) {
-      const attrs: Record<string, JsonValue> = {
-        last_triggered: model.lastTriggeredUs === null ? null : isoFromMicros(model.lastTriggeredUs),
-        mode: model.mode,
-        current: model.current,
-      };
-      if (model.max !== undefined) attrs.max = model.max;
+      const attrs = runAttributes(model);
       if (model.id !== undefined) attrs.id = model.id;
       attrs.friendly_name = name;
       entity.report(model.on ? 'on' : 'off', attrs, context);

@@ -1,9 +1,9 @@
-import { isoFromMicros, type Micros } from '../core/clock.js';
 import type { Context } from '../core/context.js';
 import type { Core } from '../core/core.js';
 import type { Entity, EntityInit } from '../core/entities.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import { DOMAIN_OWNER, type Domain, platformOf } from './domain.js';
+import { type RunModel, runAttributes } from './run-attributes.js';
 
 /** What the script engine implements for each script entity. */
 export interface ScriptPlatform {
@@ -13,14 +13,8 @@ export interface ScriptPlatform {
   stop(): void;
 }
 
-export interface ScriptModel {
-  readonly lastTriggeredUs: Micros | null;
-  readonly mode: string;
-  /** Running and queued runs; the script is `on` while there are any. */
-  readonly current: number;
-  /** Shown for the queued and parallel modes only. */
-  readonly max?: number;
-}
+/** The script is `on` while it has running or queued runs (`current`). */
+export type ScriptModel = RunModel;
 
 export interface ScriptOptions extends Omit<EntityInit<ScriptPlatform>, 'fixed' | 'name'> {
   readonly name: string;
@@ -39,12 +33,7 @@ export function addScript(core: Core, options: ScriptOptions): ScriptHandle {
   return {
     entity,
     report(model, context) {
-      const attrs: Record<string, JsonValue> = {
-        last_triggered: model.lastTriggeredUs === null ? null : isoFromMicros(model.lastTriggeredUs),
-        mode: model.mode,
-        current: model.current,
-      };
-      if (model.max !== undefined) attrs.max = model.max;
+      const attrs = runAttributes(model);
       if (icon !== undefined) attrs.icon = icon;
       attrs.friendly_name = name;
       entity.report(model.current > 0 ? 'on' : 'off', attrs, context);
