@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { next } from './ws-client-process.js';
 
 const CLIENTS = 10;
 const LOAD_ENTITIES = 1000;
@@ -327,26 +328,6 @@ function clients(): void {
 }
 
 // ---------------------------------------------------------------------------------------------- parent
-
-function next<T extends { type: string }>(child: ChildProcess, type: T['type'], ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => done(new Error(`no '${type}' from a child within ${ms} ms`)), ms);
-    const onMessage = (m: T) => {
-      if (m.type === type) done(undefined, m);
-      else if (m.type === 'error') done(new Error((m as unknown as { message: string }).message));
-    };
-    const onExit = (code: number | null) => done(new Error(`child exited (${code}) before '${type}'`));
-    function done(err: Error | undefined, value?: T): void {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      if (err) reject(err);
-      else resolve(value as T);
-    }
-    child.on('message', onMessage);
-    child.on('exit', onExit);
-  });
-}
 
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

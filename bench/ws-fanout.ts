@@ -12,6 +12,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { next as nextMessage } from './ws-client-process.js';
 import type { FromClients, ToClients } from './ws-clients.js';
 import { monoMs } from './ws-generator.js';
 import type { FromServer, ToServer } from './ws-server-harness.js';
@@ -55,27 +56,6 @@ const EXEC_ARGV = ['--import', 'tsx'];
 function label(c: Case): string {
   if (c.server === 'ws') return 'ws baseline';
   return c.coalesce ? 'hearth (coalescing)' : 'hearth';
-}
-
-/** The next IPC message of a child that matches, or a rejection when it exits or the deadline passes. */
-function nextMessage<T extends { type: string }>(child: ChildProcess, type: T['type'], deadlineMs: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => finish(new Error(`no '${type}' from a child within ${deadlineMs} ms`)), deadlineMs);
-    const onMessage = (m: T): void => {
-      if (m.type === type) finish(undefined, m);
-      else if (m.type === 'error') finish(new Error(String((m as unknown as { message: string }).message)));
-    };
-    const onExit = (code: number | null): void => finish(new Error(`child exited (${code}) before '${type}'`));
-    function finish(err: Error | undefined, value?: T): void {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      if (err) reject(err);
-      else resolve(value as T);
-    }
-    child.on('message', onMessage);
-    child.on('exit', onExit);
-  });
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
