@@ -3,7 +3,7 @@ import type { Entity, EntityInit } from '../core/entities.js';
 import { HubError } from '../core/errors.js';
 import type { FieldSpec } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
-import { DOMAIN_OWNER, type Domain, dataOf, platformOf, requireFeature } from './domain.js';
+import { type Domain, dataOf, platformOf, registerEntityServices, requireFeature } from './domain.js';
 
 /** AlarmControlPanelEntityFeature. */
 export const AlarmFeature = {
@@ -170,14 +170,15 @@ export const alarmControlPanelDomain: Domain = {
   name: 'alarm_control_panel',
   registerServices(core: Core): void {
     const register = (service: string, name: string, description: string, entity: (e: Entity, code: string | undefined) => unknown) =>
-      core.services.register(DOMAIN_OWNER, {
-        domain: 'alarm_control_panel',
-        service,
-        name,
-        description,
-        schema: { fields: CODE_FIELD },
-        entity: (e, data) => entity(e, codeOf(data)),
-      });
+      registerEntityServices(core, 'alarm_control_panel', [
+        {
+          service,
+          name,
+          description,
+          schema: { fields: CODE_FIELD },
+          run: (e, data) => entity(e, codeOf(data)),
+        },
+      ]);
 
     register('alarm_disarm', 'Disarm', 'Disarms the alarm.', (e, code) => p(e).disarm(code));
     for (const s of ARM_SERVICES) {

@@ -2,7 +2,7 @@ import type { Context } from '../core/context.js';
 import type { Core } from '../core/core.js';
 import type { Entity, EntityInit } from '../core/entities.js';
 import type { JsonObject } from '../core/json.js';
-import { DOMAIN_OWNER, type Domain, platformOf } from './domain.js';
+import { type Domain, platformOf, registerEntityServices } from './domain.js';
 import { type RunModel, runAttributes } from './run-attributes.js';
 
 /** What the automation engine implements for each automation entity. */
@@ -51,47 +51,45 @@ const platform = (e: Entity) => platformOf<AutomationPlatform>(e, 'automation');
 export const automationDomain: Domain = {
   name: 'automation',
   registerServices(core: Core): void {
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'automation',
-      service: 'trigger',
-      name: 'Trigger',
-      description: 'Triggers the actions of an automation.',
-      schema: {
-        fields: {
-          skip_condition: { kind: 'boolean', default: true, description: 'Defines whether or not the conditions will be skipped.' },
-          variables: { kind: 'object', description: 'Variables the actions run with.' },
+    registerEntityServices(core, 'automation', [
+      {
+        service: 'trigger',
+        name: 'Trigger',
+        description: 'Triggers the actions of an automation.',
+        schema: {
+          fields: {
+            skip_condition: { kind: 'boolean', default: true, description: 'Defines whether or not the conditions will be skipped.' },
+            variables: { kind: 'object', description: 'Variables the actions run with.' },
+          },
         },
+        run: (e, data, call) =>
+          platform(e).trigger((data.variables as JsonObject | undefined) ?? {}, data.skip_condition !== false, call.context),
       },
-      entity: (e, data, call) =>
-        platform(e).trigger((data.variables as JsonObject | undefined) ?? {}, data.skip_condition !== false, call.context),
-    });
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'automation',
-      service: 'turn_on',
-      name: 'Turn on',
-      description: 'Enables an automation.',
-      schema: { fields: {} },
-      entity: (e, _data, call) => platform(e).turnOn(call.context),
-    });
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'automation',
-      service: 'turn_off',
-      name: 'Turn off',
-      description: 'Disables an automation.',
-      schema: {
-        fields: {
-          stop_actions: { kind: 'boolean', default: true, description: 'Stops currently running actions.' },
+      {
+        service: 'turn_on',
+        name: 'Turn on',
+        description: 'Enables an automation.',
+        schema: { fields: {} },
+        run: (e, _data, call) => platform(e).turnOn(call.context),
+      },
+      {
+        service: 'turn_off',
+        name: 'Turn off',
+        description: 'Disables an automation.',
+        schema: {
+          fields: {
+            stop_actions: { kind: 'boolean', default: true, description: 'Stops currently running actions.' },
+          },
         },
+        run: (e, data, call) => platform(e).turnOff(data.stop_actions !== false, call.context),
       },
-      entity: (e, data, call) => platform(e).turnOff(data.stop_actions !== false, call.context),
-    });
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'automation',
-      service: 'toggle',
-      name: 'Toggle',
-      description: 'Toggles (enable / disable) an automation.',
-      schema: { fields: {} },
-      entity: (e, _data, call) => (e.state === 'on' ? platform(e).turnOff(true, call.context) : platform(e).turnOn(call.context)),
-    });
+      {
+        service: 'toggle',
+        name: 'Toggle',
+        description: 'Toggles (enable / disable) an automation.',
+        schema: { fields: {} },
+        run: (e, _data, call) => (e.state === 'on' ? platform(e).turnOff(true, call.context) : platform(e).turnOn(call.context)),
+      },
+    ]);
   },
 };

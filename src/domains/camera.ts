@@ -7,7 +7,7 @@ import { HubError } from '../core/errors.js';
 import type { JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { Timers } from '../util/timers.js';
-import { DOMAIN_OWNER, type Domain, dataOf, platformOf } from './domain.js';
+import { type Domain, dataOf, platformOf, registerEntityServices } from './domain.js';
 
 export const CameraFeature = { ON_OFF: 1, STREAM: 2 } as const;
 
@@ -249,56 +249,53 @@ export const cameraDomain: Domain = {
   registerServices(core: Core): void {
     const log = core.log.child({ domain: 'camera' });
     const p = (e: Entity) => platformOf<CameraPlatform>(e, 'camera');
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'camera',
-      service: 'turn_on',
-      name: 'Turn on',
-      description: 'Turns on the camera.',
-      schema: { fields: {} },
-      entity: (e) => p(e).turnOn(),
-    });
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'camera',
-      service: 'turn_off',
-      name: 'Turn off',
-      description: 'Turns off the camera.',
-      schema: { fields: {} },
-      entity: (e) => p(e).turnOff(),
-    });
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'camera',
-      service: 'enable_motion_detection',
-      name: 'Enable motion detection',
-      description: 'Enables the motion detection.',
-      schema: { fields: {} },
-      entity: (e) => p(e).enableMotionDetection(),
-    });
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'camera',
-      service: 'disable_motion_detection',
-      name: 'Disable motion detection',
-      description: 'Disables the motion detection.',
-      schema: { fields: {} },
-      entity: (e) => p(e).disableMotionDetection(),
-    });
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'camera',
-      service: 'snapshot',
-      name: 'Take snapshot',
-      description: "Takes a snapshot from a camera and saves it in the hub's snapshot folder.",
-      schema: {
-        fields: {
-          filename: {
-            kind: 'text',
-            required: true,
-            maxLength: MAX_FILENAME,
-            example: 'snapshot_{{ entity_id.object_id }}.png',
-            description: 'File name, relative to the snapshot folder in the data directory.',
+    registerEntityServices(core, 'camera', [
+      {
+        service: 'turn_on',
+        name: 'Turn on',
+        description: 'Turns on the camera.',
+        schema: { fields: {} },
+        run: (e) => p(e).turnOn(),
+      },
+      {
+        service: 'turn_off',
+        name: 'Turn off',
+        description: 'Turns off the camera.',
+        schema: { fields: {} },
+        run: (e) => p(e).turnOff(),
+      },
+      {
+        service: 'enable_motion_detection',
+        name: 'Enable motion detection',
+        description: 'Enables the motion detection.',
+        schema: { fields: {} },
+        run: (e) => p(e).enableMotionDetection(),
+      },
+      {
+        service: 'disable_motion_detection',
+        name: 'Disable motion detection',
+        description: 'Disables the motion detection.',
+        schema: { fields: {} },
+        run: (e) => p(e).disableMotionDetection(),
+      },
+      {
+        service: 'snapshot',
+        name: 'Take snapshot',
+        description: "Takes a snapshot from a camera and saves it in the hub's snapshot folder.",
+        schema: {
+          fields: {
+            filename: {
+              kind: 'text',
+              required: true,
+              maxLength: MAX_FILENAME,
+              example: 'snapshot_{{ entity_id.object_id }}.png',
+              description: 'File name, relative to the snapshot folder in the data directory.',
+            },
           },
         },
+        run: (e, data) => snapshot(e, String(data.filename), log),
       },
-      entity: (e, data) => snapshot(e, String(data.filename), log),
-    });
+    ]);
   },
   async reproduceState(core, entityId, desired, context) {
     // A camera's state (idle/recording/streaming) is not something to ask for; motion detection is.

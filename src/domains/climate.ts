@@ -4,7 +4,7 @@ import { HubError } from '../core/errors.js';
 import type { FieldSpec, ServiceSchema, ValidData } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { ServiceCall } from '../core/services.js';
-import { DOMAIN_OWNER, type Domain, dataOf, featuresOf, platformOf, supportsFeature, validationError } from './domain.js';
+import { type Domain, dataOf, featuresOf, platformOf, registerEntityServices, supportsFeature, validationError } from './domain.js';
 
 export type HvacMode = 'off' | 'heat' | 'cool' | 'heat_cool' | 'auto' | 'dry' | 'fan_only';
 export const HVAC_MODES: readonly HvacMode[] = ['off', 'heat', 'cool', 'heat_cool', 'auto', 'dry', 'fan_only'];
@@ -295,7 +295,7 @@ export const climateDomain: Domain = {
       description: string,
       schema: ServiceSchema,
       entity: (e: Entity, data: ValidData, call: ServiceCall) => unknown,
-    ) => core.services.register(DOMAIN_OWNER, { domain: 'climate', service, name, description, schema, entity });
+    ) => registerEntityServices(core, 'climate', [{ service, name, description, schema, run: entity }]);
     const none = { fields: {} };
 
     reg('turn_on', 'Turn on', 'Turns climate device on.', none, (e, _d, call) =>

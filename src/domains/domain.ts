@@ -6,6 +6,19 @@ import type { FieldSpec, ServiceSchema, ValidData } from '../core/fields.js';
 import type { JsonObject } from '../core/json.js';
 import type { ServiceCall } from '../core/services.js';
 
+/**
+ * The domain template. Every file in src/domains/ reads in this order:
+ * 1. feature bits (`<Domain>Feature`, Home Assistant's numbers) and the domain's vocabulary types;
+ * 2. the platform interface drivers implement (optional methods belong to feature bits);
+ * 3. the model a driver reports, and the capabilities it declares once;
+ * 4. `add<Domain>(core, options)`: adds the entity with its fixed attributes and its per-entity data
+ *    (`EntityInit.data`, read back with `dataOf`), and returns a handle whose `report(model)` renders state and
+ *    attributes in Home Assistant's order;
+ * 5. the service table: one `EntityServiceSpec` per service with its fields beside it, registered through
+ *    `registerEntityServices` (domain-level services, with no entity, through `core.services.register`);
+ * 6. the `Domain` object: `registerServices` and `reproduceState` (what scenes and restore state use).
+ */
+
 /** The owner key under which domains register their services. */
 export const DOMAIN_OWNER = 'domains';
 

@@ -15,7 +15,7 @@ import {
   type XY,
   xyFromRgb,
 } from '../util/color.js';
-import { DOMAIN_OWNER, type Domain, platformOf } from './domain.js';
+import { type Domain, platformOf, registerEntityServices } from './domain.js';
 
 export type ColorMode = 'onoff' | 'brightness' | 'color_temp' | 'hs' | 'xy' | 'rgb' | 'white';
 const COLOR_MODES_WITH_COLOR: ReadonlySet<ColorMode> = new Set(['hs', 'xy', 'rgb']);
@@ -320,31 +320,30 @@ export const lightDomain: Domain = {
       const platform = platformOf<LightPlatform>(e, 'light');
       return params === null ? platform.turnOff(turnOffParams(caps, data)) : platform.turnOn(params);
     };
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'light',
-      service: 'turn_on',
-      name: 'Turn on',
-      description: 'Turns on one or more lights and adjusts their properties, even when they are turned on already.',
-      schema: TURN_ON_SCHEMA,
-      entity: turnOn,
-    });
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'light',
-      service: 'turn_off',
-      name: 'Turn off',
-      description: 'Turns off one or more lights.',
-      schema: TURN_OFF_SCHEMA,
-      entity: (e, data) => platformOf<LightPlatform>(e, 'light').turnOff(turnOffParams(capabilitiesOf(e), data)),
-    });
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'light',
-      service: 'toggle',
-      name: 'Toggle',
-      description: 'Toggles one or more lights, from on to off, or off to on, based on their current state.',
-      schema: TURN_ON_SCHEMA,
-      entity: (e, data) =>
-        e.state === 'on' ? platformOf<LightPlatform>(e, 'light').turnOff(turnOffParams(capabilitiesOf(e), data)) : turnOn(e, data),
-    });
+    registerEntityServices(core, 'light', [
+      {
+        service: 'turn_on',
+        name: 'Turn on',
+        description: 'Turns on one or more lights and adjusts their properties, even when they are turned on already.',
+        schema: TURN_ON_SCHEMA,
+        run: turnOn,
+      },
+      {
+        service: 'turn_off',
+        name: 'Turn off',
+        description: 'Turns off one or more lights.',
+        schema: TURN_OFF_SCHEMA,
+        run: (e, data) => platformOf<LightPlatform>(e, 'light').turnOff(turnOffParams(capabilitiesOf(e), data)),
+      },
+      {
+        service: 'toggle',
+        name: 'Toggle',
+        description: 'Toggles one or more lights, from on to off, or off to on, based on their current state.',
+        schema: TURN_ON_SCHEMA,
+        run: (e, data) =>
+          e.state === 'on' ? platformOf<LightPlatform>(e, 'light').turnOff(turnOffParams(capabilitiesOf(e), data)) : turnOn(e, data),
+      },
+    ]);
   },
   async reproduceState(core, entityId, desired, context) {
     if (desired.state === 'off') {

@@ -4,7 +4,7 @@ import { HubError } from '../core/errors.js';
 import type { FieldSpec, ValidData } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { ServiceCall } from '../core/services.js';
-import { DOMAIN_OWNER, type Domain, dataOf, platformOf, supportsFeature, validationError } from './domain.js';
+import { type Domain, dataOf, platformOf, registerEntityServices, supportsFeature, validationError } from './domain.js';
 
 /** LockEntityFeature bits. */
 export const LockFeature = { OPEN: 1 } as const;
@@ -102,36 +102,35 @@ const CODE_SCHEMA = {
 export const lockDomain: Domain = {
   name: 'lock',
   registerServices(core: Core): void {
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'lock',
-      service: 'lock',
-      name: 'Lock',
-      description: 'Locks a lock.',
-      schema: CODE_SCHEMA,
-      entity: (e, data) => platform(e).lock(codeFor(e, data)),
-    });
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'lock',
-      service: 'unlock',
-      name: 'Unlock',
-      description: 'Unlocks a lock.',
-      schema: CODE_SCHEMA,
-      entity: (e, data) => platform(e).unlock(codeFor(e, data)),
-    });
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'lock',
-      service: 'open',
-      name: 'Open',
-      description: 'Opens a lock (unlatches the door).',
-      schema: CODE_SCHEMA,
-      entity: (e, data, call) => {
-        if (!supports(e, call, LockFeature.OPEN, 'open')) return undefined;
-        const p = platform(e);
-        const code = codeFor(e, data);
-        if (!p.open) throw new HubError('not_supported', `${e.id} cannot open`);
-        return p.open(code);
+    registerEntityServices(core, 'lock', [
+      {
+        service: 'lock',
+        name: 'Lock',
+        description: 'Locks a lock.',
+        schema: CODE_SCHEMA,
+        run: (e, data) => platform(e).lock(codeFor(e, data)),
       },
-    });
+      {
+        service: 'unlock',
+        name: 'Unlock',
+        description: 'Unlocks a lock.',
+        schema: CODE_SCHEMA,
+        run: (e, data) => platform(e).unlock(codeFor(e, data)),
+      },
+      {
+        service: 'open',
+        name: 'Open',
+        description: 'Opens a lock (unlatches the door).',
+        schema: CODE_SCHEMA,
+        run: (e, data, call) => {
+          if (!supports(e, call, LockFeature.OPEN, 'open')) return undefined;
+          const p = platform(e);
+          const code = codeFor(e, data);
+          if (!p.open) throw new HubError('not_supported', `${e.id} cannot open`);
+          return p.open(code);
+        },
+      },
+    ]);
   },
 
   /** lock/reproduce_state.py: lock, unlock or open when the lock is not already there (or on its way). */

@@ -4,7 +4,7 @@ import type { Entity, EntityInit } from '../core/entities.js';
 import { HubError } from '../core/errors.js';
 import type { FieldSpec, ServiceSchema, ValidData } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
-import { DOMAIN_OWNER, type Domain, dataOf, platformOf, requireFeature } from './domain.js';
+import { type Domain, dataOf, platformOf, registerEntityServices, requireFeature } from './domain.js';
 
 /** MediaPlayerEntityFeature. */
 export const MediaPlayerFeature = {
@@ -316,7 +316,7 @@ export const mediaPlayerDomain: Domain = {
       description: string,
       schema: ServiceSchema,
       entity: (e: Entity, data: ValidData) => unknown,
-    ) => core.services.register(DOMAIN_OWNER, { domain: 'media_player', service, name, description, schema, entity });
+    ) => registerEntityServices(core, 'media_player', [{ service, name, description, schema, run: entity }]);
 
     for (const s of SIMPLE) {
       register(s.service, s.name, s.description, NO_FIELDS, (e) => {

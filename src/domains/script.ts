@@ -2,7 +2,7 @@ import type { Context } from '../core/context.js';
 import type { Core } from '../core/core.js';
 import type { Entity, EntityInit } from '../core/entities.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
-import { DOMAIN_OWNER, type Domain, platformOf } from './domain.js';
+import { type Domain, platformOf, registerEntityServices } from './domain.js';
 import { type RunModel, runAttributes } from './run-attributes.js';
 
 /** What the script engine implements for each script entity. */
@@ -48,29 +48,28 @@ export const scriptDomain: Domain = {
   name: 'script',
   registerServices(core: Core): void {
     const variables = { kind: 'object', description: 'Variables the script runs with.' } as const;
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'script',
-      service: 'turn_on',
-      name: 'Turn on',
-      description: 'Runs the sequence of actions defined in a script, without waiting for it to finish.',
-      schema: { fields: { variables } },
-      entity: (e, data, call) => platform(e).start(variablesOf(data), call.context),
-    });
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'script',
-      service: 'turn_off',
-      name: 'Turn off',
-      description: 'Stops a running script.',
-      schema: { fields: {} },
-      entity: (e) => platform(e).stop(),
-    });
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'script',
-      service: 'toggle',
-      name: 'Toggle',
-      description: "Toggle a script. Starts it, if isn't running, stops it otherwise.",
-      schema: { fields: { variables } },
-      entity: (e, data, call) => (e.state === 'on' ? platform(e).stop() : platform(e).start(variablesOf(data), call.context)),
-    });
+    registerEntityServices(core, 'script', [
+      {
+        service: 'turn_on',
+        name: 'Turn on',
+        description: 'Runs the sequence of actions defined in a script, without waiting for it to finish.',
+        schema: { fields: { variables } },
+        run: (e, data, call) => platform(e).start(variablesOf(data), call.context),
+      },
+      {
+        service: 'turn_off',
+        name: 'Turn off',
+        description: 'Stops a running script.',
+        schema: { fields: {} },
+        run: (e) => platform(e).stop(),
+      },
+      {
+        service: 'toggle',
+        name: 'Toggle',
+        description: "Toggle a script. Starts it, if isn't running, stops it otherwise.",
+        schema: { fields: { variables } },
+        run: (e, data, call) => (e.state === 'on' ? platform(e).stop() : platform(e).start(variablesOf(data), call.context)),
+      },
+    ]);
   },
 };

@@ -1,6 +1,6 @@
 import type { Core } from '../core/core.js';
 import type { EntityInit } from '../core/entities.js';
-import { DOMAIN_OWNER, type Domain, platformOf } from './domain.js';
+import { type Domain, platformOf, registerEntityServices } from './domain.js';
 
 export interface SwitchPlatform {
   turnOn(): void | Promise<void>;
@@ -32,30 +32,29 @@ export const switchDomain: Domain = {
   name: 'switch',
   registerServices(core: Core): void {
     const p = (e: Parameters<typeof platformOf>[0]) => platformOf<SwitchPlatform>(e, 'switch');
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'switch',
-      service: 'turn_on',
-      name: 'Turn on',
-      description: 'Turns a switch on.',
-      schema: { fields: {} },
-      entity: (e) => p(e).turnOn(),
-    });
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'switch',
-      service: 'turn_off',
-      name: 'Turn off',
-      description: 'Turns a switch off.',
-      schema: { fields: {} },
-      entity: (e) => p(e).turnOff(),
-    });
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'switch',
-      service: 'toggle',
-      name: 'Toggle',
-      description: 'Toggles a switch on/off.',
-      schema: { fields: {} },
-      entity: (e) => (e.state === 'on' ? p(e).turnOff() : p(e).turnOn()),
-    });
+    registerEntityServices(core, 'switch', [
+      {
+        service: 'turn_on',
+        name: 'Turn on',
+        description: 'Turns a switch on.',
+        schema: { fields: {} },
+        run: (e) => p(e).turnOn(),
+      },
+      {
+        service: 'turn_off',
+        name: 'Turn off',
+        description: 'Turns a switch off.',
+        schema: { fields: {} },
+        run: (e) => p(e).turnOff(),
+      },
+      {
+        service: 'toggle',
+        name: 'Toggle',
+        description: 'Toggles a switch on/off.',
+        schema: { fields: {} },
+        run: (e) => (e.state === 'on' ? p(e).turnOff() : p(e).turnOn()),
+      },
+    ]);
   },
   async reproduceState(core, entityId, desired, context) {
     if (desired.state !== 'on' && desired.state !== 'off') return;

@@ -2,7 +2,7 @@ import type { Core } from '../core/core.js';
 import type { Entity, EntityInit } from '../core/entities.js';
 import { HubError } from '../core/errors.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
-import { DOMAIN_OWNER, type Domain, platformOf, registerEntityServices, requireFeature } from './domain.js';
+import { type Domain, platformOf, registerEntityServices, requireFeature } from './domain.js';
 
 /** VacuumEntityFeature (TURN_ON, TURN_OFF and STATUS are the legacy bits). */
 export const VacuumFeature = {
@@ -163,51 +163,57 @@ export const vacuumDomain: Domain = {
         run: (e: Entity) => method(e, s.method, s.feature, s.service)(),
       })),
     );
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'vacuum',
-      service: 'set_fan_speed',
-      name: 'Set fan speed',
-      description: 'Sets the fan speed of the vacuum cleaner.',
-      schema: {
-        fields: {
-          fan_speed: { kind: 'text', required: true, maxLength: 255, example: 'low', description: 'Fan speed, one of the fan_speed_list.' },
-        },
-      },
-      entity: (e, data) => {
-        const set = method(e, 'setFanSpeed', VacuumFeature.FAN_SPEED, 'set_fan_speed');
-        const speed = data.fan_speed as string;
-        const list = Array.isArray(e.fixed.fan_speed_list) ? (e.fixed.fan_speed_list as string[]) : [];
-        if (!list.includes(speed)) {
-          throw new HubError('service_validation', `Fan speed ${speed} is not valid. Valid fan speeds are: ${list.join(', ')}`);
-        }
-        return set(speed);
-      },
-    });
-    core.services.register(DOMAIN_OWNER, {
-      domain: 'vacuum',
-      service: 'send_command',
-      name: 'Send command',
-      description: 'Sends a command to the vacuum cleaner.',
-      schema: {
-        fields: {
-          command: { kind: 'text', required: true, maxLength: 255, example: 'set_dnd_timer', description: 'Command to execute.' },
-          params: {
-            kind: 'any',
-            advanced: true,
-            example: { key: 'value' },
-            description: 'Parameters for the command: a mapping or a list.',
+    registerEntityServices(core, 'vacuum', [
+      {
+        service: 'set_fan_speed',
+        name: 'Set fan speed',
+        description: 'Sets the fan speed of the vacuum cleaner.',
+        schema: {
+          fields: {
+            fan_speed: {
+              kind: 'text',
+              required: true,
+              maxLength: 255,
+              example: 'low',
+              description: 'Fan speed, one of the fan_speed_list.',
+            },
           },
         },
+        run: (e, data) => {
+          const set = method(e, 'setFanSpeed', VacuumFeature.FAN_SPEED, 'set_fan_speed');
+          const speed = data.fan_speed as string;
+          const list = Array.isArray(e.fixed.fan_speed_list) ? (e.fixed.fan_speed_list as string[]) : [];
+          if (!list.includes(speed)) {
+            throw new HubError('service_validation', `Fan speed ${speed} is not valid. Valid fan speeds are: ${list.join(', ')}`);
+          }
+          return set(speed);
+        },
       },
-      entity: (e, data) => {
-        const send = method(e, 'sendCommand', VacuumFeature.SEND_COMMAND, 'send_command');
-        const raw = data.params;
-        // Home Assistant's vol.Any(dict, cv.ensure_list).
-        const params: VacuumCommandParams | undefined =
-          raw === undefined ? undefined : typeof raw === 'object' && raw !== null ? raw : [raw];
-        return send(data.command as string, params);
+      {
+        service: 'send_command',
+        name: 'Send command',
+        description: 'Sends a command to the vacuum cleaner.',
+        schema: {
+          fields: {
+            command: { kind: 'text', required: true, maxLength: 255, example: 'set_dnd_timer', description: 'Command to execute.' },
+            params: {
+              kind: 'any',
+              advanced: true,
+              example: { key: 'value' },
+              description: 'Parameters for the command: a mapping or a list.',
+            },
+          },
+        },
+        run: (e, data) => {
+          const send = method(e, 'sendCommand', VacuumFeature.SEND_COMMAND, 'send_command');
+          const raw = data.params;
+          // Home Assistant's vol.Any(dict, cv.ensure_list).
+          const params: VacuumCommandParams | undefined =
+            raw === undefined ? undefined : typeof raw === 'object' && raw !== null ? raw : [raw];
+          return send(data.command as string, params);
+        },
       },
-    });
+    ]);
   },
   async reproduceState(core, entityId, desired, context) {
     const current = core.states.get(entityId);
