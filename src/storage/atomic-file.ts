@@ -43,15 +43,20 @@ export type JsonLoad<T> =
   /** The file was not valid JSON; it was renamed aside so the hub can start clean. */
   | { readonly status: 'corrupt'; readonly movedTo: string };
 
-/** Reads a JSON file; a corrupt one is renamed to `<name>.corrupt-<time>` (see data-file.ts for the whole policy). */
-export async function readJsonFile<T>(path: string): Promise<JsonLoad<T>> {
-  let text: string;
+/** A file's text, or undefined when it does not exist; other read errors (EACCES, EIO) throw. */
+export async function readTextIfPresent(path: string): Promise<string | undefined> {
   try {
-    text = await readFile(path, 'utf8');
+    return await readFile(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing' };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
+}
+
+/** Reads a JSON file; a corrupt one is renamed to `<name>.corrupt-<time>` (see data-file.ts for the whole policy). */
+export async function readJsonFile<T>(path: string): Promise<JsonLoad<T>> {
+  const text = await readTextIfPresent(path);
+  if (text === undefined) return { status: 'missing' };
   try {
     return { status: 'ok', value: JSON.parse(text) as T };
   } catch {

@@ -1,7 +1,7 @@
-import { readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { readdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from '../core/log.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { readTextIfPresent, writeFileAtomic } from './atomic-file.js';
 import { quarantine } from './quarantine.js';
 
 export { corruptName, quarantine } from './quarantine.js';
@@ -52,13 +52,8 @@ export interface ReadOptions<T> {
  */
 export async function readDataFile<T>(path: string, options: ReadOptions<T>): Promise<DataLoad<T>> {
   await removeStaleTemps(path, options.log);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing' };
-    throw err;
-  }
+  const text = await readTextIfPresent(path);
+  if (text === undefined) return { status: 'missing' };
   let value: T;
   try {
     value = options.parse(text);
