@@ -3,6 +3,7 @@ import type { AuthStore } from '../auth/store.js';
 import type { HubConfig } from '../config/types.js';
 import type { Core } from '../core/core.js';
 import type { Logger } from '../core/log.js';
+import type { HistoryReader, StatisticsReader } from '../recorder/types.js';
 import type { Registries } from '../registry/index.js';
 import type { ErrorLog } from '../util/error-log.js';
 
@@ -18,4 +19,8 @@ export interface ApiContext {
   readonly components: () => string[];
   /** Failed-login counting and IP bans (http: ip_ban_enabled, login_attempts_threshold). */
   readonly guard: LoginGuard;
+  /** Recorded history and logbook; undefined when the recorder is off (the endpoints then answer 404). */
+  readonly history?: HistoryReader;
+  /** Long-term statistics; undefined when the recorder is off. */
+  readonly statistics?: StatisticsReader;
 }
