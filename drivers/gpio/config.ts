@@ -39,7 +39,7 @@ export interface RelayConfig extends EntityConfig {
   readonly invert: boolean;
   /** Whether the relay is energised at start when `restore` is `last` and nothing is stored. */
   readonly initialOn: boolean;
-  /** At start: the last state, off or on (default `last`; the lock's `initial` is its fallback). */
+  /** At start: the last state (falling back to `initial`), off or on; default `last`, `off` for locks. */
   readonly restore: RestoreMode;
   readonly deviceClass: SwitchDeviceClass | undefined;
   /** Locks: whether an energised relay means locked (a maglock) rather than unlocked (a door strike). */
@@ -169,8 +169,9 @@ function parseRelay(r: ConfigReader, domain: RelayDomain, deviceInvert: boolean,
     if (domain === 'switch') deviceClass = r.oneOf('device_class', ['outlet', 'switch'] as const);
     initialOn = onOff(r, 'initial', false);
   }
-  // Locks fall back to their `initial` (locked by default), which is what they did before restore existed.
-  const restore = restoreMode(r, ['last', 'off', 'on'], 'last');
+  // A lock starts de-energised unless told otherwise, as on a power cut (a strike locked, a maglock released);
+  // `restore: last` brings back its last state, falling back to `initial` (locked by default).
+  const restore = restoreMode(r, ['last', 'off', 'on'], domain === 'lock' ? 'off' : 'last');
   r.rejectUnknown();
   return { domain, entityId, name, icon, pin, invert, initialOn, restore, deviceClass, lockedWhenOn };
 }

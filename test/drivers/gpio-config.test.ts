@@ -238,7 +238,7 @@ devices:
     [
       ['switch.pump', 'last'],
       ['switch.heater', 'off'],
-      ['lock.strike', 'last'],
+      ['lock.strike', 'off'],
     ],
     'restore: YAML 1.1 booleans read as on/off',
   );

@@ -66,7 +66,7 @@ devices:
       - {pin: 23, name: Vent fan}
     locks:
       - {pin: 16, name: Door strike}
-      - {pin: 12, name: Maglock, locked_when: relay_on}
+      - {pin: 12, name: Maglock, locked_when: relay_on, restore: last}
 `;
 
 t.test('outputs: one registry device per board, entities belong to it, sysfs numbers carry the chip base', async (t) => {

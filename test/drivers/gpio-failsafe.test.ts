@@ -55,8 +55,9 @@ devices:
     lights:
       - {pin: 21, name: Remembered off, initial: on}
     locks:
-      - {pin: 16, name: Maglock, locked_when: relay_on}
+      - {pin: 16, name: Maglock, locked_when: relay_on, restore: last}
       - {pin: 12, name: Strike, restore: off}
+      - {pin: 13, name: Gate, locked_when: relay_on}
 `;
 
 t.test('restore: last takes the stored state (else initial), off and on are fixed', async (t) => {
@@ -65,6 +66,7 @@ t.test('restore: last takes the stored state (else initial), off and on are fixe
     'switch.always_off': { state: 'on' },
     'light.remembered_off': { state: 'off' },
     'lock.maglock': { state: 'unlocked' },
+    'lock.gate': { state: 'locked' },
   });
   await waitForState(core, 'lock.strike', (s) => s.state !== 'unavailable');
   const states = ['switch.remembered_on', 'switch.nothing_stored', 'switch.always_off', 'switch.always_on', 'light.remembered_off'];
@@ -85,6 +87,12 @@ t.test('restore: last takes the stored state (else initial), off and on are fixe
   );
   t.equal(core.states.get('lock.maglock')?.state, 'unlocked', 'a lock restores its last state too');
   t.equal(fake.wire(sys(12)).level, 0, 'restore: off: the strike relay is off (locked)');
+  await waitForState(core, 'lock.gate', (s) => s.state !== 'unavailable');
+  t.same(
+    [core.states.get('lock.gate')?.state, fake.wire(sys(13)).level],
+    ['unlocked', 0],
+    'a lock without restore starts de-energised: a maglock released, whatever was stored',
+  );
 });
 
 t.test('stop drives every output to its safe level before the line is given back', async (t) => {
@@ -95,7 +103,7 @@ devices:
   - name: Board
     invert_logic: true
     switches: [{pin: 17, name: Pump}]
-    locks: [{pin: 16, name: Maglock, locked_when: relay_on}]
+    locks: [{pin: 16, name: Maglock, locked_when: relay_on, restore: last}]
     binary_sensors: [{pin: 24, name: Button}]
 `,
   );
