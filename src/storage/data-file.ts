@@ -3,8 +3,10 @@ import { basename, dirname, join } from 'node:path';
 import type { Logger } from '../core/log.js';
 import { readTextIfPresent, writeFileAtomic } from './atomic-file.js';
 import { quarantine } from './quarantine.js';
+import { WriteGuard } from './write-guard.js';
 
 export { corruptName, quarantine } from './quarantine.js';
+export { writeFailureCause } from './write-guard.js';
 
 /**
  * The storage policy every file under the data directory follows:
@@ -111,22 +113,6 @@ async function removeStaleTemps(path: string, log: Logger): Promise<void> {
   }
 }
 
-const CAUSES: Readonly<Record<string, string>> = {
-  ENOSPC: 'the disk is full',
-  EDQUOT: 'the disk quota is used up',
-  EROFS: 'the file system is read-only',
-  EIO: 'the disk reported an I/O error',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-};
-
-/** A short cause for the log: "ENOSPC: the disk is full". */
-export function writeFailureCause(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  if (code === undefined) return err instanceof Error ? err.message : String(err);
-  return `${code}: ${CAUSES[code] ?? (err as Error).message}`;
-}
-
 export interface DataFileOptions {
   readonly path: string;
   readonly log: Logger;
@@ -154,8 +140,10 @@ export class DataFile {
   readonly path: string;
   private chain: Promise<void> = Promise.resolve();
   private dirty = false;
-  /** Set while writes fail; cleared (and logged) by the first write that works. */
-  private failure: { readonly error: unknown; attempts: number } | undefined;
+  /** The last error while writes fail; cleared by the first write that works. */
+  private lastError: unknown;
+  /** Logs the first failure of a run and the write that ends it, as every store does. */
+  private readonly guard: WriteGuard;
   private retryTimer: NodeJS.Timeout | undefined;
   private retryMs = 0;
   private stopped = false;
@@ -165,11 +153,12 @@ export class DataFile {
     this.path = options.path;
     const mode = options.mode ?? 0o600;
     this.write = options.writeFile ?? ((path, data) => writeFileAtomic(path, data, mode));
+    this.guard = new WriteGuard(options.log, `${options.label} ${options.path}`);
   }
 
   /** True while the disk refuses writes and the latest content lives only in memory. */
   get failing(): boolean {
-    return this.failure !== undefined;
+    return this.guard.failing;
   }
 
   /**
@@ -178,7 +167,7 @@ export class DataFile {
    */
   save(): Promise<void> {
     this.dirty = true;
-    if (this.retryTimer !== undefined && this.failure !== undefined) return Promise.reject(this.failure.error);
+    if (this.retryTimer !== undefined && this.guard.failing) return Promise.reject(this.lastError);
     return this.enqueue();
   }
 
@@ -226,19 +215,12 @@ export class DataFile {
   }
 
   private failed(error: unknown): void {
-    const { retry = DEFAULT_RETRY, log, label } = this.options;
+    const { retry = DEFAULT_RETRY } = this.options;
     if (retry === false) return;
-    if (this.failure === undefined) {
-      this.failure = { error, attempts: 1 };
-      this.retryMs = retry.firstMs;
-      log.error(
-        { err: error, path: this.path },
-        `could not write ${label} ${this.path} (${writeFailureCause(error)}); keeping it in memory and trying again every ${seconds(retry.firstMs)} to ${seconds(retry.maxMs)}`,
-      );
-    } else {
-      this.failure = { error, attempts: this.failure.attempts + 1 };
-      this.retryMs = Math.min(this.retryMs * 2, retry.maxMs);
-    }
+    this.lastError = error;
+    if (!this.guard.failing) this.retryMs = retry.firstMs;
+    else this.retryMs = Math.min(this.retryMs * 2, retry.maxMs);
+    this.guard.failed(error, `keeping it in memory and trying again every ${seconds(retry.firstMs)} to ${seconds(retry.maxMs)}`);
     if (this.stopped || this.retryTimer !== undefined) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
@@ -248,12 +230,11 @@ export class DataFile {
   }
 
   private recovered(): void {
-    if (this.failure === undefined) return;
-    const { attempts } = this.failure;
-    this.failure = undefined;
+    if (!this.guard.failing) return;
+    this.lastError = undefined;
     if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
-    this.options.log.info({ path: this.path, failedAttempts: attempts }, `${this.options.label} ${this.path} is written again`);
+    this.guard.succeeded();
   }
 }
 

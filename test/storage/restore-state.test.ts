@@ -149,7 +149,7 @@ t.test('a full disk: logged once, served from memory, retried, and nothing is lo
   let w = await r.nextWrite(5000);
   while (w.kind === 'failed') w = await r.nextWrite(5000);
   t.equal(w.kind, 'compaction', 'the write after a failure is a compaction');
-  t.ok(log.lines.some((l) => l.level === 'info' && /writing again/.test(l.msg)));
+  t.ok(log.lines.some((l) => l.level === 'info' && /is written again/.test(l.msg)));
   await r.store.stop();
   const again = await rig(t, dir);
   t.equal(again.store.size, 5);
