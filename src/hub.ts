@@ -16,7 +16,6 @@ import { DOMAINS } from './domains/index.js';
 import type { HttpServer } from './http/server.js';
 import { Drivers } from './hub/drivers.js';
 import { HttpComponent } from './hub/http.js';
-import { Opened } from './hub/opened.js';
 import { Registries } from './registry/index.js';
 import { SECTION_VALIDATORS } from './sections.js';
 
@@ -61,8 +60,8 @@ export class Hub {
     private readonly lifecycle: Lifecycle,
     private readonly parts: {
       readonly restore: RestoreState;
-      readonly registries: Opened<Registries>;
-      readonly auth: Opened<AuthStore>;
+      readonly registries: Registries;
+      readonly auth: AuthStore;
       readonly http: HttpComponent;
     },
   ) {}
@@ -76,11 +75,11 @@ export class Hub {
   }
 
   get auth(): AuthStore {
-    return this.parts.auth.value;
+    return this.parts.auth;
   }
 
   get registries(): Registries {
-    return this.parts.registries.value;
+    return this.parts.registries;
   }
 
   get restoreState(): RestoreState {
@@ -105,21 +104,9 @@ export class Hub {
       reportDeadlineMs: driverStartTimeoutMs,
     });
     // Before drivers: entities and devices they register get their stored registry settings.
-    const registries = new Opened(
-      'registries',
-      () => Registries.start({ core, dataDir, sections: config.sections, log: log.child({ module: 'registry' }) }),
-      (r) => r.stop(),
-    );
-    const auth = new Opened(
-      'auth',
-      () => AuthStore.open(dataDir, log.child({ module: 'auth' }), { watch: true }),
-      (a) => a.close(),
-    );
-    const guard = new Opened(
-      'login_guard',
-      () => LoginGuard.open(dataDir, httpSettings, httpLog),
-      (g) => g.close(),
-    );
+    const registries = new Registries({ core, dataDir, sections: config.sections, log: log.child({ module: 'registry' }) });
+    const auth = AuthStore.unopened(dataDir, log.child({ module: 'auth' }), { watch: true });
+    const guard = LoginGuard.unopened(dataDir, httpSettings, httpLog);
     let hub: Hub | undefined;
     const http = new HttpComponent({
       log: httpLog,
@@ -128,13 +115,13 @@ export class Hub {
       port: options.port ?? config.hub.port,
       api: () => ({
         core,
-        auth: auth.value,
-        registries: registries.value,
+        auth,
+        registries,
         config,
         log: log.child({ module: 'api' }),
         errorLog: options.errorLog ?? new ErrorLog(),
         components: () => hub?.components() ?? [],
-        guard: guard.value,
+        guard,
       }),
     });
     const drivers = new Drivers({

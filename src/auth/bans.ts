@@ -2,6 +2,7 @@ import { type FSWatcher, watch } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isMap, parseDocument } from 'yaml';
+import type { Component } from '../core/component.js';
 import type { Logger } from '../core/log.js';
 import { writeFileAtomic } from '../storage/atomic-file.js';
 import { DataFile, readDataFile } from '../storage/data-file.js';
@@ -48,10 +49,12 @@ export type BanList = Map<string, { banned_at: string }>;
  *
  * The ban file is watched, so an unban by the CLI takes effect in a running hub at once.
  */
-export class LoginGuard implements AddressGate, FailureRecorder {
+export class LoginGuard implements AddressGate, FailureRecorder, Component {
+  readonly name = 'login_guard';
   private readonly failures = new Map<string, Failures>();
   private bans: BanList;
   private watcher: FSWatcher | undefined;
+  private dataDir: string | undefined;
   /** Writes the ban file; a write the disk refuses is logged once and retried, the bans in memory hold meanwhile. */
   private readonly file: DataFile;
   private lastWritten: string | undefined;
@@ -78,12 +81,27 @@ export class LoginGuard implements AddressGate, FailureRecorder {
   }
 
   static async open(dataDir: string, settings: HttpSettings, log: Logger, now: () => number = Date.now): Promise<LoginGuard> {
-    const path = join(dataDir, BANS_FILE);
-    const bans = settings.ip_ban_enabled ? await loadBans(path, log) : new Map();
-    const guard = new LoginGuard(path, bans, settings, log, now);
-    if (settings.ip_ban_enabled) guard.watch(dataDir);
-    if (bans.size > 0) log.info({ banned: bans.size }, `${bans.size} banned address(es) loaded from ${BANS_FILE}`);
+    const guard = LoginGuard.unopened(dataDir, settings, log, now);
+    await guard.start();
     return guard;
+  }
+
+  /** The hub's guard: a component whose start() reads the ban file and watches it. */
+  static unopened(dataDir: string, settings: HttpSettings, log: Logger, now: () => number = Date.now): LoginGuard {
+    const guard = new LoginGuard(join(dataDir, BANS_FILE), new Map(), settings, log, now);
+    guard.dataDir = dataDir;
+    return guard;
+  }
+
+  async start(): Promise<void> {
+    if (!this.settings.ip_ban_enabled || this.dataDir === undefined) return;
+    this.bans = await loadBans(this.path, this.log);
+    this.watch(this.dataDir);
+    if (this.bans.size > 0) this.log.info({ banned: this.bans.size }, `${this.bans.size} banned address(es) loaded from ${BANS_FILE}`);
+  }
+
+  stop(): Promise<void> {
+    return this.close();
   }
 
   /** A guard with no file and no bans (for tools and tests that need one). */

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { type FSWatcher, readFileSync, statSync, watch } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { Component } from '../core/component.js';
 import { HubError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { DataFile, jsonOf, readDataFile } from '../storage/data-file.js';
@@ -55,6 +56,10 @@ function isAuthFile(value: unknown): value is AuthFile {
   return typeof v === 'object' && v !== null && Array.isArray(v.users) && Array.isArray(v.tokens);
 }
 
+function emptyAuthFile(): AuthFile {
+  return { version: 1, users: [], tokens: [] };
+}
+
 /**
  * Users and long-lived access tokens, in `<data>/auth.json` (mode 0600, written atomically).
  *
@@ -62,7 +67,8 @@ function isAuthFile(value: unknown): value is AuthFile {
  * its stored SHA-256 with a constant-time compare. A fast hash is right here: the secret has full entropy,
  * so there is nothing for a slow KDF to protect.
  */
-export class AuthStore implements Authenticator {
+export class AuthStore implements Authenticator, Component {
+  readonly name = 'auth';
   private readonly tokensById = new Map<string, StoredToken>();
   private readonly revokeListeners = new Set<(tokenId: string) => void>();
   private lastUsedDirty = false;
@@ -111,17 +117,32 @@ export class AuthStore implements Authenticator {
    * create` or `revoke` while the hub runs — are picked up at once, and revocations close what used the token.
    */
   static async open(dataDir: string, log: Logger, options: { watch?: boolean } = {}): Promise<AuthStore> {
-    const path = join(dataDir, AUTH_FILE);
-    const loaded = await readDataFile(path, {
-      log,
+    const store = AuthStore.unopened(dataDir, log, options);
+    await store.start();
+    return store;
+  }
+
+  /** The hub's store: a component whose start() reads the file (and watches it with `watch`). */
+  static unopened(dataDir: string, log: Logger, options: { watch?: boolean } = {}): AuthStore {
+    return new AuthStore(join(dataDir, AUTH_FILE), emptyAuthFile(), log, options.watch === true);
+  }
+
+  /** Reads the file (a corrupt one is moved aside: no users, no tokens) and, in the hub, starts watching it. */
+  async start(): Promise<void> {
+    const loaded = await readDataFile(this.path, {
+      log: this.log,
       parse: jsonOf(isAuthFile, 'an auth file ({"users": [...], "tokens": [...]})'),
       label: 'auth file',
       fallback: 'starting with no users and no tokens',
     });
-    const data: AuthFile = loaded.status === 'ok' ? loaded.value : { version: 1, users: [], tokens: [] };
-    const store = new AuthStore(path, data, log, options.watch === true);
-    if (options.watch) store.watchFile(dataDir);
-    return store;
+    this.data = loaded.status === 'ok' ? loaded.value : emptyAuthFile();
+    this.indexTokens();
+    this.stamp = fileStamp(this.path);
+    if (this.keepInMemory) this.watchFile(this.dataDir);
+  }
+
+  stop(): Promise<void> {
+    return this.close();
   }
 
   private indexTokens(): void {
@@ -184,7 +205,8 @@ export class AuthStore implements Authenticator {
     return this.data.users.map(toUser);
   }
 
-  owner(): User | undefined {
+  /** The owner account (made at onboarding), if there is one yet. */
+  ownerUser(): User | undefined {
     const u = this.data.users.find((x) => x.is_owner);
     return u === undefined ? undefined : toUser(u);
   }
@@ -197,7 +219,7 @@ export class AuthStore implements Authenticator {
   /** The owner, created (as an admin named `name`) if there is none yet. */
   async ensureOwner(name = 'Owner', username?: string): Promise<User> {
     this.reloadIfChanged();
-    const existing = this.owner();
+    const existing = this.ownerUser();
     if (existing !== undefined) return existing;
     const user: StoredUser = {
       id: randomUUID().replace(/-/g, ''),

@@ -114,6 +114,6 @@ async function setPassword(args: readonly string[], io: UserCommandIo): Promise<
  */
 async function findUser(store: AuthStore, username: string): Promise<User | undefined> {
   for (const user of store.users()) if ((await store.usernameOf(user.id)) === username) return user;
-  const owner = store.owner() ?? (await store.ensureOwner());
+  const owner = store.ownerUser() ?? (await store.ensureOwner());
   return (await store.usernameOf(owner.id)) === undefined ? owner : undefined;
 }

@@ -78,12 +78,7 @@ export interface StatisticsReader {
    * Rows of each asked statistic with start in [startUs, endUs) (to now when endUs is undefined), in the
    * period asked; day, week and month are aggregated from hourly rows in the hub's time zone.
    */
-  during(
-    statisticIds: readonly string[],
-    startUs: Micros,
-    endUs: Micros | undefined,
-    period: StatisticPeriod,
-  ): Map<string, StatisticRow[]>;
+  during(statisticIds: readonly string[], startUs: Micros, endUs: Micros | undefined, period: StatisticPeriod): Map<string, StatisticRow[]>;
 }
 
 /** The `recorder:` section, validated (src/recorder/config.ts). */

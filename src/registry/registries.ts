@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { HubConfig } from '../config/types.js';
+import type { Component } from '../core/component.js';
 import { createContext } from '../core/context.js';
 import type { Core } from '../core/core.js';
 import type { RegistryAction } from '../core/event-bus.js';
@@ -36,10 +37,11 @@ export interface RegistriesOptions {
  * core: Entities.add consults the entity registry (ids, names, disabled), drivers' devices get their
  * stored user settings, and service targets expand device_id/area_id/floor_id/label_id to entities.
  *
- * Life cycle: `await Registries.start({...})` after the core exists and before drivers start;
- * `await registries.stop()` after drivers stopped (writes what is pending).
+ * A component: started after the core exists and before drivers (their entities and devices get their stored
+ * settings), stopped after drivers (writes what is pending).
  */
-export class Registries {
+export class Registries implements Component {
+  readonly name = 'registries';
   readonly floors: FloorRegistry;
   readonly labels: LabelRegistry;
   readonly areas: AreaRegistry;
@@ -49,7 +51,7 @@ export class Registries {
   private readonly core: Core;
   private readonly log: Logger;
 
-  private constructor(options: RegistriesOptions) {
+  constructor(private readonly options: RegistriesOptions) {
     const { core } = options;
     this.core = core;
     this.log = options.log;
@@ -101,13 +103,18 @@ export class Registries {
     });
   }
 
-  /** Loads the stored registries, applies the configuration file's items and attaches to the core. */
+  /** Creates and starts the registries (tools and tests; the hub lists them as a component). */
   static async start(options: RegistriesOptions): Promise<Registries> {
     const registries = new Registries(options);
-    await registries.load();
-    registries.applyConfig(readRegistryConfig(options.sections));
-    registries.attach();
+    await registries.start();
     return registries;
+  }
+
+  /** Loads the stored registries, applies the configuration file's items and attaches to the core. */
+  async start(): Promise<void> {
+    await this.load();
+    this.applyConfig(readRegistryConfig(this.options.sections));
+    this.attach();
   }
 
   /**

@@ -27,7 +27,7 @@ export class Onboarding {
 
   async state(): Promise<OnboardingState> {
     if (await this.auth.onboarded()) return { kind: 'closed' };
-    const owner = this.auth.owner();
+    const owner = this.auth.ownerUser();
     if (owner === undefined) return this.auth.users().length === 0 ? { kind: 'create' } : { kind: 'closed' };
     return { kind: 'claim', owner };
   }

@@ -137,7 +137,7 @@ t.test('every endpoint answers 401 without a valid bearer token', async (t) => {
 
 t.test('a revoked token gets 401 at once', async (t) => {
   const { url, hub } = await startTestHub(t);
-  const owner = hub.auth.owner();
+  const owner = hub.auth.ownerUser();
   if (owner === undefined) throw new Error('no owner');
   const token = await hub.auth.createToken(owner.id, 'to-revoke');
   const get = () => fetch(`${url}/api/states`, { headers: { authorization: `Bearer ${token}` } });

@@ -68,7 +68,7 @@ t.test('GET /api/events lists listener counts', async (t) => {
 
 t.test('POST /api/events/<event_type> fires the event', async (t) => {
   const { api, hub } = await startTestHub(t);
-  const owner = hub.auth.owner();
+  const owner = hub.auth.ownerUser();
   const events = recordEvents(t, hub.core.bus, 'doorbell_pressed');
 
   const res = await api('/api/events/doorbell_pressed', jsonPost({ door: 'front', times: 2 }));

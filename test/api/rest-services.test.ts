@@ -67,7 +67,7 @@ t.test('GET /api/services is an object keyed by domain', async (t) => {
 
 t.test('a service call answers with the states its own context changed', async (t) => {
   const hub = await startTestHub(t);
-  const owner = hub.hub.auth.owner();
+  const owner = hub.hub.auth.ownerUser();
   const calls = recordEvents(t, hub.hub.core.bus, 'call_service');
 
   const on = await post(hub, '/api/services/light/turn_on', { entity_id: 'light.kitchen', brightness: 120 });

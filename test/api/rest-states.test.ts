@@ -59,7 +59,7 @@ t.test('GET /api/states/<entity_id>', async (t) => {
 t.test('POST /api/states/<entity_id> creates, updates and fires state_changed', async (t) => {
   const clock = new ManualClock();
   const { api, hub } = await startTestHub(t, { clock });
-  const owner = hub.auth.owner();
+  const owner = hub.auth.ownerUser();
   const events = recordEvents(t, hub.core.bus, 'state_changed');
 
   const created = await api(
@@ -164,7 +164,7 @@ t.test('POST /api/states/<entity_id> rejects bad input with 400 and a message', 
 
 t.test('DELETE /api/states/<entity_id>', async (t) => {
   const { api, hub } = await startTestHub(t);
-  const owner = hub.auth.owner();
+  const owner = hub.auth.ownerUser();
   await api('/api/states/sensor.gone', jsonPost({ state: 'here' }));
   const events = recordEvents(t, hub.core.bus, 'state_changed');
 

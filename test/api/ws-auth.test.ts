@@ -103,7 +103,7 @@ t.test('no auth message within the auth timeout closes the socket', async (t) =>
 
 t.test('revoking a token closes the WebSockets authenticated with it, and only those', async (t) => {
   const { hub, wsUrl, token } = await startTestHub(t);
-  const owner = hub.auth.owner();
+  const owner = hub.auth.ownerUser();
   if (owner === undefined) throw new Error('no owner');
   const other = await hub.auth.createToken(owner.id, 'second');
   const a = await WsClient.authenticated(wsUrl, token);

@@ -7,7 +7,7 @@ async function setup(t: Teardown): Promise<{ th: TestHub; client: WsClient; owne
   const th = await startTestHub(t);
   const client = await WsClient.authenticated(th.wsUrl, th.token);
   t.teardown(() => client.close());
-  const owner = th.hub.auth.owner();
+  const owner = th.hub.auth.ownerUser();
   if (owner === undefined) throw new Error('no owner');
   return { th, client, ownerId: owner.id };
 }

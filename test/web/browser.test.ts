@@ -105,7 +105,7 @@ t.test('the dashboard toggles a light and shows a change made by another client 
   await kitchen.locator('[aria-checked="true"]').waitFor({ timeout: 1000 });
   t.match(await kitchen.locator('.state').textContent(), /^On/, 'the card shows it on');
 
-  const owner = web.hub.auth.owner();
+  const owner = web.hub.auth.ownerUser();
   const token = await web.hub.auth.createToken(owner?.id ?? '', 'other client');
   const started = Date.now();
   const res = await rest(web, '/api/services/light/turn_off', token, {
@@ -156,7 +156,7 @@ t.test('repeated bad passwords are throttled, then the address is banned', async
   let body = '';
   for (let i = 0; i < 5 && !body.includes('403: Forbidden'); i++) body = await attempt();
   t.match(body, /403: Forbidden/, 'banned: every page answers 403');
-  const owner = web.hub.auth.owner();
+  const owner = web.hub.auth.ownerUser();
   const token = await web.hub.auth.createToken(owner?.id ?? '', 'x');
   t.equal((await rest(web, '/api/', token)).status, 403, 'REST too');
 });

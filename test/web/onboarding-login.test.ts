@@ -62,7 +62,7 @@ t.test('first start: / leads to creating the owner; then onboarding is closed fo
     /^hearth_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=2592000$/,
     'HttpOnly, SameSite=Strict, no Secure over plain HTTP',
   );
-  const owner = web.hub.auth.owner();
+  const owner = web.hub.auth.ownerUser();
   t.equal(owner?.name, 'Ada <Lovelace>');
   t.equal(owner?.username, 'ada');
 
@@ -104,7 +104,7 @@ t.test('an owner made by the CLI sets a password once, with the one-time code fr
 
   const right = await browser.post('/onboarding', { csrf: form.csrf, code: code.toLowerCase().replace('-', ' '), ...fields });
   t.equal(right.status, 302, 'case, spaces and dashes do not matter');
-  t.equal(web.hub.auth.owner()?.name, 'Grace');
+  t.equal(web.hub.auth.ownerUser()?.name, 'Grace');
   t.equal((await web.hub.auth.checkPassword('grace', 'compiler first'))?.isOwner, true);
   t.equal((await new FormBrowser(web.url).get('/onboarding')).location, '/login', 'closed for good');
 });

@@ -62,7 +62,7 @@ t.test('profile: create a long-lived token (shown once), use it on REST and WebS
 t.test("another user's token cannot be revoked from the profile page", async (t) => {
   const web = await startWebHub(t);
   const browser = await onboard(web);
-  const owner = web.hub.auth.owner();
+  const owner = web.hub.auth.ownerUser();
   const other = await web.hub.auth.createToken(owner?.id ?? '', 'cli');
   const profile = await browser.get('/profile');
   const res = await browser.post('/profile/tokens/revoke', { csrf: profile.csrf, token_id: 'not-a-token' });

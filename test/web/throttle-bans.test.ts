@@ -57,7 +57,7 @@ t.test('failed logins are throttled per address: after a few, the form makes it 
 t.test('with login_attempts_threshold, an address is banned: 403 everywhere, persisted, until `hearth unban`', async (t) => {
   const web = await startWebHub(t, { yaml: banConfig(8) });
   const owner = await onboard(web);
-  const token = await web.hub.auth.createToken(web.hub.auth.owner()?.id ?? '', 'script');
+  const token = await web.hub.auth.createToken(web.hub.auth.ownerUser()?.id ?? '', 'script');
   const browser = new FormBrowser(web.url);
   let status = 0;
   let attempts = 0;
@@ -92,7 +92,7 @@ t.test('with login_attempts_threshold, an address is banned: 403 everywhere, per
 t.test('wrong tokens on REST and WebSocket count as failed attempts; a WebSocket success resets the count', async (t) => {
   const web = await startWebHub(t, { yaml: banConfig(3) });
   await onboard(web);
-  const good = await web.hub.auth.createToken(web.hub.auth.owner()?.id ?? '', 'good');
+  const good = await web.hub.auth.createToken(web.hub.auth.ownerUser()?.id ?? '', 'good');
   t.equal((await rest(web, '/api/', 'wrong.token')).status, 401);
   const bad = await WsClient.open(web.wsUrl);
   bad.send({ type: 'auth', access_token: 'wrong.token' });
