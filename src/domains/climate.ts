@@ -4,7 +4,17 @@ import { HubError } from '../core/errors.js';
 import type { FieldSpec, ServiceSchema, ValidData } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { ServiceCall } from '../core/services.js';
-import { type Domain, dataOf, featuresOf, platformOf, registerEntityServices, supportsFeature, validationError } from './domain.js';
+import {
+  addCapable,
+  type CapableHandle,
+  type Domain,
+  dataOf,
+  featuresOf,
+  platformOf,
+  registerEntityServices,
+  supportsFeature,
+  validationError,
+} from './domain.js';
 
 export type HvacMode = 'off' | 'heat' | 'cool' | 'heat_cool' | 'auto' | 'dry' | 'fan_only';
 export const HVAC_MODES: readonly HvacMode[] = ['off', 'heat', 'cool', 'heat_cool', 'auto', 'dry', 'fan_only'];
@@ -151,25 +161,15 @@ export function climateStateAttributes(caps: ClimateCapabilities, features: numb
   return out;
 }
 
-export interface ClimateHandle {
-  readonly entity: Entity<ClimatePlatform>;
-  readonly capabilities: ClimateCapabilities;
-  /** Writes what the thermostat is; null when nothing is known (`unknown`). */
-  report(model: ClimateModel | null): void;
-}
+export type ClimateHandle = CapableHandle<ClimatePlatform, ClimateCapabilities, ClimateModel>;
 
 export function addClimate(core: Core, options: ClimateOptions): ClimateHandle {
   const caps = options.capabilities;
   const features = climateFeatures(caps);
-  const entity = core.entities.add({ ...options, fixed: fixedAttributes(caps, features, options.icon), data: caps });
-  return {
-    entity,
-    capabilities: caps,
-    report(model) {
-      if (model === null) entity.report(null);
-      else entity.report(model.hvacMode, climateStateAttributes(caps, features, model));
-    },
-  };
+  return addCapable(core, options, fixedAttributes(caps, features, options.icon), (model: ClimateModel) => [
+    model.hvacMode,
+    climateStateAttributes(caps, features, model),
+  ]);
 }
 
 function capabilitiesOf(e: Entity): ClimateCapabilities {

@@ -1,6 +1,6 @@
 import type { Context } from '../core/context.js';
 import type { Core } from '../core/core.js';
-import type { Entity } from '../core/entities.js';
+import type { Entity, EntityInit } from '../core/entities.js';
 import { HubError } from '../core/errors.js';
 import type { FieldSpec, ServiceSchema, ValidData } from '../core/fields.js';
 import type { JsonObject } from '../core/json.js';
@@ -124,4 +124,34 @@ export function callOptional<A extends unknown[]>(
 ): void | Promise<void> {
   if (fn === undefined) throw new HubError('not_supported', `${entity.id} cannot ${what}`);
   return fn.apply(platform, args);
+}
+
+/** What a device with fixed capabilities hands its driver: the entity, its capabilities, and `report`. */
+export interface CapableHandle<P, C, M> {
+  readonly entity: Entity<P>;
+  readonly capabilities: C;
+  /** Writes what the device is; null when nothing is known (`unknown`). */
+  report(model: M | null): void;
+}
+
+/**
+ * Adds a device whose capabilities are fixed when it is added (fan, climate): the capabilities become the
+ * entity's data, `fixed` its fixed attributes, and `render` turns each reported model into a state and attributes.
+ */
+export function addCapable<P, C, M>(
+  core: Core,
+  options: EntityInit<P> & { readonly capabilities: C },
+  fixed: JsonObject,
+  render: (model: M) => readonly [state: string | null, attributes: JsonObject],
+): CapableHandle<P, C, M> {
+  const capabilities = options.capabilities;
+  const entity = core.entities.add<P, C>({ ...options, fixed, data: capabilities });
+  return {
+    entity,
+    capabilities,
+    report(model) {
+      if (model === null) entity.report(null);
+      else entity.report(...render(model));
+    },
+  };
 }

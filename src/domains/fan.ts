@@ -3,6 +3,8 @@ import type { Entity, EntityInit } from '../core/entities.js';
 import type { FieldSpec, ValidData } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import {
+  addCapable,
+  type CapableHandle,
   callOptional,
   type Domain,
   dataOf,
@@ -102,24 +104,15 @@ export function fanStateAttributes(caps: FanCapabilities, features: number, mode
   return out;
 }
 
-export interface FanHandle {
-  readonly entity: Entity<FanPlatform>;
-  readonly capabilities: FanCapabilities;
-  report(model: FanModel | null): void;
-}
+export type FanHandle = CapableHandle<FanPlatform, FanCapabilities, FanModel>;
 
 export function addFan(core: Core, options: FanOptions): FanHandle {
   const caps = options.capabilities;
   const features = fanFeatures(caps);
-  const entity = core.entities.add({ ...options, fixed: fixedAttributes(caps, features, options.icon), data: caps });
-  return {
-    entity,
-    capabilities: caps,
-    report(model) {
-      if (model === null) entity.report(null);
-      else entity.report(model.on === null ? null : model.on ? 'on' : 'off', fanStateAttributes(caps, features, model));
-    },
-  };
+  return addCapable(core, options, fixedAttributes(caps, features, options.icon), (model: FanModel) => [
+    model.on === null ? null : model.on ? 'on' : 'off',
+    fanStateAttributes(caps, features, model),
+  ]);
 }
 
 /** Home Assistant's percentage_to_ranged_value / ranged_value_to_percentage for speeds 1..count. */
