@@ -1,0 +1,64 @@
+import type { ConfigIssue, ConfigPath } from '../config/reader.js';
+import { ConfigReader } from '../config/reader.js';
+import type { JsonValue } from '../core/json.js';
+import type { EntityFilterConfig, RecorderConfig } from './types.js';
+
+/**
+ * The default commit interval. Every write that reaches the disk costs at least one 4 KB page whatever it
+ * carries (the page-size floor of /proc/self/io write_bytes), so the interval, not the number of changes,
+ * sets the wear: 5 s (Home Assistant's default) is about 2.9 MB an hour, 60 s about 240 KB. A power cut loses
+ * at most this window of history; the current states are protected by restore state's own shorter window.
+ */
+export const DEFAULT_COMMIT_INTERVAL_S = 60;
+export const DEFAULT_PURGE_KEEP_DAYS = 10;
+
+const EMPTY_FILTER: EntityFilterConfig = { domains: [], entities: [], entityGlobs: [] };
+
+export const DEFAULT_RECORDER_CONFIG: RecorderConfig = {
+  enabled: true,
+  purgeKeepDays: DEFAULT_PURGE_KEEP_DAYS,
+  commitIntervalS: DEFAULT_COMMIT_INTERVAL_S,
+  include: EMPTY_FILTER,
+  exclude: { ...EMPTY_FILTER, eventTypes: [] },
+};
+
+function filterOf(r: ConfigReader | undefined, withEvents: boolean): EntityFilterConfig & { eventTypes: string[] } {
+  if (r === undefined) return { ...EMPTY_FILTER, eventTypes: [] };
+  const out = {
+    domains: r.stringList('domains') ?? [],
+    entities: r.stringList('entities') ?? [],
+    entityGlobs: r.stringList('entity_globs') ?? [],
+    eventTypes: withEvents ? (r.stringList('event_types') ?? []) : [],
+  };
+  r.rejectUnknown();
+  return out;
+}
+
+/** Reads the `recorder:` section (Home Assistant's keys); problems are pushed to `issues`. */
+export function parseRecorderSection(value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): RecorderConfig {
+  if (value === undefined || value === null) return DEFAULT_RECORDER_CONFIG;
+  const r = ConfigReader.of(value, path, issues);
+  const config: RecorderConfig = {
+    enabled: r.boolean('enabled', true),
+    purgeKeepDays: r.number('purge_keep_days', { min: 1, max: 3650, integer: true, default: DEFAULT_PURGE_KEEP_DAYS }),
+    commitIntervalS: r.number('commit_interval', { min: 1, max: 3600, integer: true, default: DEFAULT_COMMIT_INTERVAL_S }),
+    include: filterOf(r.child('include'), false),
+    exclude: filterOf(r.child('exclude'), true),
+  };
+  // Home Assistant's keys that mean nothing here (there is no database URL to point anywhere else).
+  r.rejectUnknown();
+  return config;
+}
+
+export const RECORDER_SECTION_VALIDATORS = {
+  recorder: (value: JsonValue, path: ConfigPath, issues: ConfigIssue[]): void => {
+    parseRecorderSection(value, path, issues);
+  },
+};
+
+/** The recorder's settings from a loaded configuration's sections (defaults when there is no section). */
+export function readRecorderConfig(sections: Readonly<Record<string, unknown>>): RecorderConfig {
+  const issues: ConfigIssue[] = [];
+  const config = parseRecorderSection(sections.recorder as JsonValue | undefined, ['recorder'], issues);
+  return issues.length === 0 ? config : DEFAULT_RECORDER_CONFIG;
+}

@@ -1,0 +1,685 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { Micros } from '../core/clock.js';
+import type { Component } from '../core/component.js';
+import type { Context } from '../core/context.js';
+import type { Core } from '../core/core.js';
+import type { HubEvent } from '../core/event-bus.js';
+import type { Logger } from '../core/log.js';
+import { type AppendFile, decodeRecords, encodeRecord, type OpenAppendFile, openAppendFile } from '../storage/journal.js';
+import { WriteGuard } from '../storage/write-guard.js';
+import { ByteReader, ByteWriter } from './bytes.js';
+import { entityFilter } from './entity-filter.js';
+import {
+  type ChunkRef,
+  type DayFile,
+  dayOf,
+  readChunk,
+  removeDayFile,
+  removeTempFiles,
+  replaceDayFile,
+  scanDays,
+  sealRecords,
+  settle,
+} from './segments.js';
+import { decodeChunk, encodeChunk, forEachInChunk, type PointVisitor, SeriesWriter } from './series.js';
+import type { EventVisitor, HistoryReader, RecorderConfig, StateVisitor } from './types.js';
+
+export const RECORDER_OWNER = 'recorder';
+/** The series the recorder keeps events in (not an entity id: it has no dot). */
+const EVENTS = '@events';
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** In memory: the unsealed hour and chunks the disk refused. Past it, points are dropped (counted, logged once). */
+export const DEFAULT_MEMORY_BUDGET_BYTES = 8 * 1024 * 1024;
+/** Inflated chunks kept for repeated queries (a dashboard re-asking the same day). */
+const CACHE_BYTES = 2 * 1024 * 1024;
+const MAX_RETRY_MS = 5 * 60_000;
+const WAL_FILE = 'wal';
+
+/** Events the hub fires that carry nothing the logbook or a user reads back. */
+const NOT_RECORDED: ReadonlySet<string> = new Set(['state_changed', 'state_reported', 'service_registered', 'service_removed']);
+
+export interface RecorderOptions {
+  readonly core: Core;
+  readonly dataDir: string;
+  readonly log: Logger;
+  readonly config: RecorderConfig;
+  /** The journal's file operations (tests inject a full disk). */
+  readonly openJournal?: OpenAppendFile;
+  /** Day-file appends (tests inject a full disk). */
+  readonly openDayFile?: OpenAppendFile;
+  /** False in tests that drive commit() and seal() by hand. */
+  readonly timers?: boolean;
+  readonly memoryBudgetBytes?: number;
+  /** Called after each write attempt (tests, benchmark). */
+  readonly onWrite?: (kind: 'commit' | 'seal' | 'compaction' | 'failed') => void;
+}
+
+export interface RecorderStats {
+  commits: number;
+  seals: number;
+  compactions: number;
+  failedWrites: number;
+  droppedPoints: number;
+  /** Bytes of torn journal tail dropped at start. */
+  droppedTailBytes: number;
+}
+
+/** A series being recorded, and how much of it the journal already has. */
+interface HotSeries {
+  readonly writer: SeriesWriter;
+  committedBytes: number;
+  committedStates: number;
+  committedAttrs: number;
+  committedUsers: number;
+}
+
+function newHot(): HotSeries {
+  return { writer: new SeriesWriter(), committedBytes: 0, committedStates: 0, committedAttrs: 0, committedUsers: 0 };
+}
+
+/** Logbook-visible entities keep their context; continuous ones (a unit or a state class) do not. */
+function isContinuous(attributes: Readonly<Record<string, unknown>>): boolean {
+  return attributes.unit_of_measurement !== undefined || attributes.state_class !== undefined;
+}
+
+/**
+ * The recorder: every state change of the included entities and every event, kept for `purge_keep_days`.
+ *
+ * Three tiers, so that the disk sees few, small writes: the current hour in memory, encoded a few bytes a
+ * point (src/recorder/series.ts); a write-ahead journal appended every `commit_interval` with what came since
+ * (one deflated record, so a power cut loses at most that window); and day files of sealed, deflated
+ * chunks, appended once an hour and rewritten once per finished day with one chunk per entity
+ * (src/recorder/segments.ts). Queries read memory and the few chunks they need, synchronously.
+ */
+export class Recorder implements Component, HistoryReader {
+  readonly name = RECORDER_OWNER;
+  readonly owner = RECORDER_OWNER;
+  readonly stats: RecorderStats = { commits: 0, seals: 0, compactions: 0, failedWrites: 0, droppedPoints: 0, droppedTailBytes: 0 };
+  private readonly dir: string;
+  private readonly keep: (entityId: string) => boolean;
+  private readonly decided = new Map<string, boolean>();
+  private readonly excludedEvents: ReadonlySet<string>;
+  private hot = new Map<string, HotSeries>();
+  /** The hour (ms) the hot tier belongs to; sealed when the clock leaves it. */
+  private hotHour = -1;
+  /** Sealed chunks per series, oldest first. */
+  private readonly refs = new Map<string, ChunkRef[]>();
+  private readonly days = new Map<string, DayFile>();
+  /** Sealed but not yet on disk (the disk refuses writes), oldest first. */
+  private pending: ChunkRef[] = [];
+  private pendingEpoch = 0;
+  /** The journal's records carry the epoch they belong to; a seal that reaches the disk records its epoch. */
+  private epoch = 1;
+  /** The highest epoch the day files hold. */
+  private diskEpoch = 0;
+  private journal: AppendFile | undefined;
+  private journalBytes = 0;
+  private readonly guard: WriteGuard;
+  private readonly cache = new Map<string, Buffer>();
+  private cacheBytes = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryMs: number;
+  private writing: Promise<void> = Promise.resolve();
+  private running = false;
+  private dropLogged = false;
+  /** The purge and compaction under way, if any (one at a time). */
+  private housekeeping_: Promise<void> | undefined;
+
+  constructor(private readonly options: RecorderOptions) {
+    this.dir = join(options.dataDir, 'recorder');
+    this.keep = entityFilter(options.config.include, options.config.exclude);
+    this.excludedEvents = new Set(options.config.exclude.eventTypes);
+    this.guard = new WriteGuard(options.log, 'history');
+    this.retryMs = options.config.commitIntervalS * 1000;
+  }
+
+  // --- Component -------------------------------------------------------------------------------------
+
+  async start(): Promise<void> {
+    const { core, log } = this.options;
+    try {
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      await removeTempFiles(this.dir);
+      const scan = await scanDays(this.dir, log);
+      for (const [day, file] of scan.days) this.days.set(day, file);
+      for (const ref of scan.refs) this.refsOf(ref.entityId).push(ref);
+      for (const list of this.refs.values()) list.sort((a, b) => a.firstMs - b.firstMs);
+      this.epoch = scan.sealedEpoch + 1;
+      this.diskEpoch = scan.sealedEpoch;
+      await this.replayJournal(scan.sealedEpoch);
+    } catch (err) {
+      log.error({ err }, 'history could not be read; recording from now on');
+    }
+    if ((await this.openJournal()) && this.stats.droppedTailBytes > 0) {
+      // Appending after garbage would hide every later record: cut the torn tail off first.
+      const journal = this.journal as AppendFile;
+      await this.guard.run(() => journal.truncate(this.journalBytes));
+    }
+    core.bus.on(RECORDER_OWNER, 'state_changed', (event) => this.onStateChanged(event));
+    core.bus.on(RECORDER_OWNER, '*', (event) => this.onEvent(event));
+    this.running = true;
+    if (this.options.timers !== false) {
+      this.timer = setInterval(() => void this.tick(), this.options.config.commitIntervalS * 1000);
+      this.timer.unref();
+    }
+    void this.housekeeping();
+  }
+
+  /** Writes what is buffered to the journal and closes it. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.options.core.bus.removeOwner(RECORDER_OWNER);
+    clearInterval(this.timer);
+    clearTimeout(this.retryTimer);
+    await this.commit();
+    await this.writing;
+    await this.journal?.close().catch(() => {});
+    this.journal = undefined;
+  }
+
+  /** The commit timer: seal when the hour is over, else append what came since the last commit. */
+  tick(): Promise<void> {
+    const hour = this.hourOf(this.nowMs());
+    return hour !== this.hotHour && this.hot.size > 0 ? this.seal() : this.commit();
+  }
+
+  // --- Recording -------------------------------------------------------------------------------------
+
+  private nowMs(): number {
+    return Math.floor(this.options.core.clock.now() / 1000);
+  }
+
+  private hourOf(ms: number): number {
+    return ms - (ms % HOUR_MS);
+  }
+
+  /** Whether the recorder keeps this entity's changes. */
+  records(entityId: string): boolean {
+    let keep = this.decided.get(entityId);
+    if (keep === undefined) {
+      keep = this.keep(entityId);
+      // Bounded by the state table's capacity; ids of removed entities are few.
+      if (this.decided.size < 65_536) this.decided.set(entityId, keep);
+    }
+    return keep;
+  }
+
+  private onStateChanged(event: HubEvent<'state_changed'>): void {
+    const next = event.data.new_state;
+    if (next === null || !this.records(next.entity_id)) return;
+    const context = isContinuous(next.attributes) ? null : next.context;
+    this.add(
+      next.entity_id,
+      next.state,
+      next.attributesJson,
+      Math.floor(next.lastChangedUs / 1000),
+      Math.floor(next.lastUpdatedUs / 1000),
+      context,
+    );
+  }
+
+  private onEvent(event: HubEvent): void {
+    const type = event.event_type;
+    if (NOT_RECORDED.has(type) || this.excludedEvents.has(type)) return;
+    const ms = Math.floor(event.timeFiredUs / 1000);
+    this.add(EVENTS, type, JSON.stringify(event.data), ms, ms, event.context);
+  }
+
+  private add(id: string, state: string, attributesJson: string, lcMs: number, luMs: number, context: Context | null): void {
+    if (this.memoryBytes() > this.budget()) {
+      this.stats.droppedPoints++;
+      if (!this.dropLogged) {
+        this.dropLogged = true;
+        this.options.log.error(
+          'history: memory budget used up while the disk refuses writes; new changes are not recorded until it works again',
+        );
+      }
+      return;
+    }
+    if (this.hotHour < 0) this.hotHour = this.hourOf(luMs);
+    let series = this.hot.get(id);
+    if (series === undefined) {
+      series = newHot();
+      this.hot.set(id, series);
+    }
+    series.writer.append(state, attributesJson, lcMs, luMs, context);
+  }
+
+  private budget(): number {
+    return this.options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
+  }
+
+  /** Bytes the recorder holds for history: the hot tier, chunks waiting for the disk, the read cache. */
+  memoryBytes(): number {
+    let n = this.cacheBytes;
+    for (const s of this.hot.values()) n += s.writer.memoryBytes;
+    for (const ref of this.pending) n += ref.length;
+    return n;
+  }
+
+  // --- Journal ---------------------------------------------------------------------------------------
+
+  /** Appends everything since the last commit to the journal (one record); resolves when written or failed. */
+  commit(): Promise<void> {
+    this.writing = this.writing.then(() => this.commitOnce());
+    return this.writing;
+  }
+
+  private async commitOnce(): Promise<void> {
+    if (this.pending.length > 0) await this.writePending();
+    const w = new ByteWriter(1024);
+    w.varint(this.epoch);
+    const marks: [HotSeries, number, number, number, number][] = [];
+    for (const [id, s] of this.hot) {
+      const { writer } = s;
+      if (writer.body.length === s.committedBytes) continue;
+      w.string(id);
+      for (const [dict, from] of [
+        [writer.states, s.committedStates],
+        [writer.attrs, s.committedAttrs],
+        [writer.users, s.committedUsers],
+      ] as const) {
+        w.varint(dict.size - from);
+        for (let i = from; i < dict.size; i++) w.string(dict.items[i] as string);
+      }
+      const body = writer.body.view(s.committedBytes);
+      w.varint(body.length);
+      w.bytes(body);
+      marks.push([s, writer.body.length, writer.states.size, writer.attrs.size, writer.users.size]);
+    }
+    if (marks.length === 0) return;
+    if (this.journal === undefined && !(await this.openJournal())) return this.failed();
+    const record = encodeRecord(deflateRawSync(w.view()));
+    const journal = this.journal as AppendFile;
+    if (await this.guard.run(() => journal.append(record))) {
+      this.journalBytes += record.length;
+      for (const [s, bytes, states, attrs, users] of marks) {
+        s.committedBytes = bytes;
+        s.committedStates = states;
+        s.committedAttrs = attrs;
+        s.committedUsers = users;
+      }
+      this.stats.commits++;
+      this.succeeded('commit');
+      return;
+    }
+    // A partly written record must not stay in the middle of the journal.
+    await journal.truncate(this.journalBytes).catch(() => {});
+    this.failed();
+  }
+
+  private async openJournal(): Promise<boolean> {
+    const opener = this.options.openJournal ?? openAppendFile;
+    return this.guard.run(async () => {
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      this.journal = await opener(join(this.dir, WAL_FILE));
+    });
+  }
+
+  private async replayJournal(sealedEpoch: number): Promise<void> {
+    let data: Buffer;
+    try {
+      data = await readFile(join(this.dir, WAL_FILE));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    const { records, goodBytes } = decodeRecords(data);
+    this.journalBytes = goodBytes;
+    this.stats.droppedTailBytes = data.length - goodBytes;
+    if (this.stats.droppedTailBytes > 0) {
+      this.options.log.warn(
+        { bytes: this.stats.droppedTailBytes },
+        'history journal had an unfinished record at its end (a crash or power cut); ignored',
+      );
+    }
+    let replayEpoch = -1;
+    for (const raw of records) {
+      const r = new ByteReader(inflateRawSync(raw));
+      const epoch = r.varint();
+      if (epoch <= sealedEpoch) continue;
+      // Records of an hour whose seal never reached the disk: that hour is sealed again, in memory first.
+      if (replayEpoch >= 0 && epoch !== replayEpoch) {
+        this.epoch = replayEpoch;
+        this.sealInMemory();
+      }
+      replayEpoch = epoch;
+      while (!r.done) {
+        const id = r.string();
+        const lists: string[][] = [];
+        for (let d = 0; d < 3; d++) {
+          const n = r.varint();
+          const items: string[] = [];
+          for (let i = 0; i < n; i++) items.push(r.string());
+          lists.push(items);
+        }
+        const body = r.bytes(r.varint());
+        let s = this.hot.get(id);
+        if (s === undefined) {
+          s = newHot();
+          this.hot.set(id, s);
+        }
+        s.writer.appendEncoded(body, lists[0] ?? [], lists[1] ?? [], lists[2] ?? []);
+        s.committedBytes = s.writer.body.length;
+        s.committedStates = s.writer.states.size;
+        s.committedAttrs = s.writer.attrs.size;
+        s.committedUsers = s.writer.users.size;
+      }
+    }
+    if (replayEpoch >= 0) this.epoch = replayEpoch;
+    let first = Number.POSITIVE_INFINITY;
+    for (const s of this.hot.values()) first = Math.min(first, s.writer.firstMs);
+    if (Number.isFinite(first)) this.hotHour = this.hourOf(first);
+  }
+
+  // --- Sealing ---------------------------------------------------------------------------------------
+
+  /** Turns the hot tier into chunks in memory and starts a new epoch (the journal's records before it are sealed). */
+  private sealInMemory(): void {
+    for (const [id, s] of this.hot) {
+      const w = s.writer;
+      if (w.count === 0) continue;
+      const bytes = deflateRawSync(encodeChunk(w));
+      const ref: ChunkRef = {
+        entityId: id,
+        firstMs: w.firstMs,
+        lastMs: w.lastMs,
+        count: w.count,
+        day: dayOf(w.firstMs),
+        offset: 0,
+        length: bytes.length,
+        crc: 0,
+        pending: bytes,
+      };
+      this.refsOf(id).push(ref);
+      this.pending.push(ref);
+    }
+    this.hot = new Map();
+    this.hotHour = -1;
+    this.pendingEpoch = this.epoch;
+    this.epoch++;
+  }
+
+  /** Seals the hour: its chunks go to the day files, and the journal starts over. */
+  seal(): Promise<void> {
+    this.writing = this.writing.then(async () => {
+      this.sealInMemory();
+      await this.writePending();
+      void this.housekeeping();
+    });
+    return this.writing;
+  }
+
+  /** Writes the chunks waiting in memory to their day files; the journal is emptied when all are written. */
+  private async writePending(): Promise<void> {
+    const byDay = new Map<string, ChunkRef[]>();
+    for (const ref of this.pending) {
+      let list = byDay.get(ref.day);
+      if (list === undefined) byDay.set(ref.day, (list = []));
+      list.push(ref);
+    }
+    const opener = this.options.openDayFile ?? openAppendFile;
+    let left = byDay.size;
+    for (const [day, refs] of byDay) {
+      const file = this.days.get(day) ?? { day, size: 0, compacted: false };
+      // Only the last file of a seal says the epoch is on disk: a crash between two files (a seal across
+      // midnight) replays the journal rather than losing the second day's part.
+      const epoch = --left === 0 ? this.pendingEpoch : 0;
+      const bytes = sealRecords(refs, file.size, epoch, false);
+      const ok = await this.guard.run(async () => {
+        const f = await opener(join(this.dir, `${day}.seg`));
+        try {
+          await f.append(bytes);
+        } catch (err) {
+          await f.truncate(file.size).catch(() => {});
+          throw err;
+        } finally {
+          await f.close().catch(() => {});
+        }
+      });
+      if (!ok) return this.failed();
+      settle(refs, file.size);
+      file.size += bytes.length;
+      file.compacted = false;
+      this.days.set(day, file);
+      this.pending = this.pending.filter((r) => r.pending !== undefined);
+    }
+    if (byDay.size === 0) return;
+    this.diskEpoch = this.pendingEpoch;
+    this.stats.seals++;
+    // Everything the journal holds is in the day files now (the epoch says so if this truncation fails);
+    // commits are chained behind this write, so no record of the new epoch is in the journal yet.
+    if (this.journal !== undefined && this.journalBytes > 0) {
+      const journal = this.journal;
+      if (await this.guard.run(() => journal.truncate(0))) this.journalBytes = 0;
+    }
+    this.dropLogged = false;
+    this.succeeded('seal');
+  }
+
+  private failed(): void {
+    this.stats.failedWrites++;
+    this.options.onWrite?.('failed');
+    if (!this.running || this.retryTimer !== undefined) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.commit();
+    }, this.retryMs);
+    this.retryTimer.unref();
+    this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
+  }
+
+  private succeeded(kind: 'commit' | 'seal' | 'compaction'): void {
+    this.retryMs = this.options.config.commitIntervalS * 1000;
+    this.options.onWrite?.(kind);
+  }
+
+  // --- Purge and compaction --------------------------------------------------------------------------
+
+  /** Purges days past retention and compacts finished days; one at a time, in the background. */
+  housekeeping(): Promise<void> {
+    if (this.housekeeping_ === undefined) {
+      this.housekeeping_ = this.purge()
+        .then(() => this.compactFinishedDays())
+        .catch((err: unknown) => this.options.log.error({ err }, 'history housekeeping failed; retried at the next seal'))
+        .finally(() => {
+          this.housekeeping_ = undefined;
+        });
+    }
+    return this.housekeeping_;
+  }
+
+  /** Drops the day files older than purge_keep_days. */
+  async purge(): Promise<void> {
+    const cutoff = dayOf(this.nowMs() - this.options.config.purgeKeepDays * DAY_MS);
+    for (const day of [...this.days.keys()]) {
+      if (day >= cutoff) continue;
+      await removeDayFile(this.dir, day);
+      this.days.delete(day);
+    }
+    for (const [id, list] of this.refs) {
+      const kept = list.filter((r) => r.day >= cutoff);
+      if (kept.length === 0) this.refs.delete(id);
+      else if (kept.length !== list.length) this.refs.set(id, kept);
+    }
+    this.pending = this.pending.filter((r) => r.day >= cutoff);
+  }
+
+  private async compactFinishedDays(): Promise<void> {
+    const today = dayOf(this.nowMs());
+    for (const file of [...this.days.values()]) {
+      if (file.compacted || file.day >= today) continue;
+      await this.compactDay(file);
+    }
+  }
+
+  /** Rewrites a finished day with one chunk per series. */
+  private async compactDay(file: DayFile): Promise<void> {
+    const merged: ChunkRef[] = [];
+    for (const [id, list] of this.refs) {
+      const parts = list.filter((r) => r.day === file.day && r.pending === undefined);
+      if (parts.length === 0) continue;
+      const writer = new SeriesWriter();
+      for (const ref of parts) this.visitChunk(ref, (s, a, lc, lu, ctx) => writer.append(s, a, lc, lu, ctx));
+      const bytes = deflateRawSync(encodeChunk(writer));
+      merged.push({
+        entityId: id,
+        firstMs: writer.firstMs,
+        lastMs: writer.lastMs,
+        count: writer.count,
+        day: file.day,
+        offset: 0,
+        length: bytes.length,
+        crc: 0,
+        pending: bytes,
+      });
+      // Let queries and state changes in between series.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const content = sealRecords(merged, 0, this.diskEpoch, true);
+    const ok = await this.guard.run(() =>
+      replaceDayFile(this.dir, file.day, content, () => {
+        settle(merged, 0);
+        for (const [id, list] of this.refs) {
+          const others = list.filter((r) => r.day !== file.day || r.pending !== undefined);
+          const mine = merged.filter((r) => r.entityId === id);
+          this.refs.set(
+            id,
+            [...others, ...mine].sort((a, b) => a.firstMs - b.firstMs),
+          );
+        }
+        this.cache.clear();
+        this.cacheBytes = 0;
+        file.size = content.length;
+        file.compacted = true;
+      }),
+    );
+    if (ok) {
+      this.stats.compactions++;
+      this.succeeded('compaction');
+    }
+  }
+
+  // --- Reading ---------------------------------------------------------------------------------------
+
+  private refsOf(id: string): ChunkRef[] {
+    let list = this.refs.get(id);
+    if (list === undefined) this.refs.set(id, (list = []));
+    return list;
+  }
+
+  private visitChunk(ref: ChunkRef, visit: PointVisitor): void {
+    const key = `${ref.day}:${ref.offset}:${ref.entityId}`;
+    let inflated = ref.pending === undefined ? this.cache.get(key) : undefined;
+    if (inflated === undefined) {
+      try {
+        inflated = readChunk(this.dir, ref);
+      } catch (err) {
+        this.options.log.error({ err, entity_id: ref.entityId, day: ref.day }, 'a history chunk could not be read; skipped');
+        return;
+      }
+      if (ref.pending === undefined && inflated.length < CACHE_BYTES / 4) {
+        this.cache.set(key, inflated);
+        this.cacheBytes += inflated.length;
+        for (const [k, v] of this.cache) {
+          if (this.cacheBytes <= CACHE_BYTES) break;
+          this.cache.delete(k);
+          this.cacheBytes -= v.length;
+        }
+      }
+    } else {
+      // Most recently used last.
+      this.cache.delete(key);
+      this.cache.set(key, inflated);
+    }
+    forEachInChunk(decodeChunk(inflated), visit);
+  }
+
+  oldestUs(): Micros {
+    const now = this.nowMs();
+    let first = now;
+    for (const list of this.refs.values()) if (list[0] !== undefined) first = Math.min(first, list[0].firstMs);
+    for (const s of this.hot.values()) if (s.writer.count > 0) first = Math.min(first, s.writer.firstMs);
+    return Math.max(first, now - this.options.config.purgeKeepDays * DAY_MS) * 1000;
+  }
+
+  forEachState(entityId: string, startUs: Micros, endUs: Micros, initial: boolean, visit: StateVisitor): number {
+    return this.visitSeries(entityId, startUs, endUs, initial, visit);
+  }
+
+  forEachEvent(startUs: Micros, endUs: Micros, visit: EventVisitor): void {
+    this.visitSeries(EVENTS, startUs, endUs, false, (type, data, _lc, lu, ctx) => {
+      if (ctx !== null) visit(type, data, lu, ctx);
+    });
+  }
+
+  entitiesDuring(startUs: Micros, endUs: Micros): string[] {
+    const start = Math.floor(startUs / 1000);
+    const end = Math.ceil(endUs / 1000);
+    const out = new Set<string>();
+    for (const [id, list] of this.refs) {
+      if (id === EVENTS) continue;
+      if (list.some((r) => r.firstMs < end && r.lastMs >= start)) out.add(id);
+    }
+    for (const [id, s] of this.hot) {
+      if (id !== EVENTS && s.writer.count > 0 && s.writer.firstMs < end && s.writer.lastMs >= start) out.add(id);
+    }
+    return [...out];
+  }
+
+  private visitSeries(id: string, startUs: Micros, endUs: Micros, initial: boolean, visit: StateVisitor): number {
+    // Points are kept to the millisecond: [start, end) in microseconds, compared on the microsecond value.
+    let count = 0;
+    let held = false;
+    let hState = '';
+    let hAttrs = '';
+    let hLc = 0;
+    let hLu = 0;
+    let hCtx: Context | null = null;
+    const onPoint: PointVisitor = (state, attrs, lc, lu, ctx) => {
+      const luUs = lu * 1000;
+      if (luUs < startUs) {
+        if (initial) {
+          held = true;
+          hState = state;
+          hAttrs = attrs;
+          hLc = lc;
+          hLu = lu;
+          hCtx = ctx;
+        }
+        return;
+      }
+      if (luUs >= endUs) return;
+      if (held) {
+        held = false;
+        visit(hState, hAttrs, hLc * 1000, hLu * 1000, hCtx);
+        count++;
+      }
+      visit(state, attrs, lc * 1000, luUs, ctx);
+      count++;
+    };
+    const start = Math.floor(startUs / 1000);
+    const end = endUs / 1000;
+    const list = this.refs.get(id) ?? [];
+    // For the initial state only the last chunk that ends before the start is needed.
+    let lastBefore = -1;
+    if (initial) for (let i = 0; i < list.length; i++) if ((list[i] as ChunkRef).lastMs < start) lastBefore = i;
+    for (let i = 0; i < list.length; i++) {
+      const ref = list[i] as ChunkRef;
+      if (ref.firstMs >= end) break;
+      if (ref.lastMs < start && i !== lastBefore) continue;
+      this.visitChunk(ref, onPoint);
+    }
+    this.hot.get(id)?.writer.forEach(onPoint);
+    if (held) {
+      visit(hState, hAttrs, hLc * 1000, hLu * 1000, hCtx);
+      count++;
+    }
+    return count;
+  }
+}
