@@ -16,6 +16,8 @@ import { DOMAINS } from './domains/index.js';
 import type { HttpServer } from './http/server.js';
 import { Drivers } from './hub/drivers.js';
 import { HttpComponent } from './hub/http.js';
+import { readRecorderConfig } from './recorder/config.js';
+import { Recorder } from './recorder/recorder.js';
 import { Registries } from './registry/index.js';
 import { SECTION_VALIDATORS } from './sections.js';
 
@@ -103,6 +105,10 @@ export class Hub {
       flushWindowS: config.hub.restore_flush_s,
       reportDeadlineMs: driverStartTimeoutMs,
     });
+    const recorderConfig = readRecorderConfig(config.sections);
+    const recorder = recorderConfig.enabled
+      ? new Recorder({ core, dataDir, log: log.child({ module: 'recorder' }), config: recorderConfig })
+      : undefined;
     // Before drivers: entities and devices they register get their stored registry settings.
     const registries = new Registries({ core, dataDir, sections: config.sections, log: log.child({ module: 'registry' }) });
     const auth = AuthStore.unopened(dataDir, log.child({ module: 'auth' }), { watch: true });
@@ -122,6 +128,7 @@ export class Hub {
         errorLog: options.errorLog ?? new ErrorLog(),
         components: () => hub?.components() ?? [],
         guard,
+        history: recorder,
       }),
     });
     const drivers = new Drivers({
@@ -137,7 +144,16 @@ export class Hub {
       reloadConfig: config.path === null ? undefined : () => loadConfig(config.path, SECTION_VALIDATORS),
     });
 
-    const components: readonly Component[] = [restore, registries, auth, guard, http, drivers, automations];
+    const components: readonly Component[] = [
+      restore,
+      ...(recorder ? [recorder] : []),
+      registries,
+      auth,
+      guard,
+      http,
+      drivers,
+      automations,
+    ];
     const lifecycle = new Lifecycle(components, { log, core });
     hub = new Hub(core, config, lifecycle, { restore, registries, auth, http });
     await lifecycle.start();

@@ -5,6 +5,8 @@ import { RequestAuth } from './rest/auth-check.js';
 import { registerConfig } from './rest/config.js';
 import { registerErrorLog } from './rest/error-log.js';
 import { registerEvents } from './rest/events.js';
+import { registerHistory } from './rest/history.js';
+import { registerLogbook } from './rest/logbook.js';
 import { registerServices } from './rest/services.js';
 import { registerStates } from './rest/states.js';
 
@@ -20,4 +22,9 @@ export function registerRestApi(server: HttpServer, ctx: ApiContext): void {
   registerEvents(server, ctx, auth);
   registerErrorLog(server, ctx, auth);
   registerCameraProxy(server, ctx);
+  // Without the recorder these paths do not exist (404), as in Home Assistant without it.
+  if (ctx.history !== undefined) {
+    registerHistory(server, ctx, auth, ctx.history);
+    registerLogbook(server, ctx, auth, ctx.history);
+  }
 }

@@ -13,6 +13,8 @@ export type WsErrorCode =
   | 'home_assistant_error'
   | 'unauthorized'
   | 'timeout'
+  | 'invalid_start_time'
+  | 'invalid_end_time'
   | 'unknown_error';
 
 interface ErrorKind {
@@ -43,6 +45,9 @@ export const ERROR_KINDS = {
   timeout: { ws: 'timeout', status: 504 },
   hub_error: { ws: 'home_assistant_error', status: 400 },
   internal: { ws: 'unknown_error', status: 500 },
+  /** History, logbook and statistics queries: Home Assistant's own codes for an unusable period. */
+  invalid_start_time: { ws: 'invalid_start_time', status: 400 },
+  invalid_end_time: { ws: 'invalid_end_time', status: 400 },
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorKindName = keyof typeof ERROR_KINDS;

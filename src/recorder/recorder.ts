@@ -419,9 +419,9 @@ export class Recorder implements Component, HistoryReader {
   private async writePending(): Promise<void> {
     const byDay = new Map<string, ChunkRef[]>();
     for (const ref of this.pending) {
-      let list = byDay.get(ref.day);
-      if (list === undefined) byDay.set(ref.day, (list = []));
-      list.push(ref);
+      const list = byDay.get(ref.day);
+      if (list === undefined) byDay.set(ref.day, [ref]);
+      else list.push(ref);
     }
     const opener = this.options.openDayFile ?? openAppendFile;
     let left = byDay.size;
@@ -569,7 +569,10 @@ export class Recorder implements Component, HistoryReader {
 
   private refsOf(id: string): ChunkRef[] {
     let list = this.refs.get(id);
-    if (list === undefined) this.refs.set(id, (list = []));
+    if (list === undefined) {
+      list = [];
+      this.refs.set(id, list);
+    }
     return list;
   }
 

@@ -5,6 +5,7 @@ import type { JsonObject } from '../../core/json.js';
 import { configObject } from '../config-object.js';
 import { command, requireAdmin, userOf } from './command.js';
 import type { Command, Connection } from './connection.js';
+import { HISTORY_COMMANDS } from './history-commands.js';
 import { pongMessage } from './messages.js';
 import { REGISTRY_COMMANDS } from './registry-commands.js';
 import { bool, entityIds, intMap, nonNegativeInt, object, optional, positiveInt, required, str, strMaxLength } from './schema.js';
@@ -195,4 +196,5 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['auth/current_user', currentUser],
   ['auth/long_lived_access_token', longLivedAccessToken],
   ...REGISTRY_COMMANDS,
+  ...HISTORY_COMMANDS,
 ]);
