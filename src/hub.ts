@@ -5,6 +5,7 @@ import { LoginGuard } from './auth/bans.js';
 import { readHttpSettings } from './auth/http-section.js';
 import { AuthStore } from './auth/store.js';
 import { AutomationExtension } from './automation/index.js';
+import { TimeZone } from './automation/local-time.js';
 import { loadConfig } from './config/load.js';
 import type { HubConfig } from './config/types.js';
 import type { Clock } from './core/clock.js';
@@ -18,6 +19,7 @@ import { Drivers } from './hub/drivers.js';
 import { HttpComponent } from './hub/http.js';
 import { readRecorderConfig } from './recorder/config.js';
 import { Recorder } from './recorder/recorder.js';
+import { Statistics } from './recorder/statistics.js';
 import { Registries } from './registry/index.js';
 import { SECTION_VALIDATORS } from './sections.js';
 
@@ -65,6 +67,8 @@ export class Hub {
       readonly registries: Registries;
       readonly auth: AuthStore;
       readonly http: HttpComponent;
+      readonly recorder: Recorder | undefined;
+      readonly statistics: Statistics | undefined;
     },
   ) {}
 
@@ -82,6 +86,15 @@ export class Hub {
 
   get registries(): Registries {
     return this.parts.registries;
+  }
+
+  /** The recorder and the statistics, when the recorder is on. */
+  get recorder(): Recorder | undefined {
+    return this.parts.recorder;
+  }
+
+  get statistics(): Statistics | undefined {
+    return this.parts.statistics;
   }
 
   get restoreState(): RestoreState {
@@ -109,6 +122,16 @@ export class Hub {
     const recorder = recorderConfig.enabled
       ? new Recorder({ core, dataDir, log: log.child({ module: 'recorder' }), config: recorderConfig })
       : undefined;
+    const zone = TimeZone.of(config.hub.time_zone);
+    const statistics = recorderConfig.enabled
+      ? new Statistics({
+          core,
+          dataDir,
+          log: log.child({ module: 'statistics' }),
+          keepDays: recorderConfig.purgeKeepDays,
+          offsetSeconds: (s) => (zone?.offsetMs(s * 1000) ?? 0) / 1000,
+        })
+      : undefined;
     // Before drivers: entities and devices they register get their stored registry settings.
     const registries = new Registries({ core, dataDir, sections: config.sections, log: log.child({ module: 'registry' }) });
     const auth = AuthStore.unopened(dataDir, log.child({ module: 'auth' }), { watch: true });
@@ -129,6 +152,7 @@ export class Hub {
         components: () => hub?.components() ?? [],
         guard,
         history: recorder,
+        statistics,
       }),
     });
     const drivers = new Drivers({
@@ -147,6 +171,7 @@ export class Hub {
     const components: readonly Component[] = [
       restore,
       ...(recorder ? [recorder] : []),
+      ...(statistics ? [statistics] : []),
       registries,
       auth,
       guard,
@@ -155,7 +180,7 @@ export class Hub {
       automations,
     ];
     const lifecycle = new Lifecycle(components, { log, core });
-    hub = new Hub(core, config, lifecycle, { restore, registries, auth, http });
+    hub = new Hub(core, config, lifecycle, { restore, registries, auth, http, recorder, statistics });
     await lifecycle.start();
     core.runState = 'RUNNING';
     core.bus.fire('homeassistant_started', {}, core.newContext());

@@ -47,9 +47,7 @@ export interface DayFile {
   compacted: boolean;
 }
 
-export function dayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
+export { utcDayOf as dayOf } from './day.js';
 
 const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.seg$/;
 

@@ -9,6 +9,7 @@ import { HISTORY_COMMANDS } from './history-commands.js';
 import { pongMessage } from './messages.js';
 import { REGISTRY_COMMANDS } from './registry-commands.js';
 import { bool, entityIds, intMap, nonNegativeInt, object, optional, positiveInt, required, str, strMaxLength } from './schema.js';
+import { STATISTICS_COMMANDS } from './statistics-commands.js';
 import { EntitiesSubscription, subscribeEvents } from './subscriptions.js';
 
 /** Event types a non-admin user may subscribe to (HA auth/permissions/events.py, 2024.4+). */
@@ -197,4 +198,5 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['auth/long_lived_access_token', longLivedAccessToken],
   ...REGISTRY_COMMANDS,
   ...HISTORY_COMMANDS,
+  ...STATISTICS_COMMANDS,
 ]);

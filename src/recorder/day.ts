@@ -1,0 +1,4 @@
+/** The UTC calendar day of an instant (ms), as `YYYY-MM-DD`: the name of the recorder's day files. */
+export function utcDayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}

@@ -1,0 +1,558 @@
+import { mkdir, readdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Micros } from '../core/clock.js';
+import type { Component } from '../core/component.js';
+import type { Core } from '../core/core.js';
+import type { HubEvent } from '../core/event-bus.js';
+import type { Logger } from '../core/log.js';
+import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
+import { type OpenAppendFile, openAppendFile } from '../storage/journal.js';
+import { WriteGuard } from '../storage/write-guard.js';
+import { utcDayOf } from './day.js';
+import { encodeRows, goodRows, readRows, type StatRecord } from './statistics-file.js';
+import type { StatisticMeta, StatisticPeriod, StatisticRow, StatisticsReader } from './types.js';
+
+export const STATISTICS_OWNER = 'statistics';
+const SHORT_S = 300;
+const HOUR_S = 3600;
+const DAY_S = 86_400;
+/** Rows waiting for the disk (a full disk) beyond this are dropped, oldest first, and counted. */
+const MAX_PENDING_ROWS = 50_000;
+
+type Kind = 'mean' | 'sum';
+
+interface MetaEntry {
+  readonly id: string;
+  readonly kind: Kind;
+  unit: string | null;
+  name: string | null;
+  unitClass: string | null;
+  /** `total` (a reset through last_reset) or `total_increasing` (a drop is a reset); null for measurements. */
+  stateClass: string;
+}
+
+/** What is known of one statistic during the open 5-minute period. */
+interface Tracker {
+  readonly meta: number;
+  /** The value in force, NaN while unavailable. */
+  value: number;
+  /** When the value took effect (seconds), or the period start if earlier. */
+  since: number;
+  integral: number;
+  covered: number;
+  min: number;
+  max: number;
+  /** For totals: the last value and the running sum of increases. */
+  state: number;
+  sum: number;
+  lastReset: string | null;
+}
+
+/** Device classes Home Assistant gives a unit class (sensor/const.py UNIT_CONVERTERS). */
+const UNIT_CLASSES: Readonly<Record<string, string>> = {
+  energy: 'energy',
+  power: 'power',
+  temperature: 'temperature',
+  pressure: 'pressure',
+  voltage: 'voltage',
+  current: 'electric_current',
+  gas: 'volume',
+  water: 'volume',
+  volume: 'volume',
+  distance: 'distance',
+  speed: 'speed',
+  weight: 'mass',
+  humidity: 'unitless',
+  battery: 'unitless',
+};
+
+export interface StatisticsOptions {
+  readonly core: Core;
+  readonly dataDir: string;
+  readonly log: Logger;
+  /** How long 5-minute rows are kept (the recorder's purge_keep_days); hourly rows are kept for good. */
+  readonly keepDays: number;
+  /** The hub's time zone offsets, for day, week and month rollups. */
+  readonly offsetSeconds?: (utcSeconds: number) => number;
+  /** False in tests that call rollover() after moving the clock. */
+  readonly timers?: boolean;
+  readonly openFile?: OpenAppendFile;
+}
+
+function finite(n: number): number | null {
+  return Number.isFinite(n) ? n : null;
+}
+
+/**
+ * Long-term statistics (Home Assistant's recorder statistics): for sensors with a `state_class`, 5-minute and
+ * hourly rows of the time-weighted mean, min and max (measurements), or the last state and the running sum
+ * of increases (totals; a drop of a `total_increasing` meter is a reset). Hourly rows are kept after the raw
+ * history is purged. Rows are written once an hour, appended as fixed-size checked rows (a few KB an hour).
+ */
+export class Statistics implements Component, StatisticsReader {
+  readonly name = STATISTICS_OWNER;
+  readonly owner = STATISTICS_OWNER;
+  readonly stats = { writes: 0, failedWrites: 0, droppedRows: 0, backwardsClock: 0 };
+  private readonly dir: string;
+  private readonly metas: MetaEntry[] = [];
+  private readonly metaIndex = new Map<string, number>();
+  private readonly trackers = new Map<string, Tracker>();
+  /** The open 5-minute period's start (seconds). */
+  private periodS = -1;
+  /** Closed 5-minute rows of the open hour, and rows not yet written. */
+  private hourRows: StatRecord[] = [];
+  private pendingShort: StatRecord[] = [];
+  private pendingHourly: StatRecord[] = [];
+  private hourlyCount = 0;
+  private readonly shortCounts = new Map<string, number>();
+  private readonly guard: WriteGuard;
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+  private backwardsLogged = false;
+
+  constructor(private readonly options: StatisticsOptions) {
+    this.dir = join(options.dataDir, 'recorder', 'statistics');
+    this.guard = new WriteGuard(options.log, 'statistics');
+  }
+
+  async start(): Promise<void> {
+    const { core, log } = this.options;
+    try {
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      const meta = await readJsonFile<MetaEntry[]>(join(this.dir, 'meta.json'));
+      if (meta.status === 'corrupt') log.error({ movedTo: meta.movedTo }, 'statistics metadata was corrupt; moved aside, starting over');
+      if (meta.status === 'ok' && Array.isArray(meta.value)) for (const m of meta.value) this.addMeta(m);
+      this.hourlyCount = await this.checkedCount('hourly.bin');
+      for (const name of await readdir(this.dir)) {
+        const day = /^short-(\d{4}-\d{2}-\d{2})\.bin$/.exec(name)?.[1];
+        if (day !== undefined) this.shortCounts.set(day, await this.checkedCount(name));
+      }
+    } catch (err) {
+      log.error({ err }, 'statistics could not be read; starting without them');
+    }
+    this.periodS = this.periodOf(this.nowS());
+    core.bus.on(STATISTICS_OWNER, 'state_changed', (event) => this.onStateChanged(event));
+    for (const state of core.states.statesArray()) this.observe(state.entity_id, state.state, state.attributes, this.nowS());
+    if (this.options.timers !== false) this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.options.core.bus.removeOwner(STATISTICS_OWNER);
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.writing;
+  }
+
+  /** Rows whose tail is torn by a power cut are cut off (the file is truncated to whole rows on the next append). */
+  private async checkedCount(name: string): Promise<number> {
+    const path = join(this.dir, name);
+    const n = await goodRows(path);
+    const f = await (this.options.openFile ?? openAppendFile)(path);
+    try {
+      await f.truncate(n * 52);
+    } finally {
+      await f.close();
+    }
+    return n;
+  }
+
+  private nowS(): number {
+    return this.options.core.clock.now() / 1_000_000;
+  }
+
+  private periodOf(s: number): number {
+    return Math.floor(s / SHORT_S) * SHORT_S;
+  }
+
+  private schedule(): void {
+    const next = (this.periodS + SHORT_S - this.nowS()) * 1000;
+    this.timer = setTimeout(
+      () => {
+        void this.rollover();
+        this.schedule();
+      },
+      Math.max(1000, next + 50),
+    );
+    this.timer.unref();
+  }
+
+  private addMeta(m: MetaEntry): number {
+    const index = this.metas.length;
+    this.metas.push(m);
+    this.metaIndex.set(m.id, index);
+    return index;
+  }
+
+  private onStateChanged(event: HubEvent<'state_changed'>): void {
+    const s = event.data.new_state;
+    if (s === null) return;
+    this.observe(s.entity_id, s.state, s.attributes, s.lastUpdatedUs / 1_000_000);
+  }
+
+  private observe(entityId: string, state: string, attributes: Readonly<Record<string, unknown>>, atS: number): void {
+    const stateClass = attributes.state_class;
+    if (stateClass !== 'measurement' && stateClass !== 'total' && stateClass !== 'total_increasing') return;
+    let tracker = this.trackers.get(entityId);
+    const value = state.trim() === '' ? Number.NaN : Number(state);
+    if (tracker === undefined) {
+      if (!Number.isFinite(value)) return;
+      tracker = this.track(entityId, stateClass, attributes);
+    }
+    const meta = this.metas[tracker.meta] as MetaEntry;
+    const unit = typeof attributes.unit_of_measurement === 'string' ? attributes.unit_of_measurement : null;
+    const name = typeof attributes.friendly_name === 'string' ? attributes.friendly_name : null;
+    if (meta.unit !== unit || meta.name !== name) {
+      meta.unit = unit;
+      meta.name = name;
+      void this.saveMeta();
+    }
+    // A change at or after the open period's end belongs to the next one: close what it left first.
+    if (atS >= this.periodS + SHORT_S) this.rollTo(atS);
+    // A clock that went back: the change counts at the period's start (rows never go back in time).
+    const t = Math.max(atS, this.periodS);
+    this.accumulate(tracker, t);
+    if (meta.kind === 'mean') {
+      tracker.value = value;
+      if (Number.isFinite(value)) {
+        tracker.min = Math.min(tracker.min, value);
+        tracker.max = Math.max(tracker.max, value);
+      }
+      return;
+    }
+    if (!Number.isFinite(value)) return;
+    const lastReset = typeof attributes.last_reset === 'string' ? attributes.last_reset : null;
+    if (Number.isNaN(tracker.state)) {
+      tracker.state = value;
+      tracker.lastReset = lastReset;
+      return;
+    }
+    const reset = meta.stateClass === 'total_increasing' ? value < tracker.state : lastReset !== tracker.lastReset;
+    tracker.sum += reset ? Math.max(value, 0) : value - tracker.state;
+    tracker.state = value;
+    tracker.lastReset = lastReset;
+  }
+
+  private track(entityId: string, stateClass: string, attributes: Readonly<Record<string, unknown>>): Tracker {
+    let meta = this.metaIndex.get(entityId);
+    if (meta === undefined) {
+      const deviceClass = typeof attributes.device_class === 'string' ? attributes.device_class : '';
+      meta = this.addMeta({
+        id: entityId,
+        kind: stateClass === 'measurement' ? 'mean' : 'sum',
+        unit: null,
+        name: null,
+        unitClass: UNIT_CLASSES[deviceClass] ?? null,
+        stateClass: stateClass === 'measurement' ? '' : stateClass,
+      });
+      void this.saveMeta();
+    }
+    const tracker: Tracker = {
+      meta,
+      value: Number.NaN,
+      since: this.periodS,
+      integral: 0,
+      covered: 0,
+      min: Number.POSITIVE_INFINITY,
+      max: Number.NEGATIVE_INFINITY,
+      state: Number.NaN,
+      sum: 0,
+      lastReset: null,
+    };
+    // A total continues from its last stored row after a restart: the first value is compared with it.
+    const last = this.lastRow(meta);
+    if (last !== undefined) {
+      tracker.state = last.state;
+      tracker.sum = last.sum;
+    }
+    this.trackers.set(entityId, tracker);
+    return tracker;
+  }
+
+  /** A total's last stored hourly row (its state and running sum), if any. */
+  private lastRow(meta: number): StatRecord | undefined {
+    if ((this.metas[meta] as MetaEntry).kind !== 'sum') return undefined;
+    const rows = [...readRows(join(this.dir, 'hourly.bin'), this.hourlyCount, 0, 2 ** 32 - 1), ...this.pendingHourly];
+    let last: StatRecord | undefined;
+    for (const r of rows) if (r.meta === meta && Number.isFinite(r.sum) && (last === undefined || r.startS >= last.startS)) last = r;
+    return last;
+  }
+
+  private accumulate(tr: Tracker, t: number): void {
+    if (t > tr.since && Number.isFinite(tr.value)) {
+      tr.integral += tr.value * (t - tr.since);
+      tr.covered += t - tr.since;
+    }
+    tr.since = Math.max(tr.since, t);
+  }
+
+  /** Closes every 5-minute period (and hour) the clock has left; the timer calls it, tests too. */
+  rollover(): Promise<void> {
+    this.rollTo(this.nowS());
+    return this.writing;
+  }
+
+  private rollTo(now: number): void {
+    if (now < this.periodS) {
+      this.stats.backwardsClock++;
+      if (!this.backwardsLogged) {
+        this.backwardsLogged = true;
+        this.options.log.warn('statistics: the clock went back; periods resume when it reaches the open one again');
+      }
+      return;
+    }
+    if (now - this.periodS > DAY_S) {
+      // A clock set forward by a lot (a Pi without a real-time clock getting NTP after boot): no rows are made
+      // up for the gap; the open period and hour are closed and counting resumes at the current period.
+      const end = this.periodS + SHORT_S;
+      for (const tr of this.trackers.values()) this.closePeriod(tr, end);
+      this.closeHour(end - (end % HOUR_S === 0 ? HOUR_S : end % HOUR_S));
+      this.periodS = this.periodOf(now);
+      for (const tr of this.trackers.values()) tr.since = this.periodS;
+      this.options.log.warn({ skippedSeconds: Math.round(now - end) }, 'statistics: the clock jumped forward; no rows for the gap');
+      return;
+    }
+    while (now >= this.periodS + SHORT_S) {
+      const end = this.periodS + SHORT_S;
+      for (const tr of this.trackers.values()) this.closePeriod(tr, end);
+      this.periodS = end;
+      if (end % HOUR_S === 0) this.closeHour(end - HOUR_S);
+    }
+  }
+
+  private closePeriod(tr: Tracker, end: number): void {
+    this.accumulate(tr, end);
+    const meta = this.metas[tr.meta] as MetaEntry;
+    const startS = end - SHORT_S;
+    if (meta.kind === 'mean') {
+      if (tr.covered > 0) {
+        this.hourRows.push({
+          meta: tr.meta,
+          startS,
+          mean: tr.integral / tr.covered,
+          min: tr.min,
+          max: tr.max,
+          state: Number.NaN,
+          sum: Number.NaN,
+        });
+      }
+      // The next period starts with the value in force.
+      tr.min = Number.isFinite(tr.value) ? tr.value : Number.POSITIVE_INFINITY;
+      tr.max = Number.isFinite(tr.value) ? tr.value : Number.NEGATIVE_INFINITY;
+    } else if (Number.isFinite(tr.state)) {
+      this.hourRows.push({ meta: tr.meta, startS, mean: Number.NaN, min: Number.NaN, max: Number.NaN, state: tr.state, sum: tr.sum });
+    }
+    tr.integral = 0;
+    tr.covered = 0;
+    tr.since = end;
+  }
+
+  private closeHour(hourS: number): void {
+    const short = this.hourRows;
+    this.hourRows = [];
+    const byMeta = new Map<number, StatRecord[]>();
+    for (const r of short) {
+      const list = byMeta.get(r.meta);
+      if (list === undefined) byMeta.set(r.meta, [r]);
+      else list.push(r);
+    }
+    const hourly: StatRecord[] = [];
+    for (const [meta, rows] of byMeta) {
+      const last = rows[rows.length - 1] as StatRecord;
+      let mean = Number.NaN;
+      let min = Number.NaN;
+      let max = Number.NaN;
+      if ((this.metas[meta] as MetaEntry).kind === 'mean') {
+        mean = rows.reduce((a, r) => a + r.mean, 0) / rows.length;
+        min = Math.min(...rows.map((r) => r.min));
+        max = Math.max(...rows.map((r) => r.max));
+      }
+      hourly.push({ meta, startS: hourS, mean, min, max, state: last.state, sum: last.sum });
+    }
+    this.pendingShort.push(...short);
+    this.pendingHourly.push(...hourly);
+    this.bound();
+    this.writing = this.writing.then(() => this.write());
+  }
+
+  private bound(): void {
+    for (const list of [this.pendingShort, this.pendingHourly]) {
+      const excess = list.length - MAX_PENDING_ROWS;
+      if (excess > 0) {
+        list.splice(0, excess);
+        this.stats.droppedRows += excess;
+      }
+    }
+  }
+
+  /** Appends the pending rows (5-minute rows to their day's file, hourly rows to hourly.bin); purges old days. */
+  private async write(): Promise<void> {
+    const open = this.options.openFile ?? openAppendFile;
+    const byDay = new Map<string, StatRecord[]>();
+    for (const r of this.pendingShort) {
+      const day = utcDayOf(r.startS * 1000);
+      const list = byDay.get(day);
+      if (list === undefined) byDay.set(day, [r]);
+      else list.push(r);
+    }
+    const appendTo = async (name: string, rows: StatRecord[], count: number): Promise<boolean> =>
+      this.guard.run(async () => {
+        const f = await open(join(this.dir, name));
+        try {
+          await f.append(encodeRows(rows));
+        } catch (err) {
+          await f.truncate(count * 52).catch(() => {});
+          throw err;
+        } finally {
+          await f.close().catch(() => {});
+        }
+      });
+    for (const [day, rows] of byDay) {
+      const count = this.shortCounts.get(day) ?? 0;
+      if (!(await appendTo(`short-${day}.bin`, rows, count))) return this.failed();
+      this.shortCounts.set(day, count + rows.length);
+      this.pendingShort = this.pendingShort.filter((r) => !rows.includes(r));
+    }
+    if (this.pendingHourly.length > 0) {
+      if (!(await appendTo('hourly.bin', this.pendingHourly, this.hourlyCount))) return this.failed();
+      this.hourlyCount += this.pendingHourly.length;
+      this.pendingHourly = [];
+    }
+    this.stats.writes++;
+    await this.purge();
+  }
+
+  private failed(): void {
+    this.stats.failedWrites++;
+  }
+
+  /** Drops the 5-minute files older than keepDays; hourly rows stay. */
+  async purge(): Promise<void> {
+    const cutoff = utcDayOf((this.nowS() - this.options.keepDays * DAY_S) * 1000);
+    for (const day of [...this.shortCounts.keys()]) {
+      if (day >= cutoff) continue;
+      await unlink(join(this.dir, `short-${day}.bin`)).catch(() => {});
+      this.shortCounts.delete(day);
+    }
+  }
+
+  private saveMeta(): Promise<void> {
+    this.writing = this.writing.then(() =>
+      this.guard.run(() => writeFileAtomic(join(this.dir, 'meta.json'), JSON.stringify(this.metas))).then(() => {}),
+    );
+    return this.writing;
+  }
+
+  // --- Reading ---------------------------------------------------------------------------------------
+
+  list(type?: 'mean' | 'sum'): StatisticMeta[] {
+    return this.metas
+      .filter((m) => type === undefined || m.kind === type)
+      .map((m) => ({
+        statisticId: m.id,
+        name: m.name,
+        unit: m.unit,
+        unitClass: m.unitClass,
+        hasMean: m.kind === 'mean',
+        hasSum: m.kind === 'sum',
+      }));
+  }
+
+  during(
+    statisticIds: readonly string[],
+    startUs: Micros,
+    endUs: Micros | undefined,
+    period: StatisticPeriod,
+  ): Map<string, StatisticRow[]> {
+    const fromS = Math.floor(startUs / 1_000_000);
+    const toS = endUs === undefined ? 2 ** 32 - 1 : Math.ceil(endUs / 1_000_000);
+    const wanted = new Map<number, string>();
+    for (const id of statisticIds) {
+      const m = this.metaIndex.get(id);
+      if (m !== undefined) wanted.set(m, id);
+    }
+    const out = new Map<string, StatisticRow[]>();
+    if (wanted.size === 0) return out;
+    const rows = period === '5minute' ? this.shortRows(fromS, toS) : this.hourlyRows(period === 'hour' ? fromS : fromS - 14 * DAY_S, toS);
+    const picked = rows.filter((r) => wanted.has(r.meta));
+    const grouped = period === '5minute' || period === 'hour' ? picked : this.rollup(picked, period);
+    const length = period === '5minute' ? SHORT_S : HOUR_S;
+    for (const r of grouped) {
+      if (r.startS < fromS || r.startS >= toS) continue;
+      const id = wanted.get(r.meta) as string;
+      const meta = this.metas[r.meta] as MetaEntry;
+      const endS = 'endS' in r ? (r as StatRecord & { endS: number }).endS : r.startS + length;
+      const row: StatisticRow =
+        meta.kind === 'mean'
+          ? { startUs: r.startS * 1_000_000, endUs: endS * 1_000_000, mean: finite(r.mean), min: finite(r.min), max: finite(r.max) }
+          : { startUs: r.startS * 1_000_000, endUs: endS * 1_000_000, state: finite(r.state), sum: finite(r.sum), lastResetUs: null };
+      const list = out.get(id);
+      if (list === undefined) out.set(id, [row]);
+      else list.push(row);
+    }
+    return out;
+  }
+
+  private shortRows(fromS: number, toS: number): StatRecord[] {
+    const out: StatRecord[] = [];
+    for (const day of [...this.shortCounts.keys()].sort()) {
+      const dayStart = Date.parse(`${day}T00:00:00Z`) / 1000;
+      if (dayStart + DAY_S <= fromS || dayStart >= toS) continue;
+      out.push(...readRows(join(this.dir, `short-${day}.bin`), this.shortCounts.get(day) ?? 0, fromS, toS));
+    }
+    for (const r of [...this.pendingShort, ...this.hourRows]) if (r.startS >= fromS && r.startS < toS) out.push(r);
+    return out;
+  }
+
+  private hourlyRows(fromS: number, toS: number): StatRecord[] {
+    const out = readRows(join(this.dir, 'hourly.bin'), this.hourlyCount, Math.max(0, fromS), toS);
+    for (const r of this.pendingHourly) if (r.startS >= fromS && r.startS < toS) out.push(r);
+    return out;
+  }
+
+  /** Day, week (from Monday) and month rows from hourly ones, in the hub's local time. */
+  private rollup(rows: StatRecord[], period: 'day' | 'week' | 'month'): (StatRecord & { endS: number })[] {
+    const offset = this.options.offsetSeconds ?? (() => 0);
+    const groups = new Map<string, { startS: number; endS: number; rows: StatRecord[] }>();
+    for (const r of rows) {
+      const local = r.startS + offset(r.startS);
+      const localDay = Math.floor(local / DAY_S);
+      let fromLocal: number;
+      let toLocal: number;
+      if (period === 'day') {
+        fromLocal = localDay * DAY_S;
+        toLocal = fromLocal + DAY_S;
+      } else if (period === 'week') {
+        const monday = localDay - ((localDay + 3) % 7);
+        fromLocal = monday * DAY_S;
+        toLocal = fromLocal + 7 * DAY_S;
+      } else {
+        const d = new Date(localDay * DAY_S * 1000);
+        fromLocal = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 1000;
+        toLocal = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / 1000;
+      }
+      // Local midnight back to UTC with the offset in force then (a DST day is 23 or 25 hours long).
+      const startS = fromLocal - offset(fromLocal - offset(r.startS));
+      const endS = toLocal - offset(toLocal - offset(r.startS));
+      const key = `${r.meta}:${startS}`;
+      const g = groups.get(key);
+      if (g === undefined) groups.set(key, { startS, endS, rows: [r] });
+      else g.rows.push(r);
+    }
+    const out: (StatRecord & { endS: number })[] = [];
+    for (const { startS, endS, rows: rs } of groups.values()) {
+      const last = rs[rs.length - 1] as StatRecord;
+      const means = rs.filter((r) => Number.isFinite(r.mean));
+      out.push({
+        meta: last.meta,
+        startS,
+        endS,
+        mean: means.length === 0 ? Number.NaN : means.reduce((a, r) => a + r.mean, 0) / means.length,
+        min: Math.min(...rs.map((r) => r.min)),
+        max: Math.max(...rs.map((r) => r.max)),
+        state: last.state,
+        sum: last.sum,
+      });
+    }
+    return out.sort((a, b) => a.startS - b.startS);
+  }
+}
