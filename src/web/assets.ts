@@ -48,7 +48,13 @@ const VENDOR: readonly VendorFile[] = [
   { name: 'vendor/hooks.js', path: (resolve) => resolve('preact/hooks') },
   // htm's exports give CommonJS to require(); its ES module sits beside it.
   { name: 'vendor/htm.js', path: (resolve) => join(dirname(resolve('htm')), 'htm.mjs') },
+  // The history dialog's charts (uplot's package exports give its ES module to `import`, CommonJS to require()).
+  { name: 'vendor/uplot.js', path: (resolve) => join(dirname(resolve('uplot')), 'uPlot.esm.js') },
+  { name: 'vendor/uplot.css', path: (resolve) => join(dirname(resolve('uplot')), 'uPlot.min.css') },
 ];
+
+/** Modules loaded on demand (the history dialog): not preloaded with the dashboard. */
+const LAZY_MODULES: ReadonlySet<string> = new Set(['history.js', 'vendor/uplot.js']);
 
 /**
  * Loads, rewrites and gzips the assets once, on the first page view rather than at start-up, so the hub
@@ -97,7 +103,7 @@ export class Assets {
     }
     const id = hash.digest('hex').slice(0, 12);
     this.log.debug({ id, files: files.size }, 'web assets loaded');
-    return { id, files, modules: [...files.keys()].filter((n) => n.endsWith('.js')) };
+    return { id, files, modules: [...files.keys()].filter((n) => n.endsWith('.js') && !LAZY_MODULES.has(n)) };
   }
 }
 

@@ -144,6 +144,12 @@ ${groups.map((area) => {
 <${Toasts} />`;
 }
 
+// A card's name opens its history; the dialog's module (and uPlot) load on the first click.
+window.addEventListener('hearth-history', (event) => {
+  const id = String(/** @type {CustomEvent} */ (event).detail);
+  import('./history.js').then(({ openHistory }) => openHistory({ id, store, hub }));
+});
+
 const root = document.getElementById('app');
 if (root !== null) {
   root.textContent = '';

@@ -1,0 +1,255 @@
+// @ts-check
+/**
+ * An entity's history in a dialog: a uPlot line graph for numeric sensors, a uPlot step timeline for on/off
+ * and other states, a range picker and the logbook below. Loaded on the first click, with uPlot, so the
+ * dashboard's first paint pays for neither.
+ */
+
+import { html } from './html.js';
+import { useEffect, useRef, useState } from './vendor/hooks.js';
+import { render } from './vendor/preact.js';
+
+/** @typedef {import('./entity-store.js').EntityStore} EntityStore */
+/** @typedef {{ command(message: object): Promise<any> }} Hub */
+/** @typedef {{ s: string, lu: number, a?: Record<string, unknown> }} Point */
+/** @typedef {{ when: number, state?: string, message?: string, name?: string, context_user_id?: string, context_name?: string, context_message?: string, context_service?: string }} LogEntry */
+
+/** @type {Promise<any> | undefined} */
+let uplotLoading;
+
+/** uPlot and its stylesheet (same origin, so the page's CSP allows both). */
+function loadUplot() {
+  uplotLoading ??= Promise.all([
+    import('./vendor/uplot.js'),
+    new Promise((resolve) => {
+      const link = document.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = new URL('./vendor/uplot.css', import.meta.url).href;
+      link.onload = resolve;
+      link.onerror = resolve;
+      document.head.append(link);
+    }),
+  ]).then(([m]) => m.default);
+  return uplotLoading;
+}
+
+const RANGES = /** @type {const} */ ([
+  ['1h', 'Last hour', 3600],
+  ['24h', 'Last 24 hours', 86400],
+  ['7d', 'Last 7 days', 7 * 86400],
+]);
+
+const NOT_A_VALUE = new Set(['unavailable', 'unknown', '']);
+
+/** Numeric entities get a line graph: a number now, and a unit or a state class. */
+function isNumeric(/** @type {import('./entity-store.js').EntityState | undefined} */ st) {
+  if (st === undefined) return false;
+  const a = st.attributes;
+  return (
+    (a.unit_of_measurement !== undefined || a.state_class !== undefined) && (NOT_A_VALUE.has(st.state) || Number.isFinite(Number(st.state)))
+  );
+}
+
+/** @param {number} seconds */
+function timeText(seconds) {
+  return new Date(seconds * 1000).toLocaleString([], { dateStyle: 'short', timeStyle: 'medium' });
+}
+
+/** @param {string} value a datetime-local value */
+function localToIso(value) {
+  return new Date(value).toISOString();
+}
+
+/** @param {LogEntry} e */
+function logText(e) {
+  const what = e.message ?? (e.state === 'on' ? 'turned on' : e.state === 'off' ? 'turned off' : `changed to ${e.state}`);
+  const by =
+    e.context_name ??
+    (e.context_service !== undefined ? `service ${e.context_service}` : e.context_user_id !== undefined ? 'a user' : undefined);
+  return by === undefined ? what : `${what} (by ${by})`;
+}
+
+/**
+ * @param {{ id: string, store: EntityStore, hub: Hub, close: () => void }} props
+ */
+function HistoryView({ id, store, hub, close }) {
+  const st = store.get(id);
+  const name = String(st?.attributes.friendly_name ?? id);
+  const numeric = isNumeric(st);
+  const unit = typeof st?.attributes.unit_of_measurement === 'string' ? st.attributes.unit_of_measurement : '';
+  const [range, setRange] = useState(/** @type {{ key: string, start: string, end: string }} */ ({ key: '24h', start: '', end: '' }));
+  const [points, setPoints] = useState(/** @type {Point[] | null} */ (null));
+  const [log, setLog] = useState(/** @type {LogEntry[]} */ ([]));
+  const [error, setError] = useState(/** @type {string | null} */ (null));
+  const chartRef = useRef(/** @type {HTMLDivElement | null} */ (null));
+
+  // The period asked for; a custom one needs both ends.
+  const span = (() => {
+    const found = RANGES.find((r) => r[0] === range.key);
+    if (found !== undefined) return { start: new Date(Date.now() - found[2] * 1000).toISOString(), end: undefined };
+    if (range.start === '' || range.end === '') return undefined;
+    return { start: localToIso(range.start), end: localToIso(range.end) };
+  })();
+
+  useEffect(() => {
+    if (span === undefined) return;
+    let live = true;
+    setPoints(null);
+    setError(null);
+    const period = span.end === undefined ? { start_time: span.start } : { start_time: span.start, end_time: span.end };
+    Promise.all([
+      hub.command({
+        type: 'history/history_during_period',
+        ...period,
+        entity_ids: [id],
+        minimal_response: true,
+        no_attributes: true,
+        significant_changes_only: false,
+      }),
+      hub.command({ type: 'logbook/get_events', ...period, entity_ids: [id] }),
+    ]).then(
+      ([history, entries]) => {
+        if (!live) return;
+        setPoints(/** @type {Point[]} */ (history[id] ?? []));
+        setLog(/** @type {LogEntry[]} */ (entries).slice().reverse());
+      },
+      (/** @type {Error} */ err) => live && setError(err.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [id, range.key, range.start, range.end]);
+
+  // New states while the dialog is open join the graph (only for a period that runs to now).
+  useEffect(() => {
+    if (span === undefined || span.end !== undefined) return;
+    return store.watch(id, () => {
+      const now = store.get(id);
+      if (now === undefined) return;
+      setPoints((list) =>
+        list === null || list.at(-1)?.lu === now.last_updated ? list : [...list, { s: now.state, lu: now.last_updated }],
+      );
+    });
+  }, [id, range.key]);
+
+  useEffect(() => {
+    const el = chartRef.current;
+    if (el === null || points === null || points.length === 0) return;
+    /** @type {any} */
+    let plot;
+    let cancelled = false;
+    loadUplot().then((uPlot) => {
+      if (cancelled) return;
+      const width = Math.max(260, el.clientWidth);
+      const xs = points.map((p) => p.lu);
+      // The graph runs to now: the last state holds until then.
+      const endX = span?.end === undefined ? Date.now() / 1000 : new Date(span.end).getTime() / 1000;
+      if (numeric) {
+        const ys = points.map((p) => (NOT_A_VALUE.has(p.s) ? null : Number(p.s)));
+        plot = new uPlot(
+          {
+            width,
+            height: 240,
+            scales: { x: { time: true } },
+            series: [
+              {},
+              {
+                label: `${name}${unit ? ` (${unit})` : ''}`,
+                stroke: '#e8743b',
+                width: 2,
+                spanGaps: false,
+                value: (/** @type {any} */ _u, /** @type {number|null} */ v) => (v === null ? '–' : `${v} ${unit}`),
+              },
+            ],
+            axes: [{}, { label: unit, size: 60 }],
+          },
+          [
+            [...xs, endX],
+            [...ys, ys.at(-1) ?? null],
+          ],
+          el,
+        );
+      } else {
+        const states = [...new Set(points.map((p) => p.s))];
+        const ys = points.map((p) => states.indexOf(p.s));
+        plot = new uPlot(
+          {
+            width,
+            height: 60 + 24 * states.length,
+            scales: { x: { time: true }, y: { range: [-0.5, states.length - 0.5] } },
+            series: [
+              {},
+              {
+                label: name,
+                stroke: '#3b82f6',
+                width: 6,
+                paths: uPlot.paths.stepped({ align: 1 }),
+                value: (/** @type {any} */ _u, /** @type {number|null} */ v) => (v === null ? '–' : states[v]),
+              },
+            ],
+            axes: [
+              {},
+              {
+                size: 90,
+                splits: () => states.map((_s, i) => i),
+                values: (/** @type {any} */ _u, /** @type {number[]} */ ticks) => ticks.map((i) => states[i] ?? ''),
+              },
+            ],
+          },
+          [
+            [...xs, endX],
+            [...ys, ys.at(-1) ?? null],
+          ],
+          el,
+        );
+      }
+      el.dataset.points = String(points.length);
+      el.dataset.kind = numeric ? 'line' : 'timeline';
+    });
+    return () => {
+      cancelled = true;
+      plot?.destroy();
+    };
+  }, [points, numeric]);
+
+  return html`<form method="dialog" class="history-head">
+    <h2 id="history-title">${name}</h2>
+    <button class="close" aria-label="Close" onClick=${close}>×</button>
+  </form>
+  <div class="ranges" role="group" aria-label="Period">
+    ${RANGES.map(([key, label]) => html`<button type="button" key=${key} class=${range.key === key ? 'on' : ''} aria-pressed=${range.key === key} data-range=${key} onClick=${() => setRange({ key, start: '', end: '' })}>${label}</button>`)}
+    <label>From <input type="datetime-local" name="start" value=${range.start} onChange=${(/** @type {Event} */ e) => setRange({ key: 'custom', start: /** @type {HTMLInputElement} */ (e.currentTarget).value, end: range.end })} /></label>
+    <label>To <input type="datetime-local" name="end" value=${range.end} onChange=${(/** @type {Event} */ e) => setRange({ key: 'custom', start: range.start, end: /** @type {HTMLInputElement} */ (e.currentTarget).value })} /></label>
+  </div>
+  ${error !== null ? html`<p class="problem" role="alert">Could not load the history: ${error}</p>` : points === null ? html`<p class="loading">Loading…</p>` : points.length === 0 ? html`<p class="empty">No history recorded for this range.</p>` : null}
+  <div class="chart" ref=${chartRef} data-entity=${id}></div>
+  <h3>Logbook</h3>
+  ${log.length === 0 ? html`<p class="empty">Nothing in the logbook for this range.</p>` : html`<ul class="logbook">${log.map((e, i) => html`<li key=${i}><time>${timeText(e.when)}</time> <span>${logText(e)}</span></li>`)}</ul>`}`;
+}
+
+/**
+ * Opens the history dialog of one entity; Escape or the close button closes it and gives focus back.
+ * @param {{ id: string, store: EntityStore, hub: Hub }} props
+ */
+export function openHistory({ id, store, hub }) {
+  let dialog = /** @type {HTMLDialogElement | null} */ (document.getElementById('history-dialog'));
+  if (dialog === null) {
+    dialog = document.createElement('dialog');
+    dialog.id = 'history-dialog';
+    dialog.className = 'history';
+    dialog.setAttribute('aria-labelledby', 'history-title');
+    document.body.append(dialog);
+  }
+  const d = dialog;
+  const opener = /** @type {HTMLElement | null} */ (document.activeElement);
+  d.addEventListener(
+    'close',
+    () => {
+      render(null, d);
+      opener?.focus();
+    },
+    { once: true },
+  );
+  render(html`<${HistoryView} key=${id} id=${id} store=${store} hub=${hub} close=${() => d.close()} />`, d);
+  if (!d.open) d.showModal();
+}

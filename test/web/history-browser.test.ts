@@ -1,0 +1,64 @@
+import t from 'tap';
+import { openBrowser } from './browser.js';
+import { rest, startWebHub } from './helpers.js';
+
+const OWNER = { name: 'Grace Hopper', username: 'grace', password: 'compile everything' };
+
+t.test('clicking an entity opens its history: a line graph, a timeline, a range picker and the logbook', async (t) => {
+  const web = await startWebHub(t);
+  const { page, problems } = await openBrowser(t, { width: 1280, height: 1000 });
+  const sent: string[] = [];
+  page.on('websocket', (ws) => ws.on('framesent', (f) => sent.push(String(f.payload))));
+  await page.goto(`${web.url}/`);
+  await page.waitForURL(`${web.url}/onboarding`);
+  await page.getByLabel('Your name').fill(OWNER.name);
+  await page.getByLabel('Username').fill(OWNER.username);
+  await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
+  await page.getByLabel('Password again').fill(OWNER.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(`${web.url}/`);
+  await page.locator('[data-link="live"]').waitFor();
+
+  const token = await web.hub.auth.createToken(web.hub.auth.ownerUser()?.id ?? '', 'script');
+  const post = (path: string, body: unknown) =>
+    rest(web, path, token, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  for (const v of ['12.5', '13', '14.5']) {
+    await post('/api/states/sensor.outside', {
+      state: v,
+      attributes: { unit_of_measurement: '°C', state_class: 'measurement', friendly_name: 'Outside' },
+    });
+  }
+  await post('/api/services/switch/turn_on', { entity_id: 'switch.coffee_maker' });
+  await post('/api/services/switch/turn_off', { entity_id: 'switch.coffee_maker' });
+
+  const dialog = page.locator('#history-dialog');
+  await page.locator('article[data-entity="sensor.outside"] .history-link').click();
+  await dialog.locator('.chart[data-kind="line"][data-points="3"]').waitFor();
+  t.ok(await dialog.locator('.chart canvas').isVisible(), 'uPlot drew a canvas');
+  t.match(await dialog.locator('.chart').textContent(), /°C/, 'the unit is on the graph');
+  t.equal(await dialog.getByRole('heading', { level: 2 }).textContent(), 'Outside');
+
+  const queries = () => sent.filter((f) => f.includes('history/history_during_period')).length;
+  const before = queries();
+  await dialog.locator('button[data-range="1h"]').click();
+  await dialog.locator('button[data-range="1h"][aria-pressed="true"]').waitFor();
+  await dialog.locator('.chart[data-kind="line"]').waitFor();
+  t.ok(queries() > before, 'a new range sends a new query');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  t.pass('Escape closes it');
+
+  await page.locator('article[data-entity="switch.coffee_maker"] .history-link').click();
+  await dialog.locator('.chart[data-kind="timeline"]').waitFor();
+  const entries = await dialog.locator('.logbook li').allTextContents();
+  t.ok(entries.some((e) => /turned on/.test(e)) && entries.some((e) => /turned off/.test(e)), `logbook: ${entries.join(' | ')}`);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.locator('article[data-entity="sensor.outside"] .history-link').click();
+  await dialog.locator('.chart[data-kind="line"]').waitFor();
+  const box = await dialog.boundingBox();
+  t.ok(box !== null && box.width <= 375, 'fits a phone');
+  t.same(problems, [], 'no script errors or CSP violations');
+});
