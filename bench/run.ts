@@ -27,6 +27,8 @@ const BENCHMARKS: readonly Benchmark[] = [
   { file: 'gpio-latency.ts', title: 'GPIO edge to WebSocket latency' },
   { file: 'registry-writes.ts', title: 'Registry disk writes', out: 'registry-writes' },
   { file: 'restore-writes.ts', title: 'Restore state: disk writes', out: 'restore-writes' },
+  { file: 'recorder-disk.ts', title: 'Recorder: disk writes and memory', out: 'recorder-disk' },
+  { file: 'history-query.ts', title: 'Recorder: history and statistics queries', out: 'history-query' },
 ];
 
 interface Target {
