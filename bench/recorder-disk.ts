@@ -64,13 +64,23 @@ async function hour(recorderOn: boolean, restoreWindowS = RESTORE_WINDOW_S): Pro
   const clock = new ManualClock(T0);
   const core = new Core({ log: silentLogger, clock, maxEntities: 256 });
   const restore = new RestoreState({ core, dataDir: dir, log: silentLogger, flushWindowS: 3600 });
-  const recorder = recorderOn ? new Recorder({ core, dataDir: dir, log: silentLogger, config: DEFAULT_RECORDER_CONFIG, timers: false }) : undefined;
+  const recorder = recorderOn
+    ? new Recorder({ core, dataDir: dir, log: silentLogger, config: DEFAULT_RECORDER_CONFIG, timers: false })
+    : undefined;
   await restore.start();
   await recorder?.start();
   const sensors = Array.from({ length: SENSORS }, (_, i) =>
-    core.entities.add({ entityId: `sensor.t${i}`, owner: 'bench', platform: {}, name: `T${i}`, fixed: { unit_of_measurement: '°C', state_class: 'measurement', device_class: 'temperature' } }),
+    core.entities.add({
+      entityId: `sensor.t${i}`,
+      owner: 'bench',
+      platform: {},
+      name: `T${i}`,
+      fixed: { unit_of_measurement: '°C', state_class: 'measurement', device_class: 'temperature' },
+    }),
   );
-  const switches = Array.from({ length: SWITCHES }, (_, i) => core.entities.add({ entityId: `switch.s${i}`, owner: 'bench', platform: {}, name: `S${i}` }));
+  const switches = Array.from({ length: SWITCHES }, (_, i) =>
+    core.entities.add({ entityId: `switch.s${i}`, owner: 'bench', platform: {}, name: `S${i}` }),
+  );
   const values = sensors.map((_, i) => 200 + i);
   const on = switches.map(() => false);
   for (const [i, s] of sensors.entries()) s.report(((values[i] as number) / 10).toFixed(1));
@@ -145,7 +155,8 @@ async function sqliteHour(): Promise<{ writeBytes: number; dbBytes: number } | u
   const dir = await mkdtemp(join(tmpdir(), 'hearth-sqlite-bench-'));
   const db = join(dir, 'home-assistant_v2.db');
   const child = spawn('sqlite3', [db], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const write = (s: string) => new Promise<void>((resolve) => (child.stdin.write(s) ? resolve() : child.stdin.once('drain', () => resolve())));
+  const write = (s: string) =>
+    new Promise<void>((resolve) => (child.stdin.write(s) ? resolve() : child.stdin.once('drain', () => resolve())));
   await write(
     'PRAGMA journal_mode=WAL;\nPRAGMA synchronous=NORMAL;\nCREATE TABLE states(state_id INTEGER PRIMARY KEY, entity_id TEXT, state TEXT, attributes_id INTEGER, last_updated_ts REAL, last_changed_ts REAL, context_id BLOB);\nCREATE INDEX ix_states_entity_id_last_updated_ts ON states(entity_id, last_updated_ts);\n',
   );
@@ -168,7 +179,7 @@ async function sqliteHour(): Promise<{ writeBytes: number; dbBytes: number } | u
       child.stdout.on('data', onData);
     });
   const started = waitFor('ready');
-  await write(".print ready\n");
+  await write('.print ready\n');
   await started;
   const before = ioWriteBytes(child.pid as number);
   for (let tick = 1; tick <= ticks; tick++) {
@@ -204,7 +215,10 @@ async function sqliteHour(): Promise<{ writeBytes: number; dbBytes: number } | u
 }
 
 function runChild(mode: string): HourResult {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), mode], { encoding: 'utf8', timeout: 5 * 60_000 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), mode], {
+    encoding: 'utf8',
+    timeout: 5 * 60_000,
+  });
   if (r.status !== 0) throw new Error(`${mode} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').at(-1) as string) as HourResult;
 }
@@ -224,7 +238,10 @@ const off = runChild('off');
 const on20 = runChild('on20');
 const sqlite = await sqliteHour();
 const dayResult = JSON.parse(
-  (spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'day'], { encoding: 'utf8', timeout: 5 * 60_000 }).stdout ?? '{}')
+  (
+    spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'day'], { encoding: 'utf8', timeout: 5 * 60_000 })
+      .stdout ?? '{}'
+  )
     .trim()
     .split('\n')
     .at(-1) ?? '{}',
@@ -239,7 +256,11 @@ const targets = [
     met: mb(on.writeBytes) <= 1,
   },
   { target: '<= 3 bytes on disk per numeric change after a day', text: `${fmt(perChange, 2)} B`, met: perChange <= 3 },
-  { target: 'the recorder adds <= 8 MB of resident memory at that load', text: `${fmt(rssAdded, 1)} MB (its buffers: ${fmt(on.recorderBytes / 1024, 0)} KB)`, met: rssAdded <= 8 },
+  {
+    target: 'the recorder adds <= 8 MB of resident memory at that load',
+    text: `${fmt(rssAdded, 1)} MB (its buffers: ${fmt(on.recorderBytes / 1024, 0)} KB)`,
+    met: rssAdded <= 8,
+  },
 ];
 const rows = [
   '| case | write_bytes in the hour | per change | vs hearth |',
@@ -263,4 +284,7 @@ const lines = [
   ...targets.map((t) => `- ${t.target}: ${t.text} (${t.met ? 'met' : 'missed'})`),
 ];
 console.log(lines.join('\n'));
-writeFileSync(join(BENCH, 'out', 'recorder-disk.json'), `${JSON.stringify({ benchmark: 'recorder-disk', on, off, sqlite, day: dayResult, targets }, null, 2)}\n`);
+writeFileSync(
+  join(BENCH, 'out', 'recorder-disk.json'),
+  `${JSON.stringify({ benchmark: 'recorder-disk', on, off, sqlite, day: dayResult, targets }, null, 2)}\n`,
+);

@@ -1,5 +1,6 @@
 import { isoFromMicros, type Micros } from '../../core/clock.js';
 import type { HistoryReader } from '../../recorder/types.js';
+import { JsonBytes } from './json-bytes.js';
 
 /** Domains whose attribute-only changes are significant (recorder/history/const.py). */
 const SIGNIFICANT_DOMAINS: ReadonlySet<string> = new Set(['climate', 'device_tracker', 'humidifier', 'thermostat', 'water_heater']);
@@ -16,23 +17,26 @@ export interface HistoryOptions {
   readonly noAttributes: boolean;
 }
 
-function seconds(us: Micros): string {
-  return String(us / 1_000_000);
-}
 
 /**
- * One entity's history as Home Assistant's _sorted_states_to_dict renders it, appended to `out` as JSON text
- * (no object per state: a day of one-second changes is 86,400 of them). `compressed` is the WebSocket form
- * (`s`, `a`, `lu`, `lc` in float seconds); otherwise the REST form (full states, or `state` and `last_changed`
- * for the middle of a minimal response). Returns how many entries were written.
+ * One entity's history as Home Assistant's _sorted_states_to_dict renders it, written to `out` as JSON (no
+ * object or string per state: a day of one-second changes is 86,400 of them). `compressed` is the WebSocket
+ * form (`s`, `a`, `lu`, `lc` in float seconds); otherwise the REST form (full states, or `state` and
+ * `last_changed` for the middle of a minimal response). Returns how many entries were written.
  */
-export function writeEntityHistory(reader: HistoryReader, entityId: string, o: HistoryOptions, compressed: boolean, out: string[]): number {
+export function writeEntityHistory(
+  reader: HistoryReader,
+  entityId: string,
+  o: HistoryOptions,
+  compressed: boolean,
+  out: JsonBytes,
+): number {
   const domain = entityId.slice(0, entityId.indexOf('.'));
   const significantAttrs = SIGNIFICANT_DOMAINS.has(domain);
   const minimal = o.minimalResponse && !NEED_ATTRIBUTE_DOMAINS.has(domain);
   // Home Assistant reads last_changed only when every change is asked for; otherwise it equals last_updated.
   const withLastChanged = !o.significantChangesOnly;
-  const idJson = JSON.stringify(entityId);
+  const head = `{"entity_id":${JSON.stringify(entityId)},"state":`;
   let n = 0;
   let prev: string | undefined;
   reader.forEachState(entityId, o.startUs, o.endUs, o.includeStartState, (state, attrs, lcUs, luUs) => {
@@ -42,19 +46,41 @@ export function writeEntityHistory(reader: HistoryReader, entityId: string, o: H
       lu = o.startUs;
       lc = o.startUs;
     } else if (o.significantChangesOnly && !significantAttrs && lcUs !== luUs) return;
-    const stateJson = JSON.stringify(state);
+    if (minimal && n > 0 && state === prev) return;
+    if (n > 0) out.ascii(',');
     if (minimal && n > 0) {
-      if (state === prev) return;
-      out.push(compressed ? `{"s":${stateJson},"lu":${seconds(lu)}}` : `{"state":${stateJson},"last_changed":"${isoFromMicros(lu)}"}`);
+      if (compressed) {
+        out.ascii('{"s":');
+        out.jsonString(state);
+        out.ascii(',"lu":');
+        out.seconds(lu);
+        out.ascii('}');
+      } else {
+        out.ascii('{"state":');
+        out.jsonString(state);
+        out.ascii(`,"last_changed":"${isoFromMicros(lu)}"}`);
+      }
     } else if (compressed) {
-      const a = o.noAttributes ? '' : `"a":${attrs},`;
-      const lcPart = lc !== lu ? `,"lc":${seconds(lc)}` : '';
-      out.push(`{"s":${stateJson},${a}"lu":${seconds(lu)}${lcPart}}`);
+      out.ascii('{"s":');
+      out.jsonString(state);
+      if (!o.noAttributes) {
+        out.ascii(',"a":');
+        out.repeated(attrs);
+      }
+      out.ascii(',"lu":');
+      out.seconds(lu);
+      if (lc !== lu) {
+        out.ascii(',"lc":');
+        out.seconds(lc);
+      }
+      out.ascii('}');
     } else {
-      const a = o.noAttributes ? '{}' : attrs;
-      out.push(
-        `{"entity_id":${idJson},"state":${stateJson},"attributes":${a},"last_changed":"${isoFromMicros(lc)}","last_updated":"${isoFromMicros(lu)}"}`,
-      );
+      out.utf8(head);
+      out.jsonString(state);
+      out.ascii(',"attributes":');
+      if (o.noAttributes) out.ascii('{}');
+      else out.repeated(attrs);
+      out.ascii(`,"last_changed":"${isoFromMicros(lc)}","last_updated":"${isoFromMicros(lu)}"}`);
     }
     prev = state;
     n++;
@@ -62,22 +88,44 @@ export function writeEntityHistory(reader: HistoryReader, entityId: string, o: H
   return n;
 }
 
-/** `{"<entity_id>": [...], ...}` for the WebSocket commands; entities without history are left out. */
-export function compressedHistoryJson(reader: HistoryReader, entityIds: readonly string[], o: HistoryOptions): string {
-  const parts: string[] = [];
+/** `{"<entity_id>": [...], ...}` for the WebSocket commands, as UTF-8; entities without history are left out. */
+export function compressedHistoryJson(
+  reader: HistoryReader,
+  entityIds: readonly string[],
+  o: HistoryOptions,
+  out = new JsonBytes(),
+): JsonBytes {
+  out.ascii('{');
+  let first = true;
   for (const id of entityIds) {
-    const entries: string[] = [];
-    if (writeEntityHistory(reader, id, o, true, entries) > 0) parts.push(`${JSON.stringify(id)}:[${entries.join(',')}]`);
+    const mark = out.length;
+    out.utf8(`${first ? '' : ','}${JSON.stringify(id)}:[`);
+    if (writeEntityHistory(reader, id, o, true, out) === 0) {
+      out.length = mark;
+      continue;
+    }
+    out.ascii(']');
+    first = false;
   }
-  return `{${parts.join(',')}}`;
+  out.ascii('}');
+  return out;
 }
 
 /** `[[...], [...]]` for REST: one array per entity with history, in the order asked. */
-export function restHistoryJson(reader: HistoryReader, entityIds: readonly string[], o: HistoryOptions): string {
-  const lists: string[] = [];
+export function restHistoryJson(reader: HistoryReader, entityIds: readonly string[], o: HistoryOptions): Buffer {
+  const out = new JsonBytes();
+  out.ascii('[');
+  let first = true;
   for (const id of entityIds) {
-    const entries: string[] = [];
-    if (writeEntityHistory(reader, id, o, false, entries) > 0) lists.push(`[${entries.join(',')}]`);
+    const mark = out.length;
+    out.ascii(first ? '[' : ',[');
+    if (writeEntityHistory(reader, id, o, false, out) === 0) {
+      out.length = mark;
+      continue;
+    }
+    out.ascii(']');
+    first = false;
   }
-  return `[${lists.join(',')}]`;
+  out.ascii(']');
+  return out.view();
 }

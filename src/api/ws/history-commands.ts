@@ -3,6 +3,7 @@ import { HubError } from '../../core/errors.js';
 import type { HubEvent } from '../../core/event-bus.js';
 import type { HistoryReader } from '../../recorder/types.js';
 import { compressedHistoryJson, type HistoryOptions } from '../history/history-json.js';
+import { JsonBytes } from '../history/json-bytes.js';
 import { type LogbookOptions, logbookJson, stateEntry } from '../history/logbook-json.js';
 import { checkOrder, endTime, startTime } from '../history/period.js';
 import { command, userOf } from './command.js';
@@ -70,7 +71,12 @@ const historyDuringPeriod = command(historySchema, (conn, msg, id) => {
     conn.sendResult(id, '{}');
     return;
   }
-  conn.sendResult(id, compressedHistoryJson(history, msg.entity_ids, historyOptions(msg, startUs, endUs ?? now + 1)));
+  // Megabytes for a day of one-second changes: built as bytes, with the result's envelope around them.
+  const out = new JsonBytes();
+  out.ascii(`{"id":${id},"type":"result","success":true,"result":`);
+  compressedHistoryJson(history, msg.entity_ids, historyOptions(msg, startUs, endUs ?? now + 1), out);
+  out.ascii('}');
+  conn.outbox.push(out.view());
 });
 
 /**
@@ -87,8 +93,11 @@ const historyStream = command(historySchema, (conn, msg, id) => {
   const { startUs, endUs } = period(msg);
   const options = historyOptions(msg, startUs, Math.min(endUs ?? now + 1, now + 1));
   conn.sendResult(id, 'null');
-  const past = compressedHistoryJson(history, msg.entity_ids, options);
-  conn.send(eventMessage(id, `{"states":${past},"start_time":${startUs / 1e6},"end_time":${options.endUs / 1e6}}`));
+  const past = new JsonBytes();
+  past.ascii(`{"id":${id},"type":"event","event":{"states":`);
+  compressedHistoryJson(history, msg.entity_ids, options, past);
+  past.ascii(`,"start_time":${startUs / 1e6},"end_time":${options.endUs / 1e6}}}`);
+  conn.outbox.push(past.view());
   if (endUs !== undefined && endUs <= now) return;
   const wanted = new Set(msg.entity_ids);
   const off = core.bus.on(conn.owner, 'state_changed', (event: HubEvent<'state_changed'>) => {
