@@ -116,3 +116,33 @@ export function readRows(path: string, rowCount: number, fromS: number, toS: num
     closeSync(fd);
   }
 }
+
+/**
+ * The last row of each wanted statistic, reading the file backwards a block at a time: at start a total's
+ * running sum continues from its last row, and reading a year of rows to find it would slow the start.
+ */
+export function lastRows(path: string, rowCount: number, wanted: ReadonlySet<number>): Map<number, StatRecord> {
+  const found = new Map<number, StatRecord>();
+  if (rowCount === 0 || wanted.size === 0) return found;
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return found;
+  }
+  try {
+    const BLOCK_ROWS = 1024;
+    const buf = Buffer.alloc(BLOCK_ROWS * ROW_BYTES);
+    for (let end = rowCount; end > 0 && found.size < wanted.size; end -= BLOCK_ROWS) {
+      const start = Math.max(0, end - BLOCK_ROWS);
+      readSync(fd, buf, 0, (end - start) * ROW_BYTES, start * ROW_BYTES);
+      for (let i = end - start - 1; i >= 0; i--) {
+        const row = decodeRow(buf, i * ROW_BYTES);
+        if (row !== undefined && wanted.has(row.meta) && !found.has(row.meta)) found.set(row.meta, row);
+      }
+    }
+    return found;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -9,7 +9,7 @@ import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
 import { type OpenAppendFile, openAppendFile } from '../storage/journal.js';
 import { WriteGuard } from '../storage/write-guard.js';
 import { utcDayOf } from './day.js';
-import { encodeRows, goodRows, readRows, type StatRecord } from './statistics-file.js';
+import { encodeRows, goodRows, lastRows, readRows, type StatRecord } from './statistics-file.js';
 import type { StatisticMeta, StatisticPeriod, StatisticRow, StatisticsReader } from './types.js';
 
 export const STATISTICS_OWNER = 'statistics';
@@ -105,6 +105,8 @@ export class Statistics implements Component, StatisticsReader {
   private pendingHourly: StatRecord[] = [];
   private hourlyCount = 0;
   private readonly shortCounts = new Map<string, number>();
+  /** Each total's last stored hourly row at start, where its running sum continues from. */
+  private lastTotals = new Map<number, StatRecord>();
   private readonly guard: WriteGuard;
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
@@ -123,6 +125,8 @@ export class Statistics implements Component, StatisticsReader {
       if (meta.status === 'corrupt') log.error({ movedTo: meta.movedTo }, 'statistics metadata was corrupt; moved aside, starting over');
       if (meta.status === 'ok' && Array.isArray(meta.value)) for (const m of meta.value) this.addMeta(m);
       this.hourlyCount = await this.checkedCount('hourly.bin');
+      const totals = new Set(this.metas.flatMap((m, i) => (m.kind === 'sum' ? [i] : [])));
+      this.lastTotals = lastRows(join(this.dir, 'hourly.bin'), this.hourlyCount, totals);
       for (const name of await readdir(this.dir)) {
         const day = /^short-(\d{4}-\d{2}-\d{2})\.bin$/.exec(name)?.[1];
         if (day !== undefined) this.shortCounts.set(day, await this.checkedCount(name));
@@ -268,13 +272,12 @@ export class Statistics implements Component, StatisticsReader {
     return tracker;
   }
 
-  /** A total's last stored hourly row (its state and running sum), if any. */
+  /** A total's last hourly row (its state and running sum), if any: written since start, else read at start. */
   private lastRow(meta: number): StatRecord | undefined {
     if ((this.metas[meta] as MetaEntry).kind !== 'sum') return undefined;
-    const rows = [...readRows(join(this.dir, 'hourly.bin'), this.hourlyCount, 0, 2 ** 32 - 1), ...this.pendingHourly];
-    let last: StatRecord | undefined;
-    for (const r of rows) if (r.meta === meta && Number.isFinite(r.sum) && (last === undefined || r.startS >= last.startS)) last = r;
-    return last;
+    for (let i = this.pendingHourly.length - 1; i >= 0; i--)
+      if ((this.pendingHourly[i] as StatRecord).meta === meta) return this.pendingHourly[i];
+    return this.lastTotals.get(meta);
   }
 
   private accumulate(tr: Tracker, t: number): void {

@@ -17,7 +17,6 @@ export interface HistoryOptions {
   readonly noAttributes: boolean;
 }
 
-
 /**
  * One entity's history as Home Assistant's _sorted_states_to_dict renders it, written to `out` as JSON (no
  * object or string per state: a day of one-second changes is 86,400 of them). `compressed` is the WebSocket
