@@ -18,6 +18,7 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seededRandom } from '../drivers/virtual/index.js';
 import { ManualClock } from '../src/core/clock.js';
 import { Core } from '../src/core/core.js';
 import { silentLogger } from '../src/core/log.js';
@@ -37,18 +38,6 @@ const T0 = Date.UTC(2026, 2, 10, 0, 0, 0) * 1000;
 function ioWriteBytes(pid: number | 'self'): number {
   const m = /^write_bytes: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
   return Number(m?.[1] ?? 0);
-}
-
-/** mulberry32: a seeded generator without the lattice of a plain LCG (which deflate would find and exploit). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface HourResult {
@@ -87,7 +76,7 @@ async function hour(recorderOn: boolean, restoreWindowS = RESTORE_WINDOW_S): Pro
   for (const s of switches) s.report('off');
   await restore.flush();
   await recorder?.commit();
-  const random = rng(7);
+  const random = seededRandom(7);
   const before = ioWriteBytes('self');
   let changes = 0;
   const ticks = (HOUR_S * 1000) / TICK_MS;
@@ -128,7 +117,7 @@ async function day(): Promise<{ bytes: number; points: number }> {
   await recorder.start();
   const attrs = { unit_of_measurement: '°C', state_class: 'measurement', device_class: 'temperature' };
   const values = Array.from({ length: SENSORS }, (_, i) => 200 + i);
-  const random = rng(11);
+  const random = seededRandom(11);
   let points = 0;
   const period = Math.round((TICK_MS * (SENSORS + SWITCHES)) / SENSORS);
   for (let ms = 0; ms < 24 * HOUR_S * 1000; ms += period) {
@@ -160,7 +149,7 @@ async function sqliteHour(): Promise<{ writeBytes: number; dbBytes: number } | u
   await write(
     'PRAGMA journal_mode=WAL;\nPRAGMA synchronous=NORMAL;\nCREATE TABLE states(state_id INTEGER PRIMARY KEY, entity_id TEXT, state TEXT, attributes_id INTEGER, last_updated_ts REAL, last_changed_ts REAL, context_id BLOB);\nCREATE INDEX ix_states_entity_id_last_updated_ts ON states(entity_id, last_updated_ts);\n',
   );
-  const random = rng(7);
+  const random = seededRandom(7);
   const values = Array.from({ length: SENSORS }, (_, i) => 200 + i);
   const on = Array.from({ length: SWITCHES }, () => false);
   const ticks = (HOUR_S * 1000) / TICK_MS;

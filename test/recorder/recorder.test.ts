@@ -2,6 +2,7 @@ import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { seededRandom } from '../../drivers/virtual/index.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { Core } from '../../src/core/core.js';
 import { silentLogger } from '../../src/core/log.js';
@@ -184,15 +185,8 @@ t.test('a finished day is rewritten with one chunk per entity: a few bytes a num
   const day0 = clock.now();
   // A random walk read every 10 s with up to 200 ms of jitter (a seeded generator: periodic test data
   // would compress far better than any real sensor).
-  let seed = 12345;
   // mulberry32 (a plain LCG has a lattice that deflate exploits, which flatters the figure).
-  const random = () => {
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let x = seed;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = seededRandom(12345);
   let v = 2000;
   let points = 0;
   for (let h = 0; h < 24; h++) {

@@ -6,7 +6,7 @@ import type { Hub } from '../../src/hub.js';
 import { packageRoot } from '../../src/util/paths.js';
 import { withDeadline } from '../api/ws-client.js';
 import { MINIMAL_CONFIG } from '../helpers/hub.js';
-import { openBrowser } from './browser.js';
+import { createOwnerInBrowser, openBrowser } from './browser.js';
 import { rest, startWebHub, type WebHub } from './helpers.js';
 
 /** With HEARTH_SCREENSHOTS=1 the README's screenshots are written to docs/. */
@@ -37,17 +37,6 @@ function stateOf(hub: Hub, entityId: string, state: string): Promise<void> {
   return until(hub, entityId, (s) => s.state === state, `state ${state}`);
 }
 
-async function createOwnerInBrowser(web: WebHub, page: import('playwright-core').Page): Promise<void> {
-  await page.goto(`${web.url}/`);
-  await page.waitForURL(`${web.url}/onboarding`);
-  await page.getByLabel('Your name').fill(OWNER.name);
-  await page.getByLabel('Username').fill(OWNER.username);
-  await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
-  await page.getByLabel('Password again').fill(OWNER.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL(`${web.url}/`);
-}
-
 async function logIn(web: WebHub, page: import('playwright-core').Page): Promise<void> {
   await page.goto(`${web.url}/login`);
   await page.getByLabel('Username').fill(OWNER.username);
@@ -59,7 +48,7 @@ async function logIn(web: WebHub, page: import('playwright-core').Page): Promise
 t.test('onboarding, logout, login, a token made on /profile works on REST until revoked', async (t) => {
   const web = await startWebHub(t);
   const { page, problems } = await openBrowser(t, { width: 1100, height: 760 });
-  await createOwnerInBrowser(web, page);
+  await createOwnerInBrowser(web, page, OWNER);
   await page.locator('[data-link="live"]').waitFor();
 
   await page.getByRole('button', { name: 'Log out' }).click();
@@ -93,7 +82,7 @@ t.test('onboarding, logout, login, a token made on /profile works on REST until 
 t.test('the dashboard toggles a light and shows a change made by another client within a second', async (t) => {
   const web = await startWebHub(t, { yaml: await readFile(DEMO_CONFIG_PATH, 'utf8') });
   const { page, problems } = await openBrowser(t, { width: 1280, height: 1500 });
-  await createOwnerInBrowser(web, page);
+  await createOwnerInBrowser(web, page, OWNER);
   await page.locator('[data-link="live"]').waitFor();
   const kitchen = page.locator('article[data-entity="light.kitchen"]');
   const toggle = kitchen.getByRole('switch');
@@ -139,7 +128,7 @@ t.test('the dashboard toggles a light and shows a change made by another client 
 t.test('repeated bad passwords are throttled, then the address is banned', async (t) => {
   const web = await startWebHub(t, { yaml: `${MINIMAL_CONFIG}\nhttp:\n  login_attempts_threshold: 8\n` });
   const { page } = await openBrowser(t);
-  await createOwnerInBrowser(web, page);
+  await createOwnerInBrowser(web, page, OWNER);
   await page.getByRole('button', { name: 'Log out' }).click();
   await page.waitForURL(/\/login/);
   const attempt = async (): Promise<string> => {
@@ -169,7 +158,7 @@ t.test('the dashboard stays smooth with 1,000 entities and frequent updates (one
     hub.core.states.set(id, String(i), { unit_of_measurement: 'W', friendly_name: `Load ${i}`, device_class: 'power' });
   }
   const { page, problems } = await openBrowser(t);
-  await createOwnerInBrowser(web, page);
+  await createOwnerInBrowser(web, page, OWNER);
   await page.locator('[data-link="live"]').waitFor();
   await page.waitForFunction('document.querySelectorAll("article.card").length >= 1000');
 

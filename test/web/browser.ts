@@ -45,3 +45,19 @@ export async function openBrowser(t: Teardown, viewport = { width: 1280, height:
   page.on('pageerror', (e) => problems.push(e.message));
   return { context, page, problems };
 }
+
+/** Onboarding in the browser: creates the owner (these credentials) and lands on the dashboard. */
+export async function createOwnerInBrowser(
+  web: { readonly url: string },
+  page: Page,
+  owner: { readonly name: string; readonly username: string; readonly password: string },
+): Promise<void> {
+  await page.goto(`${web.url}/`);
+  await page.waitForURL(`${web.url}/onboarding`);
+  await page.getByLabel('Your name').fill(owner.name);
+  await page.getByLabel('Username').fill(owner.username);
+  await page.getByLabel('Password', { exact: true }).fill(owner.password);
+  await page.getByLabel('Password again').fill(owner.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(`${web.url}/`);
+}

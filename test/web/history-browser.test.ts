@@ -1,5 +1,5 @@
 import t from 'tap';
-import { openBrowser } from './browser.js';
+import { createOwnerInBrowser, openBrowser } from './browser.js';
 import { rest, startWebHub } from './helpers.js';
 
 const OWNER = { name: 'Grace Hopper', username: 'grace', password: 'compile everything' };
@@ -9,14 +9,7 @@ t.test('clicking an entity opens its history: a line graph, a timeline, a range 
   const { page, problems } = await openBrowser(t, { width: 1280, height: 1000 });
   const sent: string[] = [];
   page.on('websocket', (ws) => ws.on('framesent', (f) => sent.push(String(f.payload))));
-  await page.goto(`${web.url}/`);
-  await page.waitForURL(`${web.url}/onboarding`);
-  await page.getByLabel('Your name').fill(OWNER.name);
-  await page.getByLabel('Username').fill(OWNER.username);
-  await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
-  await page.getByLabel('Password again').fill(OWNER.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL(`${web.url}/`);
+  await createOwnerInBrowser(web, page, OWNER);
   await page.locator('[data-link="live"]').waitFor();
 
   const token = await web.hub.auth.createToken(web.hub.auth.ownerUser()?.id ?? '', 'script');

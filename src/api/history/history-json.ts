@@ -87,6 +87,35 @@ export function writeEntityHistory(
   return n;
 }
 
+/**
+ * Each entity's list, in the order asked, between `open` and `close`; an entity without history is left out
+ * (its opening is taken back).
+ */
+function writeLists(
+  reader: HistoryReader,
+  entityIds: readonly string[],
+  o: HistoryOptions,
+  compressed: boolean,
+  out: JsonBytes,
+  brackets: string,
+): void {
+  out.ascii(brackets[0] as string);
+  let first = true;
+  for (const id of entityIds) {
+    const mark = out.length;
+    if (!first) out.ascii(',');
+    if (compressed) out.utf8(`${JSON.stringify(id)}:`);
+    out.ascii('[');
+    if (writeEntityHistory(reader, id, o, compressed, out) === 0) {
+      out.length = mark;
+      continue;
+    }
+    out.ascii(']');
+    first = false;
+  }
+  out.ascii(brackets[1] as string);
+}
+
 /** `{"<entity_id>": [...], ...}` for the WebSocket commands, as UTF-8; entities without history are left out. */
 export function compressedHistoryJson(
   reader: HistoryReader,
@@ -94,37 +123,13 @@ export function compressedHistoryJson(
   o: HistoryOptions,
   out = new JsonBytes(),
 ): JsonBytes {
-  out.ascii('{');
-  let first = true;
-  for (const id of entityIds) {
-    const mark = out.length;
-    out.utf8(`${first ? '' : ','}${JSON.stringify(id)}:[`);
-    if (writeEntityHistory(reader, id, o, true, out) === 0) {
-      out.length = mark;
-      continue;
-    }
-    out.ascii(']');
-    first = false;
-  }
-  out.ascii('}');
+  writeLists(reader, entityIds, o, true, out, '{}');
   return out;
 }
 
 /** `[[...], [...]]` for REST: one array per entity with history, in the order asked. */
 export function restHistoryJson(reader: HistoryReader, entityIds: readonly string[], o: HistoryOptions): Buffer {
   const out = new JsonBytes();
-  out.ascii('[');
-  let first = true;
-  for (const id of entityIds) {
-    const mark = out.length;
-    out.ascii(first ? '[' : ',[');
-    if (writeEntityHistory(reader, id, o, false, out) === 0) {
-      out.length = mark;
-      continue;
-    }
-    out.ascii(']');
-    first = false;
-  }
-  out.ascii(']');
+  writeLists(reader, entityIds, o, false, out, '[]');
   return out.view();
 }

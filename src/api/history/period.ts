@@ -46,3 +46,12 @@ export function entityList(text: string, name: string): string[] {
   if (ids.length === 0 || !ids.every(isValidEntityId)) throw new HubError('invalid_format', `Invalid ${name}`);
   return ids;
 }
+
+/** The `<start>` of a REST path (`/api/history/period/<start>`), or `fallback` when the path has none. */
+export function pathStart(raw: string | undefined, fallback: Micros): Micros {
+  if (raw === undefined) return fallback;
+  const parsed = parseTime(raw);
+  if (parsed === undefined)
+    throw new HubError('invalid_start_time', `Invalid datetime: ${JSON.stringify(raw.slice(0, 64))} is not an ISO 8601 date and time`);
+  return parsed;
+}

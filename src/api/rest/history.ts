@@ -4,7 +4,7 @@ import { hasQueryKey, JSON_TYPE, queryValue, type Reply, type Request } from '..
 import type { HttpServer } from '../../http/server.js';
 import type { HistoryReader } from '../../recorder/types.js';
 import { restHistoryJson } from '../history/history-json.js';
-import { checkOrder, endTime, entityList, parseTime } from '../history/period.js';
+import { checkOrder, endTime, entityList, pathStart } from '../history/period.js';
 import type { RequestAuth } from './auth-check.js';
 import { pathParam } from './params.js';
 
@@ -24,14 +24,7 @@ export function registerHistory(server: HttpServer, ctx: ApiContext, auth: Reque
 
 function answer(ctx: ApiContext, history: HistoryReader, req: Request, reply: Reply): void {
   const now = ctx.core.clock.now();
-  let startUs = now - DAY_US;
-  if (req.params.length > 0) {
-    const raw = pathParam(req, 0, 'start');
-    const parsed = parseTime(raw);
-    if (parsed === undefined)
-      throw new HubError('invalid_start_time', `Invalid datetime: ${JSON.stringify(raw.slice(0, 64))} is not an ISO 8601 date and time`);
-    startUs = parsed;
-  }
+  const startUs = pathStart(req.params.length > 0 ? pathParam(req, 0, 'start') : undefined, now - DAY_US);
   const endText = queryValue(req.query, 'end_time');
   const endUs = endText === undefined ? startUs + DAY_US : endTime(endText);
   checkOrder(startUs, endUs);

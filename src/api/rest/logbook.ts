@@ -5,7 +5,7 @@ import type { HttpServer } from '../../http/server.js';
 import type { HistoryReader } from '../../recorder/types.js';
 import { localDayStart } from '../history/local-day.js';
 import { logbookJson } from '../history/logbook-json.js';
-import { checkOrder, endTime, entityList, parseTime } from '../history/period.js';
+import { checkOrder, endTime, entityList, pathStart } from '../history/period.js';
 import type { RequestAuth } from './auth-check.js';
 import { pathParam } from './params.js';
 
@@ -23,14 +23,10 @@ export function registerLogbook(server: HttpServer, ctx: ApiContext, auth: Reque
 }
 
 function answer(ctx: ApiContext, history: HistoryReader, req: Request, reply: Reply): void {
-  let startUs = localDayStart(ctx.core.clock.now(), ctx.config.hub.time_zone);
-  if (req.params.length > 0) {
-    const raw = pathParam(req, 0, 'start');
-    const parsed = parseTime(raw);
-    if (parsed === undefined)
-      throw new HubError('invalid_start_time', `Invalid datetime: ${JSON.stringify(raw.slice(0, 64))} is not an ISO 8601 date and time`);
-    startUs = parsed;
-  }
+  const startUs = pathStart(
+    req.params.length > 0 ? pathParam(req, 0, 'start') : undefined,
+    localDayStart(ctx.core.clock.now(), ctx.config.hub.time_zone),
+  );
   const periodText = queryValue(req.query, 'period');
   const period = periodText === undefined ? 1 : Number(periodText);
   if (!Number.isInteger(period) || period < 1 || period > 365)
