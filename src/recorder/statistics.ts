@@ -1,4 +1,4 @@
-import { mkdir, readdir, unlink } from 'node:fs/promises';
+import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Micros } from '../core/clock.js';
 import type { Component } from '../core/component.js';
@@ -9,7 +9,7 @@ import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
 import { type OpenAppendFile, openAppendFile } from '../storage/journal.js';
 import { WriteGuard } from '../storage/write-guard.js';
 import { utcDayOf } from './day.js';
-import { encodeRows, goodRows, lastRows, readRows, type StatRecord } from './statistics-file.js';
+import { encodeRows, goodRows, lastRows, ROW_BYTES, readRows, type StatRecord } from './statistics-file.js';
 import type { StatisticMeta, StatisticPeriod, StatisticRow, StatisticsReader } from './types.js';
 
 export const STATISTICS_OWNER = 'statistics';
@@ -111,6 +111,8 @@ export class Statistics implements Component, StatisticsReader {
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private backwardsLogged = false;
+  /** A statistic was added or its unit or name changed since meta.json was written. */
+  private metaDirty = false;
 
   constructor(private readonly options: StatisticsOptions) {
     this.dir = join(options.dataDir, 'recorder', 'statistics');
@@ -145,15 +147,21 @@ export class Statistics implements Component, StatisticsReader {
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.writing;
+    await this.saveMeta();
   }
 
   /** Rows whose tail is torn by a power cut are cut off (the file is truncated to whole rows on the next append). */
   private async checkedCount(name: string): Promise<number> {
     const path = join(this.dir, name);
     const n = await goodRows(path);
+    const size = await stat(path).then(
+      (s) => s.size,
+      () => 0,
+    );
+    if (size === n * ROW_BYTES) return n;
     const f = await (this.options.openFile ?? openAppendFile)(path);
     try {
-      await f.truncate(n * 52);
+      await f.truncate(n * ROW_BYTES);
     } finally {
       await f.close();
     }
@@ -208,7 +216,7 @@ export class Statistics implements Component, StatisticsReader {
     if (meta.unit !== unit || meta.name !== name) {
       meta.unit = unit;
       meta.name = name;
-      void this.saveMeta();
+      this.metaDirty = true;
     }
     // A change at or after the open period's end belongs to the next one: close what it left first.
     if (atS >= this.periodS + SHORT_S) this.rollTo(atS);
@@ -248,7 +256,7 @@ export class Statistics implements Component, StatisticsReader {
         unitClass: UNIT_CLASSES[deviceClass] ?? null,
         stateClass: stateClass === 'measurement' ? '' : stateClass,
       });
-      void this.saveMeta();
+      this.metaDirty = true;
     }
     const tracker: Tracker = {
       meta,
@@ -389,6 +397,7 @@ export class Statistics implements Component, StatisticsReader {
 
   /** Appends the pending rows (5-minute rows to their day's file, hourly rows to hourly.bin); purges old days. */
   private async write(): Promise<void> {
+    if (!(await this.saveMeta())) return this.failed();
     const open = this.options.openFile ?? openAppendFile;
     const byDay = new Map<string, StatRecord[]>();
     for (const r of this.pendingShort) {
@@ -403,7 +412,7 @@ export class Statistics implements Component, StatisticsReader {
         try {
           await f.append(encodeRows(rows));
         } catch (err) {
-          await f.truncate(count * 52).catch(() => {});
+          await f.truncate(count * ROW_BYTES).catch(() => {});
           throw err;
         } finally {
           await f.close().catch(() => {});
@@ -438,11 +447,13 @@ export class Statistics implements Component, StatisticsReader {
     }
   }
 
-  private saveMeta(): Promise<void> {
-    this.writing = this.writing.then(() =>
-      this.guard.run(() => writeFileAtomic(join(this.dir, 'meta.json'), JSON.stringify(this.metas))).then(() => {}),
-    );
-    return this.writing;
+  /** Writes meta.json when a statistic was added or renamed: before the rows that name it, never per change. */
+  private async saveMeta(): Promise<boolean> {
+    if (!this.metaDirty) return true;
+    this.metaDirty = false;
+    const ok = await this.guard.run(() => writeFileAtomic(join(this.dir, 'meta.json'), JSON.stringify(this.metas)));
+    if (!ok) this.metaDirty = true;
+    return ok;
   }
 
   // --- Reading ---------------------------------------------------------------------------------------
