@@ -1,3 +1,8 @@
+/** The value of a lower-case hex digit (the caller checked the text is hex). */
+function hexValue(c: number): number {
+  return c <= 0x39 ? c - 0x30 : c - 0x57;
+}
+
 /** A growable byte buffer with LEB128 varints (numbers up to 2^53, not only 32-bit ones). */
 export class ByteWriter {
   private buf: Uint8Array;
@@ -44,6 +49,15 @@ export class ByteWriter {
     this.room(b.length);
     this.buf.set(b, this.length);
     this.length += b.length;
+  }
+
+  /** 32 lower-case hex digits (a context id) as their 16 bytes, without a Buffer per id. */
+  hex16(s: string): void {
+    this.room(16);
+    const buf = this.buf;
+    let at = this.length;
+    for (let i = 0; i < 32; i += 2) buf[at++] = (hexValue(s.charCodeAt(i)) << 4) | hexValue(s.charCodeAt(i + 1));
+    this.length = at;
   }
 
   string(s: string): void {

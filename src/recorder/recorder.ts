@@ -103,6 +103,9 @@ export class Recorder implements Component, HistoryReader {
   private readonly decided = new Map<string, boolean>();
   private readonly excludedEvents: ReadonlySet<string>;
   private hot = new Map<string, HotSeries>();
+  /** What the hot tier holds, kept as changes come (summing every series per change would cost O(entities)). */
+  private hotBytes = 0;
+  private pendingBytes = 0;
   /** The hour (ms) the hot tier belongs to; sealed when the clock leaves it. */
   private hotHour = -1;
   /** Sealed chunks per series, oldest first. */
@@ -231,7 +234,7 @@ export class Recorder implements Component, HistoryReader {
   }
 
   private add(id: string, state: string, attributesJson: string, lcMs: number, luMs: number, context: Context | null): void {
-    if (this.memoryBytes() > this.budget()) {
+    if (this.hotBytes + this.pendingBytes + this.cacheBytes > this.budget()) {
       this.stats.droppedPoints++;
       if (!this.dropLogged) {
         this.dropLogged = true;
@@ -247,7 +250,10 @@ export class Recorder implements Component, HistoryReader {
       series = newHot();
       this.hot.set(id, series);
     }
-    series.writer.append(state, attributesJson, lcMs, luMs, context);
+    const writer = series.writer;
+    const before = writer.memoryBytes;
+    writer.append(state, attributesJson, lcMs, luMs, context);
+    this.hotBytes += writer.memoryBytes - before;
   }
 
   private budget(): number {
@@ -256,10 +262,14 @@ export class Recorder implements Component, HistoryReader {
 
   /** Bytes the recorder holds for history: the hot tier, chunks waiting for the disk, the read cache. */
   memoryBytes(): number {
-    let n = this.cacheBytes;
-    for (const s of this.hot.values()) n += s.writer.memoryBytes;
+    return this.hotBytes + this.pendingBytes + this.cacheBytes;
+  }
+
+  /** Recounts the bytes of chunks sealed in memory that wait for the disk, after the list changed. */
+  private recountPending(): void {
+    let n = 0;
     for (const ref of this.pending) n += ref.length;
-    return n;
+    this.pendingBytes = n;
   }
 
   // --- Journal ---------------------------------------------------------------------------------------
@@ -373,7 +383,10 @@ export class Recorder implements Component, HistoryReader {
     }
     if (replayEpoch >= 0) this.epoch = replayEpoch;
     let first = Number.POSITIVE_INFINITY;
-    for (const s of this.hot.values()) first = Math.min(first, s.writer.firstMs);
+    for (const s of this.hot.values()) {
+      first = Math.min(first, s.writer.firstMs);
+      this.hotBytes += s.writer.memoryBytes;
+    }
     if (Number.isFinite(first)) this.hotHour = this.hourOf(first);
   }
 
@@ -400,9 +413,11 @@ export class Recorder implements Component, HistoryReader {
       this.pending.push(ref);
     }
     this.hot = new Map();
+    this.hotBytes = 0;
     this.hotHour = -1;
     this.pendingEpoch = this.epoch;
     this.epoch++;
+    this.recountPending();
   }
 
   /** Seals the hour: its chunks go to the day files, and the journal starts over. */
@@ -448,6 +463,7 @@ export class Recorder implements Component, HistoryReader {
       file.compacted = false;
       this.days.set(day, file);
       this.pending = this.pending.filter((r) => r.pending !== undefined);
+      this.recountPending();
     }
     if (byDay.size === 0) return;
     this.diskEpoch = this.pendingEpoch;
@@ -508,6 +524,7 @@ export class Recorder implements Component, HistoryReader {
       else if (kept.length !== list.length) this.refs.set(id, kept);
     }
     this.pending = this.pending.filter((r) => r.day >= cutoff);
+    this.recountPending();
   }
 
   private async compactFinishedDays(): Promise<void> {

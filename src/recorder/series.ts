@@ -189,11 +189,11 @@ function writeContext(b: ByteWriter, ctx: Context, users: Dictionary): void {
   if (parentText) flags |= C_PARENT_TEXT;
   b.u8(flags);
   if (idText) b.string(ctx.id);
-  else b.bytes(Buffer.from(ctx.id, 'hex'));
+  else b.hex16(ctx.id);
   if (ctx.user_id !== null) b.varint(users.indexOf(ctx.user_id));
   if (parent !== null) {
     if (parentText) b.string(parent);
-    else b.bytes(Buffer.from(parent, 'hex'));
+    else b.hex16(parent);
   }
 }
 
