@@ -33,6 +33,11 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 /** In memory: the unsealed hour and chunks the disk refused. Past it, points are dropped (counted, logged once). */
 export const DEFAULT_MEMORY_BUDGET_BYTES = 8 * 1024 * 1024;
+/**
+ * The hot tier is sealed early (compressed into chunks, a few times smaller, and written) when it grows past
+ * this: a flood of changes must not grow the hub's memory by the whole hour.
+ */
+const SEAL_BYTES = 1024 * 1024;
 /** Inflated chunks kept for repeated queries (a dashboard re-asking the same day). */
 const CACHE_BYTES = 2 * 1024 * 1024;
 const MAX_RETRY_MS = 5 * 60_000;
@@ -106,6 +111,7 @@ export class Recorder implements Component, HistoryReader {
   /** What the hot tier holds, kept as changes come (summing every series per change would cost O(entities)). */
   private hotBytes = 0;
   private pendingBytes = 0;
+  private sealQueued = false;
   /** The hour (ms) the hot tier belongs to; sealed when the clock leaves it. */
   private hotHour = -1;
   /** Sealed chunks per series, oldest first. */
@@ -254,6 +260,12 @@ export class Recorder implements Component, HistoryReader {
     const before = writer.memoryBytes;
     writer.append(state, attributesJson, lcMs, luMs, context);
     this.hotBytes += writer.memoryBytes - before;
+    if (this.hotBytes > SEAL_BYTES && !this.sealQueued && this.running) {
+      this.sealQueued = true;
+      void this.seal().finally(() => {
+        this.sealQueued = false;
+      });
+    }
   }
 
   private budget(): number {

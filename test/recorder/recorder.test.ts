@@ -334,3 +334,28 @@ t.test('events are recorded with their context; excluded event types are not', a
   r.recorder.forEachEvent(START, START + HOUR, (type, data, _t, c) => seen.push([type, data, c.user_id]));
   t.same(seen, [['automation_triggered', '{"name":"Lights","entity_id":"automation.lights"}', 'user-9']]);
 });
+
+t.test('a flood of changes is sealed early: the hot tier stays near a megabyte, every change is kept', async (t) => {
+  const r = await rig(t, await dataDir(t));
+  const sealed = new Promise<void>((resolve) => {
+    const off = r.core.bus.on('test', 'state_changed', () => {
+      if (r.recorder.stats.seals > 0) {
+        off();
+        resolve();
+      }
+    });
+  });
+  let n = 0;
+  for (; n < 400_000 && r.recorder.stats.seals === 0; n++) {
+    r.core.states.set(`sensor.f${n % 50}`, String(n), { n });
+    r.clock.advance(1000);
+    if (n % 20_000 === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+  r.core.states.set('sensor.f0', 'last');
+  await sealed;
+  t.ok(r.recorder.stats.seals >= 1, `sealed after ${n} changes within the hour`);
+  t.ok(r.recorder.memoryBytes() < 4 * 1024 * 1024, `${r.recorder.memoryBytes()} bytes held`);
+  let kept = 0;
+  for (let i = 0; i < 50; i++) kept += r.recorder.forEachState(`sensor.f${i}`, START, r.clock.now() + 1, false, () => {});
+  t.equal(kept, n + 1, 'nothing lost');
+});
