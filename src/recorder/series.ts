@@ -61,19 +61,29 @@ function renderScaled(int: number, scale: number): string {
   return negative ? `-${whole}` : whole;
 }
 
-/** Strings numbered in the order they were first seen. */
+/**
+ * Strings numbered in the order they were first seen. Most series have one or two (a sensor's attributes,
+ * on and off), so the index map is made only past a few: a thousand entities do not cost three thousand Maps.
+ */
 export class Dictionary {
   readonly items: string[] = [];
-  private readonly index = new Map<string, number>();
+  private index: Map<string, number> | undefined;
+  /** Characters held, for the memory budget. */
+  chars = 0;
 
   indexOf(s: string): number {
-    let i = this.index.get(s);
-    if (i === undefined) {
-      i = this.items.length;
-      this.items.push(s);
-      this.index.set(s, i);
-      this.chars += s.length;
+    const items = this.items;
+    if (this.index === undefined) {
+      for (let i = 0; i < items.length; i++) if (items[i] === s) return i;
+      if (items.length >= 8) this.index = new Map(items.map((item, i) => [item, i]));
+    } else {
+      const i = this.index.get(s);
+      if (i !== undefined) return i;
     }
+    const i = items.length;
+    items.push(s);
+    this.index?.set(s, i);
+    this.chars += s.length;
     return i;
   }
 
@@ -84,9 +94,6 @@ export class Dictionary {
   get size(): number {
     return this.items.length;
   }
-
-  /** Characters held, for the memory budget. */
-  chars = 0;
 }
 
 /** What a decoder or encoder remembers of the previous point. */
