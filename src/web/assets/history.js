@@ -81,6 +81,8 @@ function HistoryView({ id, store, hub, close }) {
   const [points, setPoints] = useState(/** @type {Point[] | null} */ (null));
   const [log, setLog] = useState(/** @type {LogEntry[]} */ ([]));
   const [error, setError] = useState(/** @type {string | null} */ (null));
+  // Which period the shown data answers (a custom one by its dates), for tests and assistive tools.
+  const [loaded, setLoaded] = useState('');
   const chartRef = useRef(/** @type {HTMLDivElement | null} */ (null));
 
   // The period asked for; a custom one needs both ends.
@@ -112,6 +114,7 @@ function HistoryView({ id, store, hub, close }) {
         if (!live) return;
         setPoints(/** @type {Point[]} */ (history[id] ?? []));
         setLog(/** @type {LogEntry[]} */ (entries).slice().reverse());
+        setLoaded(range.key);
       },
       (/** @type {Error} */ err) => live && setError(err.message),
     );
@@ -222,7 +225,7 @@ function HistoryView({ id, store, hub, close }) {
     <label>To <input type="datetime-local" name="end" value=${range.end} onChange=${(/** @type {Event} */ e) => setRange({ key: 'custom', start: range.start, end: /** @type {HTMLInputElement} */ (e.currentTarget).value })} /></label>
   </div>
   ${error !== null ? html`<p class="problem" role="alert">Could not load the history: ${error}</p>` : points === null ? html`<p class="loading">Loading…</p>` : points.length === 0 ? html`<p class="empty">No history recorded for this range.</p>` : null}
-  <div class="chart" ref=${chartRef} data-entity=${id}></div>
+  <div class="chart" ref=${chartRef} data-entity=${id} data-loaded=${loaded}></div>
   <h3>Logbook</h3>
   ${log.length === 0 ? html`<p class="empty">Nothing in the logbook for this range.</p>` : html`<ul class="logbook">${log.map((e, i) => html`<li key=${i}><time>${timeText(e.when)}</time> <span>${logText(e)}</span></li>`)}</ul>`}`;
 }
