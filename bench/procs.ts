@@ -29,6 +29,12 @@ export const TSX = ['--import', 'tsx'];
  *                            concurrent marking and compiling, and each thread keeps its own malloc arena.
  */
 export const PI_NODE_ARGS: readonly string[] = ['--max-semi-space-size=1', '--max-old-space-size=192', '--v8-pool-size=1'];
+/** The glibc allocator settings of the systemd unit (systemd/hearth.service says why), given to every hub the benches start. */
+export const PI_MALLOC_ENV: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+  MALLOC_TRIM_THRESHOLD_: '131072',
+};
 /** Node flags the hub runs with in the REST and startup benchmarks (HEARTH_BENCH_NODE_ARGS overrides). */
 export const HUB_NODE_ARGS: readonly string[] =
   process.env.HEARTH_BENCH_NODE_ARGS === undefined ? PI_NODE_ARGS : process.env.HEARTH_BENCH_NODE_ARGS.split(' ').filter(Boolean);
@@ -172,7 +178,7 @@ export async function startHub(options: {
   ];
   if (options.config !== null) args.push('--config', options.config);
   const t0 = monoMs();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...PI_MALLOC_ENV } });
   let readyAt: number;
   try {
     readyAt = await waitFor200(child, port, '/api/', options.data.token);
