@@ -34,7 +34,15 @@ function writeBytes(): number {
 
 function yaml(): string {
   // The recorder has its own benchmark (recorder-disk.ts); here only restore state and the registries write.
-  const lines = ['hub:', '  name: Restore bench', `  restore_flush_s: ${WINDOW_S}`, '  max_entities: 4096', 'recorder:', '  enabled: false', 'virtual:'];
+  const lines = [
+    'hub:',
+    '  name: Restore bench',
+    `  restore_flush_s: ${WINDOW_S}`,
+    '  max_entities: 4096',
+    'recorder:',
+    '  enabled: false',
+    'virtual:',
+  ];
   for (let i = 0; i < RESTORABLE / 2; i++) lines.push(`  - {platform: light, id: l${i}, name: Light ${i}, color_modes: [color_temp, hs]}`);
   for (let i = 0; i < RESTORABLE / 2; i++) lines.push(`  - {platform: switch, id: s${i}, name: Switch ${i}}`);
   // Sensors that do not report on their own during the run: the benchmark reports for them.

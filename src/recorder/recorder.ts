@@ -110,6 +110,8 @@ export class Recorder implements Component, HistoryReader {
   private hot = new Map<string, HotSeries>();
   /** What the hot tier holds, kept as changes come (summing every series per change would cost O(entities)). */
   private hotBytes = 0;
+  /** Of which encoded points. */
+  private hotBody = 0;
   private pendingBytes = 0;
   private sealQueued = false;
   /** The hour (ms) the hot tier belongs to; sealed when the clock leaves it. */
@@ -258,9 +260,13 @@ export class Recorder implements Component, HistoryReader {
     }
     const writer = series.writer;
     const before = writer.memoryBytes;
+    const beforeBody = writer.body.length;
     writer.append(state, attributesJson, lcMs, luMs, context);
     this.hotBytes += writer.memoryBytes - before;
-    if (this.hotBytes > SEAL_BYTES && !this.sealQueued && this.running) {
+    this.hotBody += writer.body.length - beforeBody;
+    // Encoded points only: a series' fixed overhead (its buffer, its attributes) would, with thousands of
+    // entities, pass the mark right after every seal.
+    if (this.hotBody > SEAL_BYTES && !this.sealQueued && this.running) {
       this.sealQueued = true;
       void this.seal().finally(() => {
         this.sealQueued = false;
@@ -398,6 +404,7 @@ export class Recorder implements Component, HistoryReader {
     for (const s of this.hot.values()) {
       first = Math.min(first, s.writer.firstMs);
       this.hotBytes += s.writer.memoryBytes;
+      this.hotBody += s.writer.body.length;
     }
     if (Number.isFinite(first)) this.hotHour = this.hourOf(first);
   }
@@ -426,6 +433,7 @@ export class Recorder implements Component, HistoryReader {
     }
     this.hot = new Map();
     this.hotBytes = 0;
+    this.hotBody = 0;
     this.hotHour = -1;
     this.pendingEpoch = this.epoch;
     this.epoch++;

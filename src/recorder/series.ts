@@ -66,13 +66,19 @@ function renderScaled(int: number, scale: number): string {
  * on and off), so the index map is made only past a few: a thousand entities do not cost three thousand Maps.
  */
 export class Dictionary {
-  readonly items: string[] = [];
+  private list: string[] | undefined;
   private index: Map<string, number> | undefined;
   /** Characters held, for the memory budget. */
   chars = 0;
 
+  /** The strings, in index order (a shared empty list until the first). */
+  get items(): readonly string[] {
+    return this.list ?? NO_STRINGS;
+  }
+
   indexOf(s: string): number {
-    const items = this.items;
+    if (this.list === undefined) this.list = [];
+    const items = this.list;
     if (this.index === undefined) {
       for (let i = 0; i < items.length; i++) if (items[i] === s) return i;
       if (items.length >= 8) this.index = new Map(items.map((item, i) => [item, i]));
@@ -92,9 +98,13 @@ export class Dictionary {
   }
 
   get size(): number {
-    return this.items.length;
+    return this.list?.length ?? 0;
   }
 }
+
+const NO_STRINGS: readonly string[] = Object.freeze([]);
+/** What a series without text states or users reads: nothing, and no object of its own. */
+const NO_DICTIONARY = new Dictionary();
 
 /** What a decoder or encoder remembers of the previous point. */
 class Previous {
@@ -107,13 +117,32 @@ class Previous {
 /** Encodes points one after another into `body`, with its dictionaries. */
 export class SeriesWriter {
   readonly body = new ByteWriter(32);
-  readonly states = new Dictionary();
   readonly attrs = new Dictionary();
-  readonly users = new Dictionary();
+  // Made on first use: numeric series have no text states, and only logbook entities have users.
+  private ownStates: Dictionary | undefined;
+  private ownUsers: Dictionary | undefined;
   count = 0;
   firstMs = -1;
   lastMs = -1;
   private readonly prev = new Previous();
+
+  get states(): Dictionary {
+    return this.ownStates ?? NO_DICTIONARY;
+  }
+
+  get users(): Dictionary {
+    return this.ownUsers ?? NO_DICTIONARY;
+  }
+
+  private mutableStates(): Dictionary {
+    if (this.ownStates === undefined) this.ownStates = new Dictionary();
+    return this.ownStates;
+  }
+
+  private mutableUsers(): Dictionary {
+    if (this.ownUsers === undefined) this.ownUsers = new Dictionary();
+    return this.ownUsers;
+  }
 
   append(state: string, attributesJson: string, lastChangedMs: number, lastUpdatedMs: number, context: Context | null): void {
     const prev = this.prev;
@@ -129,7 +158,7 @@ export class SeriesWriter {
     let value: number;
     if (scaled === undefined) {
       flags |= TEXT_STATE << SCALE_SHIFT;
-      value = this.states.indexOf(state);
+      value = this.mutableStates().indexOf(state);
     } else {
       flags |= scaled.scale << SCALE_SHIFT;
       if (scaled.scale !== prev.scale) {
@@ -146,7 +175,7 @@ export class SeriesWriter {
     else b.zigzag(value);
     if (flags & F_ATTR) b.varint(attr);
     if (flags & F_LC) b.varint(lu - lc);
-    if (context !== null) writeContext(b, context, this.users);
+    if (context !== null) writeContext(b, context, context.user_id === null ? NO_DICTIONARY : this.mutableUsers());
     prev.ms = lu;
     prev.attr = attr;
     if (this.count === 0) this.firstMs = lu;
@@ -161,9 +190,9 @@ export class SeriesWriter {
 
   /** Takes points encoded elsewhere (a journal record being replayed) and brings `prev` up to date. */
   appendEncoded(bytes: Uint8Array, states: readonly string[], attrs: readonly string[], users: readonly string[]): void {
-    for (const s of states) this.states.push(s);
+    for (const s of states) this.mutableStates().push(s);
     for (const s of attrs) this.attrs.push(s);
-    for (const s of users) this.users.push(s);
+    for (const s of users) this.mutableUsers().push(s);
     const from = this.body.length;
     this.body.bytes(bytes);
     decodeBody(this.body.view(from), this, this.prev, (_s, _a, _lc, lu) => {
