@@ -1,0 +1,46 @@
+import type { Events, Models } from 'zigbee-herdsman';
+import type { DeviceIdentifier } from '../../src/core/devices.js';
+import type { JsonObject } from '../../src/core/json.js';
+import type { DriverContext } from '../driver.js';
+
+/**
+ * The seam between the Zigbee network (drivers/zigbee/controller.ts: herdsman's Controller, joins, availability,
+ * adapter loss) and the entities of one paired device (drivers/zigbee/device-entities.ts: the converters'
+ * definition, exposes to entities, fromZigbee to states, service calls to toZigbee). Type-only imports of
+ * herdsman keep this file free of the packages at run time: they load only when a `zigbee:` section exists.
+ */
+
+export type ZigbeeDevice = Models.Device;
+export type ZigbeeMessage = Events.MessagePayload;
+
+/** Where a paired device's entities live and how they are named. */
+export interface DeviceEntitiesHost {
+  readonly ctx: DriverContext;
+  /** The coordinator's device-registry identifier, the `via_device` of every paired device. */
+  readonly coordinator: DeviceIdentifier;
+  /** Per-device options from the config (`zigbee: devices: <ieee>: {...}`), e.g. friendly_name, optimistic. */
+  readonly deviceOptions: (ieee: string) => JsonObject;
+}
+
+/** The entities of one paired device, made from its converters definition (or its basic clusters when unsupported). */
+export interface DeviceEntities {
+  readonly ieee: string;
+  /** The definition's model, or undefined for a device the converters do not know. */
+  readonly model: string | undefined;
+  readonly vendor: string | undefined;
+  readonly description: string | undefined;
+  readonly supported: boolean;
+  /** A message from the device (attribute report, read response, command): states, and actions as events. */
+  handleMessage(message: ZigbeeMessage): void;
+  /** The network's view: false when the device timed out or the adapter is gone (every entity unavailable). */
+  setAvailable(available: boolean): void;
+  /** Runs the definition's configure (binds and reporting), for pairing and `zigbee.reconfigure_device`. */
+  configure(): Promise<void>;
+  /** The user renamed the device: entity names follow (entity ids stay, as Home Assistant keeps them). */
+  rename(name: string): void;
+  /** The device left or was removed: its entities and its registry entry go. */
+  remove(): void;
+}
+
+/** Makes a paired device's entities; the controller calls it after an interview and for each known device at start. */
+export type DeviceEntitiesFactory = (host: DeviceEntitiesHost, device: ZigbeeDevice, name: string) => Promise<DeviceEntities>;
