@@ -28,6 +28,11 @@ export interface WebEnv {
   readonly log: Logger;
 }
 
+/** Whether the hub runs a Zigbee network: its driver registers the zigbee services (the web layer knows no driver). */
+export function zigbeeConfigured(env: WebEnv): boolean {
+  return env.ctx.core.services.has('zigbee', 'permit_join');
+}
+
 export interface LoggedIn {
   readonly session: Session;
   readonly user: User;

@@ -7,6 +7,7 @@ import { registerAuthRoutes } from './routes/auth-routes.js';
 import { registerDashboardRoutes } from './routes/dashboard-routes.js';
 import { registerProfileRoutes } from './routes/profile-routes.js';
 import { registerStaticRoutes } from './routes/static-routes.js';
+import { registerZigbeeRoutes } from './routes/zigbee-routes.js';
 
 export type { WebContext } from './context.js';
 
@@ -51,6 +52,7 @@ export function registerWebUi(server: HttpServer, ctx: WebContext, options: WebU
   registerDashboardRoutes(server, env);
   registerAuthRoutes(server, env);
   registerProfileRoutes(server, env);
+  registerZigbeeRoutes(server, env);
   registerStaticRoutes(server, env);
   env.sessions().catch((err: unknown) => log.error({ err }, 'could not load the web sessions'));
   // `serve` prints the one-time code at start when the owner has no password.

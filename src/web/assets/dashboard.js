@@ -8,69 +8,16 @@ import { CardSlot } from './cards.js';
 import { EntityStore } from './entity-store.js';
 import { emptyRegistries, groupEntities, loadRegistries } from './grouping.js';
 import { html } from './html.js';
+import { LinkStatus, pageConnection, Toasts, toast } from './page-session.js';
 import { useEffect, useMemo, useState } from './vendor/hooks.js';
 import { render } from './vendor/preact.js';
-import { HubConnection } from './ws-client.js';
-
-const csrf = document.querySelector('meta[name="hearth-csrf"]')?.getAttribute('content') ?? '';
-
-/** A fresh access token for the WebSocket; a lost session sends the browser to the login page. */
-async function fetchToken() {
-  const res = await fetch('/web/token', { method: 'POST', headers: { 'X-CSRF-Token': csrf }, credentials: 'same-origin' });
-  if (res.status === 401 || res.status === 403) {
-    location.assign('/login?next=/');
-    throw Object.assign(new Error('session ended'), { authLost: true });
-  }
-  if (!res.ok) throw new Error(`token request failed: ${res.status}`);
-  const body = await res.json();
-  return String(body.access_token);
-}
 
 const store = new EntityStore();
-const hub = new HubConnection({
-  url: `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/api/websocket`,
-  token: fetchToken,
-  onState: (state) => {
-    for (const fn of linkListeners) fn(state);
-  },
-});
-/** @type {Set<(state: string) => void>} */
-const linkListeners = new Set();
-/** @type {Set<(text: string) => void>} */
-const toastListeners = new Set();
+const hub = pageConnection('/');
 
 /** @param {string} domain @param {string} service @param {string} id @param {object} [data] */
 function call(domain, service, id, data) {
-  return hub.callService(domain, service, id, data).catch((/** @type {Error} */ err) => {
-    for (const fn of toastListeners) fn(err.message);
-  });
-}
-
-function LinkStatus() {
-  const [state, setState] = useState('connecting');
-  useEffect(() => {
-    linkListeners.add(setState);
-    return () => linkListeners.delete(setState);
-  }, []);
-  /** @type {Record<string, string>} */
-  const text = { connecting: 'Connecting…', live: 'Live', offline: 'Offline – reconnecting…', 'auth-failed': 'Not allowed – log in again' };
-  return html`<p class=${`conn conn-${state}`} role="status" data-link=${state}>${text[state] ?? state}</p>`;
-}
-
-function Toasts() {
-  const [items, setItems] = useState(/** @type {{ id: number, text: string }[]} */ ([]));
-  useEffect(() => {
-    let next = 1;
-    /** @param {string} text */
-    const add = (text) => {
-      const id = next++;
-      setItems((list) => [...list.slice(-2), { id, text }]);
-      setTimeout(() => setItems((list) => list.filter((t) => t.id !== id)), 6000);
-    };
-    toastListeners.add(add);
-    return () => toastListeners.delete(add);
-  }, []);
-  return html`<div class="toasts" role="alert">${items.map((t) => html`<p key=${t.id} class="toast">${t.text}</p>`)}</div>`;
+  return hub.callService(domain, service, id, data).catch((/** @type {Error} */ err) => toast(err.message));
 }
 
 function App() {

@@ -8,6 +8,8 @@ export interface DashboardPage {
   readonly assets: AssetBundle;
   readonly csrf: string;
   readonly user: User;
+  /** Link the Zigbee page (the hub runs a Zigbee network). */
+  readonly zigbee: boolean;
 }
 
 /** The shell: dashboard.js fetches an access token, opens the WebSocket and renders the cards. */
@@ -16,7 +18,7 @@ export function dashboardPage(o: DashboardPage): Html {
     title: 'Dashboard',
     hubName: o.hubName,
     assets: o.assets,
-    nav: { csrf: o.csrf, current: 'dashboard', userName: o.user.name },
+    nav: { csrf: o.csrf, current: 'dashboard', userName: o.user.name, zigbee: o.zigbee },
     scripts: ['dashboard.js'],
     meta: { 'hearth-csrf': o.csrf },
     bodyClass: 'dashboard',

@@ -1,12 +1,21 @@
 import type { AssetBundle } from '../assets.js';
 import { type Html, type HtmlValue, html } from '../html.js';
 
+/** The navigation of a logged-in page. */
+export interface NavOptions {
+  readonly csrf: string;
+  readonly current: 'dashboard' | 'zigbee' | 'profile';
+  readonly userName: string;
+  /** Show the Zigbee page's link (the hub runs a Zigbee network). */
+  readonly zigbee?: boolean;
+}
+
 export interface PageOptions {
   readonly title: string;
   readonly hubName: string;
   readonly assets: AssetBundle;
   /** Set for a logged-in page: shows the navigation and the logout button. */
-  readonly nav?: { readonly csrf: string; readonly current: 'dashboard' | 'profile'; readonly userName: string };
+  readonly nav?: NavOptions;
   /** Module scripts of the bundle to load (`dashboard.js`), with their imports preloaded. */
   readonly scripts?: readonly string[];
   /** Extra `<meta>` for the scripts (the dashboard's CSRF token). */
@@ -40,11 +49,12 @@ ${o.body}
 `;
 }
 
-function navigation(nav: NonNullable<PageOptions['nav']>): Html {
-  const link = (href: string, label: string, key: 'dashboard' | 'profile') =>
+function navigation(nav: NavOptions): Html {
+  const link = (href: string, label: string, key: NavOptions['current']) =>
     html`<a href="${href}"${nav.current === key ? html` aria-current="page"` : ''}>${label}</a>`;
   return html`<nav>
 ${link('/', 'Dashboard', 'dashboard')}
+${nav.zigbee === true ? link('/zigbee', 'Zigbee', 'zigbee') : ''}
 ${link('/profile', nav.userName, 'profile')}
 <form method="post" action="/logout" class="inline">${csrfField(nav.csrf)}<button type="submit" class="link">Log out</button></form>
 </nav>`;
@@ -52,7 +62,7 @@ ${link('/profile', nav.userName, 'profile')}
 
 /** The modules a page needs, its own first: vendor and shared modules are preloaded, other pages' entries are not. */
 function modulesFor(scripts: readonly string[], assets: AssetBundle): string[] {
-  const entries = new Set(['dashboard.js', 'profile.js']);
+  const entries = new Set(['dashboard.js', 'profile.js', 'zigbee.js']);
   const out = new Set(scripts);
   if (scripts.includes('dashboard.js')) for (const m of assets.modules) if (!entries.has(m)) out.add(m);
   return [...out].filter((m) => !scripts.includes(m));

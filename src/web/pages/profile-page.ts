@@ -16,6 +16,8 @@ export interface ProfilePage {
   readonly notice?: string;
   /** What was typed into the create form, kept after a problem. */
   readonly tokenName?: string;
+  /** Link the Zigbee page (the hub runs a Zigbee network). */
+  readonly zigbee: boolean;
 }
 
 export function profilePage(o: ProfilePage): Html {
@@ -24,7 +26,7 @@ export function profilePage(o: ProfilePage): Html {
     title: 'Profile',
     hubName: o.hubName,
     assets: o.assets,
-    nav: { csrf: o.csrf, current: 'profile', userName: o.user.name },
+    nav: { csrf: o.csrf, current: 'profile', userName: o.user.name, zigbee: o.zigbee },
     scripts: ['profile.js'],
     body: html`<main class="page">
 <h1>${o.user.name}</h1>

@@ -1,5 +1,5 @@
 import type { HttpServer } from '../../http/server.js';
-import { loggedIn, sameText, type WebEnv } from '../context.js';
+import { loggedIn, sameText, type WebEnv, zigbeeConfigured } from '../context.js';
 import { crossSiteProblem, redirect, sendJson, sendPage, WEB_HEADERS } from '../http-util.js';
 import { dashboardPage } from '../pages/dashboard-page.js';
 
@@ -20,7 +20,17 @@ export function registerDashboardRoutes(server: HttpServer, env: WebEnv): void {
           return redirect(reply, state.kind === 'closed' ? '/login' : '/onboarding');
         }
         const assets = await env.assets.bundle();
-        sendPage(reply, 200, dashboardPage({ hubName: env.ctx.config.hub.name, assets, csrf: who.session.csrf, user: who.user }));
+        sendPage(
+          reply,
+          200,
+          dashboardPage({
+            hubName: env.ctx.config.hub.name,
+            assets,
+            csrf: who.session.csrf,
+            user: who.user,
+            zigbee: zigbeeConfigured(env),
+          }),
+        );
       },
     },
     ROUTE,

@@ -1,7 +1,7 @@
 import { hasQueryKey, type Reply, type Request } from '../../http/http.js';
 import type { HttpServer } from '../../http/server.js';
 import { refuse } from '../answers.js';
-import { type LoggedIn, loggedIn, sameText, type WebEnv } from '../context.js';
+import { type LoggedIn, loggedIn, sameText, type WebEnv, zigbeeConfigured } from '../context.js';
 import { crossSiteProblem, field, readForm, redirect, sendPage, WEB_HEADERS } from '../http-util.js';
 import { type ProfilePage, profilePage } from '../pages/profile-page.js';
 
@@ -41,6 +41,7 @@ async function render(env: WebEnv, reply: Reply, status: number, who: LoggedIn, 
       user: who.user,
       username,
       tokens: auth.listTokens(who.user.id),
+      zigbee: zigbeeConfigured(env),
       ...extra,
     }),
   );
