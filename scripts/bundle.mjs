@@ -28,8 +28,9 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
   minifyWhitespace: true,
-  // Native addons and the optional hardware packages: resolved at run time, only when used.
-  external: ['uWebSockets.js', 'serialport', '@serialport/*', 'onoff', 'i2c-bus'],
+  // Native addons, the optional hardware packages and Zigbee's (herdsman and the converters, some 40 MB that
+  // load their vendor files lazily and are patched by the tests' fake adapter): resolved at run time, only when used.
+  external: ['uWebSockets.js', 'serialport', '@serialport/*', 'onoff', 'i2c-bus', 'zigbee-herdsman', 'zigbee-herdsman-converters'],
   // The CommonJS packages inside (yaml, pino) call require() for Node's own modules.
   banner: {
     js: "import { createRequire as __hearthCreateRequire } from 'node:module'; const require = __hearthCreateRequire(import.meta.url);",
