@@ -7,7 +7,7 @@ import { type Entity, type EntityRestoreHook, UNAVAILABLE, UNKNOWN } from '../co
 import type { HubEvent } from '../core/event-bus.js';
 import { type JsonObject, jsonEqual } from '../core/json.js';
 import type { Logger } from '../core/log.js';
-import type { Attributes } from '../core/state.js';
+import { type Attributes, State } from '../core/state.js';
 import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
 import { type AppendFile, decodeRecords, encodeRecord, type OpenAppendFile, openAppendFile } from '../storage/journal.js';
 import { WriteGuard } from '../storage/write-guard.js';
@@ -106,8 +106,11 @@ export class RestoreState implements EntityRestoreHook, Component {
   private readonly guard: WriteGuard;
   /** The last state of every restorable entity, loaded at start and kept current. */
   private readonly stored = new Map<string, StoredState>();
-  /** Changed since the last write. */
-  private dirty = new Map<string, StoredState>();
+  /**
+   * Changed since the last write: the state as reported (turned into a StoredState only when written, so a
+   * flood of changes costs a Map.set each), or a StoredState a failed write left for the next one.
+   */
+  private dirty = new Map<string, State | StoredState>();
   /** Entities shown with their stored state, waiting for their driver's first report. */
   private readonly awaiting = new Map<string, { stored: StoredState; timer: NodeJS.Timeout | undefined }>();
   private journal: AppendFile | undefined;
@@ -140,7 +143,8 @@ export class RestoreState implements EntityRestoreHook, Component {
 
   /** The stored state of an entity (what a restart would bring back). */
   get(entityId: string): StoredState | undefined {
-    return this.stored.get(entityId);
+    const pending = this.dirty.get(entityId);
+    return pending === undefined ? this.stored.get(entityId) : this.materialize(entityId, pending);
   }
 
   get size(): number {
@@ -245,21 +249,11 @@ export class RestoreState implements EntityRestoreHook, Component {
     }
     // Outputs driven to their safe state while the hub stops are not what the user set.
     if (core.runState === 'STOPPING' || core.runState === 'STOPPED') return;
-    this.record(entity, next.state, next.attributes);
+    this.record(next);
   }
 
-  private record(entity: Entity, state: string, attributes: Attributes): void {
-    const fixed = entity.fixed;
-    const own: Record<string, Attributes[string]> = {};
-    for (const [key, value] of Object.entries(attributes)) {
-      // Fixed attributes (capabilities, friendly_name) come from the driver again; storing them would only cost bytes.
-      if (key in fixed && jsonEqual(fixed[key], value)) continue;
-      if (key === 'restored') continue;
-      own[key] = value;
-    }
-    const entry: StoredState = { state, attributes: own, at: Date.now() };
-    this.stored.set(entity.id, entry);
-    this.dirty.set(entity.id, entry);
+  private record(state: State): void {
+    this.dirty.set(state.entity_id, state);
     if (this.flushTimer === undefined && this.running) {
       this.flushTimer = setTimeout(() => {
         this.flushTimer = undefined;
@@ -279,8 +273,33 @@ export class RestoreState implements EntityRestoreHook, Component {
     // Whatever the device does now is the state to keep.
     const now = core.states.get(entity.id);
     if (now !== undefined && now.state !== UNAVAILABLE && now.state !== UNKNOWN && this.running) {
-      this.record(entity, now.state, now.attributes);
+      this.record(now);
     }
+  }
+
+  /** What is kept of a reported state (and `stored` from now on): the state and the attributes that are not fixed. */
+  private materialize(id: string, pending: State | StoredState): StoredState {
+    if (!(pending instanceof State)) return pending;
+    const fixed = this.options.core.entities.get(id)?.fixed ?? {};
+    const own: Record<string, Attributes[string]> = {};
+    for (const [key, value] of Object.entries(pending.attributes)) {
+      // Fixed attributes (capabilities, friendly_name) come from the driver again; storing them would only cost bytes.
+      if (key in fixed && jsonEqual(fixed[key], value)) continue;
+      if (key === 'restored') continue;
+      own[key] = value;
+    }
+    const entry: StoredState = { state: pending.state, attributes: own, at: Math.floor(pending.lastUpdatedUs / 1000) };
+    this.stored.set(id, entry);
+    this.dirty.set(id, entry);
+    return entry;
+  }
+
+  /** Takes the changes since the last write, as StoredStates. */
+  private takeDirty(): Map<string, StoredState> {
+    const batch = new Map<string, StoredState>();
+    for (const [id, pending] of this.dirty) batch.set(id, this.materialize(id, pending));
+    this.dirty = new Map();
+    return batch;
   }
 
   // --- Disk ------------------------------------------------------------------------------------------
@@ -288,14 +307,11 @@ export class RestoreState implements EntityRestoreHook, Component {
   private async writeOnce(): Promise<void> {
     if (this.dirty.size === 0 && !this.needsCompaction) return;
     if (this.journal === undefined && !(await this.openJournal())) {
-      const batch = this.dirty;
-      this.dirty = new Map();
-      this.failed(batch);
+      this.failed(this.takeDirty());
       return;
     }
     const journal = this.journal as AppendFile;
-    const batch = this.dirty;
-    this.dirty = new Map();
+    const batch = this.takeDirty();
     const seq = ++this.seq;
     let ok: boolean;
     let record: Buffer | undefined;
