@@ -44,9 +44,9 @@ const CACHE_BYTES = 2 * 1024 * 1024;
 const MAX_RETRY_MS = 5 * 60_000;
 const WAL_FILE = 'wal';
 
-/** Events the hub fires that carry nothing the logbook or a user reads back. */
 const deflateRawAsync = promisify(deflateRaw);
 
+/** Events the hub fires that carry nothing the logbook or a user reads back. */
 const NOT_RECORDED: ReadonlySet<string> = new Set(['state_changed', 'state_reported', 'service_registered', 'service_removed']);
 
 export interface RecorderOptions {
