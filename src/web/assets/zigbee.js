@@ -30,7 +30,9 @@ const hub = pageConnection('/zigbee');
  * @property {number | null} [link_quality]
  * @property {string | null} [last_seen]
  * @property {boolean} [available]
- * @property {string} [interview_state]
+ * @property {string | null} [model_id] what the device reports in its basic cluster
+ * @property {string | null} [manufacturer]
+ * @property {string} [interview] pending, in_progress, successful or failed
  */
 
 /** @param {string} service @param {object} [data] @param {boolean} [response] */
@@ -126,7 +128,7 @@ function DeviceRow({ device, refresh }) {
   const ieee = device.ieee_address;
   const rename = (/** @type {Event} */ e) => {
     e.preventDefault();
-    zigbee('rename_device', { ieee_address: ieee, name: name.trim() })
+    zigbee('rename_device', { device: ieee, name: name.trim() })
       .then(() => {
         setEditing(false);
         refresh();
@@ -134,20 +136,33 @@ function DeviceRow({ device, refresh }) {
       .catch((/** @type {Error} */ err) => toast(err.message));
   };
   const remove = () =>
-    zigbee('remove_device', { ieee_address: ieee, force })
+    zigbee('remove_device', { device: ieee, force })
       .then(() => {
         setRemoving(false);
         refresh();
       })
       .catch((/** @type {Error} */ err) => toast(err.message));
-  const model = [device.vendor, device.model].filter(Boolean).join(' ') || 'unknown';
+  const model =
+    [device.vendor, device.model].filter(Boolean).join(' ') ||
+    [device.manufacturer, device.model_id].filter(Boolean).join(' ') ||
+    'unknown';
+  const interview =
+    device.interview === undefined || device.interview === 'successful' ? null : `interview ${device.interview.replace('_', ' ')}`;
   return html`<tr data-ieee=${ieee} class=${device.available === false ? 'unavailable' : ''}>
   <td>${
     editing
       ? html`<form class="inline" onSubmit=${rename}><input aria-label=${`New name for ${device.friendly_name}`} value=${name} required maxlength="100" onInput=${(/** @type {Event} */ e) => setName(/** @type {HTMLInputElement} */ (e.currentTarget).value)} /><button type="submit">Save</button><button type="button" class="link" onClick=${() => setEditing(false)}>Cancel</button></form>`
       : html`<span class="dname">${device.friendly_name}</span><br /><code class="ieee">${ieee}</code>`
   }</td>
-  <td>${model}${device.supported === false ? html`<br /><span class="note">not supported: basic clusters only</span>` : device.description ? html`<br /><span class="note">${device.description}</span>` : null}</td>
+  <td>${model}${
+    interview !== null
+      ? html`<br /><span class="note">${interview}</span>`
+      : device.supported === false
+        ? html`<br /><span class="note">not supported: basic clusters only</span>`
+        : device.description
+          ? html`<br /><span class="note">${device.description}</span>`
+          : null
+  }</td>
   <td class="num">${device.link_quality ?? '–'}</td>
   <td>${ago(device.last_seen)}${device.available === false ? html`<br /><span class="note">unavailable</span>` : null}</td>
   <td>${device.power_source ?? '–'}</td>
