@@ -128,7 +128,7 @@ function DeviceRow({ device, refresh }) {
   const ieee = device.ieee_address;
   const rename = (/** @type {Event} */ e) => {
     e.preventDefault();
-    zigbee('rename_device', { device: ieee, name: name.trim() })
+    zigbee('rename_device', { ieee_address: ieee, name: name.trim() })
       .then(() => {
         setEditing(false);
         refresh();
@@ -136,7 +136,7 @@ function DeviceRow({ device, refresh }) {
       .catch((/** @type {Error} */ err) => toast(err.message));
   };
   const remove = () =>
-    zigbee('remove_device', { device: ieee, force })
+    zigbee('remove_device', { ieee_address: ieee, force })
       .then(() => {
         setRemoving(false);
         refresh();
