@@ -33,7 +33,7 @@ export interface ZigbeeConfig {
 }
 
 /** A byte list given as `[0x01, ...]` or as a hex string `"01:02:..."`/`"0x0102..."`; undefined when invalid. */
-export function parseBytes(value: JsonValue, length: number): number[] | undefined {
+export function parseBytes(value: unknown, length: number): number[] | undefined {
   if (Array.isArray(value)) {
     const bytes = value.filter((b): b is number => typeof b === 'number' && Number.isInteger(b) && b >= 0 && b <= 255);
     return bytes.length === length && value.length === length ? bytes : undefined;
