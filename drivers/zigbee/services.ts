@@ -6,10 +6,11 @@ import type { ServiceCall } from '../../src/core/services.js';
 import { type ZigbeeHost, ZigbeeUnavailableError } from './host.js';
 import type { ZigbeeDevice } from './types.js';
 
+/** A paired device, as list_devices names it (ieee_address); its friendly name is accepted too. */
 const DEVICE_FIELD = {
   kind: 'text',
   name: 'Device',
-  description: 'The IEEE address (0x00158d0001a2b3c4) or friendly name of a paired device.',
+  description: 'The IEEE address (0x00158d0001a2b3c4) or the friendly name of a paired device.',
   required: true,
   example: '0x00158d0001a2b3c4',
 } as const;
@@ -79,7 +80,7 @@ export function registerZigbeeServices(driver: ZigbeeHost): void {
           if (router.type !== 'Router')
             throw new HubError(
               'service_validation',
-              `ieee_address ${routerRef} is a ${router.type}, not a router: give a mains-powered router's address or none`,
+              `ieee_address ${routerRef} is an end device (${router.type}), not a router: give a mains-powered router's address or none`,
             );
         }
         await driver.permitJoin(duration, router);
@@ -93,13 +94,13 @@ export function registerZigbeeServices(driver: ZigbeeHost): void {
     description: 'Asks a device to leave the network and forgets it; with force, forgets it without asking (for a device that is gone).',
     schema: {
       fields: {
-        device: DEVICE_FIELD,
+        ieee_address: DEVICE_FIELD,
         force: { kind: 'boolean', name: 'Force', default: false, description: 'Forget the device even if it does not answer.' },
       },
     },
     handler: (call) =>
       withController(driver, async (controller) => {
-        const device = findDevice(driver, controller, text(call, 'device'));
+        const device = findDevice(driver, controller, text(call, 'ieee_address'));
         const ieee = device.ieeeAddr;
         if (call.data.force === true) device.removeFromDatabase();
         else {
@@ -122,11 +123,11 @@ export function registerZigbeeServices(driver: ZigbeeHost): void {
     name: 'Rename device',
     description: "Gives a device a new friendly name; its entities' names follow (their ids stay).",
     schema: {
-      fields: { device: DEVICE_FIELD, name: { kind: 'text', name: 'Name', required: true, maxLength: 100, example: 'Hall sensor' } },
+      fields: { ieee_address: DEVICE_FIELD, name: { kind: 'text', name: 'Name', required: true, maxLength: 100, example: 'Hall sensor' } },
     },
     handler: (call) =>
       withController(driver, async (controller) => {
-        const device = findDevice(driver, controller, text(call, 'device'));
+        const device = findDevice(driver, controller, text(call, 'ieee_address'));
         const name = text(call, 'name').trim();
         if (name === '') throw new HubError('invalid_service_data', "name must not be empty @ data['name']");
         const ieee = device.ieeeAddr;
@@ -154,10 +155,10 @@ export function registerZigbeeServices(driver: ZigbeeHost): void {
     service: 'reconfigure_device',
     name: 'Reconfigure device',
     description: "Runs the device's configuration again (binds and attribute reporting), e.g. after it was reset.",
-    schema: { fields: { device: DEVICE_FIELD } },
+    schema: { fields: { ieee_address: DEVICE_FIELD } },
     handler: (call) =>
       withController(driver, async (controller) => {
-        const device = findDevice(driver, controller, text(call, 'device'));
+        const device = findDevice(driver, controller, text(call, 'ieee_address'));
         const entities = driver.devices.get(device.ieeeAddr);
         if (entities === undefined)
           throw new HubError(

@@ -75,8 +75,28 @@ t.test('permit join: the service and the switch, with the countdown attribute', 
   const bad = await callWs(z, 'permit_join', { duration: 300 });
   t.equal(bad.success, false);
   t.match((bad.error as { message: string }).message, /duration/);
-  const plugRouter = await callWs(z, 'permit_join', { ieee_address: '0x0000000000000001' });
-  t.match((plugRouter.error as { message: string }).message, /not a paired Zigbee device/);
+  const unknownRouter = await callWs(z, 'permit_join', { ieee_address: '0x0000000000000001' });
+  t.match((unknownRouter.error as { message: string }).message, /not a paired Zigbee device/);
+
+  // Through one router: the plug (mains, a router) may; the sleeping sensor may not.
+  await pair(z, 'plug');
+  await pair(z, 'weather');
+  t.equal((await callWs(z, 'permit_join', { duration: 60, ieee_address: CATALOGUE.plug.ieee })).success, true);
+  t.same(z.stick.permitJoinCalls.at(-1), { seconds: 60, networkAddress: CATALOGUE.plug.networkAddress });
+  const endDevice = await callWs(z, 'permit_join', { ieee_address: weather.ieee });
+  t.match((endDevice.error as { message: string }).message, /is an end device \(EndDevice\), not a router/);
+});
+
+t.test('the coordinator backup is written again every 24 hours, its time on the diagnostic sensor', async (t) => {
+  const z = await startZigbeeHub(t);
+  await waitForState(z.core, 'sensor.zigbee_coordinator_backup', (s) => s.state === '2026-11-25T09:00:00+00:00');
+  const file = join(z.th.dataDir, 'zigbee', 'coordinator_backup.json');
+  const before = (await stat(file)).mtimeMs;
+  z.scheduler.advance(24 * 3600_000);
+  await waitForState(z.core, 'sensor.zigbee_coordinator_backup', (s) => s.state === '2026-11-26T09:00:00+00:00');
+  t.ok((await stat(file)).mtimeMs >= before, 'the file was written again');
+  t.equal((await callWs(z, 'backup')).success, true);
+  t.equal(z.core.states.get('sensor.zigbee_coordinator_backup')?.state, '2026-11-26T09:00:00+00:00');
 });
 
 t.test('a join and an interview: events on the bus and over a WebSocket, the factory called, list_devices', async (t) => {
@@ -149,21 +169,21 @@ t.test('rename, reconfigure, remove and a device leaving on its own', async (t) 
   await pair(z, 'weather');
   t.equal(z.recorded.byIeee.get(weather.ieee)?.name, 'Balcony', 'the configured friendly name');
 
-  t.equal((await callWs(z, 'rename_device', { device: bulb.ieee, name: 'Desk lamp' })).success, true);
+  t.equal((await callWs(z, 'rename_device', { ieee_address: bulb.ieee, name: 'Desk lamp' })).success, true);
   t.equal(z.recorded.byIeee.get(bulb.ieee)?.name, 'Desk lamp');
   await z.driver().names.settled();
   const names = JSON.parse(await readFile(join(z.th.dataDir, 'zigbee', 'names.json'), 'utf8')) as unknown;
   t.same(names, { [bulb.ieee]: 'Desk lamp' });
-  const taken = await callWs(z, 'rename_device', { device: 'desk lamp', name: 'balcony' });
+  const taken = await callWs(z, 'rename_device', { ieee_address: 'desk lamp', name: 'balcony' });
   t.match((taken.error as { message: string }).message, /already the name of/);
-  const configured = await callWs(z, 'rename_device', { device: 'Balcony', name: 'Terrace' });
+  const configured = await callWs(z, 'rename_device', { ieee_address: 'Balcony', name: 'Terrace' });
   t.match((configured.error as { message: string }).message, /named in the configuration \(zigbee\.devices\./);
 
-  t.equal((await callWs(z, 'reconfigure_device', { device: 'Desk lamp' })).success, true);
+  t.equal((await callWs(z, 'reconfigure_device', { ieee_address: 'Desk lamp' })).success, true);
   t.equal(z.recorded.byIeee.get(bulb.ieee)?.configured, 2);
 
   const left = waitForEvent(z.core, 'zigbee_device_left', (d) => d.ieee_address === bulb.ieee);
-  t.equal((await callWs(z, 'remove_device', { device: 'Desk lamp' })).success, true);
+  t.equal((await callWs(z, 'remove_device', { ieee_address: 'Desk lamp' })).success, true);
   t.match((await left).data, { ieee_address: bulb.ieee, friendly_name: 'Desk lamp', reason: 'removed' });
   t.ok(z.recorded.byIeee.get(bulb.ieee)?.removed);
   t.ok(
@@ -171,7 +191,7 @@ t.test('rename, reconfigure, remove and a device leaving on its own', async (t) 
     'a leave request went to the bulb',
   );
   t.notOk(z.core.states.get(`sensor.zigbee_${bulb.ieee.slice(2)}_messages`), 'its entity is gone');
-  const unknown = await callWs(z, 'remove_device', { device: bulb.ieee });
+  const unknown = await callWs(z, 'remove_device', { ieee_address: bulb.ieee });
   t.match((unknown.error as { message: string }).message, /is not a paired Zigbee device/);
 
   const leaving = waitForEvent(z.core, 'zigbee_device_left', (d) => d.ieee_address === weather.ieee);
