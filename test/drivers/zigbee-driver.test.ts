@@ -200,3 +200,18 @@ t.test('rename, reconfigure, remove and a device leaving on its own', async (t) 
   const listed = await callWs(z, 'list_devices', {}, true);
   t.same((listed.result as { response: { devices: unknown[] } }).response.devices, []);
 });
+
+t.test('an interview that fails: the event says so, no entities, list_devices shows it', async (t) => {
+  const z = await startZigbeeHub(t);
+  await waitForState(z.core, 'switch.zigbee_permit_join', (s) => s.state === 'off');
+  await callWs(z, 'permit_join', {});
+  const failed = waitForEvent(z.core, 'zigbee_device_interviewed', (d) => d.status === 'failed');
+  const plug = CATALOGUE.plug;
+  z.stick.join('plug');
+  // It joined, then went out of range before answering the interview.
+  z.stick.setReachable(plug.ieee, false);
+  t.match((await failed).data, { ieee_address: plug.ieee, friendly_name: plug.ieee, status: 'failed' });
+  t.equal(z.recorded.calls.length, 0, 'no entities for a device that was not interviewed');
+  const listed = await callWs(z, 'list_devices', {}, true);
+  t.match((listed.result as { response: { devices: unknown[] } }).response.devices, [{ ieee_address: plug.ieee, interview: 'failed', supported: false }]);
+});
