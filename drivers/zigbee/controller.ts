@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { chmod, stat } from 'node:fs/promises';
 import type { Controller } from 'zigbee-herdsman';
 import type { JsonObject, JsonValue } from '../../src/core/json.js';
 import { type BackoffOptions, backoffDelay } from '../common/device-poller.js';
@@ -144,6 +144,8 @@ export class ZigbeeDriver implements Driver, ZigbeeHost {
     await this.requireController().backup();
     const after = await fileIdentity(this.paths.coordinatorBackup);
     if (after !== undefined && after !== before) {
+      // It holds the network key; herdsman writes it with the default mode (the 0700 directory guards it too).
+      await chmod(this.paths.coordinatorBackup, 0o600).catch(() => {});
       this.hub?.backupWritten(this.ctx.core.clock.now());
       return true;
     }

@@ -24,7 +24,13 @@ async function withController<T>(driver: ZigbeeHost, body: (controller: Controll
     if (err instanceof ZigbeeUnavailableError) throw new HubError('hub_error', `${err.message}; try again when it is back`);
     throw err;
   }
-  return body(controller);
+  try {
+    return await body(controller);
+  } catch (err) {
+    // The adapter's own failures (a timeout, a NACK) as a message, never a stack.
+    if (err instanceof HubError) throw err;
+    throw new HubError('hub_error', `Zigbee: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 /** A paired device by IEEE address or (case-insensitive) friendly name; the error names what was asked for. */
