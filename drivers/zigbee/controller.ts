@@ -225,6 +225,8 @@ export class ZigbeeDriver implements Driver, ZigbeeHost {
     this.failing = false;
     this.failures = 0;
     this.hub?.online();
+    const version = await controller.getCoordinatorVersion().catch(() => undefined);
+    this.hub?.describeCoordinator(controller.getDevicesByType('Coordinator')[0]?.ieeeAddr, version);
     await this.devices.loadFrom(controller);
     this.availability.start();
     await this.backupNow();

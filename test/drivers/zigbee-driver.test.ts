@@ -53,7 +53,7 @@ t.test('start: the coordinator, permit join off, a backup with its time, network
   t.equal((await stat(join(dir, 'coordinator_backup.json'))).mode & 0o777, 0o600, 'the backup holds the key too');
   t.equal((await stat(dir)).mode & 0o777, 0o700);
   const coordinator = [...z.core.devices.all()].find((d) => d.identifiers.some((i) => i[0] === 'zigbee' && i[1] === 'coordinator'));
-  t.equal(coordinator?.name, 'Zigbee coordinator');
+  t.match(coordinator, { name: 'Zigbee coordinator', model: 'zStack3x0', sw_version: '20240710', serial_number: '0x00124b0012345678' });
   t.equal(z.stick.opens, 1);
 });
 
