@@ -74,6 +74,13 @@ t.test('permit join: the service and the switch, with the countdown attribute', 
     (await waitForState(z.core, 'switch.zigbee_permit_join', (s) => s.state === 'on')).attributes.ends_at,
     '2026-11-25T09:04:14+00:00',
   );
+  // When herdsman's countdown ends (its own timer, one real second here), the switch goes off by itself.
+  await callWs(z, 'permit_join', { duration: 1 });
+  t.equal(
+    (await waitForState(z.core, 'switch.zigbee_permit_join', (s) => s.state === 'on')).attributes.ends_at,
+    '2026-11-25T09:00:01+00:00',
+  );
+  t.same((await waitForState(z.core, 'switch.zigbee_permit_join', (s) => s.state === 'off', 3000)).attributes.ends_at, null);
   const bad = await callWs(z, 'permit_join', { duration: 300 });
   t.equal(bad.success, false);
   t.match((bad.error as { message: string }).message, /duration/);
