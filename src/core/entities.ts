@@ -34,6 +34,8 @@ export interface EntityInit<P, D = unknown> {
    * so no domain needs a module-level map from entities to their data. Domains read it through `dataOf`.
    */
   readonly data?: D;
+  /** Home Assistant's entity_category for a new registry entry: settings (`config`) or readings about the device itself (`diagnostic`). */
+  readonly entityCategory?: 'config' | 'diagnostic';
 }
 
 /** How the entity registry says an entity being added should appear. */

@@ -199,7 +199,7 @@ export class EntityRegistry implements EntityRegistryHook {
         // An entity of a disabled device starts disabled, as in Home Assistant.
         disabled_by: device?.disabled_by ? 'device' : null,
         hidden_by: null,
-        entity_category: null,
+        entity_category: init.entityCategory ?? null,
         created_at: now,
         modified_at: now,
         ...provided,
