@@ -1,0 +1,292 @@
+import type { Definition, Expose } from 'zigbee-herdsman-converters';
+import type { Entity } from '../../src/core/entities.js';
+import { slugify } from '../../src/core/entity-id.js';
+import { HubError } from '../../src/core/errors.js';
+import type { Logger } from '../../src/core/log.js';
+import { type BuiltEntity, buildEntity, type DeviceState } from './entities.js';
+import { type EntitySpec, LINKQUALITY_SPEC, mapExposes } from './exposes.js';
+import { convertFromZigbee } from './from-zigbee.js';
+import { convertToZigbee } from './to-zigbee.js';
+import type { DeviceEntities, DeviceEntitiesFactory, DeviceEntitiesHost, ZigbeeDevice, ZigbeeMessage } from './types.js';
+
+type Converters = typeof import('zigbee-herdsman-converters');
+let converters: Promise<Converters> | undefined;
+
+/** The converters load on the first device, never for a hub without a `zigbee:` section. */
+export function loadConverters(): Promise<Converters> {
+  converters ??= import('zigbee-herdsman-converters');
+  return converters;
+}
+
+/** The event a button or remote fires for each action (RWL021 `on_press`, `off_hold_release`). */
+export const ZIGBEE_ACTION_EVENT = 'zigbee_action';
+
+function entityIdFor(spec: EntitySpec, deviceName: string): string {
+  return `${spec.kind}.${slugify(spec.label === undefined ? deviceName : `${deviceName} ${spec.label}`)}`;
+}
+
+function entityName(spec: EntitySpec, deviceName: string): string {
+  return spec.label === undefined ? deviceName : `${deviceName} ${spec.label}`;
+}
+
+/** The firmware as the device's basic cluster gives it: build id, with the date code when there is one. */
+function firmwareOf(device: ZigbeeDevice): string | undefined {
+  const build = device.softwareBuildID?.trim();
+  const date = device.dateCode?.trim();
+  if (build && date) return `${build} (${date})`;
+  return build || date || undefined;
+}
+
+function jsonSame(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** One paired device: its registry entry, its entities, its state, messages in and commands out. */
+class ZigbeeDeviceEntities implements DeviceEntities {
+  readonly ieee: string;
+  readonly model: string | undefined;
+  readonly vendor: string | undefined;
+  readonly description: string | undefined;
+  readonly supported: boolean;
+  private readonly state: DeviceState = {};
+  private readonly built: BuiltEntity[] = [];
+  private readonly byProperty = new Map<string, BuiltEntity[]>();
+  private readonly log: Logger;
+  private deviceId = '';
+  private available = true;
+  private removed = false;
+  /** Messages are converted one after another, so states follow the radio's order even when converters await. */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly host: DeviceEntitiesHost,
+    private readonly device: ZigbeeDevice,
+    private name: string,
+    private readonly definition: Definition | undefined,
+    private readonly zhc: Converters,
+  ) {
+    this.ieee = device.ieeeAddr;
+    this.model = definition?.model;
+    this.vendor = definition?.vendor;
+    this.description = definition?.description;
+    this.supported = definition !== undefined;
+    this.log = host.ctx.log.child({ zigbee: this.ieee });
+  }
+
+  private get core() {
+    return this.host.ctx.core;
+  }
+
+  private options(): DeviceState {
+    return { ...this.host.deviceOptions(this.ieee) };
+  }
+
+  init(): void {
+    const { core, owner } = this.host.ctx;
+    const d = this.device;
+    const entry = core.devices.register({
+      identifiers: [['zigbee', this.ieee]],
+      name: this.name,
+      owner,
+      manufacturer: this.vendor ?? d.manufacturerName,
+      model: this.definition ? `${this.definition.description} (${this.definition.model})` : d.modelID,
+      sw_version: firmwareOf(d),
+      hw_version: d.hardwareVersion === undefined ? undefined : String(d.hardwareVersion),
+      via_device: this.host.coordinator,
+    });
+    this.deviceId = entry.id;
+    let specs: EntitySpec[] = [LINKQUALITY_SPEC];
+    if (this.definition === undefined) {
+      this.log.warn(
+        `Zigbee device ${this.name} (${this.ieee}, model ${d.modelID ?? 'unknown'} by ${d.manufacturerName ?? 'unknown'}) is not supported by zigbee-herdsman-converters: only its link quality is shown`,
+      );
+    } else {
+      specs = mapExposes(this.exposes(this.definition)).specs;
+    }
+    for (const spec of specs) this.addEntity(spec);
+  }
+
+  private exposes(definition: Definition): Expose[] {
+    try {
+      return typeof definition.exposes === 'function' ? definition.exposes(this.device, this.options()) : definition.exposes;
+    } catch (err) {
+      this.log.error({ err }, `the exposes of ${definition.model} could not be read for ${this.name}`);
+      return [];
+    }
+  }
+
+  private addEntity(spec: EntitySpec): void {
+    const { core, owner } = this.host.ctx;
+    let entityId = entityIdFor(spec, this.name);
+    // Two devices may share a name; the second one's entities get _2, _3 as Home Assistant numbers them.
+    for (let n = 2; n < 100 && core.entities.find(entityId) !== undefined; n++) entityId = `${entityIdFor(spec, this.name)}_${n}`;
+    const identity = { entityId, name: entityName(spec, this.name), uniqueId: `${this.ieee}_${spec.key}`, deviceId: this.deviceId, owner };
+    try {
+      const built = buildEntity(core, identity, spec, { send: (message, endpoint) => this.send(message, endpoint) });
+      this.built.push(built);
+      for (const p of spec.properties) this.byProperty.set(p, [...(this.byProperty.get(p) ?? []), built]);
+      // A restored state stays until the device says otherwise (a sleepy sensor may report once an hour).
+      if (core.states.get(built.entity.id) === undefined) built.render(this.state);
+    } catch (err) {
+      this.log.error({ err, entity_id: entityId }, `entity ${entityId} of ${this.name} could not be added`);
+    }
+  }
+
+  handleMessage(message: ZigbeeMessage): void {
+    this.queue = this.queue
+      .then(() => this.process(message))
+      .catch((err: unknown) => this.log.error({ err }, `message from ${this.name} could not be handled`));
+  }
+
+  private async process(message: ZigbeeMessage): Promise<void> {
+    if (this.removed) return;
+    let payload: DeviceState = {};
+    if (this.definition !== undefined) {
+      payload = await convertFromZigbee(
+        {
+          zhc: this.zhc,
+          definition: this.definition,
+          options: this.options(),
+          state: this.state,
+          publishLater: (p) => this.apply(p),
+          log: this.log,
+        },
+        message,
+      );
+    }
+    if (typeof message.linkquality === 'number') payload.linkquality = message.linkquality;
+    this.apply(payload);
+  }
+
+  /** Merges a payload into the device state: actions become events, changed properties re-render their entities once. */
+  private apply(payload: DeviceState): void {
+    if (this.removed) return;
+    const { action, ...rest } = payload;
+    if ((typeof action === 'string' && action !== '') || typeof action === 'number') this.fireAction(String(action), rest);
+    const dirty = new Set<BuiltEntity>();
+    for (const [key, value] of Object.entries(rest)) {
+      if (jsonSame(this.state[key], value)) continue;
+      this.state[key] = value;
+      for (const b of this.byProperty.get(key) ?? []) dirty.add(b);
+    }
+    if (!this.available) return;
+    for (const b of dirty) b.render(this.state);
+  }
+
+  private fireAction(action: string, rest: DeviceState): void {
+    const data: Record<string, string | number | boolean | null> = { device_ieee: this.ieee, device_name: this.name, action };
+    for (const [k, v] of Object.entries(rest)) {
+      if (k.startsWith('action_') && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v === null)) data[k] = v;
+    }
+    this.core.bus.fire(ZIGBEE_ACTION_EVENT, data, this.core.newContext());
+  }
+
+  /** A service call's command: toZigbee converters; the state follows the converters' answer (or at once when optimistic). */
+  async send(message: Record<string, unknown>, endpoint: string | undefined): Promise<void> {
+    const definition = this.definition;
+    if (definition === undefined || this.removed) {
+      throw new HubError(
+        'not_supported',
+        `Zigbee device ${this.name} (${this.ieee}) is not supported by the converters; it takes no commands`,
+      );
+    }
+    const options = this.options();
+    const optimistic = options.optimistic === true;
+    const before: DeviceState = {};
+    if (optimistic) {
+      // A device that never answers: show what was asked at once, and put it back if sending fails.
+      const asked = Object.fromEntries(Object.entries(message).map(([k, v]) => [endpoint ? `${k}_${endpoint}` : k, v]));
+      for (const k of Object.keys(asked)) before[k] = this.state[k];
+      this.apply(asked);
+    }
+    const outcome = await convertToZigbee(
+      { definition, device: this.device, options, state: this.state, publish: (p) => this.apply(p) },
+      message,
+      endpoint,
+    );
+    this.apply(outcome.state);
+    if (outcome.unsupported && outcome.unsupported.length > 0) {
+      this.log.warn(`${this.name} (${definition.model}) takes no ${outcome.unsupported.join(', ')}; skipped`);
+    }
+    if (outcome.failure) {
+      if (optimistic) this.apply(before);
+      const reason = outcome.failure.error instanceof Error ? outcome.failure.error.message : String(outcome.failure.error);
+      throw new HubError('hub_error', `Zigbee device ${this.name} (${this.ieee}) did not accept ${outcome.failure.key}: ${reason}`);
+    }
+  }
+
+  setAvailable(available: boolean): void {
+    if (this.available === available || this.removed) return;
+    this.available = available;
+    for (const b of this.built) {
+      if (available) b.render(this.state);
+      else b.entity.markUnavailable();
+    }
+  }
+
+  async configure(): Promise<void> {
+    const definition = this.definition;
+    if (definition?.configure === undefined || this.removed) return;
+    try {
+      const coordinator = await coordinatorEndpoint();
+      if (coordinator === undefined) throw new Error('the coordinator has no endpoint');
+      await definition.configure(this.device, coordinator, definition);
+      this.log.info(`configured ${this.name} (${definition.model})`);
+    } catch (err) {
+      this.log.error(
+        { err },
+        `configuring ${this.name} (${this.ieee}, ${definition.model}) failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  }
+
+  rename(name: string): void {
+    if (this.removed) return;
+    this.name = name;
+    this.core.devices.register({ identifiers: [['zigbee', this.ieee]], name, owner: this.host.ctx.owner });
+    for (const b of this.built) b.entity.setName(entityName(b.spec, name));
+  }
+
+  remove(): void {
+    if (this.removed) return;
+    this.removed = true;
+    for (const b of this.built) this.core.entities.remove(b.entity.id);
+    this.built.length = 0;
+    this.byProperty.clear();
+    this.core.devices.remove(this.deviceId);
+  }
+
+  /** For tests and the dashboard: the entities made for this device. */
+  get entities(): readonly Entity[] {
+    return this.built.map((b) => b.entity);
+  }
+
+  /** Resolves when every message handed over so far has been converted. */
+  settled(): Promise<void> {
+    return this.queue;
+  }
+}
+
+/** herdsman's coordinator endpoint, which configure() binds devices to (zigbee2mqtt's firstCoordinatorEndpoint). */
+async function coordinatorEndpoint() {
+  const { Device } = await import('zigbee-herdsman/dist/controller/model/device.js');
+  return Device.byType('Coordinator')[0]?.endpoints[0];
+}
+
+/** Makes a paired device's entities from its converters definition; see DeviceEntitiesFactory. */
+export const createDeviceEntities: DeviceEntitiesFactory = async (host, device, name) => {
+  const zhc = await loadConverters();
+  let definition: Definition | undefined;
+  try {
+    definition = await zhc.findByDevice(device);
+  } catch (err) {
+    host.ctx.log.error({ err, zigbee: device.ieeeAddr }, `no definition could be found for ${name}`);
+  }
+  const entities = new ZigbeeDeviceEntities(host, device, name, definition, zhc);
+  entities.init();
+  return entities;
+};
+
+export type { ZigbeeDeviceEntities };

@@ -1,0 +1,74 @@
+import type { Definition } from 'zigbee-herdsman-converters';
+import type { Fz } from 'zigbee-herdsman-converters/lib/types';
+import type { Logger } from '../../src/core/log.js';
+import type { DeviceState } from './entities.js';
+import type { ZigbeeMessage } from './types.js';
+
+/** What this file needs of zigbee-herdsman-converters (loaded lazily by device-entities.ts). */
+export interface FromZigbeeRuntime {
+  postProcessConvertedFromZigbeeMessage(
+    definition: Definition,
+    payload: DeviceState,
+    options: DeviceState,
+    device: ZigbeeMessage['device'],
+  ): void;
+}
+
+export interface ConvertContext {
+  readonly zhc: FromZigbeeRuntime;
+  readonly definition: Definition;
+  readonly options: DeviceState;
+  /** The device's state, which converters read (e.g. to count clicks) through meta.state. */
+  readonly state: DeviceState;
+  /** For converters that publish later (debounced clicks, timers), as zigbee2mqtt's receive.ts passes. */
+  readonly publishLater: (payload: DeviceState) => void;
+  readonly log: Logger;
+}
+
+/** zigbee2mqtt's receive.ts ignores these clusters when no converter takes them (OTA, time, basic, poll control). */
+const IGNORED_CLUSTERS: ReadonlySet<string | number> = new Set(['genOta', 'genTime', 'genBasic', 'genPollCtrl']);
+
+function matches(c: Fz.Converter<string | number>, message: ZigbeeMessage): boolean {
+  const type = Array.isArray(c.type) ? c.type.includes(message.type) : c.type === message.type;
+  return c.cluster === message.cluster && type;
+}
+
+/**
+ * Runs the definition's fromZigbee converters whose cluster and type match the message, merges what they return,
+ * and post-processes it (precision and calibration options), as zigbee2mqtt's receive.ts does. Returns the
+ * converted payload, empty when no converter had anything to say.
+ */
+export async function convertFromZigbee(ctx: ConvertContext, message: ZigbeeMessage): Promise<DeviceState> {
+  const converters = (ctx.definition.fromZigbee as Fz.Converter<string | number>[]).filter((c) => matches(c, message));
+  if (converters.length === 0) {
+    if (!IGNORED_CLUSTERS.has(message.cluster)) {
+      ctx.log.debug(
+        { cluster: message.cluster, type: message.type },
+        `no converter for ${ctx.definition.model} ${String(message.cluster)} ${message.type}`,
+      );
+    }
+    return {};
+  }
+  const meta: Fz.Meta = { state: ctx.state, device: message.device, deviceExposesChanged: () => {} };
+  const publish = (payload: DeviceState): void => {
+    ctx.zhc.postProcessConvertedFromZigbeeMessage(ctx.definition, payload, ctx.options, message.device);
+    ctx.publishLater(payload);
+  };
+  let payload: DeviceState = {};
+  for (const converter of converters) {
+    try {
+      const converted = await converter.convert(
+        ctx.definition,
+        message as unknown as Fz.Message<string | number>,
+        publish,
+        ctx.options,
+        meta,
+      );
+      if (converted) payload = { ...payload, ...(converted as DeviceState) };
+    } catch (err) {
+      ctx.log.error({ err, cluster: message.cluster, type: message.type }, `fromZigbee converter for ${ctx.definition.model} failed`);
+    }
+  }
+  if (Object.keys(payload).length > 0) ctx.zhc.postProcessConvertedFromZigbeeMessage(ctx.definition, payload, ctx.options, message.device);
+  return payload;
+}
