@@ -157,6 +157,11 @@ function climateEntity(core: Core, init: Init, spec: Extract<EntitySpec, { kind:
     spec,
     entity: h.entity,
     render(state) {
+      // Nothing heard from the thermostat yet: unknown, rather than a mode it may not be in.
+      if (!spec.properties.some((p) => state[p] !== undefined)) {
+        h.report(null);
+        return;
+      }
       const mode = c.systemMode ? str(state[c.systemMode.property]) : undefined;
       const hvacMode =
         mode !== undefined && hvacModes.includes(mode as HvacMode) ? (mode as HvacMode) : hvacModes.length === 1 ? hvacModes[0] : null;

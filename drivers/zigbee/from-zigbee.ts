@@ -66,7 +66,10 @@ export async function convertFromZigbee(ctx: ConvertContext, message: ZigbeeMess
       );
       if (converted) payload = { ...payload, ...(converted as DeviceState) };
     } catch (err) {
-      ctx.log.error({ err, cluster: message.cluster, type: message.type }, `fromZigbee converter for ${ctx.definition.model} failed`);
+      ctx.log.error(
+        { err, cluster: message.cluster, type: message.type },
+        `fromZigbee converter for ${ctx.definition.model} failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
   if (Object.keys(payload).length > 0) ctx.zhc.postProcessConvertedFromZigbeeMessage(ctx.definition, payload, ctx.options, message.device);

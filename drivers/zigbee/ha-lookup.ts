@@ -16,6 +16,7 @@ export interface SensorHints {
 const M = 'measurement';
 const NUMERIC: Readonly<Record<string, { dc?: string; sc?: string; cat?: 'diagnostic'; icon?: string }>> = {
   ac_frequency: { dc: 'frequency', sc: M },
+  action_duration: { dc: 'duration', icon: 'mdi:timer' },
   aqi: { dc: 'aqi', sc: M },
   battery: { dc: 'battery', sc: M },
   battery2: { dc: 'battery', sc: M, cat: 'diagnostic' },
