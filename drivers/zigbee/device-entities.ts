@@ -106,6 +106,29 @@ class ZigbeeDeviceEntities implements DeviceEntities {
       specs = mapExposes(this.exposes(this.definition)).specs;
     }
     for (const spec of specs) this.addEntity(spec);
+    // Definitions set themselves up here (custom clusters, polling), as zigbee2mqtt's onEvent extension starts them.
+    if (this.definition !== undefined) void this.onEvent('start');
+  }
+
+  /** The converters' device lifecycle hook (zhc.onEvent and the definition's own); failures are logged. */
+  private async onEvent(type: 'start' | 'stop'): Promise<void> {
+    const definition = this.definition;
+    if (definition === undefined) return;
+    const event =
+      type === 'stop'
+        ? { type, data: { ieeeAddr: this.ieee } }
+        : { type, data: { device: this.device, deviceExposesChanged: () => {}, state: this.state, options: this.options() } };
+    try {
+      await this.zhc.onEvent(event);
+      await definition.onEvent?.(event);
+    } catch (err) {
+      this.log.error({ err }, `${definition.model} ${type} of ${this.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** The driver stops: the definition's timers and polls end (its entities go with the driver's owner key). */
+  async stop(): Promise<void> {
+    await this.onEvent('stop');
   }
 
   private exposes(definition: Definition): Expose[] {
@@ -251,6 +274,7 @@ class ZigbeeDeviceEntities implements DeviceEntities {
 
   remove(): void {
     if (this.removed) return;
+    void this.onEvent('stop');
     this.removed = true;
     for (const b of this.built) this.core.entities.remove(b.entity.id);
     this.built.length = 0;

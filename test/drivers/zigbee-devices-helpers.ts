@@ -141,13 +141,18 @@ export interface ZigbeeTestbed {
 }
 
 /** A core with every domain, a coordinator in the device registry, and a host for device entities. */
+/** A core with the domains Zigbee devices use. */
+export function coreWithDomains(log: Logger = silentLogger): Core {
+  const core = new Core({ log });
+  for (const d of [lightDomain, switchDomain, sensorDomain, binarySensorDomain, coverDomain, lockDomain, climateDomain, fanDomain]) {
+    d.registerServices(core);
+  }
+  return core;
+}
+
 export function zigbeeTestbed(log: Logger = silentLogger, given?: Core): ZigbeeTestbed {
-  const core = given ?? new Core({ log });
   // A given core (an automation test's) has its domains already.
-  const domains = given
-    ? []
-    : [lightDomain, switchDomain, sensorDomain, binarySensorDomain, coverDomain, lockDomain, climateDomain, fanDomain];
-  for (const d of domains) d.registerServices(core);
+  const core = given ?? coreWithDomains(log);
   core.devices.register({ identifiers: [['zigbee', COORDINATOR_IEEE]], name: 'Zigbee coordinator', owner: 'zigbee' });
   const options: Record<string, JsonObject> = {};
   const host: DeviceEntitiesHost = {
