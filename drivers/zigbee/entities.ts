@@ -1,5 +1,4 @@
 import type { Core } from '../../src/core/core.js';
-import type { Entity } from '../../src/core/entities.js';
 import { addBinarySensor } from '../../src/domains/binary-sensor.js';
 import { addClimate, type ClimatePlatform, type HvacAction, type HvacMode } from '../../src/domains/climate.js';
 import { addCover, type CoverPlatform } from '../../src/domains/cover.js';
@@ -7,31 +6,9 @@ import { addFan, type FanPlatform, percentageOfSpeed, speedOfPercentage } from '
 import { addLock } from '../../src/domains/lock.js';
 import { addSensor } from '../../src/domains/sensor.js';
 import { addSwitch } from '../../src/domains/switch.js';
+import type { BuiltEntity, DeviceLink, EntityIdentity } from './built-entity.js';
 import type { EntitySpec } from './exposes.js';
 import { addZigbeeLight } from './light.js';
-
-/** A device's state as the converters keep it (zigbee2mqtt's state cache): property to value. */
-export type DeviceState = Record<string, unknown>;
-
-/** How an entity's platform reaches its device: key/value pairs for the toZigbee converters (publish.ts's message). */
-export interface DeviceLink {
-  send(message: Record<string, unknown>, endpoint: string | undefined): Promise<void>;
-}
-
-export interface EntityIdentity {
-  readonly entityId: string;
-  readonly name: string;
-  readonly uniqueId: string;
-  readonly deviceId: string;
-  readonly owner: string;
-}
-
-/** A hearth entity made from an expose, rendered again from the device state whenever one of its properties changes. */
-export interface BuiltEntity {
-  readonly spec: EntitySpec;
-  readonly entity: Entity;
-  render(state: DeviceState): void;
-}
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

@@ -1,7 +1,7 @@
 import type { Definition } from 'zigbee-herdsman-converters';
 import type { Fz } from 'zigbee-herdsman-converters/lib/types';
 import type { Logger } from '../../src/core/log.js';
-import type { DeviceState } from './entities.js';
+import type { DeviceState } from './built-entity.js';
 import type { ZigbeeMessage } from './types.js';
 
 /** What this file needs of zigbee-herdsman-converters (loaded lazily by device-entities.ts). */

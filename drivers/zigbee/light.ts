@@ -8,7 +8,7 @@ import {
   type LightTurnOnParams,
 } from '../../src/domains/light.js';
 import { miredsKelvin } from '../../src/util/color.js';
-import type { BuiltEntity, DeviceState, EntityIdentity } from './entities.js';
+import type { BuiltEntity, DeviceState, EntityIdentity } from './built-entity.js';
 import type { EntitySpec } from './exposes.js';
 
 type LightEntitySpec = Extract<EntitySpec, { kind: 'light' }>;

@@ -1,5 +1,5 @@
 import type { Definition, Tz } from 'zigbee-herdsman-converters';
-import type { DeviceState } from './entities.js';
+import type { DeviceState } from './built-entity.js';
 import type { ZigbeeDevice } from './types.js';
 
 type ZigbeeEndpoint = ZigbeeDevice['endpoints'][number];
