@@ -22,7 +22,14 @@ function onOff(v: unknown, on: unknown, off: unknown): boolean | null {
 const RUNNING_TO_ACTION: Readonly<Record<string, HvacAction>> = { idle: 'idle', heat: 'heating', cool: 'cooling', fan_only: 'fan' };
 
 export function buildEntity(core: Core, id: EntityIdentity, spec: EntitySpec, link: DeviceLink): BuiltEntity {
-  const init = { entityId: id.entityId, name: id.name, uniqueId: id.uniqueId, deviceId: id.deviceId, owner: id.owner };
+  const init = {
+    entityId: id.entityId,
+    name: id.name,
+    uniqueId: id.uniqueId,
+    deviceId: id.deviceId,
+    owner: id.owner,
+    entityCategory: spec.category,
+  };
   const send = (message: Record<string, unknown>) => link.send(message, spec.endpoint);
   switch (spec.kind) {
     case 'light':
@@ -92,7 +99,7 @@ export function buildEntity(core: Core, id: EntityIdentity, spec: EntitySpec, li
   }
 }
 
-type Init = Omit<EntityIdentity, never>;
+type Init = EntityIdentity & { readonly entityCategory?: 'config' | 'diagnostic' };
 type Send = (message: Record<string, unknown>) => Promise<void>;
 
 function climateEntity(core: Core, init: Init, spec: Extract<EntitySpec, { kind: 'climate' }>, send: Send): BuiltEntity {

@@ -25,7 +25,8 @@ interface SpecBase {
   readonly endpoint: string | undefined;
   /** The device-state keys the entity is rendered from. */
   readonly properties: readonly string[];
-  readonly category?: 'diagnostic';
+  /** Home Assistant's entity category (zigbee2mqtt's; a sensor is never `config`). */
+  readonly category?: 'config' | 'diagnostic';
 }
 
 export interface LightSpec {
@@ -264,7 +265,9 @@ function specOf(e: Expose, all: readonly Expose[]): EntitySpec | undefined {
       if (!(e.access & STATE)) return undefined;
       const property = propOf(e);
       const common = { key: property, label: suffixed(e.label, ep), endpoint: ep, property, properties: [property] };
-      if (e.access & SET) return { ...common, kind: 'switch', key: `switch_${property}`, valueOn: e.value_on, valueOff: e.value_off };
+      if (e.access & SET) {
+        return { ...common, kind: 'switch', key: `switch_${property}`, valueOn: e.value_on, valueOff: e.value_off, category: e.category };
+      }
       return { ...common, kind: 'binary_sensor', valueOn: e.value_on, valueOff: e.value_off, ...binaryHints(e.name, e.category) };
     }
     case 'enum':

@@ -113,6 +113,6 @@ export function binaryHints(
   const dc = hit?.dc;
   const out: { deviceClass?: BinarySensorDeviceClass; category?: 'diagnostic' } = {};
   if (dc !== undefined && (BINARY_SENSOR_DEVICE_CLASSES as readonly string[]).includes(dc)) out.deviceClass = dc as BinarySensorDeviceClass;
-  if (hit?.cat === 'diagnostic' || category === 'diagnostic') out.category = 'diagnostic';
+  if (hit?.cat === 'diagnostic' || category === 'diagnostic' || category === 'config') out.category = 'diagnostic';
   return out;
 }

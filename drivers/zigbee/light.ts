@@ -86,7 +86,12 @@ export function turnOnMessage(spec: LightEntitySpec, params: LightTurnOnParams, 
   return m;
 }
 
-export function addZigbeeLight(core: Core, init: EntityIdentity, spec: LightEntitySpec, send: Send): BuiltEntity {
+export function addZigbeeLight(
+  core: Core,
+  init: EntityIdentity & { readonly entityCategory?: 'config' | 'diagnostic' },
+  spec: LightEntitySpec,
+  send: Send,
+): BuiltEntity {
   const caps = lightCapabilities(spec);
   const h = addLight(core, {
     ...init,

@@ -27,6 +27,11 @@ export interface EntityInit<P, D = unknown> {
   readonly uniqueId?: string;
   /** The device registry id of the physical device this entity belongs to. */
   readonly deviceId?: string;
+  /**
+   * Home Assistant's entity category for a new registry entry: `diagnostic` (link quality, battery voltage) or
+   * `config`; the user may change it later. Unset: a primary entity.
+   */
+  readonly entityCategory?: 'config' | 'diagnostic';
   /** Whether its state is restored after a restart; by default its domain decides (src/restore/restore-policy.ts). */
   readonly restore?: boolean;
   /**

@@ -32,10 +32,15 @@ t.test('join, interview, entities, a report to a WebSocket client, a service cal
   );
 
   const registry = await client.command('config/device_registry/list');
-  const devices = registry.result as { identifiers: [string, string][]; model: string; via_device_id: string | null }[];
+  const devices = registry.result as { id: string; identifiers: [string, string][]; model: string; via_device_id: string | null }[];
   const entry = devices.find((d) => d.identifiers.some(([i, id]) => i === 'zigbee' && id === CATALOGUE.weather.ieee));
   t.match(entry, { model: 'Temperature and humidity sensor (WSDCGQ11LM)' });
   t.ok(entry?.via_device_id, 'reached through the coordinator');
+
+  const lqi = await client.command('config/entity_registry/get', { entity_id: 'sensor.living_room_linkquality' });
+  t.match(lqi.result, { entity_category: 'diagnostic', unique_id: `${CATALOGUE.weather.ieee}_linkquality`, device_id: entry?.id });
+  const temp = await client.command('config/entity_registry/get', { entity_id: 'sensor.living_room_temperature' });
+  t.match(temp.result, { entity_category: null, unique_id: `${CATALOGUE.weather.ieee}_temperature` });
 
   const subscribed = await client.command('subscribe_events', { event_type: 'state_changed' });
   t.equal(subscribed.success, true);
