@@ -216,18 +216,23 @@ class ZigbeeDeviceEntities implements DeviceEntities {
         `Zigbee device ${this.name} (${this.ieee}) is not supported by the converters; it takes no commands`,
       );
     }
+    // A feature of an endpoint has its property suffixed (`state_left`); the converters take the plain key on that endpoint.
+    const suffix = endpoint === undefined ? undefined : `_${endpoint}`;
+    const plain = Object.fromEntries(
+      Object.entries(message).map(([k, v]) => [suffix && k.endsWith(suffix) ? k.slice(0, -suffix.length) : k, v]),
+    );
     const options = this.options();
     const optimistic = options.optimistic === true;
     const before: DeviceState = {};
     if (optimistic) {
       // A device that never answers: show what was asked at once, and put it back if sending fails.
-      const asked = Object.fromEntries(Object.entries(message).map(([k, v]) => [endpoint ? `${k}_${endpoint}` : k, v]));
+      const asked = Object.fromEntries(Object.entries(plain).map(([k, v]) => [suffix ? `${k}${suffix}` : k, v]));
       for (const k of Object.keys(asked)) before[k] = this.state[k];
       this.apply(asked);
     }
     const outcome = await convertToZigbee(
       { definition, device: this.device, options, state: this.state, publish: (p) => this.apply(p) },
-      message,
+      plain,
       endpoint,
     );
     this.apply(outcome.state);

@@ -99,7 +99,7 @@ class Device {
   readonly type = 'Router';
   readonly powerSource = 'Mains (single phase)';
   readonly interviewState = 'SUCCESSFUL';
-  readonly customClusters = {};
+  readonly customClusters: Record<string, unknown> = {};
   readonly meta: Record<string, unknown> = {};
   readonly networkAddress = 0x1234;
   readonly manufacturerID = 0;
@@ -118,6 +118,9 @@ class Device {
     return this.endpoints.find((e) => e.ID === id);
   }
   save(): void {}
+  addCustomCluster(name: string, cluster: unknown): void {
+    (this.customClusters as Record<string, unknown>)[name] = cluster;
+  }
   get zh(): ZigbeeDevice {
     return this as unknown as ZigbeeDevice;
   }
