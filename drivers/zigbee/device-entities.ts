@@ -1,42 +1,18 @@
 import type { Definition, Expose } from 'zigbee-herdsman-converters';
 import type { Entity } from '../../src/core/entities.js';
-import { slugify } from '../../src/core/entity-id.js';
 import { HubError } from '../../src/core/errors.js';
 import type { Logger } from '../../src/core/log.js';
 import type { BuiltEntity, DeviceState } from './built-entity.js';
 import { buildEntity } from './entities.js';
 import { type EntitySpec, LINKQUALITY_SPEC, mapExposes } from './exposes.js';
 import { convertFromZigbee } from './from-zigbee.js';
+import { entityIdFor, entityName, firmwareOf } from './naming.js';
+import { type Converters, coordinatorEndpoint, loadConverters } from './runtime.js';
 import { convertToZigbee } from './to-zigbee.js';
 import type { DeviceEntities, DeviceEntitiesFactory, DeviceEntitiesHost, ZigbeeDevice, ZigbeeMessage } from './types.js';
 
-type Converters = typeof import('zigbee-herdsman-converters');
-let converters: Promise<Converters> | undefined;
-
-/** The converters load on the first device, never for a hub without a `zigbee:` section. */
-export function loadConverters(): Promise<Converters> {
-  converters ??= import('zigbee-herdsman-converters');
-  return converters;
-}
-
 /** The event a button or remote fires for each action (RWL021 `on_press`, `off_hold_release`). */
 export const ZIGBEE_ACTION_EVENT = 'zigbee_action';
-
-function entityIdFor(spec: EntitySpec, deviceName: string): string {
-  return `${spec.kind}.${slugify(spec.label === undefined ? deviceName : `${deviceName} ${spec.label}`)}`;
-}
-
-function entityName(spec: EntitySpec, deviceName: string): string {
-  return spec.label === undefined ? deviceName : `${deviceName} ${spec.label}`;
-}
-
-/** The firmware as the device's basic cluster gives it: build id, with the date code when there is one. */
-function firmwareOf(device: ZigbeeDevice): string | undefined {
-  const build = device.softwareBuildID?.trim();
-  const date = device.dateCode?.trim();
-  if (build && date) return `${build} (${date})`;
-  return build || date || undefined;
-}
 
 function jsonSame(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -58,6 +34,7 @@ class ZigbeeDeviceEntities implements DeviceEntities {
   private deviceId = '';
   private available = true;
   private removed = false;
+  private exposesPending = false;
   /** Messages are converted one after another, so states follow the radio's order even when converters await. */
   private queue: Promise<void> = Promise.resolve();
 
@@ -98,15 +75,12 @@ class ZigbeeDeviceEntities implements DeviceEntities {
       via_device: this.host.coordinator,
     });
     this.deviceId = entry.id;
-    let specs: EntitySpec[] = [LINKQUALITY_SPEC];
     if (this.definition === undefined) {
       this.log.warn(
         `Zigbee device ${this.name} (${this.ieee}, model ${d.modelID ?? 'unknown'} by ${d.manufacturerName ?? 'unknown'}) is not supported by zigbee-herdsman-converters: only its link quality is shown`,
       );
-    } else {
-      specs = mapExposes(this.exposes(this.definition)).specs;
     }
-    for (const spec of specs) this.addEntity(spec);
+    this.syncEntities();
     // Definitions set themselves up here (custom clusters, polling), as zigbee2mqtt's onEvent extension starts them.
     if (this.definition !== undefined) void this.onEvent('start');
   }
@@ -118,7 +92,7 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     const event =
       type === 'stop'
         ? { type, data: { ieeeAddr: this.ieee } }
-        : { type, data: { device: this.device, deviceExposesChanged: () => {}, state: this.state, options: this.options() } };
+        : { type, data: { device: this.device, deviceExposesChanged: this.exposesChanged, state: this.state, options: this.options() } };
     try {
       await this.zhc.onEvent(event);
       await definition.onEvent?.(event);
@@ -131,6 +105,32 @@ class ZigbeeDeviceEntities implements DeviceEntities {
   async stop(): Promise<void> {
     await this.onEvent('stop');
   }
+
+  /** Makes the entities the exposes call for and removes those they no longer do (keys are stable, so ids stay). */
+  private syncEntities(): void {
+    const specs = this.definition === undefined ? [LINKQUALITY_SPEC] : mapExposes(this.exposes(this.definition)).specs;
+    const wanted = new Set(specs.map((s) => s.key));
+    for (const b of [...this.built]) {
+      if (wanted.has(b.spec.key)) continue;
+      this.core.entities.remove(b.entity.id);
+      this.built.splice(this.built.indexOf(b), 1);
+    }
+    const have = new Set(this.built.map((b) => b.spec.key));
+    for (const spec of specs) if (!have.has(spec.key)) this.addEntity(spec);
+    this.byProperty.clear();
+    for (const b of this.built) for (const p of b.spec.properties) this.byProperty.set(p, [...(this.byProperty.get(p) ?? []), b]);
+  }
+
+  /** Converters call this when a device turns out to expose other things (its exposes depend on its state or options). */
+  private readonly exposesChanged = (): void => {
+    if (this.exposesPending) return;
+    this.exposesPending = true;
+    // After the converter that noticed has returned, so its payload lands on the new entities.
+    setImmediate(() => {
+      this.exposesPending = false;
+      if (!this.removed) this.syncEntities();
+    });
+  };
 
   private exposes(definition: Definition): Expose[] {
     try {
@@ -150,7 +150,6 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     try {
       const built = buildEntity(core, identity, spec, { send: (message, endpoint) => this.send(message, endpoint) });
       this.built.push(built);
-      for (const p of spec.properties) this.byProperty.set(p, [...(this.byProperty.get(p) ?? []), built]);
       // A restored state stays until the device says otherwise (a sleepy sensor may report once an hour).
       if (core.states.get(built.entity.id) === undefined) built.render(this.state);
     } catch (err) {
@@ -175,6 +174,7 @@ class ZigbeeDeviceEntities implements DeviceEntities {
           options: this.options(),
           state: this.state,
           publishLater: (p) => this.apply(p),
+          exposesChanged: this.exposesChanged,
           log: this.log,
         },
         message,
@@ -231,7 +231,7 @@ class ZigbeeDeviceEntities implements DeviceEntities {
       this.apply(asked);
     }
     const outcome = await convertToZigbee(
-      { definition, device: this.device, options, state: this.state, publish: (p) => this.apply(p) },
+      { definition, device: this.device, options, state: this.state, publish: (p) => this.apply(p), exposesChanged: this.exposesChanged },
       plain,
       endpoint,
     );
@@ -297,12 +297,6 @@ class ZigbeeDeviceEntities implements DeviceEntities {
   settled(): Promise<void> {
     return this.queue;
   }
-}
-
-/** herdsman's coordinator endpoint, which configure() binds devices to (zigbee2mqtt's firstCoordinatorEndpoint). */
-async function coordinatorEndpoint() {
-  const { Device } = await import('zigbee-herdsman/dist/controller/model/device.js');
-  return Device.byType('Coordinator')[0]?.endpoints[0];
 }
 
 /** Makes a paired device's entities from its converters definition; see DeviceEntitiesFactory. */

@@ -22,6 +22,8 @@ export interface ConvertContext {
   readonly state: DeviceState;
   /** For converters that publish later (debounced clicks, timers), as zigbee2mqtt's receive.ts passes. */
   readonly publishLater: (payload: DeviceState) => void;
+  /** A converter learned that the device's exposes changed (e.g. a Tuya device told its type). */
+  readonly exposesChanged: () => void;
   readonly log: Logger;
 }
 
@@ -49,7 +51,7 @@ export async function convertFromZigbee(ctx: ConvertContext, message: ZigbeeMess
     }
     return {};
   }
-  const meta: Fz.Meta = { state: ctx.state, device: message.device, deviceExposesChanged: () => {} };
+  const meta: Fz.Meta = { state: ctx.state, device: message.device, deviceExposesChanged: ctx.exposesChanged };
   const publish = (payload: DeviceState): void => {
     ctx.zhc.postProcessConvertedFromZigbeeMessage(ctx.definition, payload, ctx.options, message.device);
     ctx.publishLater(payload);

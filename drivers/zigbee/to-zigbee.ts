@@ -11,6 +11,7 @@ export interface SendContext {
   readonly state: DeviceState;
   /** meta.publish: converters that learn a state on their own (e.g. after a read) hand it over here. */
   readonly publish: (payload: DeviceState) => void;
+  readonly exposesChanged: () => void;
 }
 
 export interface SendOutcome {
@@ -77,7 +78,7 @@ export async function convertToZigbee(
       state: ctx.state,
       mapped: ctx.definition,
       publish: (payload) => ctx.publish(payload as DeviceState),
-      deviceExposesChanged: () => {},
+      deviceExposesChanged: ctx.exposesChanged,
     };
     try {
       const result = await converter.convertSet(target, key, value, meta);

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { access, addExternalDefinition, Numeric, removeExternalDefinitions } from 'zigbee-herdsman-converters';
 import type { Core } from '../../src/core/core.js';
 import type { HubEvent } from '../../src/core/event-bus.js';
 import { nextEvent, setup } from '../automation/helpers.js';
@@ -151,4 +152,52 @@ t.test('an unsupported device reports its link quality; a converter that throws 
   entities.handleMessage(zclMessage(dimmer, 'manuSpecificPhilips', 'commandHueNotification', { button: 1, type: 0 }, 9, 33));
   await entities.settled();
   t.equal(bed.core.states.get('sensor.dimmer_linkquality')?.state, '33');
+});
+
+t.test("a converter that learns the device's exposes changed: new entities appear, vanished ones go", async (t) => {
+  // An external definition (as zigbee2mqtt users add) whose exposes depend on what the device said.
+  let withPower = false;
+  addExternalDefinition({
+    zigbeeModel: ['hearth.dynamic'],
+    model: 'DYN-1',
+    vendor: 'Hearth Test',
+    description: 'Exposes that follow the device',
+    externalConverterName: 'hearth-dynamic.mjs',
+    fromZigbee: [
+      {
+        cluster: 'genBasic',
+        type: ['attributeReport'],
+        convert: (_model, msg, _publish, _options, meta) => {
+          withPower = (msg.data as { appVersion?: number }).appVersion === 2;
+          meta.deviceExposesChanged();
+          return { temperature: 20 };
+        },
+      },
+    ],
+    toZigbee: [],
+    exposes: () => {
+      const list = [new Numeric('temperature', access.STATE).withUnit('°C')];
+      if (withPower) list.push(new Numeric('power', access.STATE).withUnit('W'));
+      return list;
+    },
+  });
+  t.teardown(() => removeExternalDefinitions('hearth-dynamic.mjs'));
+  const bed = zigbeeTestbed();
+  const device = new StubDevice({ ieee: '0x00000000000d1a01', modelID: 'hearth.dynamic', manufacturerName: 'Hearth' });
+  const dynamic = await bed.add(device, 'Meter');
+  t.same(
+    dynamic.entities.map((e) => e.id),
+    ['sensor.meter_temperature', 'sensor.meter_linkquality'],
+  );
+  const added = nextEvent(bed.core, 'state_changed', (e) => e.data.entity_id === 'sensor.meter_power');
+  dynamic.handleMessage(zclMessage(device, 'genBasic', 'attributeReport', { appVersion: 2 }));
+  t.match((await added).data.new_state?.attributes, { device_class: 'power', unit_of_measurement: 'W' });
+  t.equal(bed.core.states.get('sensor.meter_temperature')?.state, '20');
+  const removed = nextEvent(bed.core, 'state_changed', (e) => e.data.entity_id === 'sensor.meter_power' && e.data.new_state === null);
+  dynamic.handleMessage(zclMessage(device, 'genBasic', 'attributeReport', { appVersion: 1 }));
+  await removed;
+  t.same(
+    dynamic.entities.map((e) => e.id),
+    ['sensor.meter_temperature', 'sensor.meter_linkquality'],
+  );
 });
