@@ -4,6 +4,7 @@ import { i2cKind } from './i2c/index.js';
 import { onewireKind } from './onewire/index.js';
 import { serialKind } from './serial/index.js';
 import { parseVirtualSection, VirtualDriver } from './virtual/index.js';
+import { zigbeeKind } from './zigbee/index.js';
 
 const virtualKind: DriverKind = {
   section: 'virtual',
@@ -16,4 +17,4 @@ const virtualKind: DriverKind = {
   },
 };
 
-export const DRIVER_KINDS: readonly DriverKind[] = [virtualKind, gpioKind, i2cKind, onewireKind, serialKind];
+export const DRIVER_KINDS: readonly DriverKind[] = [virtualKind, gpioKind, i2cKind, onewireKind, serialKind, zigbeeKind];

@@ -19,6 +19,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       return (await import('./cli/user.js')).userCommand(rest);
     case 'unban':
       return (await import('./cli/unban.js')).unbanCommand(rest);
+    case 'zigbee':
+      return (await import('./cli/zigbee.js')).zigbeeCommand(rest);
     case '-h':
     case '--help':
     case 'help':

@@ -16,3 +16,9 @@ export const SECTION_VALIDATORS: SectionValidators = {
   ...REGISTRY_SECTION_VALIDATORS,
   ...RECORDER_SECTION_VALIDATORS,
 };
+
+/**
+ * Driver commands the CLI runs (`hearth zigbee import`). The CLI may not import drivers/ itself; it reaches them
+ * here, loaded only when such a command runs.
+ */
+export const loadZigbeeImport = () => import('../drivers/zigbee/z2m-import.js');

@@ -24,6 +24,7 @@ Commands:
   token          Create, list and revoke long-lived access tokens
   user           Set a user's web password (user password USERNAME)
   unban          Lift an IP ban (unban ADDRESS, or --list)
+  zigbee         Import a zigbee2mqtt network (zigbee import Z2M_DATA_DIR)
 
 Options:
   -h, --help     Show this help

@@ -27,11 +27,6 @@ export interface EntityInit<P, D = unknown> {
   readonly uniqueId?: string;
   /** The device registry id of the physical device this entity belongs to. */
   readonly deviceId?: string;
-  /**
-   * Home Assistant's entity category for a new registry entry: `diagnostic` (link quality, battery voltage) or
-   * `config`; the user may change it later. Unset: a primary entity.
-   */
-  readonly entityCategory?: 'config' | 'diagnostic';
   /** Whether its state is restored after a restart; by default its domain decides (src/restore/restore-policy.ts). */
   readonly restore?: boolean;
   /**
@@ -39,6 +34,8 @@ export interface EntityInit<P, D = unknown> {
    * so no domain needs a module-level map from entities to their data. Domains read it through `dataOf`.
    */
   readonly data?: D;
+  /** Home Assistant's entity_category for a new registry entry: settings (`config`) or readings about the device itself (`diagnostic`). */
+  readonly entityCategory?: 'config' | 'diagnostic';
 }
 
 /** How the entity registry says an entity being added should appear. */

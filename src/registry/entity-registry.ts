@@ -199,7 +199,6 @@ export class EntityRegistry implements EntityRegistryHook {
         // An entity of a disabled device starts disabled, as in Home Assistant.
         disabled_by: device?.disabled_by ? 'device' : null,
         hidden_by: null,
-        // The provider's category applies to a new entry only; what the user sets later stays.
         entity_category: init.entityCategory ?? null,
         created_at: now,
         modified_at: now,

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DriverKind } from '../../drivers/driver.js';
 import { seededRandom } from '../../drivers/virtual/index.js';
 import { parseConfigText } from '../../src/config/load.js';
 import type { Clock } from '../../src/core/clock.js';
@@ -52,6 +53,8 @@ export interface TestHubOptions {
   readonly log?: Logger;
   readonly clock?: Clock;
   readonly dataDir?: string;
+  /** Driver kinds instead of DRIVER_KINDS (a driver with a fake adapter or test timers). */
+  readonly driverKinds?: readonly DriverKind[];
 }
 
 /** Starts a hub on 127.0.0.1 with a free port and an owner token; stopped (and its data removed) at teardown. */
@@ -66,6 +69,7 @@ export async function startTestHub(t: Teardown, options: TestHubOptions = {}): P
     port: 0,
     clock: options.clock,
     random: seededRandom(42),
+    driverKinds: options.driverKinds,
   });
   t.teardown(async () => {
     await hub.stop();

@@ -1,0 +1,155 @@
+import type { Controller } from 'zigbee-herdsman';
+import type { JsonObject } from '../../src/core/json.js';
+import type { ZigbeeHost } from './host.js';
+import type { DeviceEntities, DeviceEntitiesFactory, DeviceEntitiesHost, ZigbeeDevice, ZigbeeMessage } from './types.js';
+
+type InterviewStatus = 'started' | 'successful' | 'failed';
+
+/** herdsman's power source text ("Mains (single phase)", "Battery", "DC Source") as mains or not. */
+export function isMains(device: ZigbeeDevice): boolean {
+  if (device.type === 'Router') return true;
+  const source = device.powerSource ?? '';
+  return /mains|dc source/i.test(source);
+}
+
+/**
+ * The paired devices' entities: made by the factory for each interviewed device (at start and after a pairing),
+ * fed their messages, removed when the device leaves, and the network's events on the bus.
+ */
+export class DeviceSet {
+  private readonly entities = new Map<string, DeviceEntities>();
+  private readonly making = new Map<string, Promise<DeviceEntities | undefined>>();
+
+  constructor(
+    private readonly driver: ZigbeeHost,
+    private readonly factory: DeviceEntitiesFactory,
+    private readonly host: DeviceEntitiesHost,
+  ) {}
+
+  get(ieee: string): DeviceEntities | undefined {
+    return this.entities.get(ieee);
+  }
+
+  /** The name a device goes by: the config's friendly_name, else a rename or import, else its IEEE address (as zigbee2mqtt). */
+  nameOf(ieee: string): string {
+    const configured = this.driver.config.devices.get(ieee)?.friendly_name;
+    if (typeof configured === 'string' && configured.trim() !== '') return configured;
+    return this.driver.names.get(ieee) ?? ieee;
+  }
+
+  /** After a start: every device herdsman knows, its entities made (once; they survive adapter reconnects). */
+  async loadFrom(controller: Controller): Promise<void> {
+    const made: Promise<unknown>[] = [];
+    for (const device of controller.getDevicesIterator((d) => d.type !== 'Coordinator')) {
+      this.driver.availability.track(device.ieeeAddr, isMains(device), device.lastSeen);
+      if (device.interviewState === 'SUCCESSFUL') made.push(this.ensure(device));
+    }
+    await Promise.all(made);
+    for (const [ieee, entities] of this.entities) entities.setAvailable(this.driver.availability.isAvailable(ieee));
+  }
+
+  joined(device: ZigbeeDevice): void {
+    this.driver.availability.track(device.ieeeAddr, isMains(device), undefined);
+    this.driver.availability.seen(device.ieeeAddr);
+    this.fire('zigbee_device_joined', device, { network_address: device.networkAddress });
+  }
+
+  interviewed(device: ZigbeeDevice, status: InterviewStatus): void {
+    this.driver.availability.track(device.ieeeAddr, isMains(device), undefined);
+    if (status !== 'successful') {
+      this.fire('zigbee_device_interviewed', device, { status });
+      return;
+    }
+    void this.ensure(device).then(async (entities) => {
+      this.fire('zigbee_device_interviewed', device, {
+        status,
+        supported: entities?.supported ?? false,
+        description: entities?.description ?? null,
+      });
+      try {
+        await entities?.configure();
+      } catch (err) {
+        this.driver.ctx.log.warn(
+          { err, ieee: device.ieeeAddr },
+          `Zigbee device ${this.nameOf(device.ieeeAddr)} could not be configured (binds and reporting)`,
+        );
+      }
+    });
+  }
+
+  message(message: ZigbeeMessage): void {
+    const ieee = message.device.ieeeAddr;
+    this.driver.availability.seen(ieee);
+    const entities = this.entities.get(ieee);
+    if (entities === undefined) return;
+    try {
+      entities.handleMessage(message);
+    } catch (err) {
+      this.driver.ctx.log.error({ err, ieee, cluster: message.cluster }, `Zigbee message from ${this.nameOf(ieee)} could not be handled`);
+    }
+  }
+
+  /** The device left (its announcement, or a removal): its entities go and `zigbee_device_left` is fired once. */
+  left(ieee: string, reason: 'left' | 'removed'): void {
+    const entities = this.entities.get(ieee);
+    const known = entities !== undefined || this.driver.availability.lastSeen(ieee) !== undefined;
+    this.entities.delete(ieee);
+    this.driver.availability.forget(ieee);
+    if (!known) return;
+    entities?.remove();
+    const data: JsonObject = {
+      ieee_address: ieee,
+      friendly_name: this.nameOf(ieee),
+      model: entities?.model ?? null,
+      vendor: entities?.vendor ?? null,
+      reason,
+    };
+    this.driver.ctx.core.bus.fire('zigbee_device_left', data, this.driver.ctx.core.newContext());
+  }
+
+  rename(ieee: string, name: string): void {
+    this.entities.get(ieee)?.rename(name);
+  }
+
+  setAllUnavailable(): void {
+    for (const entities of this.entities.values()) entities.setAvailable(false);
+  }
+
+  private ensure(device: ZigbeeDevice): Promise<DeviceEntities | undefined> {
+    const ieee = device.ieeeAddr;
+    const existing = this.entities.get(ieee);
+    if (existing !== undefined) return Promise.resolve(existing);
+    const pending = this.making.get(ieee);
+    if (pending !== undefined) return pending;
+    const made = this.factory(this.host, device, this.nameOf(ieee))
+      .then((entities) => {
+        this.entities.set(ieee, entities);
+        entities.setAvailable(this.driver.connected && this.driver.availability.isAvailable(ieee));
+        return entities;
+      })
+      .catch((err: unknown) => {
+        this.driver.ctx.log.error(
+          { err, ieee },
+          `Zigbee device ${this.nameOf(ieee)} (${device.modelID ?? 'unknown model'}) has no entities: ${String(err)}`,
+        );
+        return undefined;
+      })
+      .finally(() => this.making.delete(ieee));
+    this.making.set(ieee, made);
+    return made;
+  }
+
+  private fire(type: string, device: ZigbeeDevice, extra: JsonObject): void {
+    const entities = this.entities.get(device.ieeeAddr);
+    const data: JsonObject = {
+      ieee_address: device.ieeeAddr,
+      friendly_name: this.nameOf(device.ieeeAddr),
+      model: entities?.model ?? null,
+      vendor: entities?.vendor ?? null,
+      model_id: device.modelID ?? null,
+      manufacturer: device.manufacturerName ?? null,
+      ...extra,
+    };
+    this.driver.ctx.core.bus.fire(type, data, this.driver.ctx.core.newContext());
+  }
+}

@@ -1,0 +1,29 @@
+import type { Controller } from 'zigbee-herdsman';
+import type { DriverContext } from '../driver.js';
+import type { Availability } from './availability.js';
+import type { ZigbeeConfig } from './config.js';
+import type { HubEntities } from './hub-entities.js';
+import type { NameStore } from './names.js';
+import type { DeviceEntities, ZigbeeDevice } from './types.js';
+
+/** What the device set and the services see of the driver (drivers/zigbee/controller.ts implements it). */
+export interface ZigbeeHost {
+  readonly ctx: DriverContext;
+  readonly config: ZigbeeConfig;
+  readonly names: NameStore;
+  readonly availability: Availability;
+  readonly hub: HubEntities | undefined;
+  readonly connected: boolean;
+  readonly devices: {
+    get(ieee: string): DeviceEntities | undefined;
+    nameOf(ieee: string): string;
+    left(ieee: string, reason: 'left' | 'removed'): void;
+    rename(ieee: string, name: string): void;
+  };
+  /** The running Controller; throws ZigbeeUnavailableError while the adapter is away. */
+  requireController(): Controller;
+  permitJoin(seconds: number, router?: ZigbeeDevice): Promise<void>;
+  backup(): Promise<void>;
+}
+
+export class ZigbeeUnavailableError extends Error {}

@@ -1,0 +1,19 @@
+import type { DriverKind } from '../driver.js';
+import { basicDeviceFactory } from './basic-device.js';
+import { parseZigbeeSection } from './config.js';
+import { ZigbeeDriver } from './controller.js';
+
+/**
+ * `zigbee:`: a coordinator stick through zigbee-herdsman. Nothing here loads herdsman or the converters: the driver
+ * imports them when it starts, so a hub (or check-config) without the section never pays for them.
+ */
+export const zigbeeKind: DriverKind = {
+  section: 'zigbee',
+  validate: (value, path, issues) => {
+    parseZigbeeSection(value, path, issues);
+  },
+  create(ctx, value) {
+    const config = parseZigbeeSection(value, ['zigbee'], []);
+    return new ZigbeeDriver(ctx, config, { factory: basicDeviceFactory });
+  },
+};

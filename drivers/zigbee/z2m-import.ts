@@ -1,0 +1,147 @@
+import { copyFile, mkdir, readFile, rename, stat } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import { parse } from 'yaml';
+import { silentLogger } from '../../src/core/log.js';
+import { writeFileAtomic } from '../../src/storage/atomic-file.js';
+import { parseBytes, ZIGBEE_ADAPTERS } from './config.js';
+import { isStoredNetwork, networkFromCoordinatorBackup, type StoredNetwork, saveNetwork, zigbeePaths } from './network.js';
+
+/** A migration that cannot go ahead, with the reason a user can act on. */
+export class ImportRefused extends Error {}
+
+export interface ImportSummary {
+  readonly network: StoredNetwork;
+  readonly devices: number;
+  readonly named: number;
+  readonly notes: readonly string[];
+}
+
+type Yaml = Record<string, unknown>;
+const isMap = (v: unknown): v is Yaml => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+async function readIfPresent(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** zigbee2mqtt's YAML, with its `!secret name` values taken from secret.yaml beside it. */
+function parseZ2mYaml(text: string, secrets: Yaml, file: string): unknown {
+  try {
+    return parse(text, {
+      customTags: [{ tag: '!secret', resolve: (name: string) => secrets[name] ?? `!secret ${name}` }],
+    });
+  } catch (err) {
+    throw new ImportRefused(`${file} is not valid YAML: ${(err as Error).message}`);
+  }
+}
+
+/** A network value from configuration.yaml, or undefined when it is GENERATE (zigbee2mqtt never started) or absent. */
+function given<T>(value: unknown, read: (v: unknown) => T | undefined, what: string, notes: string[]): T | undefined {
+  if (value === undefined || value === null || value === 'GENERATE') return undefined;
+  const parsed = read(value);
+  if (parsed === undefined) notes.push(`ignored advanced.${what} ${JSON.stringify(value)}: not a valid value`);
+  return parsed;
+}
+
+/**
+ * `hearth zigbee import`: zigbee2mqtt's network (configuration.yaml's serial and advanced blocks, or its coordinator
+ * backup where those say GENERATE), database.db and coordinator_backup.json into <data>/zigbee, and its `devices:`
+ * friendly names as hearth's device names, so the same stick comes up with every device paired.
+ */
+export async function importZigbee2mqtt(z2mDir: string, dataDir: string, force: boolean): Promise<ImportSummary> {
+  const configFile = join(z2mDir, 'configuration.yaml');
+  const configText = await readIfPresent(configFile);
+  if (configText === undefined) {
+    throw new ImportRefused(
+      `${z2mDir} has no configuration.yaml: give zigbee2mqtt's data directory (the one with configuration.yaml and database.db)`,
+    );
+  }
+  const paths = zigbeePaths(dataDir);
+  if (!force && ((await exists(paths.network)) || (await exists(paths.database)))) {
+    throw new ImportRefused(
+      `a hearth Zigbee network already exists in ${paths.dir}; importing would replace it and orphan its devices (use --force to replace it anyway; the old one is kept beside it)`,
+    );
+  }
+  const secretText = await readIfPresent(join(z2mDir, 'secret.yaml'));
+  const secrets = secretText === undefined ? {} : parseZ2mYaml(secretText, {}, join(z2mDir, 'secret.yaml'));
+  const config = parseZ2mYaml(configText, isMap(secrets) ? secrets : {}, configFile);
+  if (!isMap(config)) throw new ImportRefused(`${configFile} is not a zigbee2mqtt configuration (expected a mapping)`);
+  const notes: string[] = [];
+  const advanced = isMap(config.advanced) ? config.advanced : {};
+  const serial = isMap(config.serial) ? config.serial : {};
+
+  const backupText = await readIfPresent(join(z2mDir, 'coordinator_backup.json'));
+  const fromBackup = backupText === undefined ? undefined : networkFromCoordinatorBackup(backupText);
+  const panId = given(
+    advanced.pan_id,
+    (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 0xfffe ? v : undefined),
+    'pan_id',
+    notes,
+  );
+  const extPanId = given(advanced.ext_pan_id, (v) => parseBytes(v, 8), 'ext_pan_id', notes);
+  const networkKey = given(advanced.network_key, (v) => parseBytes(v, 16), 'network_key', notes);
+  const channel = given(advanced.channel, (v) => (typeof v === 'number' && v >= 11 && v <= 26 ? v : undefined), 'channel', notes);
+  const network: Record<string, unknown> = {
+    pan_id: panId ?? fromBackup?.pan_id,
+    ext_pan_id: extPanId ?? fromBackup?.ext_pan_id,
+    network_key: networkKey ?? fromBackup?.network_key,
+    channel: channel ?? fromBackup?.channel ?? 11,
+  };
+  if (!isStoredNetwork(network)) {
+    throw new ImportRefused(
+      `${configFile} does not give the network's pan_id, ext_pan_id and network_key (GENERATE or absent) and there is no usable coordinator_backup.json: start zigbee2mqtt once so it writes them, or there is no network to import`,
+    );
+  }
+  const adapter = typeof serial.adapter === 'string' ? (serial.adapter === 'ezsp' ? 'ember' : serial.adapter) : undefined;
+  if (serial.adapter === 'ezsp')
+    notes.push("serial.adapter ezsp is herdsman's deprecated driver: using ember, which drives the same sticks");
+  const stored: StoredNetwork = {
+    ...network,
+    ...(adapter !== undefined && (ZIGBEE_ADAPTERS as readonly string[]).includes(adapter) ? { adapter } : {}),
+    ...(typeof serial.port === 'string' ? { port: serial.port } : {}),
+    ...(typeof serial.baudrate === 'number' ? { baud_rate: serial.baudrate } : {}),
+    ...(typeof serial.rtscts === 'boolean' ? { rtscts: serial.rtscts } : {}),
+  };
+  if (adapter !== undefined && stored.adapter === undefined)
+    notes.push(`serial.adapter ${adapter} is not one hearth drives (${ZIGBEE_ADAPTERS.join(', ')}); the stick will be detected`);
+
+  let devicesValue = config.devices;
+  if (typeof devicesValue === 'string') {
+    const file = isAbsolute(devicesValue) ? devicesValue : join(z2mDir, devicesValue);
+    const text = await readIfPresent(file);
+    devicesValue = text === undefined ? undefined : parseZ2mYaml(text, {}, file);
+  }
+  const names: Record<string, string> = {};
+  for (const [ieee, options] of Object.entries(isMap(devicesValue) ? devicesValue : {})) {
+    const name = isMap(options) ? options.friendly_name : undefined;
+    if (typeof name === 'string' && name.trim() !== '' && name.toLowerCase() !== ieee.toLowerCase()) names[ieee.toLowerCase()] = name;
+  }
+
+  // Everything read: now the data dir changes. A replaced network is kept aside, never deleted.
+  if (force && (await exists(paths.dir)))
+    await rename(paths.dir, `${paths.dir}.replaced-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  await mkdir(paths.dir, { recursive: true, mode: 0o700 });
+  const database = join(z2mDir, 'database.db');
+  let devices = 0;
+  if (await exists(database)) {
+    const text = await readFile(database, 'utf8');
+    devices = text.split('\n').filter((l) => /"type":"(Router|EndDevice)"/.test(l)).length;
+    await copyFile(database, `${paths.database}.import`);
+    await rename(`${paths.database}.import`, paths.database);
+  } else notes.push('no database.db: the devices must pair again');
+  if (backupText !== undefined) await writeFileAtomic(paths.coordinatorBackup, backupText, 0o600);
+  if (Object.keys(names).length > 0) await writeFileAtomic(paths.names, `${JSON.stringify(names, null, 2)}\n`, 0o600);
+  await saveNetwork(paths, stored, silentLogger);
+  return { network: stored, devices, named: Object.keys(names).length, notes };
+}
