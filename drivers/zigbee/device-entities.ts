@@ -1,6 +1,7 @@
 import type { Definition, Expose } from 'zigbee-herdsman-converters';
 import type { Entity } from '../../src/core/entities.js';
 import { HubError } from '../../src/core/errors.js';
+import { isJsonObject } from '../../src/core/json.js';
 import type { Logger } from '../../src/core/log.js';
 import type { BuiltEntity, DeviceState } from './built-entity.js';
 import { buildEntity } from './entities.js';
@@ -57,13 +58,19 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     return this.host.ctx.core;
   }
 
+  /**
+   * The converters' options (zigbee2mqtt's flat device options): the device's config entry with its `options:`
+   * mapping (temperature_precision, simulated_brightness, ...) spread over it.
+   */
   private options(): DeviceState {
-    return { ...this.host.deviceOptions(this.ieee) };
+    const entry = this.host.deviceOptions(this.ieee);
+    return isJsonObject(entry.options) ? { ...entry, ...entry.options } : { ...entry };
   }
 
   init(): void {
     const { core, owner } = this.host.ctx;
     const d = this.device;
+    const area = this.host.deviceOptions(this.ieee).area;
     const entry = core.devices.register({
       identifiers: [['zigbee', this.ieee]],
       name: this.name,
@@ -73,6 +80,7 @@ class ZigbeeDeviceEntities implements DeviceEntities {
       sw_version: firmwareOf(d),
       hw_version: d.hardwareVersion === undefined ? undefined : String(d.hardwareVersion),
       via_device: this.host.coordinator,
+      suggested_area: typeof area === 'string' && area.trim() !== '' ? area : undefined,
     });
     this.deviceId = entry.id;
     if (this.definition === undefined) {
