@@ -44,6 +44,8 @@ zigbee:
     true,
   );
 
+  // After its interview a device is configured by its definition: the dimmer's battery reporting.
+  const configured = stick.waitForSent((s) => s.ieee === dimmer.ieee && s.command === 'configReport', 10_000);
   for (const key of ['weather', 'bulb', 'dimmer'] as const) {
     stick.join(key);
     const done = await client.waitFor(
@@ -55,6 +57,7 @@ zigbee:
     );
     t.match(eventOf(done).data, { status: 'successful', supported: true }, `${key} interviewed and supported`);
   }
+  t.match(await configured, { cluster: 'genPowerCfg' }, "the dimmer's definition configured its reporting");
   t.match(core.states.get('sensor.living_room_temperature')?.attributes, { device_class: 'temperature', unit_of_measurement: '°C' });
   t.ok(core.states.get('light.reading_lamp'));
   const devices = (await client.command('config/device_registry/list')).result as { identifiers: string[][]; area_id: string | null }[];
