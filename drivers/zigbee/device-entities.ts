@@ -91,6 +91,32 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     this.syncEntities();
     // Definitions set themselves up here (custom clusters, polling), as zigbee2mqtt's onEvent extension starts them.
     if (this.definition !== undefined) void this.onEvent('start');
+    this.seedFromCache();
+  }
+
+  /**
+   * herdsman keeps the attributes a device last reported (in its database, across restarts): they go through the
+   * converters as a read response, so after a restart a sleepy sensor shows its last reading rather than unknown
+   * until it next wakes. Nothing is sent to the device. genBasic is left out (vendor blobs zigbee2mqtt skips too).
+   */
+  private seedFromCache(): void {
+    if (this.definition === undefined) return;
+    for (const endpoint of this.device.endpoints) {
+      for (const [cluster, cached] of Object.entries(endpoint.clusters)) {
+        const data = cached.attributes;
+        if (cluster === 'genBasic' || data === undefined || Object.keys(data).length === 0) continue;
+        const message = {
+          type: 'readResponse',
+          device: this.device,
+          endpoint,
+          linkquality: Number.NaN,
+          groupID: 0,
+          cluster,
+          data: { ...data },
+        };
+        this.handleMessage({ ...message, meta: { rawData: Buffer.alloc(0) } } as ZigbeeMessage, true);
+      }
+    }
   }
 
   /** The converters' device lifecycle hook (zhc.onEvent and the definition's own); failures are logged. */
@@ -165,13 +191,13 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     }
   }
 
-  handleMessage(message: ZigbeeMessage): void {
+  handleMessage(message: ZigbeeMessage, cached = false): void {
     this.queue = this.queue
-      .then(() => this.process(message))
+      .then(() => this.process(message, cached))
       .catch((err: unknown) => this.log.error({ err }, `message from ${this.name} could not be handled`));
   }
 
-  private async process(message: ZigbeeMessage): Promise<void> {
+  private async process(message: ZigbeeMessage, cached: boolean): Promise<void> {
     if (this.removed) return;
     let payload: DeviceState = {};
     if (this.definition !== undefined) {
@@ -184,11 +210,15 @@ class ZigbeeDeviceEntities implements DeviceEntities {
           publishLater: (p) => this.apply(p),
           exposesChanged: this.exposesChanged,
           log: this.log,
+          // A cached value a converter cannot read is no news: the device's next report will say.
+          quiet: cached,
         },
         message,
       );
     }
-    if (typeof message.linkquality === 'number') payload.linkquality = message.linkquality;
+    if (Number.isFinite(message.linkquality)) payload.linkquality = message.linkquality;
+    // A remote's last press replayed from the cache is not a press.
+    if (cached) delete payload.action;
     this.apply(payload);
   }
 

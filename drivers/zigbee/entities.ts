@@ -29,6 +29,8 @@ export function buildEntity(core: Core, id: EntityIdentity, spec: EntitySpec, li
     deviceId: id.deviceId,
     owner: id.owner,
     entityCategory: spec.category,
+    // A Zigbee device keeps its own state across a hub restart: restoring would send it commands nobody asked for.
+    restore: false,
   };
   const send = (message: Record<string, unknown>) => link.send(message, spec.endpoint);
   switch (spec.kind) {
@@ -99,7 +101,7 @@ export function buildEntity(core: Core, id: EntityIdentity, spec: EntitySpec, li
   }
 }
 
-type Init = EntityIdentity & { readonly entityCategory?: 'config' | 'diagnostic' };
+type Init = EntityIdentity & { readonly entityCategory?: 'config' | 'diagnostic'; readonly restore?: boolean };
 type Send = (message: Record<string, unknown>) => Promise<void>;
 
 function climateEntity(core: Core, init: Init, spec: Extract<EntitySpec, { kind: 'climate' }>, send: Send): BuiltEntity {

@@ -25,6 +25,8 @@ export interface ConvertContext {
   /** A converter learned that the device's exposes changed (e.g. a Tuya device told its type). */
   readonly exposesChanged: () => void;
   readonly log: Logger;
+  /** Converter failures at debug level rather than error (values replayed from herdsman's cache). */
+  readonly quiet?: boolean;
 }
 
 /** zigbee2mqtt's receive.ts ignores these clusters when no converter takes them (OTA, time, basic, poll control). */
@@ -68,7 +70,8 @@ export async function convertFromZigbee(ctx: ConvertContext, message: ZigbeeMess
       );
       if (converted) payload = { ...payload, ...(converted as DeviceState) };
     } catch (err) {
-      ctx.log.error(
+      const log = ctx.quiet ? ctx.log.debug.bind(ctx.log) : ctx.log.error.bind(ctx.log);
+      log(
         { err, cluster: message.cluster, type: message.type },
         `fromZigbee converter for ${ctx.definition.model} failed: ${err instanceof Error ? err.message : String(err)}`,
       );

@@ -88,7 +88,7 @@ export function turnOnMessage(spec: LightEntitySpec, params: LightTurnOnParams, 
 
 export function addZigbeeLight(
   core: Core,
-  init: EntityIdentity & { readonly entityCategory?: 'config' | 'diagnostic' },
+  init: EntityIdentity & { readonly entityCategory?: 'config' | 'diagnostic'; readonly restore?: boolean },
   spec: LightEntitySpec,
   send: Send,
 ): BuiltEntity {

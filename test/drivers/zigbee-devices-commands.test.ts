@@ -1,4 +1,6 @@
 import t from 'tap';
+import { createDeviceEntities, type ZigbeeDeviceEntities } from '../../drivers/zigbee/device-entities.js';
+import type { ZigbeeDevice } from '../../drivers/zigbee/types.js';
 import type { Core } from '../../src/core/core.js';
 import { CATALOGUE } from '../fixtures/zigbee/catalogue.js';
 import { memoryLogger } from '../helpers/logger.js';
@@ -133,4 +135,36 @@ t.test("configure runs the definition's binds and reporting; a device that fails
   net.stick.setReachable(CATALOGUE.plug.ieee, false);
   await plug.configure();
   t.ok(log.entries.some((e) => e.level === 'error' && /configuring Kettle .* failed/.test(e.msg)));
+});
+
+t.test("after a restart the last reported values show at once, from herdsman's cache, and nothing is sent", async (t) => {
+  const core = coreWithDomains();
+  const net = await startZigbeeNetwork(t, core);
+  await net.pair('weather', 'Living Room');
+  await net.pair('bulb', 'Lamp');
+  net.stick.report(CATALOGUE.weather.ieee, 1, 'msTemperatureMeasurement', { measuredValue: 2345 });
+  // The bulb's own report after the command is what herdsman keeps.
+  const reported = new Promise<void>((resolve) =>
+    net.controller.on('message', (m) => m.device.ieeeAddr === CATALOGUE.bulb.ieee && m.cluster === 'genOnOff' && resolve()),
+  );
+  await call(core, 'light', 'turn_on', { entity_id: 'light.lamp', brightness: 128 });
+  await waitForState(core, 'sensor.living_room_temperature', (s) => s.state === '23.45');
+  await reported;
+
+  const restarted = coreWithDomains();
+  restarted.devices.register({ identifiers: [net.host.coordinator], name: 'Zigbee coordinator', owner: 'zigbee' });
+  const host = { ...net.host, ctx: { ...net.host.ctx, core: restarted } };
+  const sentBefore = net.stick.sent.length;
+  const weather = await createDeviceEntities(
+    host,
+    net.controller.getDeviceByIeeeAddr(CATALOGUE.weather.ieee) as ZigbeeDevice,
+    'Living Room',
+  );
+  const lamp = await createDeviceEntities(host, net.controller.getDeviceByIeeeAddr(CATALOGUE.bulb.ieee) as ZigbeeDevice, 'Lamp');
+  await (weather as ZigbeeDeviceEntities).settled();
+  await (lamp as ZigbeeDeviceEntities).settled();
+  t.equal(restarted.states.get('sensor.living_room_temperature')?.state, '23.45');
+  t.match(restarted.states.get('light.lamp'), { state: 'on', attributes: { brightness: 128 } });
+  t.equal(net.stick.sent.length, sentBefore, 'no command, no read');
+  t.equal(restarted.entities.get('light.lamp')?.restore, false, 'restore state never sends the bulb a command at start');
 });
