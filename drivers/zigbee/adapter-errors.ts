@@ -6,6 +6,9 @@ export function describeStartFailure(err: unknown, adapter: string | undefined, 
   const text = err instanceof Error ? err.message : String(err);
   const which = adapter ?? 'auto-detected';
   const where = port ?? 'the auto-detected port';
+  if (/discovery|No valid USB adapter found|Unable to find/i.test(text) && port === undefined) {
+    return `Zigbee adapter: no stick was detected over USB (${text}); give adapter and port (/dev/serial/by-id/...) in the zigbee: section`;
+  }
   if (/cannot lock port|resource temporarily unavailable|EBUSY|port is (already )?open|Access denied/i.test(text)) {
     return `Zigbee adapter ${which} on ${where}: the port is busy (another program, such as zigbee2mqtt, has it open): ${text}`;
   }

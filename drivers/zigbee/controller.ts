@@ -1,5 +1,6 @@
+import { chmod, stat } from 'node:fs/promises';
 import type { Controller } from 'zigbee-herdsman';
-import type { JsonObject } from '../../src/core/json.js';
+import type { JsonObject, JsonValue } from '../../src/core/json.js';
 import { type BackoffOptions, backoffDelay } from '../common/device-poller.js';
 import type { Driver, DriverContext } from '../driver.js';
 import { describeStartFailure } from './adapter-errors.js';
@@ -12,7 +13,7 @@ import { COORDINATOR_ID, HubEntities } from './hub-entities.js';
 import { NameStore } from './names.js';
 import { checkDatabase, loadNetwork, type StoredNetwork, zigbeePaths } from './network.js';
 import { type Scheduler, timersScheduler } from './scheduler.js';
-import { registerZigbeeServices } from './services.js';
+import { listDevices, registerZigbeeServices } from './services.js';
 import type { DeviceEntitiesFactory, ZigbeeDevice } from './types.js';
 
 export interface ZigbeeDriverOptions {
@@ -24,8 +25,19 @@ export interface ZigbeeDriverOptions {
   readonly backupIntervalMs?: number;
 }
 
+/** A file's inode and modification time: a rename over it (an atomic write) changes the inode. */
+async function fileIdentity(path: string): Promise<string | undefined> {
+  try {
+    const s = await stat(path);
+    return `${s.ino}:${s.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
 export const ZIGBEE_BACKOFF: BackoffOptions = { initialMs: 1000, maxMs: 5 * 60_000 };
 const DAY_MS = 24 * 3600_000;
+const STOP_WAIT_MS = 2000;
 
 /**
  * The Zigbee network: herdsman's Controller on the configured stick, started in the background so the hub never
@@ -49,6 +61,10 @@ export class ZigbeeDriver implements Driver, ZigbeeHost {
   private retryTimer: unknown;
   private backupTimer: unknown;
   private attempt: Promise<void> | undefined;
+  private backupUnsupportedLogged = false;
+  offlineDevices: readonly JsonValue[] = [];
+  /** Aborts a start in progress when the hub stops (a real stick can take many seconds to answer). */
+  private readonly abort = new AbortController();
 
   constructor(
     readonly ctx: DriverContext,
@@ -99,7 +115,9 @@ export class ZigbeeDriver implements Driver, ZigbeeHost {
     this.stopped = true;
     this.scheduler.stopAll();
     this.availability.stop();
-    await this.attempt;
+    this.abort.abort();
+    // Within the hub's stop budget even if the adapter hangs inside a step the abort signal does not reach.
+    await Promise.race([this.attempt, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
     const controller = this.controller;
     this.controller = undefined;
     if (controller !== undefined) await this.stopController(controller);
@@ -117,10 +135,24 @@ export class ZigbeeDriver implements Driver, ZigbeeHost {
     return this.controller;
   }
 
-  /** Writes coordinator_backup.json now (herdsman writes it to a temp file and renames it) and shows its time. */
-  async backup(): Promise<void> {
+  /**
+   * Saves the database and writes coordinator_backup.json (herdsman writes a temp file and renames it), and shows its
+   * time. False when the adapter makes no coordinator backups (deCONZ): the file did not change.
+   */
+  async backup(): Promise<boolean> {
+    const before = await fileIdentity(this.paths.coordinatorBackup);
     await this.requireController().backup();
-    this.hub?.backupWritten(this.ctx.core.clock.now());
+    const after = await fileIdentity(this.paths.coordinatorBackup);
+    if (after !== undefined && after !== before) {
+      // It holds the network key; herdsman writes it with the default mode (the 0700 directory guards it too).
+      await chmod(this.paths.coordinatorBackup, 0o600).catch(() => {});
+      this.hub?.backupWritten(this.ctx.core.clock.now());
+      return true;
+    }
+    if (!this.backupUnsupportedLogged)
+      this.ctx.log.info(`Zigbee adapter ${this.adapterLabel} makes no coordinator backups; database.db is saved`);
+    this.backupUnsupportedLogged = true;
+    return false;
   }
 
   private async connect(): Promise<void> {
@@ -134,7 +166,7 @@ export class ZigbeeDriver implements Driver, ZigbeeHost {
       }
       controller = new this.herdsman.Controller(this.controllerOptions(this.network));
       this.listen(controller);
-      await controller.start();
+      await controller.start(this.abort.signal);
       if (this.stopped) {
         await this.stopController(controller);
         return;
@@ -144,7 +176,7 @@ export class ZigbeeDriver implements Driver, ZigbeeHost {
     } catch (err) {
       if (controller !== undefined && this.controller === controller) this.controller = undefined;
       if (controller !== undefined) await this.stopController(controller);
-      this.failed(err);
+      if (!this.stopped) this.failed(err);
     }
   }
 
@@ -193,6 +225,8 @@ export class ZigbeeDriver implements Driver, ZigbeeHost {
     this.failing = false;
     this.failures = 0;
     this.hub?.online();
+    const version = await controller.getCoordinatorVersion().catch(() => undefined);
+    this.hub?.describeCoordinator(controller.getDevicesByType('Coordinator')[0]?.ieeeAddr, version);
     await this.devices.loadFrom(controller);
     this.availability.start();
     await this.backupNow();
@@ -217,6 +251,7 @@ export class ZigbeeDriver implements Driver, ZigbeeHost {
     );
     this.failing = true;
     this.failures = 0;
+    this.offlineDevices = listDevices(this, controller).map((d) => ({ ...(d as JsonObject), available: false, link_quality: null }));
     this.offline();
     void this.stopController(controller);
     this.retry();

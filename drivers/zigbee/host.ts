@@ -1,4 +1,5 @@
 import type { Controller } from 'zigbee-herdsman';
+import type { JsonValue } from '../../src/core/json.js';
 import type { DriverContext } from '../driver.js';
 import type { Availability } from './availability.js';
 import type { ZigbeeConfig } from './config.js';
@@ -20,10 +21,15 @@ export interface ZigbeeHost {
     left(ieee: string, reason: 'left' | 'removed'): void;
     rename(ieee: string, name: string): void;
   };
+  /** The running Controller, or undefined while the adapter is away. */
+  readonly running: Controller | undefined;
+  /** list_devices' entries from when the adapter was last there (each unavailable), for while it is away. */
+  readonly offlineDevices: readonly JsonValue[];
   /** The running Controller; throws ZigbeeUnavailableError while the adapter is away. */
   requireController(): Controller;
   permitJoin(seconds: number, router?: ZigbeeDevice): Promise<void>;
-  backup(): Promise<void>;
+  /** False when the adapter makes no coordinator backups. */
+  backup(): Promise<boolean>;
 }
 
 export class ZigbeeUnavailableError extends Error {}

@@ -55,6 +55,20 @@ export class HubEntities {
     this.backup.entity.markUnavailable();
   }
 
+  /** What the stick said it is: its firmware type (zStack3x0, EmberZNet...) and revision, and its IEEE address. */
+  describeCoordinator(ieee: string | undefined, version: { type: string; meta: Record<string, string | number> } | undefined): void {
+    const revision = version?.meta.revision ?? version?.meta.version;
+    this.ctx.core.devices.register({
+      identifiers: [COORDINATOR_ID],
+      name: 'Zigbee coordinator',
+      owner: this.ctx.owner,
+      manufacturer: 'Zigbee',
+      model: version?.type ?? 'Coordinator',
+      ...(revision === undefined ? {} : { sw_version: String(revision) }),
+      ...(ieee === undefined ? {} : { serial_number: ieee }),
+    });
+  }
+
   /** The coordinator answers: permit join and the last backup are known again. */
   online(): void {
     this.renderPermitJoin();

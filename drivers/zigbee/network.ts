@@ -85,7 +85,7 @@ export class NetworkSettingsError extends Error {}
 /**
  * The network settings for this start: read from network.json, or recovered from the coordinator backup, or
  * generated and written (0600, atomically) on the very first start. Never generated while herdsman's database
- * exists: new keys would orphan every paired device, so that case is an error the user must resolve.
+ * holds paired devices: new keys would orphan every one of them, so that case is an error the user must resolve.
  */
 export async function loadNetwork(
   paths: ZigbeePaths,
@@ -100,7 +100,9 @@ export async function loadNetwork(
     fallback: 'recovering them from the coordinator backup',
   });
   if (load.status === 'ok') return { network: load.value, created: false };
-  const databaseExists = (await readTextIfPresent(paths.database)) !== undefined;
+  // Only paired devices make keys precious: an empty database (a first start that failed) is no reason to refuse.
+  const databaseText = await readTextIfPresent(paths.database);
+  const databaseExists = databaseText !== undefined && /"type":"(Router|EndDevice)"/.test(databaseText);
   const backupText = await readTextIfPresent(paths.coordinatorBackup);
   let network = backupText === undefined ? undefined : networkFromCoordinatorBackup(backupText);
   if (network === undefined && databaseExists) {

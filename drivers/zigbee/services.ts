@@ -24,7 +24,13 @@ async function withController<T>(driver: ZigbeeHost, body: (controller: Controll
     if (err instanceof ZigbeeUnavailableError) throw new HubError('hub_error', `${err.message}; try again when it is back`);
     throw err;
   }
-  return body(controller);
+  try {
+    return await body(controller);
+  } catch (err) {
+    // The adapter's own failures (a timeout, a NACK) as a message, never a stack.
+    if (err instanceof HubError) throw err;
+    throw new HubError('hub_error', `Zigbee: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 /** A paired device by IEEE address or (case-insensitive) friendly name; the error names what was asked for. */
@@ -182,7 +188,11 @@ export function registerZigbeeServices(driver: ZigbeeHost): void {
     name: 'Back up coordinator',
     description: 'Writes the coordinator backup (coordinator_backup.json in the data directory) now.',
     schema: { fields: {} },
-    handler: () => withController(driver, () => driver.backup()),
+    handler: () =>
+      withController(driver, async () => {
+        if (!(await driver.backup()))
+          throw new HubError('not_supported', 'this Zigbee adapter makes no coordinator backups (deCONZ cannot); database.db was saved');
+      }),
   });
 
   register({
@@ -192,7 +202,15 @@ export function registerZigbeeServices(driver: ZigbeeHost): void {
     description: 'The paired devices with their model, power source, link quality, last seen and availability.',
     schema: { fields: {} },
     response: 'only',
-    handler: () => withController(driver, async (controller) => ({ devices: listDevices(driver, controller), ...permitJoinState(driver) })),
+    // Answers while the adapter is away too (the devices as last seen, each unavailable), so a page can show them.
+    handler: () => {
+      const controller = driver.running;
+      return {
+        adapter_connected: controller !== undefined,
+        devices: controller === undefined ? [...driver.offlineDevices] : listDevices(driver, controller),
+        ...permitJoinState(driver),
+      };
+    },
   });
 }
 

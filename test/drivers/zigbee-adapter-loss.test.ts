@@ -24,8 +24,16 @@ t.test('unplugged: every entity unavailable, reconnects with backoff, logged onc
   await waitForState(z.core, bulbSensor, (s) => s.state === 'unavailable');
   t.equal(z.core.states.get('switch.zigbee_permit_join')?.state, 'unavailable');
   t.equal(z.core.states.get('sensor.zigbee_coordinator_backup')?.state, 'unavailable');
-  const listed = await z.core.services.call('zigbee', 'list_devices', {}, { returnResponse: true }).catch((err: Error) => err);
-  t.match(String(listed), /the Zigbee adapter \(zstack on \/dev\/serial\/by-id\/usb-Texas.*\) is not connected/);
+  const listed = await z.core.services.call('zigbee', 'list_devices', {}, { returnResponse: true });
+  t.match(
+    listed.response,
+    { adapter_connected: false, devices: [{ ieee_address: bulb.ieee, available: false, model_id: bulb.modelID }] },
+    'the devices as last seen',
+  );
+  const rename = await z.core.services
+    .call('zigbee', 'rename_device', { ieee_address: bulb.ieee, name: 'Lamp' })
+    .catch((err: Error) => err);
+  t.match(String(rename), /the Zigbee adapter \(zstack on \/dev\/serial\/by-id\/usb-Texas.*\) is not connected; try again when it is back/);
 
   // Three failed attempts while the port is missing: 1 s, 2 s, 4 s.
   for (const delay of [1000, 2000, 4000]) {

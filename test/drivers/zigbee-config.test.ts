@@ -108,3 +108,31 @@ t.test('hearth check-config reports zigbee problems with file positions', async 
   const ok = await runCli(['check-config', '--config', file]);
   t.equal(ok.code, 0, ok.stdout + ok.stderr);
 });
+
+t.test('start failures become one sentence naming the adapter, port or firmware', async (t) => {
+  const { describeStartFailure } = await import('../../drivers/zigbee/adapter-errors.js');
+  t.equal(
+    describeStartFailure(
+      new Error("USB adapter discovery error (spawn udevadm ENOENT). Specify valid 'adapter' and 'port' in your configuration."),
+      undefined,
+      undefined,
+    ),
+    "Zigbee adapter: no stick was detected over USB (USB adapter discovery error (spawn udevadm ENOENT). Specify valid 'adapter' and 'port' in your configuration.); give adapter and port (/dev/serial/by-id/...) in the zigbee: section",
+  );
+  t.match(
+    describeStartFailure(new Error('Error: Resource temporarily unavailable Cannot lock port'), 'zstack', '/dev/ttyACM0'),
+    /^Zigbee adapter zstack on \/dev\/ttyACM0: the port is busy/,
+  );
+  t.match(
+    describeStartFailure(new Error('Error: No such file or directory, cannot open /dev/ttyACM0'), 'zstack', '/dev/ttyACM0'),
+    /^Zigbee adapter zstack on \/dev\/ttyACM0: the port is missing/,
+  );
+  t.match(
+    describeStartFailure(new Error('NCP has old-style version number. Not supported.'), 'ember', '/dev/ttyUSB0'),
+    /^Zigbee adapter ember on \/dev\/ttyUSB0: the firmware is not supported/,
+  );
+  t.match(
+    describeStartFailure('something else', 'deconz', '/dev/ttyACM0'),
+    'Zigbee adapter deconz on /dev/ttyACM0 did not start: something else',
+  );
+});

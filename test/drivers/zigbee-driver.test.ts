@@ -50,8 +50,10 @@ t.test('start: the coordinator, permit join off, a backup with its time, network
   const coordinatorBackup = JSON.parse(await readFile(join(dir, 'coordinator_backup.json'), 'utf8')) as { coordinator_ieee: string };
   t.equal(coordinatorBackup.coordinator_ieee, '00124b0012345678');
   t.equal((await stat(join(dir, 'network.json'))).mode & 0o777, 0o600);
+  t.equal((await stat(join(dir, 'coordinator_backup.json'))).mode & 0o777, 0o600, 'the backup holds the key too');
+  t.equal((await stat(dir)).mode & 0o777, 0o700);
   const coordinator = [...z.core.devices.all()].find((d) => d.identifiers.some((i) => i[0] === 'zigbee' && i[1] === 'coordinator'));
-  t.equal(coordinator?.name, 'Zigbee coordinator');
+  t.match(coordinator, { name: 'Zigbee coordinator', model: 'zStack3x0', sw_version: '20240710', serial_number: '0x00124b0012345678' });
   t.equal(z.stick.opens, 1);
 });
 
@@ -72,6 +74,13 @@ t.test('permit join: the service and the switch, with the countdown attribute', 
     (await waitForState(z.core, 'switch.zigbee_permit_join', (s) => s.state === 'on')).attributes.ends_at,
     '2026-11-25T09:04:14+00:00',
   );
+  // When herdsman's countdown ends (its own timer, one real second here), the switch goes off by itself.
+  await callWs(z, 'permit_join', { duration: 1 });
+  t.equal(
+    (await waitForState(z.core, 'switch.zigbee_permit_join', (s) => s.state === 'on')).attributes.ends_at,
+    '2026-11-25T09:00:01+00:00',
+  );
+  t.same((await waitForState(z.core, 'switch.zigbee_permit_join', (s) => s.state === 'off', 3000)).attributes.ends_at, null);
   const bad = await callWs(z, 'permit_join', { duration: 300 });
   t.equal(bad.success, false);
   t.match((bad.error as { message: string }).message, /duration/);
@@ -199,4 +208,41 @@ t.test('rename, reconfigure, remove and a device leaving on its own', async (t) 
   t.match((await leaving).data, { friendly_name: 'Balcony', reason: 'left', model: `model:${weather.modelID}` });
   const listed = await callWs(z, 'list_devices', {}, true);
   t.same((listed.result as { response: { devices: unknown[] } }).response.devices, []);
+});
+
+t.test('an interview that fails: the event says so, no entities, list_devices shows it', async (t) => {
+  const z = await startZigbeeHub(t);
+  await waitForState(z.core, 'switch.zigbee_permit_join', (s) => s.state === 'off');
+  await callWs(z, 'permit_join', {});
+  const failed = waitForEvent(z.core, 'zigbee_device_interviewed', (d) => d.status === 'failed');
+  const plug = CATALOGUE.plug;
+  z.stick.join('plug');
+  // It joined, then went out of range before answering the interview.
+  z.stick.setReachable(plug.ieee, false);
+  t.match((await failed).data, { ieee_address: plug.ieee, friendly_name: plug.ieee, status: 'failed' });
+  t.equal(z.recorded.calls.length, 0, 'no entities for a device that was not interviewed');
+  const listed = await callWs(z, 'list_devices', {}, true);
+  t.match((listed.result as { response: { devices: unknown[] } }).response.devices, [
+    { ieee_address: plug.ieee, interview: 'failed', supported: false },
+  ]);
+});
+
+t.test('remove_device of a device that does not answer: a clear error, then force forgets it', async (t) => {
+  const z = await startZigbeeHub(t);
+  await waitForState(z.core, 'switch.zigbee_permit_join', (s) => s.state === 'off');
+  await callWs(z, 'permit_join', {});
+  await pair(z, 'contact');
+  const contact = CATALOGUE.contact;
+  z.stick.setReachable(contact.ieee, false);
+  const refused = await callWs(z, 'remove_device', { ieee_address: contact.ieee });
+  t.equal(refused.success, false);
+  t.match(
+    (refused.error as { message: string }).message,
+    /did not answer the leave request .*; call again with force: true to forget it anyway/,
+  );
+  t.notOk((refused.error as { message: string }).message.includes('    at '), 'no stack trace');
+  const left = waitForEvent(z.core, 'zigbee_device_left', (d) => d.ieee_address === contact.ieee);
+  t.equal((await callWs(z, 'remove_device', { ieee_address: contact.ieee, force: true })).success, true);
+  t.match((await left).data, { reason: 'removed' });
+  t.ok(z.recorded.byIeee.get(contact.ieee)?.removed);
 });

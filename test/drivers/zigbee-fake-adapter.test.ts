@@ -82,3 +82,43 @@ t.test('a report becomes a message; a command reaches the stick and the device a
   const read = await device?.getEndpoint(1)?.read('genOnOff', ['onOff']);
   t.same(read, { onOff: 1 });
 });
+
+t.test("a remote's button: the Hue dimmer's hueNotification on its custom cluster reaches the converters as an action", async (t) => {
+  const stick = new FakeStick();
+  const controller = await startController(t, stick);
+  await controller.start();
+  const done = interviewed(controller, CATALOGUE.dimmer.ieee);
+  stick.join('dimmer');
+  await done;
+  const device = controller.getDeviceByIeeeAddr(CATALOGUE.dimmer.ieee);
+  if (device === undefined) throw new Error('no dimmer');
+  const definition = await findByDevice(device);
+  // What a definition's extend does for its device: herdsman learns the manufacturer's cluster.
+  await definition?.onEvent?.({ type: 'start', data: { device, deviceExposesChanged: () => {}, state: {}, options: {} } } as never);
+  t.ok(device.customClusters.manuSpecificPhilips, 'the custom cluster is known');
+  const messages: Events.MessagePayload[] = [];
+  controller.on('message', (m) => messages.push(m));
+  stick.sendCommand(
+    device.ieeeAddr,
+    2,
+    'manuSpecificPhilips',
+    'hueNotification',
+    { button: 1, unknown1: 3145728, type: 0, unknown2: 0, time: 0, unknown3: 0 },
+    {
+      direction: 'server_to_client',
+      manufacturerCode: 0x100b,
+      customClusters: device.customClusters,
+    },
+  );
+  const message = messages.at(-1);
+  t.match(message, { type: 'commandHueNotification', cluster: 'manuSpecificPhilips', data: { button: 1, type: 0 } });
+  const converter = definition?.fromZigbee.find(
+    (c) => c.cluster === 'manuSpecificPhilips' && [c.type].flat().includes('commandHueNotification'),
+  );
+  const result = converter?.convert(definition as never, message as never, () => {}, {}, {
+    state: {},
+    device,
+    deviceExposesChanged: () => {},
+  } as never);
+  t.match(result, { action: 'on_press' });
+});
