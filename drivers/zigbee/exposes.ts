@@ -36,6 +36,8 @@ export interface LightSpec {
   /** The composite `color` property and which colour space the light prefers. */
   readonly color?: { readonly property: string; readonly space: 'xy' | 'hs' };
   readonly effects?: readonly string[];
+  /** Where the converters say which colour mode the light is in (`color_mode`, or `color_mode_<endpoint>`). */
+  readonly colorMode: string;
 }
 
 export interface ClimateSpec {
@@ -127,7 +129,8 @@ function lightSpec(expose: Expose, all: readonly Expose[]): LightSpec | undefine
   const effects = all
     .filter((e) => e.type === 'enum' && e.name === 'effect')
     .flatMap((e) => (e.type === 'enum' ? e.values.map(String) : []));
-  const spec: { -readonly [K in keyof LightSpec]: LightSpec[K] } = { state: propOf(state) };
+  const colorMode = expose.endpoint ? `color_mode_${expose.endpoint}` : 'color_mode';
+  const spec: { -readonly [K in keyof LightSpec]: LightSpec[K] } = { state: propOf(state), colorMode };
   if (brightness) spec.brightness = propOf(brightness);
   if (ct?.type === 'numeric') spec.colorTemp = { property: propOf(ct), minMireds: ct.value_min ?? 153, maxMireds: ct.value_max ?? 500 };
   if (colorFeature) spec.color = { property: propOf(colorFeature), space: colorFeature.name === 'color_xy' ? 'xy' : 'hs' };
@@ -182,7 +185,7 @@ function specOf(e: Expose, all: readonly Expose[]): EntitySpec | undefined {
     case 'light': {
       const light = lightSpec(e, all);
       if (!light) return undefined;
-      const props = [light.state, light.brightness, light.colorTemp?.property, light.color?.property, 'color_mode'];
+      const props = [light.state, light.brightness, light.colorTemp?.property, light.color?.property, light.colorMode];
       return { ...base, kind: 'light', key: mainKey('light', ep), light, properties: props.filter((p) => p !== undefined) };
     }
     case 'switch': {

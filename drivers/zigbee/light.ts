@@ -47,7 +47,7 @@ export function lightModel(spec: LightEntitySpec, caps: LightCapabilities, state
   const c = typeof color === 'object' && color !== null ? (color as Record<string, unknown>) : undefined;
   const xy = typeof c?.x === 'number' && typeof c.y === 'number' ? ([c.x, c.y] as const) : undefined;
   const hs = typeof c?.hue === 'number' && typeof c.saturation === 'number' ? ([c.hue, c.saturation] as const) : undefined;
-  const reported = state.color_mode;
+  const reported = state[l.colorMode];
   let colorMode: ColorMode = caps.supportedColorModes[0] ?? 'onoff';
   if (reported === 'color_temp' && caps.supportedColorModes.includes('color_temp')) colorMode = 'color_temp';
   else if ((reported === 'xy' || reported === 'hs') && l.color) colorMode = l.color.space;

@@ -161,3 +161,23 @@ t.test('air quality: CO2, VOC (ppb: the parts class), PM2.5 with classes and uni
     t.match(bed.core.states.get(id)?.attributes, { device_class: deviceClass, unit_of_measurement: unit, state_class: 'measurement' }, id);
   }
 });
+
+t.test('a two-channel dimmer (Tuya TS110E): a light per endpoint, each following its own endpoint', async (t) => {
+  const bed = zigbeeTestbed();
+  const device = stub('TS110E', '_TZ3210_pagajpog', [1, 2]);
+  const dimmer = await bed.add(device, 'Stairs');
+  t.same(
+    dimmer.entities.filter((e) => e.domain === 'light').map((e) => [e.id, e.attributes?.friendly_name]),
+    [
+      ['light.stairs_l1', 'Stairs L1'],
+      ['light.stairs_l2', 'Stairs L2'],
+    ],
+  );
+  dimmer.handleMessage(zclMessage(device, 'genOnOff', 'attributeReport', { onOff: 1 }, 2));
+  await dimmer.settled();
+  t.equal(bed.core.states.get('light.stairs_l2')?.state, 'on');
+  t.equal(bed.core.states.get('light.stairs_l1')?.state, 'unknown');
+  await call(bed.core, 'light', 'turn_off', { entity_id: 'light.stairs_l2' });
+  t.same(sent(device), [[2, 'genOnOff', 'off', {}]]);
+  t.equal(bed.core.states.get('light.stairs_l2')?.state, 'off');
+});
