@@ -4,9 +4,10 @@ import { HubError } from '../../src/core/errors.js';
 import { isJsonObject } from '../../src/core/json.js';
 import type { Logger } from '../../src/core/log.js';
 import type { BuiltEntity, DeviceState } from './built-entity.js';
+import { DeviceStateView } from './device-state.js';
 import { buildEntity } from './entities.js';
 import { type EntitySpec, LINKQUALITY_SPEC, mapExposes } from './exposes.js';
-import { convertFromZigbee } from './from-zigbee.js';
+import { cachedMessages, convertFromZigbee } from './from-zigbee.js';
 import { entityIdFor, entityName, firmwareOf } from './naming.js';
 import { type Converters, coordinatorEndpoint, loadConverters } from './runtime.js';
 import { convertToZigbee } from './to-zigbee.js';
@@ -15,12 +16,6 @@ import type { DeviceEntities, DeviceEntitiesFactory, DeviceEntitiesHost, ZigbeeD
 /** The event a button or remote fires for each action (RWL021 `on_press`, `off_hold_release`). */
 export const ZIGBEE_ACTION_EVENT = 'zigbee_action';
 
-function jsonSame(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
 /** One paired device: its registry entry, its entities, its state, messages in and commands out. */
 class ZigbeeDeviceEntities implements DeviceEntities {
   readonly ieee: string;
@@ -28,12 +23,10 @@ class ZigbeeDeviceEntities implements DeviceEntities {
   readonly vendor: string | undefined;
   readonly description: string | undefined;
   readonly supported: boolean;
-  private readonly state: DeviceState = {};
   private readonly built: BuiltEntity[] = [];
-  private readonly byProperty = new Map<string, BuiltEntity[]>();
+  private readonly view: DeviceStateView;
   private readonly log: Logger;
   private deviceId = '';
-  private available = true;
   private removed = false;
   private exposesPending = false;
   /** Messages are converted one after another, so states follow the radio's order even when converters await. */
@@ -52,6 +45,11 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     this.description = definition?.description;
     this.supported = definition !== undefined;
     this.log = host.ctx.log.child({ zigbee: this.ieee });
+    this.view = new DeviceStateView((action, rest) => this.fireAction(action, rest));
+  }
+
+  private get state(): DeviceState {
+    return this.view.state;
   }
 
   private get core() {
@@ -94,29 +92,10 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     this.seedFromCache();
   }
 
-  /**
-   * herdsman keeps the attributes a device last reported (in its database, across restarts): they go through the
-   * converters as a read response, so after a restart a sleepy sensor shows its last reading rather than unknown
-   * until it next wakes. Nothing is sent to the device. genBasic is left out (vendor blobs zigbee2mqtt skips too).
-   */
+  /** After a restart a sleepy sensor shows its last reading, from herdsman's cache, rather than unknown until it wakes. */
   private seedFromCache(): void {
     if (this.definition === undefined) return;
-    for (const endpoint of this.device.endpoints) {
-      for (const [cluster, cached] of Object.entries(endpoint.clusters)) {
-        const data = cached.attributes;
-        if (cluster === 'genBasic' || data === undefined || Object.keys(data).length === 0) continue;
-        const message = {
-          type: 'readResponse',
-          device: this.device,
-          endpoint,
-          linkquality: Number.NaN,
-          groupID: 0,
-          cluster,
-          data: { ...data },
-        };
-        this.handleMessage({ ...message, meta: { rawData: Buffer.alloc(0) } } as ZigbeeMessage, true);
-      }
-    }
+    for (const message of cachedMessages(this.device)) this.handleMessage(message, true);
   }
 
   /** The converters' device lifecycle hook (zhc.onEvent and the definition's own); failures are logged. */
@@ -151,8 +130,7 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     }
     const have = new Set(this.built.map((b) => b.spec.key));
     for (const spec of specs) if (!have.has(spec.key)) this.addEntity(spec);
-    this.byProperty.clear();
-    for (const b of this.built) for (const p of b.spec.properties) this.byProperty.set(p, [...(this.byProperty.get(p) ?? []), b]);
+    this.view.index(this.built);
   }
 
   /** Converters call this when a device turns out to expose other things (its exposes depend on its state or options). */
@@ -222,19 +200,8 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     this.apply(payload);
   }
 
-  /** Merges a payload into the device state: actions become events, changed properties re-render their entities once. */
   private apply(payload: DeviceState): void {
-    if (this.removed) return;
-    const { action, ...rest } = payload;
-    if ((typeof action === 'string' && action !== '') || typeof action === 'number') this.fireAction(String(action), rest);
-    const dirty = new Set<BuiltEntity>();
-    for (const [key, value] of Object.entries(rest)) {
-      if (jsonSame(this.state[key], value)) continue;
-      this.state[key] = value;
-      for (const b of this.byProperty.get(key) ?? []) dirty.add(b);
-    }
-    if (!this.available) return;
-    for (const b of dirty) b.render(this.state);
+    if (!this.removed) this.view.apply(payload);
   }
 
   private fireAction(action: string, rest: DeviceState): void {
@@ -285,12 +252,7 @@ class ZigbeeDeviceEntities implements DeviceEntities {
   }
 
   setAvailable(available: boolean): void {
-    if (this.available === available || this.removed) return;
-    this.available = available;
-    for (const b of this.built) {
-      if (available) b.render(this.state);
-      else b.entity.markUnavailable();
-    }
+    if (!this.removed) this.view.setAvailable(available);
   }
 
   async configure(): Promise<void> {
@@ -322,7 +284,7 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     this.removed = true;
     for (const b of this.built) this.core.entities.remove(b.entity.id);
     this.built.length = 0;
-    this.byProperty.clear();
+    this.view.index([]);
     this.core.devices.remove(this.deviceId);
   }
 

@@ -80,3 +80,29 @@ export async function convertFromZigbee(ctx: ConvertContext, message: ZigbeeMess
   if (Object.keys(payload).length > 0) ctx.zhc.postProcessConvertedFromZigbeeMessage(ctx.definition, payload, ctx.options, message.device);
   return payload;
 }
+
+/**
+ * What herdsman keeps of a device's last reports (its endpoints' attribute cache, in its database across restarts)
+ * as read responses, for the converters to turn into the state the device had. genBasic is left out: vendors
+ * put blobs there that only a live report explains (zigbee2mqtt skips the cluster too).
+ */
+export function cachedMessages(device: ZigbeeMessage['device']): ZigbeeMessage[] {
+  const out: ZigbeeMessage[] = [];
+  for (const endpoint of device.endpoints) {
+    for (const [cluster, cached] of Object.entries(endpoint.clusters)) {
+      const data = cached.attributes;
+      if (cluster === 'genBasic' || data === undefined || Object.keys(data).length === 0) continue;
+      out.push({
+        type: 'readResponse',
+        device,
+        endpoint,
+        linkquality: Number.NaN,
+        groupID: 0,
+        cluster,
+        data: { ...data },
+        meta: { rawData: Buffer.alloc(0) },
+      });
+    }
+  }
+  return out;
+}
