@@ -1,5 +1,6 @@
 import t from 'tap';
 import type { Core } from '../../src/core/core.js';
+import { memoryLogger } from '../helpers/logger.js';
 import { StubDevice, zclMessage, zigbeeTestbed } from './zigbee-devices-helpers.js';
 
 // The other domains and device classes, each through a real definition: multi-endpoint switches, colour lights,
@@ -180,4 +181,23 @@ t.test('a two-channel dimmer (Tuya TS110E): a light per endpoint, each following
   await call(bed.core, 'light', 'turn_off', { entity_id: 'light.stairs_l2' });
   t.same(sent(device), [[2, 'genOnOff', 'off', {}]]);
   t.equal(bed.core.states.get('light.stairs_l2')?.state, 'off');
+});
+
+t.test('a key no converter takes is skipped with a warning; a message of nothing but such keys fails', async (t) => {
+  const log = memoryLogger();
+  const bed = zigbeeTestbed(log);
+  const device = stub('lumi.ctrl_neutral2', 'LUMI', [1, 2, 3]);
+  const wall = await bed.add(device, 'Wall');
+  await wall.send({ state: 'ON', sparkle: true }, 'left');
+  t.same(sent(device), [[2, 'genOnOff', 'on', {}]]);
+  t.ok(log.entries.some((e) => e.level === 'warn' && /Wall \(QBKG03LM\) takes no sparkle; skipped/.test(e.msg)));
+  await t.rejects(wall.send({ sparkle: true }, 'left'), {
+    kind: 'hub_error',
+    message: /Wall .* did not accept sparkle: QBKG03LM has no converter for it/,
+  });
+  const unknown = await bed.add(stub('XYZ-1', 'Nobody'), 'Mystery');
+  await t.rejects(unknown.send({ state: 'ON' }, undefined), {
+    kind: 'not_supported',
+    message: /Mystery .* not supported by the converters/,
+  });
 });
