@@ -1,7 +1,7 @@
 import type { DriverKind } from '../driver.js';
-import { basicDeviceFactory } from './basic-device.js';
 import { parseZigbeeSection } from './config.js';
 import { ZigbeeDriver } from './controller.js';
+import { createDeviceEntities } from './device-entities.js';
 
 /**
  * `zigbee:`: a coordinator stick through zigbee-herdsman. Nothing here loads herdsman or the converters: the driver
@@ -14,6 +14,6 @@ export const zigbeeKind: DriverKind = {
   },
   create(ctx, value) {
     const config = parseZigbeeSection(value, ['zigbee'], []);
-    return new ZigbeeDriver(ctx, config, { factory: basicDeviceFactory });
+    return new ZigbeeDriver(ctx, config, { factory: createDeviceEntities });
   },
 };

@@ -133,6 +133,15 @@ export class Entity<P = unknown, D = unknown> {
     this.fixedAttributes = this.overrides === undefined ? fixed : { ...fixed, ...this.overrides };
   }
 
+  /**
+   * The provider's name for the entity changed (its device was renamed): friendly_name follows at once, unless
+   * the user set one; the entity id stays, as in Home Assistant.
+   */
+  setName(name: string): void {
+    this.setFixed({ ...this.baseFixed, friendly_name: name });
+    this.rewrite(undefined);
+  }
+
   /** Called by the service layer before acting, so the writes that follow carry the call's context. */
   useContext(context: Context): void {
     this.recentContext = context;
