@@ -121,6 +121,7 @@ export class ZigbeeDriver implements Driver, ZigbeeHost {
     const controller = this.controller;
     this.controller = undefined;
     if (controller !== undefined) await this.stopController(controller);
+    await this.devices.stop();
     await this.names.stop();
   }
 

@@ -111,6 +111,15 @@ export class DeviceSet {
     this.entities.get(ieee)?.rename(name);
   }
 
+  /** The driver stops: every device's definition timers and polls end; a failing one does not keep the others running. */
+  async stop(): Promise<void> {
+    await Promise.all(
+      [...this.entities.values()].map((d) =>
+        d.stop().catch((err: unknown) => this.host.ctx.log.debug({ err, ieee_address: d.ieee }, 'Zigbee device stop failed')),
+      ),
+    );
+  }
+
   setAllUnavailable(): void {
     for (const entities of this.entities.values()) entities.setAvailable(false);
   }

@@ -40,6 +40,8 @@ export interface DeviceEntities {
   rename(name: string): void;
   /** The device left or was removed: its entities and its registry entry go. */
   remove(): void;
+  /** The driver stops: the definition's timers and polls end (the entities go with the driver's owner key). */
+  stop(): Promise<void>;
 }
 
 /** Makes a paired device's entities; the controller calls it after an interview and for each known device at start. */
