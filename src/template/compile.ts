@@ -1,0 +1,154 @@
+import { fault, TemplateError, type TemplateFault } from './errors.js';
+import { Compiler, type NjEnvironment, type NjNode, type NjTemplate, nunjucks, parser, transformer } from './nunjucks.js';
+import { FORBIDDEN_NAMES, NODE_GLOBALS } from './sandbox.js';
+
+/**
+ * Compiling a template: nunjucks parses it, hearth checks the tree (no way out of the sandbox, no loading of
+ * other templates, filters and tests that exist), and a compiler that emits Python's operators instead of
+ * JavaScript's (`[1] + [2]`, `'a' < 1`, datetimes minus timedeltas) produces the code.
+ */
+
+interface Emitter {
+  _emit(code: string): void;
+  compile(node: NjNode, frame: unknown): void;
+}
+
+function emitCall(self: Emitter, fn: string, node: NjNode, frame: unknown): void {
+  self._emit(`runtime.hearth.${fn}(`);
+  self.compile(node.left as NjNode, frame);
+  self._emit(',');
+  self.compile(node.right as NjNode, frame);
+  self._emit(')');
+}
+
+class HearthCompiler extends Compiler {
+  compileAdd(node: NjNode, frame: unknown): void {
+    emitCall(this, 'add', node, frame);
+  }
+  compileSub(node: NjNode, frame: unknown): void {
+    emitCall(this, 'sub', node, frame);
+  }
+  compileMul(node: NjNode, frame: unknown): void {
+    emitCall(this, 'mul', node, frame);
+  }
+  compileDiv(node: NjNode, frame: unknown): void {
+    emitCall(this, 'div', node, frame);
+  }
+  compileFloorDiv(node: NjNode, frame: unknown): void {
+    emitCall(this, 'floorDiv', node, frame);
+  }
+  compileMod(node: NjNode, frame: unknown): void {
+    emitCall(this, 'mod', node, frame);
+  }
+  compileConcat(node: NjNode, frame: unknown): void {
+    emitCall(this, 'concat', node, frame);
+  }
+  compileCompare(node: NjNode, frame: unknown): void {
+    this._emit('runtime.hearth.compare(');
+    this.compile(node.expr as NjNode, frame);
+    for (const op of node.ops as { type: string; expr: NjNode }[]) {
+      this._emit(`,${JSON.stringify(op.type)},`);
+      this.compile(op.expr, frame);
+    }
+    this._emit(')');
+  }
+}
+
+const UNSUPPORTED_TAGS: Readonly<Record<string, string>> = {
+  Extends: 'extends',
+  Include: 'include',
+  Import: 'import',
+  FromImport: 'from',
+};
+
+/** The deepest tree checked; deeper nesting would overflow the stack in nunjucks' recursive compiler. */
+const MAX_TREE_DEPTH = 200;
+
+function isNode(value: unknown): value is NjNode {
+  return typeof value === 'object' && value !== null && typeof (value as { typename?: unknown }).typename === 'string';
+}
+
+function nameOf(node: unknown): string | undefined {
+  if (!isNode(node)) return undefined;
+  if (node.typename === 'Symbol' || node.typename === 'Literal') return typeof node.value === 'string' ? node.value : undefined;
+  if (node.typename === 'FunCall') return nameOf(node.name);
+  return undefined;
+}
+
+class TreeProblem extends Error {
+  constructor(
+    readonly fault: TemplateFault,
+    readonly node: NjNode,
+  ) {
+    super(fault.message);
+  }
+}
+
+function checkNode(node: NjNode, env: NjEnvironment): void {
+  const problem = (kind: 'SecurityError' | 'TemplateSyntaxError', message: string): never => {
+    throw new TreeProblem(fault(kind, message), node);
+  };
+  const tag = UNSUPPORTED_TAGS[node.typename];
+  if (tag !== undefined) problem('TemplateSyntaxError', `{% ${tag} %} is not supported: a template cannot load other templates`);
+  if (node.typename === 'CallExtension' || node.typename === 'CallExtensionAsync')
+    problem('TemplateSyntaxError', 'extensions are not supported');
+  let name: string | undefined;
+  if (node.typename === 'Symbol') name = nameOf(node);
+  else if (node.typename === 'LookupVal') name = nameOf(node.val);
+  else if (node.typename === 'Pair') name = nameOf(node.key);
+  if (name !== undefined && (FORBIDDEN_NAMES.has(name) || (node.typename === 'Symbol' && NODE_GLOBALS.has(name)))) {
+    problem('SecurityError', `access to '${name}' is not allowed in templates`);
+  }
+  if (node.typename === 'Filter' || node.typename === 'FilterAsync') {
+    const filter = nameOf(node.name);
+    if (filter !== undefined && !Object.hasOwn(env.filters, filter)) problem('TemplateSyntaxError', `No filter named '${filter}'.`);
+  }
+  if (node.typename === 'Is') {
+    const test = nameOf(node.right);
+    if (test !== undefined && !Object.hasOwn(env.tests, test)) problem('TemplateSyntaxError', `No test named '${test}'.`);
+  }
+}
+
+function checkTree(root: NjNode, env: NjEnvironment): void {
+  const stack: [NjNode, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [NjNode, number];
+    if (depth > MAX_TREE_DEPTH)
+      throw new TreeProblem(fault('TemplateSyntaxError', `the template nests deeper than ${MAX_TREE_DEPTH} levels`), node);
+    checkNode(node, env);
+    for (const field of node.fields) {
+      const value = node[field];
+      if (Array.isArray(value)) {
+        for (const child of value) if (isNode(child)) stack.push([child, depth + 1]);
+      } else if (isNode(value)) stack.push([value, depth + 1]);
+    }
+  }
+}
+
+/** The text of a nunjucks error without the `(path) [Line x, Column y]` prefix its Update() adds. */
+export function bareMessage(err: Error): string {
+  return err.message.replace(/^\([^)\n]*\)(?: \[Line \d+(?:, Column \d+)?\])?\n\s*/, '').trim();
+}
+
+/** Parses, checks and compiles a template; syntax problems become a TemplateError naming the line and column. */
+export function compileTemplate(env: NjEnvironment, source: string, name: string): NjTemplate {
+  let code: string;
+  try {
+    const ast = parser.parse(source, [], {});
+    checkTree(ast, env);
+    const compiler = new HearthCompiler(name, false);
+    compiler.compile(transformer.transform(ast, [], name));
+    code = compiler.getCode();
+  } catch (err) {
+    if (err instanceof TreeProblem) {
+      throw new TemplateError(err.fault.kind, err.fault.message, name, { line: err.node.lineno + 1, column: err.node.colno + 1 });
+    }
+    const e = err instanceof Error ? err : new Error(String(err));
+    const { lineno, colno } = e as { lineno?: unknown; colno?: unknown };
+    const position = typeof lineno === 'number' ? { line: lineno, column: typeof colno === 'number' ? colno : 1 } : undefined;
+    const message = e instanceof RangeError ? 'the template is too deeply nested' : bareMessage(e);
+    throw new TemplateError('TemplateSyntaxError', message, name, position);
+  }
+  const props: unknown = new Function(code)();
+  return new nunjucks.Template({ type: 'code', obj: props }, env, name);
+}

@@ -1,0 +1,54 @@
+import { PyDateTime } from './datetime.js';
+import { regexMatch, regexSearch } from './functions-text.js';
+import { isNumber } from './functions-values.js';
+import { isPlainObject, TemplateObject } from './objects.js';
+import { pyTruthy } from './py-format.js';
+import { contains, pyEquals, pyOrder } from './py-ops.js';
+
+/** Jinja's tests (`x is defined`, `selectattr('state', 'eq', 'on')`) with Python's semantics, and Home Assistant's. */
+export const TESTS: Readonly<Record<string, (value: unknown, ...args: unknown[]) => boolean>> = {
+  defined: (v) => v !== undefined,
+  undefined: (v) => v === undefined,
+  none: (v) => v === null,
+  boolean: (v) => typeof v === 'boolean',
+  false: (v) => v === false,
+  true: (v) => v === true,
+  integer: (v) => typeof v === 'number' && Number.isInteger(v),
+  float: (v) => typeof v === 'number' && !Number.isInteger(v),
+  number: (v) => typeof v === 'number',
+  string: (v) => typeof v === 'string',
+  mapping: (v) => isPlainObject(v),
+  iterable: (v) =>
+    typeof v === 'string' || Array.isArray(v) || isPlainObject(v) || (v instanceof TemplateObject && v.iterate() !== undefined),
+  sequence: (v) => typeof v === 'string' || Array.isArray(v) || isPlainObject(v),
+  list: (v) => Array.isArray(v),
+  datetime: (v) => v instanceof PyDateTime,
+  sameas: (v, other) => v === other,
+  eq: (v, other) => pyEquals(v, other),
+  equalto: (v, other) => pyEquals(v, other),
+  '==': (v, other) => pyEquals(v, other),
+  ne: (v, other) => !pyEquals(v, other),
+  '!=': (v, other) => !pyEquals(v, other),
+  lt: (v, other) => pyOrder(v, other, '<') < 0,
+  '<': (v, other) => pyOrder(v, other, '<') < 0,
+  lessthan: (v, other) => pyOrder(v, other, '<') < 0,
+  le: (v, other) => pyOrder(v, other, '<=') <= 0,
+  '<=': (v, other) => pyOrder(v, other, '<=') <= 0,
+  gt: (v, other) => pyOrder(v, other, '>') > 0,
+  '>': (v, other) => pyOrder(v, other, '>') > 0,
+  greaterthan: (v, other) => pyOrder(v, other, '>') > 0,
+  ge: (v, other) => pyOrder(v, other, '>=') >= 0,
+  '>=': (v, other) => pyOrder(v, other, '>=') >= 0,
+  in: (v, container) => contains(v, container),
+  contains: (v, item) => contains(item, v),
+  odd: (v) => typeof v === 'number' && Math.abs(v % 2) === 1,
+  even: (v) => typeof v === 'number' && v % 2 === 0,
+  divisibleby: (v, n) => typeof v === 'number' && typeof n === 'number' && n !== 0 && v % n === 0,
+  lower: (v) => typeof v === 'string' && v === v.toLowerCase(),
+  upper: (v) => typeof v === 'string' && v === v.toUpperCase(),
+  truthy: (v) => pyTruthy(v),
+  falsy: (v) => !pyTruthy(v),
+  match: (v, pattern, ignorecase) => regexMatch(v, pattern, ignorecase),
+  search: (v, pattern, ignorecase) => regexSearch(v, pattern, ignorecase),
+  is_number: (v) => isNumber(v),
+};
