@@ -9,4 +9,5 @@ export {
 } from './engine.js';
 export { TemplateError, type TemplateErrorKind } from './errors.js';
 export { parseResult } from './literal.js';
+export { pyNumber } from './py-format.js';
 export { RenderInfo } from './render-info.js';
