@@ -1,6 +1,7 @@
 import { readArgs } from './args.js';
 import { PyDateTime, PyTimedelta } from './datetime.js';
 import { fault } from './errors.js';
+import { FORBIDDEN_NAMES } from './forbidden.js';
 import { isPlainObject, itemsOfFunction, TemplateObject } from './objects.js';
 import { pyRepr, pyStr, pyTruthy } from './py-format.js';
 import { pyOrder } from './py-ops.js';
@@ -178,6 +179,7 @@ export function sequenceOf(value: unknown, what: string): unknown[] {
 export function attributePath(value: unknown, path: string): unknown {
   let current = value;
   for (const part of path.split('.')) {
+    if (FORBIDDEN_NAMES.has(part)) throw fault('SecurityError', `access to '${part}' is not allowed in templates`);
     if (current === undefined || current === null) return undefined;
     if (current instanceof TemplateObject) current = current.getAttr(part);
     else if (isPlainObject(current)) current = Object.hasOwn(current, part) ? current[part] : undefined;

@@ -1,4 +1,5 @@
 import { fault } from './errors.js';
+import { FORBIDDEN_NAMES, NODE_GLOBALS } from './forbidden.js';
 import { type NjContext, type NjFrame, runtime } from './nunjucks.js';
 import { attributeHostOf, isPlainObject, isTemplateCallable, itemsOfFunction, TemplateObject, templateCallable } from './objects.js';
 import { pyStr, pyTypeName } from './py-format.js';
@@ -17,31 +18,6 @@ import { checkStringSize, currentScope, missing, step, undefinedFault } from './
  * - every lookup, call, output and loop iteration counts as work, and the render stops past its deadline,
  *   its output limit or its string size limit.
  */
-
-/** Names whose lookup is a way out of the sandbox; refused wherever they appear. */
-export const FORBIDDEN_NAMES: ReadonlySet<string> = new Set([
-  'constructor',
-  '__proto__',
-  'prototype',
-  '__defineGetter__',
-  '__defineSetter__',
-  '__lookupGetter__',
-  '__lookupSetter__',
-]);
-
-/** Node's and JavaScript's globals: never variables of a template, so their names are refused outright. */
-export const NODE_GLOBALS: ReadonlySet<string> = new Set([
-  'process',
-  'require',
-  'global',
-  'globalThis',
-  'module',
-  'exports',
-  'Function',
-  'eval',
-  'Buffer',
-  'import',
-]);
 
 const SafeString = runtime.SafeString;
 
@@ -196,4 +172,4 @@ export function installSandbox(): void {
   };
 }
 
-export { templateCallable };
+export { FORBIDDEN_NAMES, NODE_GLOBALS, templateCallable };

@@ -1,6 +1,7 @@
 import { isValidDomain } from '../core/entity-id.js';
 import type { State } from '../core/state.js';
 import type { StateTable } from '../core/state-table.js';
+import { readArgs } from './args.js';
 import { PyDateTime, UTC_ZONE } from './datetime.js';
 import { fault } from './errors.js';
 import { callableWithAttributes, TemplateObject } from './objects.js';
@@ -142,10 +143,11 @@ const RESERVED = new Set(['contextfunction', 'evalcontextfunction', 'environment
 
 /** The `states` global: callable, with a domain per attribute, iterable over every entity. */
 export function statesGlobal(table: StateTable): (...args: unknown[]) => unknown {
-  const call = (entityId: unknown, _rounded?: unknown, withUnit?: unknown): unknown => {
-    const s = stateOf(table, entityId);
+  const call = (...args: unknown[]): unknown => {
+    const a = readArgs('states', args, ['entity_id', 'rounded', 'with_unit']);
+    const s = stateOf(table, a.values.entity_id);
     if (s === undefined) return 'unknown';
-    if (withUnit === true) return TemplateState.of(s).getAttr('state_with_unit');
+    if (a.values.with_unit === true) return TemplateState.of(s).getAttr('state_with_unit');
     return s.state;
   };
   const attr = (name: string): unknown => {

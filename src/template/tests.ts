@@ -10,6 +10,8 @@ export const TESTS: Readonly<Record<string, (value: unknown, ...args: unknown[])
   defined: (v) => v !== undefined,
   undefined: (v) => v === undefined,
   none: (v) => v === null,
+  // `x is none` reaches nunjucks as the literal none, whose name is null.
+  null: (v) => v === null,
   boolean: (v) => typeof v === 'boolean',
   false: (v) => v === false,
   true: (v) => v === true,
