@@ -1,4 +1,6 @@
 import t from 'tap';
+
+const tap = t;
 import { TemplateError } from '../../src/template/index.js';
 import { engineFixture } from './helpers.js';
 
@@ -7,7 +9,7 @@ import { engineFixture } from './helpers.js';
  * documentation and helpers/template.py), on a core with fixed states and clock.
  */
 
-function table(t: { equal(a: unknown, b: unknown, msg?: string): unknown }, cases: readonly (readonly [string, string])[], variables?: Record<string, unknown>): void {
+function table(t: { equal: (typeof tap)['equal'] }, cases: readonly (readonly [string, string])[], variables?: Record<string, unknown>): void {
   const f = engineFixture();
   for (const [source, expected] of cases) t.equal(f.render(source, { variables }), expected, source);
 }
