@@ -53,8 +53,8 @@ t.test('POST /api/template answers 400 with a message for a template that fails 
   );
   const undefinedName = await ask({ template: '{{ nope.x }}' });
   t.match(undefinedName.body.message, /^Error rendering template: UndefinedError: 'nope' is undefined/);
-  const escape = await ask({ template: '{{ range.constructor("return process")() }}' });
-  t.match(escape.body.message, /^Error rendering template: SecurityError: access to 'constructor' is not allowed/);
+  const escaped = await ask({ template: '{{ range.constructor("return process")() }}' });
+  t.match(escaped.body.message, /^Error rendering template: SecurityError: access to 'constructor' is not allowed/);
   t.same(await ask([1]), { status: 400, body: { message: 'Template data should be a JSON object' } });
   t.same(await ask({ nope: 1 }), { status: 400, body: { message: 'Error rendering template: the body needs "template", a string.' } });
   t.same(await ask({ template: '{{ 1 }}', variables: [1] }), {

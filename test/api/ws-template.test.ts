@@ -70,8 +70,8 @@ t.test('render_template errors: template_error, report_errors, strict, timeout, 
     code: 'template_error',
     message: 'TemplateSyntaxError: unexpected token: * (template "render_template", line 1, column 7)',
   });
-  const escape = await renderTemplate(client, { template: "{{ ''.constructor.constructor('return process')() }}" });
-  t.match((escape.reply.error as { message: string }).message, /^SecurityError: access to 'constructor' is not allowed/);
+  const escaped = await renderTemplate(client, { template: "{{ ''.constructor.constructor('return process')() }}" });
+  t.match((escaped.reply.error as { message: string }).message, /^SecurityError: access to 'constructor' is not allowed/);
 
   // report_errors: the subscription stands, and the error comes as an event.
   const reported = await renderTemplate(client, { template: "{{ states('switch.coffee_maker') | float }}", report_errors: true });
@@ -121,7 +121,8 @@ t.test(
     // now() changes on every render, so each tick (150 ms here, each minute by default) sends an event.
     const clock = await renderTemplate(client, { template: '{{ now().microsecond }}' });
     const ticks = await client.waitForCount(eventOf(clock.id), 3, 3000);
-    t.same((ticks[0]?.event as { listeners: unknown }).listeners, { all: false, domains: [], entities: [], time: true });
+    const firstTick = ticks[0] as WsMessage;
+    t.same((firstTick.event as { listeners: unknown }).listeners, { all: false, domains: [], entities: [], time: true });
     // The cap refuses a third subscription.
     const third = await renderTemplate(client, { template: '{{ 1 }}' });
     t.match(third.reply.error, { code: 'not_allowed', message: /at most 2 render_template subscriptions/ });

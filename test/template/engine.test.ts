@@ -1,15 +1,19 @@
 import t from 'tap';
-
-const tap = t;
 import { TemplateError } from '../../src/template/index.js';
 import { engineFixture } from './helpers.js';
+
+const tap = t;
 
 /**
  * The template functions and filters, each against what Home Assistant renders for it (its template
  * documentation and helpers/template.py), on a core with fixed states and clock.
  */
 
-function table(t: { equal: (typeof tap)['equal'] }, cases: readonly (readonly [string, string])[], variables?: Record<string, unknown>): void {
+function table(
+  t: { equal: (typeof tap)['equal'] },
+  cases: readonly (readonly [string, string])[],
+  variables?: Record<string, unknown>,
+): void {
   const f = engineFixture();
   for (const [source, expected] of cases) t.equal(f.render(source, { variables }), expected, source);
 }
