@@ -22,6 +22,25 @@ function emitCall(self: Emitter, fn: string, node: NjNode, frame: unknown): void
 }
 
 class HearthCompiler extends Compiler {
+  /**
+   * The callee's name, which nunjucks writes into the generated code as a string for its error messages,
+   * escaping only `"`: a string literal holding `\"` would end that string and let the rest run as code
+   * (and a newline breaks it). Only plain characters are kept.
+   */
+  _getNodeName(node: NjNode): string {
+    const name = (Compiler.prototype as unknown as { _getNodeName(this: unknown, n: NjNode): string })._getNodeName.call(this, node);
+    return name.replace(/[^A-Za-z0-9_.()[\] -]/g, '_');
+  }
+  /** A parenthesised group with commas is a Python tuple (a list here), not JavaScript's comma operator. */
+  compileGroup(node: NjNode, frame: unknown): void {
+    const children = node.children ?? [];
+    this._emit(children.length > 1 ? '[' : '(');
+    children.forEach((child, i) => {
+      if (i > 0) this._emit(',');
+      this.compile(child, frame);
+    });
+    this._emit(children.length > 1 ? ']' : ')');
+  }
   compileAdd(node: NjNode, frame: unknown): void {
     emitCall(this, 'add', node, frame);
   }

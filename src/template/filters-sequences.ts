@@ -157,8 +157,8 @@ export function sequenceFilters(filters: Lookup, tests: Lookup): Record<string, 
     },
     slice: (value, ...args) => {
       const a = readArgs('slice', args, ['slices', 'fill_with']);
-      const count = Math.trunc(Number(a.values.slices) || 1);
-      if (count < 1 || count > MAX_SLICES) throw fault('ValueError', `slice takes 1 to ${MAX_SLICES} slices`);
+      const count = Math.trunc(Number(a.values.slices));
+      if (!(count >= 1 && count <= MAX_SLICES)) throw fault('ValueError', `slice takes 1 to ${MAX_SLICES} slices`);
       const items = sequenceOf(value, 'slice');
       const per = Math.floor(items.length / count);
       const extra = items.length % count;
