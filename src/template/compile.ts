@@ -31,6 +31,28 @@ class HearthCompiler extends Compiler {
     const name = (Compiler.prototype as unknown as { _getNodeName(this: unknown, n: NjNode): string })._getNodeName.call(this, node);
     return name.replace(/[^A-Za-z0-9_.()[\] -]/g, '_');
   }
+  /**
+   * `{% set ns.x = value %}` sets an attribute of a namespace(), as in Jinja; nunjucks parses it but would
+   * compile it as a variable named "undefined".
+   */
+  compileSet(node: NjNode, frame: unknown): void {
+    const targets = node.targets as NjNode[];
+    const first = targets[0];
+    if (targets.length === 1 && first !== undefined && first.typename === 'LookupVal' && isNode(node.value)) {
+      this._emit('runtime.hearth.setAttr(');
+      this.compile(first.target as NjNode, frame);
+      this._emit(',');
+      this.compile(first.val as NjNode, frame);
+      this._emit(',');
+      this.compile(node.value, frame);
+      this._emit(');\n');
+      return;
+    }
+    if (targets.some((target) => target.typename !== 'Symbol')) {
+      throw new TreeProblem(fault('TemplateSyntaxError', 'can only assign to names and to attributes of a namespace()'), node);
+    }
+    (Compiler.prototype as unknown as { compileSet(this: unknown, n: NjNode, f: unknown): void }).compileSet.call(this, node, frame);
+  }
   /** A parenthesised group with commas is a Python tuple (a list here), not JavaScript's comma operator. */
   compileGroup(node: NjNode, frame: unknown): void {
     const children = node.children ?? [];

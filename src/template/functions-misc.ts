@@ -4,7 +4,7 @@ import { readArgs } from './args.js';
 import { fault } from './errors.js';
 import { noDefault, sequenceOf, toFloat } from './functions-values.js';
 import { TemplateObject, templateCallable } from './objects.js';
-import { pyStr } from './py-format.js';
+import { pyRepr, pyStr } from './py-format.js';
 import { contains, percentFormat } from './py-ops.js';
 import { checkStringSize, currentScope, undefinedFault } from './scope.js';
 
@@ -55,6 +55,35 @@ class Cycler extends TemplateObject {
   }
 }
 
+/** Jinja's namespace(): the one object a template may change, so loops can carry values out. */
+export class Namespace extends TemplateObject {
+  override readonly pyType = 'Namespace';
+  private readonly values = new Map<string, unknown>();
+
+  constructor(initial: Record<string, unknown>) {
+    super();
+    for (const [k, v] of Object.entries(initial)) if (k !== '__keywords') this.values.set(k, v);
+  }
+
+  getAttr(name: string): unknown {
+    return this.values.get(name);
+  }
+
+  set(name: string, value: unknown): void {
+    this.values.set(name, value);
+  }
+
+  pyStr(): string {
+    return `<Namespace ${pyRepr(Object.fromEntries(this.values))}>`;
+  }
+}
+
+/** `{% set ns.x = value %}`: only a namespace's attributes can be assigned. */
+export function setAttr(target: unknown, key: unknown, value: unknown): void {
+  if (!(target instanceof Namespace)) throw fault('TemplateRuntimeError', 'Cannot assign attribute on non-namespace object');
+  target.set(pyStr(key), value);
+}
+
 function numbers(values: unknown[], fn: string): number[] {
   return values.map((v) => {
     const f = toFloat(v);
@@ -84,6 +113,11 @@ function hash(algorithm: string) {
 export const MISC_GLOBALS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
   range,
   cycler: (...items) => new Cycler(items),
+  namespace: (...args) => {
+    const initial: Record<string, unknown> = {};
+    for (const arg of args) if (typeof arg === 'object' && arg !== null && !Array.isArray(arg)) Object.assign(initial, arg);
+    return new Namespace(initial);
+  },
   joiner: (sep) => {
     let first = true;
     return templateCallable(() => {

@@ -1,5 +1,6 @@
 import { fault } from './errors.js';
 import { FORBIDDEN_NAMES, NODE_GLOBALS } from './forbidden.js';
+import { setAttr } from './functions-misc.js';
 import { type NjContext, type NjFrame, runtime } from './nunjucks.js';
 import { attributeHostOf, isPlainObject, isTemplateCallable, itemsOfFunction, TemplateObject, templateCallable } from './objects.js';
 import { pyStr, pyTypeName } from './py-format.js';
@@ -155,7 +156,21 @@ export function installSandbox(): void {
     return contains(key, container);
   };
   // Python's operators, which the compiler (compile.ts) emits instead of JavaScript's.
-  runtime.hearth = { add, sub, mul, div, floorDiv, mod, concat, compare };
+  runtime.hearth = {
+    add,
+    sub,
+    mul,
+    div,
+    floorDiv,
+    mod,
+    concat,
+    compare,
+    setAttr: (target: unknown, key: unknown, value: unknown) => {
+      step();
+      if (typeof key === 'string' && FORBIDDEN_NAMES.has(key)) refuse(key);
+      setAttr(target, key, value);
+    },
+  };
   const makeMacro = runtime.makeMacro as (...a: unknown[]) => object;
   runtime.makeMacro = (...a: unknown[]) => {
     const macro = makeMacro(...a);

@@ -207,3 +207,18 @@ t.test('datetimes and timedeltas', async (t) => {
   t.equal(f.render('{% for c in "ab" %}{{ c }}.{% endfor %}{% for k in {"x": 1} %}{{ k }}{% endfor %}'), 'a.b.x');
   t.equal(f.render("{{ [1, 2] < [1, 3] }} {{ 'a' < 'b' }} {{ [1] * 2 }} {{ 2 * 'ab' }}"), 'True True [1, 1] abab');
 });
+
+t.test('namespace() carries values out of a loop, as in Jinja', async (t) => {
+  const f = engineFixture();
+  t.equal(
+    f.render(
+      "{% set ns = namespace(found=false, n=0) %}{% for s in states.light %}{% if s.state == 'on' %}{% set ns.found = true %}{% endif %}{% set ns.n = ns.n + 1 %}{% endfor %}{{ ns.found }} {{ ns.n }}",
+    ),
+    'True 2',
+  );
+  t.equal(f.render("{% set ns = namespace({'a': 1}) %}{{ ns.a }} {{ ns }}"), "1 <Namespace {'a': 1}>");
+  t.match(f.render('{% set d = {} %}{% set d.a = 1 %}'), /TemplateRuntimeError: Cannot assign attribute on non-namespace object/);
+  t.match(f.render('{% set ns = namespace() %}{% set ns.constructor = 1 %}'), /SecurityError/);
+  t.match(f.render('{% set ns = namespace() %}{% set ns["a" ~ "b"] = 1 %}{{ ns.ab }}'), /^1$/);
+  t.match(f.render('{% set ns = namespace() %}{% set ns["__pro" ~ "to__"] = 1 %}'), /SecurityError: access to '__proto__'/);
+});
