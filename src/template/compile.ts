@@ -13,12 +13,23 @@ interface Emitter {
   compile(node: NjNode, frame: unknown): void;
 }
 
+/** `(lineno = L, colno = C, `: nunjucks reports the position last set, and sets it only before calls. */
+function at(node: NjNode): string {
+  return `(lineno = ${Number(node.lineno) || 0}, colno = ${Number(node.colno) || 0}, `;
+}
+
 function emitCall(self: Emitter, fn: string, node: NjNode, frame: unknown): void {
-  self._emit(`runtime.hearth.${fn}(`);
+  self._emit(`${at(node)}runtime.hearth.${fn}(`);
   self.compile(node.left as NjNode, frame);
   self._emit(',');
   self.compile(node.right as NjNode, frame);
-  self._emit(')');
+  self._emit('))');
+}
+
+type Inherited = (this: unknown, node: NjNode, frame: unknown) => void;
+
+function inherited(name: string): Inherited {
+  return (Compiler.prototype as unknown as Record<string, Inherited>)[name] as Inherited;
 }
 
 class HearthCompiler extends Compiler {
@@ -28,7 +39,7 @@ class HearthCompiler extends Compiler {
    * (and a newline breaks it). Only plain characters are kept.
    */
   _getNodeName(node: NjNode): string {
-    const name = (Compiler.prototype as unknown as { _getNodeName(this: unknown, n: NjNode): string })._getNodeName.call(this, node);
+    const name = (inherited('_getNodeName') as unknown as (this: unknown, n: NjNode) => string).call(this, node);
     return name.replace(/[^A-Za-z0-9_.()[\] -]/g, '_');
   }
   /**
@@ -51,7 +62,7 @@ class HearthCompiler extends Compiler {
     if (targets.some((target) => target.typename !== 'Symbol')) {
       throw new TreeProblem(fault('TemplateSyntaxError', 'can only assign to names and to attributes of a namespace()'), node);
     }
-    (Compiler.prototype as unknown as { compileSet(this: unknown, n: NjNode, f: unknown): void }).compileSet.call(this, node, frame);
+    inherited('compileSet').call(this, node, frame);
   }
   /** A parenthesised group with commas is a Python tuple (a list here), not JavaScript's comma operator. */
   compileGroup(node: NjNode, frame: unknown): void {
@@ -85,12 +96,23 @@ class HearthCompiler extends Compiler {
     emitCall(this, 'concat', node, frame);
   }
   compileCompare(node: NjNode, frame: unknown): void {
-    this._emit('runtime.hearth.compare(');
+    this._emit(`${at(node)}runtime.hearth.compare(`);
     this.compile(node.expr as NjNode, frame);
     for (const op of node.ops as { type: string; expr: NjNode }[]) {
       this._emit(`,${JSON.stringify(op.type)},`);
       this.compile(op.expr, frame);
     }
+    this._emit('))');
+  }
+  /** Attribute and name lookups set the position too, so an error there names its own line and column. */
+  compileLookupVal(node: NjNode, frame: unknown): void {
+    this._emit(at(node));
+    inherited('compileLookupVal').call(this, node, frame);
+    this._emit(')');
+  }
+  compileSymbol(node: NjNode, frame: unknown): void {
+    this._emit(at(node));
+    inherited('compileSymbol').call(this, node, frame);
     this._emit(')');
   }
 }

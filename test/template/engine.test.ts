@@ -215,7 +215,9 @@ t.test('errors name the kind, the template and the line and column', async (t) =
     t.same(r.error.position, { line: 2, column: 7 });
     t.match(r.error.message, /^TemplateSyntaxError: .* \(template "automations\.yaml:3 value_template", line 2, column 7\)$/);
   }
-  t.match(f.render('{{ foo.bar }}'), /^ERR UndefinedError: 'foo' is undefined \(template "template", line 1/);
+  t.match(f.render('{{ foo.bar }}'), /^ERR UndefinedError: 'foo' is undefined \(template "template", line 1, column 4\)$/);
+  t.match(f.render('first line\n  {{ 1 + x.y }}'), /^ERR UndefinedError: 'x' is undefined \(template "template", line 2, column 10\)$/);
+  t.match(f.render("{{ 'a' < 1 }}"), /, line 1, column 8\)$/);
   t.match(f.render("{{ {'a': 1}.b.c }}"), /^ERR UndefinedError: 'dict object' has no attribute 'b'/);
   t.match(f.render("{{ 'a' < 1 }}"), /TypeError: '<' not supported between instances of 'str' and 'int'/);
   t.match(f.render('{{ 1 / 0 }}'), /ZeroDivisionError: division by zero/);
