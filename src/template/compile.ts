@@ -1,5 +1,5 @@
 import { fault, TemplateError, type TemplateFault } from './errors.js';
-import { Compiler, type NjEnvironment, type NjNode, type NjTemplate, nunjucks, parser, transformer } from './nunjucks.js';
+import { Compiler, type NjEnvironment, type NjNode, type NjTemplate, nodes, nunjucks, parser, transformer } from './nunjucks.js';
 import { FORBIDDEN_NAMES, NODE_GLOBALS } from './sandbox.js';
 
 /**
@@ -104,6 +104,39 @@ class HearthCompiler extends Compiler {
     }
     this._emit('))');
   }
+  /**
+   * Python's truthiness for `not`, `and`, `or` and `x if c else y` (an empty list or dict is false; `a or b`
+   * is `a` when it is true, else `b`, evaluated only then); `{% if %}` conditions become `not not c`.
+   */
+  compileNot(node: NjNode, frame: unknown): void {
+    this._emit('!runtime.hearth.truthy(');
+    this.compile(node.target as NjNode, frame);
+    this._emit(')');
+  }
+  compileOr(node: NjNode, frame: unknown): void {
+    this._emit('((__left) => runtime.hearth.truthy(__left) ? __left : (');
+    this.compile(node.right as NjNode, frame);
+    this._emit('))(');
+    this.compile(node.left as NjNode, frame);
+    this._emit(')');
+  }
+  compileAnd(node: NjNode, frame: unknown): void {
+    this._emit('((__left) => runtime.hearth.truthy(__left) ? (');
+    this.compile(node.right as NjNode, frame);
+    this._emit(') : __left)(');
+    this.compile(node.left as NjNode, frame);
+    this._emit(')');
+  }
+  compileInlineIf(node: NjNode, frame: unknown): void {
+    this._emit('(runtime.hearth.truthy(');
+    this.compile(node.cond as NjNode, frame);
+    this._emit(') ? ');
+    this.compile(node.body as NjNode, frame);
+    this._emit(' : ');
+    if (isNode(node.else_)) this.compile(node.else_, frame);
+    else this._emit('undefined');
+    this._emit(')');
+  }
   /** Attribute and name lookups set the position too, so an error there names its own line and column. */
   compileLookupVal(node: NjNode, frame: unknown): void {
     this._emit(at(node));
@@ -172,6 +205,24 @@ function checkNode(node: NjNode, env: NjEnvironment): void {
   }
 }
 
+/** `{% if c %}` and `{% elif c %}` test Python's truth of `c`: the condition becomes `not not c`. */
+function pythonConditions(root: NjNode): void {
+  const stack: NjNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as NjNode;
+    if ((node.typename === 'If' || node.typename === 'IfAsync') && isNode(node.cond)) {
+      const cond = node.cond;
+      (node as unknown as { cond: NjNode }).cond = new nodes.Not(cond.lineno, cond.colno, new nodes.Not(cond.lineno, cond.colno, cond));
+    }
+    for (const field of node.fields) {
+      const value = node[field];
+      if (Array.isArray(value)) {
+        for (const child of value) if (isNode(child)) stack.push(child);
+      } else if (isNode(value)) stack.push(value);
+    }
+  }
+}
+
 function checkTree(root: NjNode, env: NjEnvironment): void {
   const stack: [NjNode, number][] = [[root, 0]];
   while (stack.length > 0) {
@@ -199,6 +250,7 @@ export function compileTemplate(env: NjEnvironment, source: string, name: string
   try {
     const ast = parser.parse(source, [], {});
     checkTree(ast, env);
+    pythonConditions(ast);
     const compiler = new HearthCompiler(name, false);
     compiler.compile(transformer.transform(ast, [], name));
     code = compiler.getCode();

@@ -3,7 +3,7 @@ import { FORBIDDEN_NAMES, NODE_GLOBALS } from './forbidden.js';
 import { setAttr } from './functions-misc.js';
 import { type NjContext, type NjFrame, runtime } from './nunjucks.js';
 import { attributeHostOf, isPlainObject, isTemplateCallable, itemsOfFunction, TemplateObject, templateCallable } from './objects.js';
-import { pyStr, pyTypeName } from './py-format.js';
+import { pyStr, pyTruthy, pyTypeName } from './py-format.js';
 import { pyMethod } from './py-methods.js';
 import { add, compare, concat, contains, div, floorDiv, mod, mul, sub } from './py-ops.js';
 import { checkStringSize, currentScope, missing, step, undefinedFault } from './scope.js';
@@ -165,6 +165,10 @@ export function installSandbox(): void {
     mod,
     concat,
     compare,
+    truthy: (value: unknown) => {
+      if (value === undefined && currentScope()?.strict === true) throw undefinedFault();
+      return pyTruthy(value);
+    },
     setAttr: (target: unknown, key: unknown, value: unknown) => {
       step();
       if (typeof key === 'string' && FORBIDDEN_NAMES.has(key)) refuse(key);

@@ -222,3 +222,20 @@ t.test('namespace() carries values out of a loop, as in Jinja', async (t) => {
   t.match(f.render('{% set ns = namespace() %}{% set ns["a" ~ "b"] = 1 %}{{ ns.ab }}'), /^1$/);
   t.match(f.render('{% set ns = namespace() %}{% set ns["__pro" ~ "to__"] = 1 %}'), /SecurityError: access to '__proto__'/);
 });
+
+t.test('conditions use Python truthiness: empty lists and dicts are false; and/or give an operand', async (t) => {
+  const f = engineFixture();
+  t.equal(f.render('{% if [] %}yes{% else %}no{% endif %} {% if {} %}yes{% elif [0] %}elif{% endif %}'), 'no elif');
+  t.equal(f.render("{% if states.light | selectattr('state', 'eq', 'on') | list %}some on{% endif %}"), 'some on');
+  t.equal(f.render("{% if states.switch | selectattr('state', 'eq', 'on') | list %}some on{% else %}none on{% endif %}"), 'none on');
+  t.equal(
+    f.render("{{ [] or 'x' }} {{ 'a' and 'b' }} {{ 0 and 1 / 0 }} {{ not [] }} {{ 'y' if {} else 'n' }} [{{ 1 if 0 }}]"),
+    'x b 0 True n []',
+  );
+  t.equal(f.render('{{ x is defined and x.y }}'), 'False', 'and evaluates its right side only when needed');
+  t.match(
+    f.render('{% if x %}{% endif %}', { strict: true }),
+    /UndefinedError: 'x' is undefined/,
+    'strict: testing an undefined value raises',
+  );
+});
