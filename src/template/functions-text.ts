@@ -9,8 +9,8 @@ import { checkStringSize, currentScope } from './scope.js';
  * translated (`(?P<name>`, `\1` and `\g<name>` in replacements).
  *
  * A regular expression runs outside the template runtime's step counting and can backtrack for ever
- * (`(a+)+$`, `(a|a)*b`), so one whose pattern repeats a group holding a quantifier or an alternation, or
- * whose text is long, runs in a vm context with the render's remaining time as its timeout (V8 interrupts
+ * (`(a+)+$`, `(a|a)*b`, `\d*\d*\d*x`), so one whose pattern repeats a group holding a quantifier or an
+ * alternation or has more than one unbounded quantifier, or whose text is long, runs in a vm context with the render's remaining time as its timeout (V8 interrupts
  * a regular expression there); short texts with plain patterns, nearly every template's case, run directly.
  */
 
@@ -75,7 +75,9 @@ function compile(pattern: unknown, ignorecase: unknown, global: boolean): RegExp
   } catch (err) {
     throw fault('ValueError', `invalid regular expression '${source}': ${(err as Error).message}`);
   }
-  risky.set(re, RISKY.test(source));
+  // Two unbounded quantifiers can already backtrack polynomially (`\d*\d*\d*x`).
+  const unbounded = source.replace(/\\./g, '').match(/[*+]|\{\d+,\}/g)?.length ?? 0;
+  risky.set(re, RISKY.test(source) || unbounded > 1);
   if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
   cache.set(key, re);
   return re;

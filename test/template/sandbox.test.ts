@@ -95,7 +95,11 @@ t.test('a runaway render is stopped at its time limit, with an error', async (t)
     f.render("{{ ('a' * 40 ~ '!') | regex_match('(a+)+$') }}"),
     /^ERR TimeoutError: the regular expression '\(a\+\)\+\$' ran out of the render's 100 ms/,
   );
-  t.ok(performance.now() - regexStarted < 2000, 'the regular expression was stopped');
+  t.match(
+    f.render("{{ ('1' * 250 ~ '!') | regex_match('\\\\d*\\\\d*\\\\d*\\\\d*\\\\d*\\\\d*x') }}"),
+    /^ERR TimeoutError: the regular expression/,
+  );
+  t.ok(performance.now() - regexStarted < 3000, 'the regular expressions were stopped');
   t.equal(f.render("{{ 'aab' | regex_search('(a+)+b') }} {{ ('x' * 300) | regex_replace('x', 'y') | length }}"), 'True 300');
   // A render's own limit may be lower (render_template's timeout).
   const g = engineFixture();
