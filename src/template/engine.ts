@@ -5,6 +5,7 @@ import { bareMessage, compileTemplate } from './compile.js';
 import type { PyZone } from './datetime.js';
 import { environmentFor } from './environment.js';
 import { TemplateError, TemplateFault } from './errors.js';
+import { FORBIDDEN_NAMES } from './forbidden.js';
 import { parseResult } from './literal.js';
 import type { NjEnvironment, NjTemplate } from './nunjucks.js';
 import { RenderInfo } from './render-info.js';
@@ -118,7 +119,8 @@ export class TemplateEngine {
       lastMissing: undefined,
     };
     const variables: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(options.variables ?? {})) variables[k] = v;
+    // A variable named __proto__ would become the variables' prototype when copied; such names are never variables.
+    for (const [k, v] of Object.entries(options.variables ?? {})) if (!FORBIDDEN_NAMES.has(k)) variables[k] = v;
     const text = inScope(scope, () => compiled.template.render(variables));
     if (text.length > this.limits.outputChars) {
       throw new TemplateError('OutputTooLarge', `the output is over the limit of ${this.limits.outputChars} characters`, name, undefined);

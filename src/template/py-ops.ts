@@ -2,7 +2,7 @@ import { fault } from './errors.js';
 import { runtime } from './nunjucks.js';
 import { type BinaryOp, isPlainObject, NOT_SUPPORTED, TemplateObject } from './objects.js';
 import { pyNumber, pyRepr, pyStr, pyTypeName } from './py-format.js';
-import { checkStringSize, undefinedFault } from './scope.js';
+import { checkStringSize, step, undefinedFault } from './scope.js';
 
 /**
  * Python's operators for the template's `+ - * / // % ~ == < ...`, which nunjucks would compile to
@@ -105,6 +105,8 @@ export function concat(a: unknown, b: unknown): string {
 
 /** Python's `==`: by value for lists and dicts, True == 1, and datetimes by instant. */
 export function pyEquals(a: unknown, b: unknown): boolean {
+  // Counted: sorting, unique and `in` over big lists compare a lot, and must stop at the time limit too.
+  step();
   if (a === b) return true;
   if (isNum(a) && isNum(b)) return Number(a) === Number(b);
   const sa = str(a);
@@ -123,6 +125,7 @@ export function pyEquals(a: unknown, b: unknown): boolean {
 
 /** Ordering as Python orders: numbers with numbers, strings with strings, lists item by item; else a TypeError. */
 export function pyOrder(a: unknown, b: unknown, op: string): number {
+  step();
   if (isNum(a) && isNum(b)) return Number(a) - Number(b);
   const sa = str(a);
   const sb = str(b);

@@ -121,3 +121,9 @@ t.test('output and strings are bounded', async (t) => {
   t.match(f.render("{{ 'x' | center(100000) }}"), /^ERR OutputTooLarge/);
   t.equal(f.render("{{ ('x' * 900) | length }}"), '900', 'below the limits all is well');
 });
+
+t.test('variables named like a prototype are not variables', async (t) => {
+  const f = engineFixture();
+  const variables = JSON.parse('{"__proto__": {"injected": "yes"}, "ok": 1}') as Record<string, unknown>;
+  t.equal(f.render('{{ ok }} [{{ injected }}]', { variables }), '1 []');
+});
