@@ -6,7 +6,7 @@ import { noDefault, sequenceOf, toFloat } from './functions-values.js';
 import { TemplateObject, templateCallable } from './objects.js';
 import { pyRepr, pyStr } from './py-format.js';
 import { contains, percentFormat } from './py-ops.js';
-import { checkStringSize, currentScope, undefinedFault } from './scope.js';
+import { checkStringSize, undefinedFault } from './scope.js';
 
 /** Small functions and filters: range, namespace-free helpers, string and hash filters, average, median. */
 
@@ -199,8 +199,3 @@ export const MISC_FILTERS: Readonly<Record<string, (...args: unknown[]) => unkno
     return `${n}${suffix}`;
   },
 };
-
-/** For messages: the template being rendered. */
-export function renderingName(): string {
-  return currentScope()?.templateName ?? 'template';
-}

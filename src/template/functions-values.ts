@@ -3,7 +3,7 @@ import { PyDateTime, PyTimedelta } from './datetime.js';
 import { fault } from './errors.js';
 import { FORBIDDEN_NAMES } from './forbidden.js';
 import { isPlainObject, itemsOfFunction, TemplateObject } from './objects.js';
-import { pyRepr, pyStr, pyTruthy } from './py-format.js';
+import { pyStr, pyTruthy } from './py-format.js';
 import { pyOrder } from './py-ops.js';
 import { currentScope } from './scope.js';
 
@@ -231,8 +231,4 @@ export function isNumber(value: unknown): boolean {
   if (typeof value === 'boolean') return false;
   const f = toFloat(value);
   return f !== undefined && Number.isFinite(f);
-}
-
-export function typeRepr(value: unknown): string {
-  return pyRepr(value);
 }
