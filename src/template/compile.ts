@@ -205,22 +205,54 @@ function checkNode(node: NjNode, env: NjEnvironment): void {
   }
 }
 
-/** `{% if c %}` and `{% elif c %}` test Python's truth of `c`: the condition becomes `not not c`. */
-function pythonConditions(root: NjNode): void {
-  const stack: NjNode[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop() as NjNode;
-    if ((node.typename === 'If' || node.typename === 'IfAsync') && isNode(node.cond)) {
-      const cond = node.cond;
-      (node as unknown as { cond: NjNode }).cond = new nodes.Not(cond.lineno, cond.colno, new nodes.Not(cond.lineno, cond.colno, cond));
-    }
-    for (const field of node.fields) {
-      const value = node[field];
-      if (Array.isArray(value)) {
-        for (const child of value) if (isNode(child)) stack.push(child);
-      } else if (isNode(value)) stack.push(value);
-    }
+/** Python's operators of one precedence level; nunjucks gives each its own level, so `a * b // c` parsed as `a * (b // c)`. */
+const LEVELS: readonly (readonly string[])[] = [
+  ['Mul', 'Div', 'FloorDiv', 'Mod'],
+  ['Add', 'Sub'],
+];
+
+function levelOf(node: NjNode): readonly string[] | undefined {
+  return LEVELS.find((level) => level.includes(node.typename));
+}
+
+/** A chain of same-level operators rebuilt left to right, as Python associates them: `(a * b) // c`. */
+function leftAssociated(node: NjNode, level: readonly string[]): NjNode {
+  const operands: NjNode[] = [];
+  const ops: NjNode[] = [];
+  const walk = (n: NjNode): void => {
+    if (level.includes(n.typename)) {
+      walk(n.left as NjNode);
+      ops.push(n);
+      walk(n.right as NjNode);
+    } else operands.push(n);
+  };
+  walk(node);
+  let acc = pythonSemantics(operands[0] as NjNode);
+  ops.forEach((op, i) => {
+    const Op = nodes[op.typename as 'Mul'];
+    acc = new Op(op.lineno, op.colno, acc, pythonSemantics(operands[i + 1] as NjNode));
+  });
+  return acc;
+}
+
+/**
+ * Where nunjucks' tree differs from Jinja's meaning: operators of one level associate to the left, and
+ * `{% if c %}` / `{% elif c %}` test Python's truth of `c` (the condition becomes `not not c`).
+ */
+function pythonSemantics(node: NjNode): NjNode {
+  const level = levelOf(node);
+  if (level !== undefined) return leftAssociated(node, level);
+  for (const field of node.fields) {
+    const value = node[field];
+    const target = node as unknown as Record<string, unknown>;
+    if (Array.isArray(value)) target[field] = value.map((child) => (isNode(child) ? pythonSemantics(child) : child));
+    else if (isNode(value)) target[field] = pythonSemantics(value);
   }
+  if ((node.typename === 'If' || node.typename === 'IfAsync') && isNode(node.cond)) {
+    const cond = node.cond;
+    (node as unknown as { cond: NjNode }).cond = new nodes.Not(cond.lineno, cond.colno, new nodes.Not(cond.lineno, cond.colno, cond));
+  }
+  return node;
 }
 
 function checkTree(root: NjNode, env: NjEnvironment): void {
@@ -250,9 +282,8 @@ export function compileTemplate(env: NjEnvironment, source: string, name: string
   try {
     const ast = parser.parse(source, [], {});
     checkTree(ast, env);
-    pythonConditions(ast);
     const compiler = new HearthCompiler(name, false);
-    compiler.compile(transformer.transform(ast, [], name));
+    compiler.compile(transformer.transform(pythonSemantics(ast), [], name));
     code = compiler.getCode();
   } catch (err) {
     if (err instanceof TreeProblem) {

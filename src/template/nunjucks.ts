@@ -74,4 +74,13 @@ export const transformer = require('nunjucks/src/transformer.js') as {
   transform(ast: NjNode, asyncFilters: string[], name: string): NjNode;
 };
 export const Compiler = (require('nunjucks/src/compiler.js') as { Compiler: NjCompilerClass }).Compiler;
-export const nodes = require('nunjucks/src/nodes.js') as { Not: new (lineno: number, colno: number, target: NjNode) => NjNode };
+type BinOp = new (lineno: number, colno: number, left: NjNode, right: NjNode) => NjNode;
+export const nodes = require('nunjucks/src/nodes.js') as {
+  Not: new (lineno: number, colno: number, target: NjNode) => NjNode;
+  Mul: BinOp;
+  Div: BinOp;
+  FloorDiv: BinOp;
+  Mod: BinOp;
+  Add: BinOp;
+  Sub: BinOp;
+};

@@ -239,3 +239,12 @@ t.test('conditions use Python truthiness: empty lists and dicts are false; and/o
     'strict: testing an undefined value raises',
   );
 });
+
+t.test("operators of one precedence level associate to the left, as Python's", async (t) => {
+  const f = engineFixture();
+  t.equal(f.render("{{ state_attr('light.kitchen', 'brightness') | int(0) * 100 // 255 }}"), '70');
+  t.equal(
+    f.render('{{ 7 * 5 % 3 }} {{ 8 / 4 // 3 }} {{ 2 * (3 // 2) }} {{ 10 - 2 + 3 }} {{ 2 + 3 * 4 }} {{ 1 - 2 - 3 }} {{ 100 / 10 / 5 }}'),
+    '2 0 2 11 14 -4 2',
+  );
+});
