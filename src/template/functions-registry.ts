@@ -5,8 +5,9 @@ import { readArgs } from './args.js';
 import { pyStr } from './py-format.js';
 
 /**
- * Areas, devices and labels: area_entities, area_name, area_id, area_devices, device_entities, device_attr,
- * device_id, label_entities, label_devices, label_areas, labels. Without registries (a bare engine) they
+ * Areas, floors, devices and labels: area_entities, area_name, area_id, area_devices, floor_id, floor_name,
+ * floor_areas, device_entities, device_attr, device_id, integration_entities, label_entities, label_devices,
+ * label_areas, labels. Without registries (a bare engine) they
  * answer as Home Assistant does for names it does not know: an empty list or None.
  */
 export function registryFunctions(
@@ -100,6 +101,33 @@ export function registryFunctions(
       const label = labelOf(readArgs('label_areas', args, ['label_id_or_name']).values.label_id_or_name);
       if (label === undefined || registries === undefined) return [];
       return [...registries.areas.entries()].filter((a) => a.labels.includes(label)).map((a) => a.id);
+    },
+    integration_entities: (...args) => {
+      const name = readArgs('integration_entities', args, ['entry_name']).values.entry_name;
+      return entityEntries()
+        .filter((e) => e.platform === name)
+        .map((e) => e.entity_id);
+    },
+    floor_id: (...args) => {
+      const lookup = readArgs('floor_id', args, ['lookup_value']).values.lookup_value;
+      if (registries === undefined || typeof lookup !== 'string') return null;
+      const floor = registries.floors.find(lookup);
+      if (floor !== undefined) return floor;
+      const area = resolveArea(lookup);
+      return area === undefined ? null : (registries.areas.entry(area)?.floor_id ?? null);
+    },
+    floor_name: (...args) => {
+      const lookup = readArgs('floor_name', args, ['lookup_value']).values.lookup_value;
+      if (registries === undefined || typeof lookup !== 'string') return null;
+      const area = registries.floors.has(lookup) ? undefined : resolveArea(lookup);
+      const floor = area === undefined ? registries.floors.find(lookup) : (registries.areas.entry(area)?.floor_id ?? undefined);
+      return floor === undefined ? null : (registries.floors.entry(floor)?.name ?? null);
+    },
+    floor_areas: (...args) => {
+      const lookup = readArgs('floor_areas', args, ['floor_id_or_name']).values.floor_id_or_name;
+      if (registries === undefined || typeof lookup !== 'string') return [];
+      const floor = registries.floors.find(lookup);
+      return floor === undefined ? [] : [...registries.areas.entries()].filter((a) => a.floor_id === floor).map((a) => a.id);
     },
     labels: (...args) => {
       const lookup = readArgs('labels', args, ['lookup_value']).values.lookup_value;

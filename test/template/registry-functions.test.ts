@@ -8,8 +8,11 @@ hub:
   time_zone: Europe/Amsterdam
 labels:
   - name: Christmas
+floors:
+  - name: Ground Floor
 areas:
   - name: Kitchen
+    floor: Ground Floor
   - name: Living Room
     labels: [christmas]
   - name: Bedroom
@@ -76,6 +79,17 @@ t.test('areas, devices and labels', async (t) => {
   );
   t.equal(render("{{ 'kitchen' | area_entities | count }} {{ 'light.sofa' | area_name }}"), '1 Living Room');
   t.equal(render("{{ area_entities('kitchen') | expand | map(attribute='name') | list }}"), "['Kitchen Ceiling']");
+  t.equal(
+    render("{{ floor_id('Ground Floor') }} {{ floor_id('light.kitchen_ceiling') }} {{ floor_id('light.sofa') }}"),
+    'ground_floor ground_floor None',
+  );
+  t.equal(
+    render(
+      "{{ floor_name('ground_floor') }} / {{ floor_name('kitchen') }} / {{ floor_areas('Ground Floor') }} / {{ floor_areas('nope') }}",
+    ),
+    "Ground Floor / Ground Floor / ['kitchen'] / []",
+  );
+  t.equal(render("{{ integration_entities('virtual') | count }} {{ integration_entities('nope') }}"), '4 []');
 });
 
 t.test('without registries, the functions find nothing, as for unknown names', async (t) => {
