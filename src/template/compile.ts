@@ -1,5 +1,6 @@
 import { fault, TemplateError, type TemplateFault } from './errors.js';
-import { Compiler, type NjEnvironment, type NjNode, type NjTemplate, nodes, nunjucks, parser, transformer } from './nunjucks.js';
+import { Compiler, type NjEnvironment, type NjNode, type NjTemplate, nodes, nunjucks, transformer } from './nunjucks.js';
+import { parseTemplate } from './parse.js';
 import { FORBIDDEN_NAMES, NODE_GLOBALS } from './sandbox.js';
 
 /**
@@ -280,7 +281,7 @@ export function bareMessage(err: Error): string {
 export function compileTemplate(env: NjEnvironment, source: string, name: string): NjTemplate {
   let code: string;
   try {
-    const ast = parser.parse(source, [], {});
+    const ast = parseTemplate(source);
     checkTree(ast, env);
     const compiler = new HearthCompiler(name, false);
     compiler.compile(transformer.transform(pythonSemantics(ast), [], name));

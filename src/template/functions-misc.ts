@@ -144,7 +144,36 @@ export const MISC_GLOBALS: Readonly<Record<string, (...args: unknown[]) => unkno
   },
 };
 
+function sliceBound(v: unknown, what: string): number | undefined {
+  if (v === null || v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw fault('TypeError', `slice ${what} must be an integer or None`);
+  return v;
+}
+
+/** Python's `seq[start:stop:step]` on a string or list (what `x[1:3]` compiles to). */
+export function slice(value: unknown, start: unknown, stop: unknown, step: unknown): unknown {
+  if (value === undefined) throw undefinedFault();
+  const text = typeof value === 'string' ? value : undefined;
+  if (text === undefined && !Array.isArray(value)) throw fault('TypeError', `'${pyStr(value)}' cannot be sliced`);
+  const seq: readonly unknown[] = text !== undefined ? [...text] : (value as unknown[]);
+  const n = seq.length;
+  const by = sliceBound(step, 'step') ?? 1;
+  if (by === 0) throw fault('ValueError', 'slice step cannot be zero');
+  const norm = (v: number | undefined, fallback: number, lo: number, hi: number) =>
+    v === undefined ? fallback : Math.min(hi, Math.max(lo, v < 0 ? v + n : v));
+  const out: unknown[] = [];
+  if (by > 0) {
+    const hi = norm(sliceBound(stop, 'stop'), n, 0, n);
+    for (let i = norm(sliceBound(start, 'start'), 0, 0, n); i < hi; i += by) out.push(seq[i]);
+  } else {
+    const lo = norm(sliceBound(stop, 'stop'), -1, -1, n - 1);
+    for (let i = norm(sliceBound(start, 'start'), n - 1, -1, n - 1); i > lo; i += by) out.push(seq[i]);
+  }
+  return text !== undefined ? out.join('') : out;
+}
+
 export const MISC_FILTERS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
+  __slice: (value, start, stop, step) => slice(value, start, stop, step),
   string: (v) => pyStr(v),
   format: (v, ...args) => percentFormat(pyStr(v), args),
   contains: (v, item) => contains(item, v),

@@ -248,3 +248,19 @@ t.test("operators of one precedence level associate to the left, as Python's", a
     '2 0 2 11 14 -4 2',
   );
 });
+
+t.test('slices, as Python slices strings and lists', async (t) => {
+  const f = engineFixture();
+  t.equal(
+    f.render(
+      "{{ 'hello'[1:3] }} {{ 'hello'[:-1] }} {{ 'hello'[::-1] }} {{ [1, 2, 3, 4][::2] }} {{ [1, 2, 3][1:] }} {{ 'hello'[-3:] }} {{ [1, 2, 3][3:0:-1] }} [{{ 'abc'[5:] }}]",
+    ),
+    'el hell olleh [1, 3] [2, 3] llo [3, 2] []',
+  );
+  t.equal(f.render("{{ states('sensor.outside')[:2] }} {{ [1, 2, 3][1] }} {{ {'a': 1}['a'] }}"), '21 2 1');
+  t.match(f.render('{{ [1][::0] }}'), /ValueError: slice step cannot be zero/);
+  t.match(f.render("{{ [1]['a':] }}"), /TypeError: slice start must be an integer or None/);
+  t.match(f.render('{{ 5[1:] }}'), /TypeError: '5' cannot be sliced/);
+  t.match(f.render('{{ x[1:] }}'), /UndefinedError: 'x' is undefined/);
+  t.match(f.render('{{ [1][1, 2] }}'), /TemplateSyntaxError/);
+});
