@@ -21,6 +21,9 @@ interface ParserInstance {
   fail(message: string, lineno?: number, colno?: number): never;
   parseExpression(): NjNode;
   parseSignature(): NjNode;
+  parseCompare(): NjNode;
+  parsePrimary(noPostfix?: boolean): NjNode;
+  skipSymbol(value: string): boolean;
   parseAsRoot(): NjNode;
 }
 
@@ -29,9 +32,40 @@ type NodeClass = new (lineno: number, colno: number, ...fields: unknown[]) => Nj
 const require = createRequire(import.meta.url);
 const { Parser } = require('nunjucks/src/parser.js') as { Parser: new (tokens: unknown) => ParserInstance };
 const lexer = require('nunjucks/src/lexer.js') as { lex(src: string, opts: unknown): unknown };
-const nodes = require('nunjucks/src/nodes.js') as Record<'FunCall' | 'LookupVal' | 'Literal' | 'Filter' | 'Symbol' | 'NodeList', NodeClass>;
+const nodes = require('nunjucks/src/nodes.js') as Record<
+  'FunCall' | 'LookupVal' | 'Literal' | 'Filter' | 'Symbol' | 'NodeList' | 'Is' | 'Not',
+  NodeClass
+>;
+
+/** Words that end an expression rather than start a test's argument (`x is defined and y`). */
+const NOT_AN_ARGUMENT = new Set(['and', 'or', 'else', 'if', 'is', 'in', 'not']);
+const ARGUMENT_STARTS = new Set(['int', 'float', 'string', 'left-bracket', 'left-curly', 'none', 'boolean']);
 
 class HearthParser extends (Parser as unknown as new (tokens: unknown) => ParserInstance) {
+  /**
+   * `x is test`, `x is test(arg)` and, as in Jinja, `x is test arg` for a test with one argument
+   * (`x is divisibleby 3`, `x is eq 'on'`), which nunjucks does not parse.
+   */
+  parseIs(): NjNode {
+    let node = this.parseCompare();
+    if (!this.skipSymbol('is')) return node;
+    const not = this.skipSymbol('not');
+    const tok = this.peekToken();
+    let test: NjNode;
+    if (tok !== null && tok.type === 'symbol') {
+      this.nextToken();
+      const name = new nodes.Symbol(tok.lineno, tok.colno, tok.value);
+      const next = this.peekToken();
+      if (next !== null && next.type === 'left-paren') test = new nodes.FunCall(tok.lineno, tok.colno, name, this.parseSignature());
+      else if (next !== null && (ARGUMENT_STARTS.has(next.type) || (next.type === 'symbol' && !NOT_AN_ARGUMENT.has(next.value)))) {
+        const arg = this.parsePostfix(this.parsePrimary(true));
+        test = new nodes.FunCall(tok.lineno, tok.colno, name, new nodes.NodeList(next.lineno, next.colno, [arg]));
+      } else test = name;
+    } else test = this.parseCompare();
+    node = new nodes.Is(node.lineno, node.colno, node, test);
+    return not ? new nodes.Not(node.lineno, node.colno, node) : node;
+  }
+
   /** nunjucks' postfix loop (calls, `[index]`, `.name`) with slices added to the `[` case. */
   parsePostfix(start: NjNode): NjNode {
     let node = start;

@@ -264,3 +264,14 @@ t.test('slices, as Python slices strings and lists', async (t) => {
   t.match(f.render('{{ x[1:] }}'), /UndefinedError: 'x' is undefined/);
   t.match(f.render('{{ [1][1, 2] }}'), /TemplateSyntaxError/);
 });
+
+t.test("a test's single argument may go without parentheses, as in Jinja", async (t) => {
+  const f = engineFixture();
+  t.equal(
+    f.render(
+      "{{ 9 is divisibleby 3 }} {{ 'on' is eq 'on' }} {{ 1 is not eq 2 }} {{ x is defined and 1 }} {{ 'a' is in ['a'] }} {{ 'x' is string or 1 }} {{ 'light.kitchen' is is_state 'on' }}",
+    ),
+    'True True True False True True True',
+  );
+  t.match(f.render('{{ 1 is nosuch 2 }}'), /TemplateSyntaxError: No test named 'nosuch'\./);
+});
