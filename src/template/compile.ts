@@ -93,6 +93,14 @@ class HearthCompiler extends Compiler {
   compileMod(node: NjNode, frame: unknown): void {
     emitCall(this, 'mod', node, frame);
   }
+  compilePow(node: NjNode, frame: unknown): void {
+    emitCall(this, 'pow', node, frame);
+  }
+  compileNeg(node: NjNode, frame: unknown): void {
+    this._emit(`${at(node)}runtime.hearth.neg(`);
+    this.compile(node.target as NjNode, frame);
+    this._emit('))');
+  }
   compileConcat(node: NjNode, frame: unknown): void {
     emitCall(this, 'concat', node, frame);
   }

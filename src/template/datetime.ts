@@ -1,6 +1,7 @@
 import type { ZoneOffsets } from '../util/tzif.js';
 import { fault } from './errors.js';
 import { type BinaryOp, NOT_SUPPORTED, splitArgs, TemplateObject, templateCallable } from './objects.js';
+import { pyFloat } from './py-float.js';
 import { PyTimedelta } from './timedelta.js';
 
 export { PyTimedelta };
@@ -114,7 +115,7 @@ export class PyDateTime extends TemplateObject {
       case 'tzinfo':
         return this.zone?.name ?? null;
       case 'timestamp':
-        return templateCallable(() => this.timestamp());
+        return templateCallable(() => pyFloat(this.timestamp()));
       case 'isoformat':
         return templateCallable(() => this.isoformat());
       case 'weekday':

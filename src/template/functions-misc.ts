@@ -4,6 +4,7 @@ import { readArgs } from './args.js';
 import { fault } from './errors.js';
 import { noDefault, sequenceOf, toFloat } from './functions-values.js';
 import { TemplateObject, templateCallable } from './objects.js';
+import { num, PyFloat, pyFloat } from './py-float.js';
 import { pyRepr, pyStr } from './py-format.js';
 import { contains, percentFormat } from './py-ops.js';
 import { checkStringSize, undefinedFault } from './scope.js';
@@ -92,7 +93,7 @@ function numbers(values: unknown[], fn: string): number[] {
   });
 }
 
-function statistic(fn: string, compute: (nums: number[]) => number) {
+function statistic(fn: string, compute: (nums: number[]) => unknown) {
   return (...args: unknown[]): unknown => {
     const a = readArgs(fn, args, ['values', 'default']);
     try {
@@ -128,11 +129,11 @@ export const MISC_GLOBALS: Readonly<Record<string, (...args: unknown[]) => unkno
       return sep === undefined ? ', ' : pyStr(sep);
     });
   },
-  average: statistic('average', (n) => n.reduce((x, y) => x + y, 0) / n.length),
+  average: statistic('average', (n) => pyFloat(n.reduce((x, y) => x + y, 0) / n.length)),
   median: statistic('median', (n) => {
     const s = [...n].sort((x, y) => x - y);
     const mid = Math.floor(s.length / 2);
-    return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+    return s.length % 2 === 1 ? (s[mid] as number) : pyFloat(((s[mid - 1] as number) + (s[mid] as number)) / 2);
   }),
   dict: (...args) => {
     const last = args[args.length - 1];
@@ -182,8 +183,9 @@ export const MISC_FILTERS: Readonly<Record<string, (...args: unknown[]) => unkno
     return v;
   },
   abs: (v) => {
-    if (typeof v !== 'number') throw fault('TypeError', `bad operand type for abs(): '${pyStr(v)}'`);
-    return Math.abs(v);
+    const n = num(v);
+    if (n === undefined || typeof v === 'boolean') throw fault('TypeError', `bad operand type for abs(): '${pyStr(v)}'`);
+    return v instanceof PyFloat ? pyFloat(Math.abs(n)) : Math.abs(n);
   },
   center: (v, width) => {
     const s = pyStr(v);

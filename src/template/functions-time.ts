@@ -2,6 +2,7 @@ import { readArgs } from './args.js';
 import { PyDateTime, PyTimedelta, type PyZone, UTC_ZONE } from './datetime.js';
 import { fault } from './errors.js';
 import { noDefault, toFloat } from './functions-values.js';
+import { num, pyFloat } from './py-float.js';
 import { pyStr } from './py-format.js';
 import { currentScope } from './scope.js';
 
@@ -69,7 +70,7 @@ export function timeFunctions(zone: PyZone): Record<string, (...args: unknown[])
       const a = readArgs('as_timestamp', args, ['value', 'default']);
       const v = a.values.value;
       const dt = v instanceof PyDateTime ? v : typeof v === 'string' ? parseDatetime(v) : undefined;
-      if (dt !== undefined) return (dt.zone === undefined ? PyDateTime.fromLocal(dt.us, zone) : dt).timestamp();
+      if (dt !== undefined) return pyFloat((dt.zone === undefined ? PyDateTime.fromLocal(dt.us, zone) : dt).timestamp());
       if (a.has('default')) return a.values.default;
       throw noDefault('as_timestamp', v);
     },
@@ -92,8 +93,10 @@ export function timeFunctions(zone: PyZone): Record<string, (...args: unknown[])
       const n = (key: string): number => {
         const v = a.values[key];
         if (v === undefined) return 0;
-        if (typeof v !== 'number') throw fault('TypeError', `unsupported type for timedelta ${key} component: ${typeof v}`);
-        return v;
+        const value = num(v);
+        if (value === undefined || typeof v === 'boolean')
+          throw fault('TypeError', `unsupported type for timedelta ${key} component: ${typeof v}`);
+        return value;
       };
       const us =
         n('microseconds') +

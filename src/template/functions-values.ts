@@ -3,6 +3,7 @@ import { PyDateTime, PyTimedelta } from './datetime.js';
 import { fault } from './errors.js';
 import { FORBIDDEN_NAMES } from './forbidden.js';
 import { isPlainObject, itemsOfFunction, TemplateObject } from './objects.js';
+import { PyFloat, pyFloat } from './py-float.js';
 import { pyStr, pyTruthy } from './py-format.js';
 import { pyOrder } from './py-ops.js';
 import { currentScope } from './scope.js';
@@ -27,6 +28,7 @@ const FLOAT_TEXT = /^[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?
 /** Python's float(): undefined when it would raise. */
 export function toFloat(value: unknown): number | undefined {
   if (typeof value === 'number') return value;
+  if (value instanceof PyFloat) return value.value;
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value !== 'string') return undefined;
   const s = value.trim();
@@ -39,7 +41,10 @@ export function toFloat(value: unknown): number | undefined {
 
 /** Jinja's int filter as Home Assistant uses it: int(text, base), else int(float(text)); undefined when neither works. */
 export function toInt(value: unknown, base = 10): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : undefined;
+  if (typeof value === 'number' || value instanceof PyFloat) {
+    const v = Number(value);
+    return Number.isFinite(v) ? Math.trunc(v) : undefined;
+  }
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value !== 'string') return undefined;
   const s = value.trim().replaceAll('_', '');
@@ -57,7 +62,7 @@ export function toInt(value: unknown, base = 10): number | undefined {
 /** cv.boolean: true/yes/on/enable/1 and their opposites, numbers by zero; undefined for anything else. */
 export function toBool(value: unknown): boolean | undefined {
   if (typeof value === 'boolean') return value;
-  if (typeof value === 'number') return value !== 0;
+  if (typeof value === 'number' || value instanceof PyFloat) return Number(value) !== 0;
   if (typeof value !== 'string') return undefined;
   const s = value.trim().toLowerCase();
   if (['1', 'true', 'yes', 'on', 'enable'].includes(s)) return true;
@@ -68,7 +73,7 @@ export function toBool(value: unknown): boolean | undefined {
 export function float(...args: unknown[]): unknown {
   const a = readArgs('float', args, ['value', 'default']);
   const f = toFloat(a.values.value);
-  if (f !== undefined) return f;
+  if (f !== undefined) return pyFloat(f);
   if (a.has('default')) return a.values.default;
   throw noDefault('float', a.values.value);
 }
@@ -115,7 +120,7 @@ export function round(...args: unknown[]): unknown {
   else if (method === 'floor') out = Math.floor(value * m) / m;
   else if (method === 'half') out = roundHalfEven(value * 2, 0) / 2;
   else out = roundHalfEven(value, precision);
-  return precision === 0 ? Math.trunc(out) : out;
+  return precision === 0 ? Math.trunc(out) : pyFloat(out);
 }
 
 export function iif(...args: unknown[]): unknown {

@@ -66,6 +66,19 @@ class HearthParser extends (Parser as unknown as new (tokens: unknown) => Parser
     return not ? new nodes.Not(node.lineno, node.colno, node) : node;
   }
 
+  /** A float literal with a whole value (`2.0`) stays a float, as Python's does: it reads as `2 | float`. */
+  override parsePrimary(noPostfix?: boolean): NjNode {
+    const tok = this.peekToken();
+    if (tok !== null && tok.type === 'float' && Number.isInteger(Number.parseFloat(tok.value))) {
+      this.nextToken();
+      const literal = new nodes.Literal(tok.lineno, tok.colno, Number.parseFloat(tok.value));
+      const args = new nodes.NodeList(tok.lineno, tok.colno, [literal]);
+      const node = new nodes.Filter(tok.lineno, tok.colno, new nodes.Symbol(tok.lineno, tok.colno, 'float'), args);
+      return noPostfix === true ? node : this.parsePostfix(node);
+    }
+    return super.parsePrimary(noPostfix);
+  }
+
   /** nunjucks' postfix loop (calls, `[index]`, `.name`) with slices added to the `[` case. */
   parsePostfix(start: NjNode): NjNode {
     let node = start;

@@ -1,5 +1,6 @@
 import { runtime } from './nunjucks.js';
 import { isPlainObject, TemplateObject } from './objects.js';
+import { PyFloat } from './py-float.js';
 
 /**
  * Values printed as Python prints them, which is what Home Assistant's templates output: `True`, `None`,
@@ -13,8 +14,8 @@ export function pyNumber(n: number): string {
   if (Number.isNaN(n)) return 'nan';
   if (n === Number.POSITIVE_INFINITY) return 'inf';
   if (n === Number.NEGATIVE_INFINITY) return '-inf';
-  const text = String(n);
-  // JavaScript writes 1e-7 and 1e+21; Python writes 1e-07 and 1e+21.
+  // Python writes small floats with an exponent from below 1e-4 on (JavaScript from 1e-7), two digits at least.
+  const text = n !== 0 && Math.abs(n) < 1e-4 ? n.toExponential() : String(n);
   return text.replace(/e([+-])(\d)$/, 'e$10$2');
 }
 
@@ -90,6 +91,7 @@ export function pyTypeName(value: unknown): string {
 /** Python truthiness: empty strings, lists and dicts are false, as are 0, None and undefined. */
 export function pyTruthy(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0;
+  if (value instanceof PyFloat) return value.value !== 0;
   if (isPlainObject(value)) return Object.keys(value).length > 0;
   if (value instanceof TemplateObject) {
     const items = value.iterate();

@@ -1,5 +1,6 @@
 import { fault } from './errors.js';
 import { isPlainObject, splitArgs, TemplateObject, templateCallable } from './objects.js';
+import { PyFloat } from './py-float.js';
 import { pyStr } from './py-format.js';
 import { contains, pyEquals } from './py-ops.js';
 import { checkStringSize } from './scope.js';
@@ -83,7 +84,8 @@ function strFormat(s: string, args: unknown[]): string {
   });
 }
 
-export function formatSpec(value: unknown, spec: string): string {
+export function formatSpec(raw: unknown, spec: string): string {
+  const value = raw instanceof PyFloat ? raw.value : raw;
   const m = /^(?:(.)?([<>^=]))?([-+ ])?(0)?(\d+)?(,)?(?:\.(\d+))?([sdfeg%xX])?$/.exec(spec);
   if (m === null) throw fault('ValueError', `Invalid format specifier '${spec}'`);
   const [, fill = ' ', align, sign, zero, width, comma, precision, type] = m;
@@ -95,7 +97,7 @@ export function formatSpec(value: unknown, spec: string): string {
     else if (type === '%') out = `${(value * 100).toFixed(p ?? 6)}%`;
     else if (type === 'e') out = value.toExponential(p ?? 6).replace(/e([+-])(\d)$/, 'e$10$2');
     else if (type === 'f' || p !== undefined) out = value.toFixed(p ?? 6);
-    else out = pyStr(value);
+    else out = pyStr(raw);
     if (type === 'X') out = out.toUpperCase();
     if (comma !== undefined) {
       const [int, frac] = out.split('.');

@@ -1,6 +1,7 @@
 import { fault } from './errors.js';
 import { runtime } from './nunjucks.js';
 import { type BinaryOp, isPlainObject, NOT_SUPPORTED, TemplateObject } from './objects.js';
+import { isFloat, num, type PyFloat, pyFloat } from './py-float.js';
 import { pyNumber, pyRepr, pyStr, pyTypeName } from './py-format.js';
 import { checkStringSize, step, undefinedFault } from './scope.js';
 
@@ -12,8 +13,17 @@ import { checkStringSize, step, undefinedFault } from './scope.js';
 
 const SafeString = runtime.SafeString;
 
-function isNum(v: unknown): v is number | boolean {
-  return typeof v === 'number' || typeof v === 'boolean';
+function isNum(v: unknown): boolean {
+  return num(v) !== undefined;
+}
+
+/** A number result: a float (printed `2.0` when whole) when either operand is one, as in Python. */
+function result(value: number, a: unknown, b: unknown): number | PyFloat {
+  return isFloat(a) || isFloat(b) ? pyFloat(value) : value;
+}
+
+function n(v: unknown): number {
+  return num(v) as number;
 }
 
 function str(v: unknown): string | undefined {
@@ -40,7 +50,7 @@ function viaObjects(op: BinaryOp, a: unknown, b: unknown): unknown {
 }
 
 export function add(a: unknown, b: unknown): unknown {
-  if (isNum(a) && isNum(b)) return Number(a) + Number(b);
+  if (isNum(a) && isNum(b)) return result(n(a) + n(b), a, b);
   const sa = str(a);
   const sb = str(b);
   if (sa !== undefined && sb !== undefined) return checkStringSize(sa + sb);
@@ -52,50 +62,64 @@ export function add(a: unknown, b: unknown): unknown {
 }
 
 export function sub(a: unknown, b: unknown): unknown {
-  if (isNum(a) && isNum(b)) return Number(a) - Number(b);
+  if (isNum(a) && isNum(b)) return result(n(a) - n(b), a, b);
   return viaObjects('-', a, b);
 }
 
 export function mul(a: unknown, b: unknown): unknown {
-  if (isNum(a) && isNum(b)) return Number(a) * Number(b);
-  const [seq, n] = isNum(b) ? [a, Number(b)] : [b, Number(a)];
-  if (isNum(a) || isNum(b)) {
+  if (isNum(a) && isNum(b)) return result(n(a) * n(b), a, b);
+  const [seq, count] = isNum(b) ? [a, b] : [b, a];
+  if (typeof count === 'number' && Number.isInteger(count)) {
     const s = str(seq);
-    if (s !== undefined && Number.isInteger(n)) {
-      checkStringSize(s.length * Math.max(0, n));
-      return s.repeat(Math.max(0, n));
+    if (s !== undefined) {
+      checkStringSize(s.length * Math.max(0, count));
+      return s.repeat(Math.max(0, count));
     }
-    if (Array.isArray(seq) && Number.isInteger(n)) {
-      checkStringSize(seq.length * Math.max(0, n));
+    if (Array.isArray(seq)) {
+      checkStringSize(seq.length * Math.max(0, count));
       const out: unknown[] = [];
-      for (let i = 0; i < n; i++) out.push(...seq);
+      for (let i = 0; i < count; i++) out.push(...seq);
       return out;
     }
   }
   return viaObjects('*', a, b);
 }
 
-export function div(a: unknown, b: unknown): number {
+/** `/` always gives a float in Python. */
+export function div(a: unknown, b: unknown): number | PyFloat {
   if (!isNum(a) || !isNum(b)) throw unsupported('/', a, b);
-  if (Number(b) === 0) throw fault('ZeroDivisionError', 'division by zero');
-  return Number(a) / Number(b);
+  if (n(b) === 0) throw fault('ZeroDivisionError', 'division by zero');
+  return pyFloat(n(a) / n(b));
 }
 
-export function floorDiv(a: unknown, b: unknown): number {
+export function floorDiv(a: unknown, b: unknown): number | PyFloat {
   if (!isNum(a) || !isNum(b)) throw unsupported('//', a, b);
-  if (Number(b) === 0) throw fault('ZeroDivisionError', 'integer division or modulo by zero');
-  return Math.floor(Number(a) / Number(b));
+  if (n(b) === 0) throw fault('ZeroDivisionError', 'integer division or modulo by zero');
+  return result(Math.floor(n(a) / n(b)), a, b);
+}
+
+/** `**`: a float when either side is, or when an int is raised to a negative power. */
+export function pow(a: unknown, b: unknown): number | PyFloat {
+  if (!isNum(a) || !isNum(b)) throw unsupported('** or pow()', a, b);
+  const r = n(a) ** n(b);
+  return n(b) < 0 ? pyFloat(r) : result(r, a, b);
+}
+
+/** Unary minus, keeping a float a float. */
+export function neg(a: unknown): number | PyFloat {
+  if (!isNum(a)) throw a === undefined ? undefinedFault() : fault('TypeError', `bad operand type for unary -: '${pyTypeName(a)}'`);
+  return result(-n(a), a, 0);
 }
 
 export function mod(a: unknown, b: unknown): unknown {
   const format = str(a);
   if (format !== undefined) return percentFormat(format, b);
   if (!isNum(a) || !isNum(b)) throw unsupported('%', a, b);
-  const x = Number(a);
-  const y = Number(b);
+  const x = n(a);
+  const y = n(b);
   if (y === 0) throw fault('ZeroDivisionError', 'integer division or modulo by zero');
   // Python's modulo takes the sign of the divisor.
-  return ((x % y) + y) % y;
+  return result(((x % y) + y) % y, a, b);
 }
 
 /** `~`: both sides as Python's str(). */
@@ -108,7 +132,7 @@ export function pyEquals(a: unknown, b: unknown): boolean {
   // Counted: sorting, unique and `in` over big lists compare a lot, and must stop at the time limit too.
   step();
   if (a === b) return true;
-  if (isNum(a) && isNum(b)) return Number(a) === Number(b);
+  if (isNum(a) && isNum(b)) return n(a) === n(b);
   const sa = str(a);
   if (sa !== undefined) return sa === str(b);
   if (a instanceof TemplateObject) return a.pyEquals(b);
@@ -126,7 +150,7 @@ export function pyEquals(a: unknown, b: unknown): boolean {
 /** Ordering as Python orders: numbers with numbers, strings with strings, lists item by item; else a TypeError. */
 export function pyOrder(a: unknown, b: unknown, op: string): number {
   step();
-  if (isNum(a) && isNum(b)) return Number(a) - Number(b);
+  if (isNum(a) && isNum(b)) return n(a) - n(b);
   const sa = str(a);
   const sb = str(b);
   if (sa !== undefined && sb !== undefined) return sa < sb ? -1 : sa > sb ? 1 : 0;
@@ -247,6 +271,6 @@ export function percentFormat(format: string, arg: unknown): string {
 }
 
 function numberArg(value: unknown, conv: string): number {
-  if (isNum(value)) return Number(value);
+  if (isNum(value)) return n(value);
   throw fault('TypeError', `%${conv} format: a real number is required, not ${pyTypeName(value)}`);
 }

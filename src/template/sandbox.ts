@@ -5,7 +5,7 @@ import { type NjContext, type NjFrame, runtime } from './nunjucks.js';
 import { attributeHostOf, isPlainObject, isTemplateCallable, itemsOfFunction, TemplateObject, templateCallable } from './objects.js';
 import { pyStr, pyTruthy, pyTypeName } from './py-format.js';
 import { pyMethod } from './py-methods.js';
-import { add, compare, concat, contains, div, floorDiv, mod, mul, sub } from './py-ops.js';
+import { add, compare, concat, contains, div, floorDiv, mod, mul, neg, pow, sub } from './py-ops.js';
 import { checkStringSize, currentScope, missing, step, undefinedFault } from './scope.js';
 
 /**
@@ -163,6 +163,8 @@ export function installSandbox(): void {
     div,
     floorDiv,
     mod,
+    pow,
+    neg,
     concat,
     compare,
     truthy: (value: unknown) => {

@@ -2,6 +2,7 @@ import { PyDateTime } from './datetime.js';
 import { regexMatch, regexSearch } from './functions-text.js';
 import { isNumber } from './functions-values.js';
 import { isPlainObject, TemplateObject } from './objects.js';
+import { isFloat, num, PyFloat } from './py-float.js';
 import { pyTruthy } from './py-format.js';
 import { contains, pyEquals, pyOrder } from './py-ops.js';
 
@@ -16,8 +17,8 @@ export const TESTS: Readonly<Record<string, (value: unknown, ...args: unknown[])
   false: (v) => v === false,
   true: (v) => v === true,
   integer: (v) => typeof v === 'number' && Number.isInteger(v),
-  float: (v) => typeof v === 'number' && !Number.isInteger(v),
-  number: (v) => typeof v === 'number',
+  float: (v) => isFloat(v),
+  number: (v) => typeof v === 'number' || v instanceof PyFloat,
   string: (v) => typeof v === 'string',
   mapping: (v) => isPlainObject(v),
   iterable: (v) =>
@@ -43,9 +44,13 @@ export const TESTS: Readonly<Record<string, (value: unknown, ...args: unknown[])
   '>=': (v, other) => pyOrder(v, other, '>=') >= 0,
   in: (v, container) => contains(v, container),
   contains: (v, item) => contains(item, v),
-  odd: (v) => typeof v === 'number' && Math.abs(v % 2) === 1,
-  even: (v) => typeof v === 'number' && v % 2 === 0,
-  divisibleby: (v, n) => typeof v === 'number' && typeof n === 'number' && n !== 0 && v % n === 0,
+  odd: (v) => Math.abs((num(v) ?? 0) % 2) === 1,
+  even: (v) => num(v) !== undefined && (num(v) as number) % 2 === 0,
+  divisibleby: (v, n) => {
+    const a = num(v);
+    const b = num(n);
+    return a !== undefined && b !== undefined && b !== 0 && a % b === 0;
+  },
   lower: (v) => typeof v === 'string' && v === v.toLowerCase(),
   upper: (v) => typeof v === 'string' && v === v.toUpperCase(),
   truthy: (v) => pyTruthy(v),

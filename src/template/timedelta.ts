@@ -1,4 +1,5 @@
 import { type BinaryOp, NOT_SUPPORTED, TemplateObject, templateCallable } from './objects.js';
+import { num, pyFloat } from './py-float.js';
 
 /** Python's datetime.timedelta, in microseconds. */
 export class PyTimedelta extends TemplateObject {
@@ -23,7 +24,7 @@ export class PyTimedelta extends TemplateObject {
       case 'microseconds':
         return rest % 1_000_000;
       case 'total_seconds':
-        return templateCallable(() => this.us / 1_000_000);
+        return templateCallable(() => pyFloat(this.us / 1_000_000));
       default:
         return undefined;
     }
@@ -58,7 +59,8 @@ export class PyTimedelta extends TemplateObject {
       if (op === '+') return new PyTimedelta(this.us + other.us);
       if (op === '-') return new PyTimedelta(reflected ? other.us - this.us : this.us - other.us);
     }
-    if (op === '*' && typeof other === 'number') return new PyTimedelta(Math.round(this.us * other));
+    const factor = num(other);
+    if (op === '*' && factor !== undefined && typeof other !== 'boolean') return new PyTimedelta(Math.round(this.us * factor));
     return NOT_SUPPORTED;
   }
 }

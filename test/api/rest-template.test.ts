@@ -26,7 +26,7 @@ t.test('POST /api/template renders as text/plain, with variables, for admins', a
     '/api/template',
     jsonPost({ template: "{{ states('sensor.made_up') | float * 2 }} {{ state_attr('sensor.made_up', 'unit_of_measurement') }}" }),
   );
-  t.equal(await n.text(), '25 W');
+  t.equal(await n.text(), '25.0 W', 'a float prints as Python prints it');
 
   const guest = await fetch(`${th.url}/api/template`, {
     ...jsonPost({ template: '{{ 1 }}' }),

@@ -74,7 +74,7 @@ t.test('what a render read: entities, domains, everything, the time', async (t) 
 t.test('numbers: float, int, bool with defaults, round with methods, iif, min and max', async (t) => {
   table(t, [
     ["{{ states('sensor.outside') | float + 1 }}", '22.5'],
-    ["{{ float('1.5') }} {{ '2e3' | float }} {{ 'x' | float(0) }} {{ float('x', default=7) }}", '1.5 2000 0 7'],
+    ["{{ float('1.5') }} {{ '2e3' | float }} {{ 'x' | float(0) }} {{ float('x', default=7) }}", '1.5 2000.0 0 7'],
     ["{{ '42' | int }} {{ '3.9' | int }} {{ 'x' | int(-1) }} {{ int('0x1F', base=16) }}", '42 3 -1 31'],
     ["{{ 'on' | bool }} {{ 'off' | bool }} {{ 1 | bool }} {{ 'maybe' | bool('no') }}", 'True False True no'],
     ['{{ 2.5 | round }} {{ 3.5 | round }} {{ 3.14159 | round(2) }}', '2 4 3.14'],
@@ -111,8 +111,8 @@ t.test('time: now, utcnow, today_at, as_timestamp, as_datetime, as_local, timede
     ['{{ utcnow() }}', '2026-01-15 12:00:00+00:00'],
     ['{{ now().hour }} {{ now().year }} {{ now().weekday() }} {{ now().isoformat() }}', '13 2026 3 2026-01-15T13:00:00+01:00'],
     ["{{ now().strftime('%Y-%m-%d %H:%M %A %B') }}", '2026-01-15 13:00 Thursday January'],
-    ['{{ as_timestamp(now()) }}', '1768478400'],
-    ["{{ as_timestamp('2026-01-15T12:00:00+00:00') }} {{ as_timestamp('x', 0) }}", '1768478400 0'],
+    ['{{ as_timestamp(now()) }}', '1768478400.0'],
+    ["{{ as_timestamp('2026-01-15T12:00:00+00:00') }} {{ as_timestamp('x', 0) }}", '1768478400.0 0'],
     ["{{ today_at('08:30') }} {{ today_at() }}", '2026-01-15 08:30:00+01:00 2026-01-15 00:00:00+01:00'],
     ["{{ now() > today_at('08:30') }}", 'True'],
     ["{{ as_datetime('2026-01-15T10:00:00+00:00') }} {{ as_datetime(0) }}", '2026-01-15 10:00:00+00:00 1970-01-01 00:00:00+00:00'],
@@ -121,10 +121,10 @@ t.test('time: now, utcnow, today_at, as_timestamp, as_datetime, as_local, timede
     ["{{ '2026-01-15T10:00:00Z' | as_datetime | as_local }}", '2026-01-15 11:00:00+01:00'],
     [
       '{{ timedelta(hours=1, minutes=30) }} {{ timedelta(days=2) }} {{ timedelta(minutes=5).total_seconds() }}',
-      '1:30:00 2 days, 0:00:00 300',
+      '1:30:00 2 days, 0:00:00 300.0',
     ],
     ['{{ now() - timedelta(hours=2) }}', '2026-01-15 11:00:00+01:00'],
-    ['{{ (now() - states.light.kitchen.last_changed).total_seconds() }}', '0'],
+    ['{{ (now() - states.light.kitchen.last_changed).total_seconds() }}', '0.0'],
     [
       '{{ relative_time(now() - timedelta(hours=3)) }} {{ relative_time(now() - timedelta(seconds=1)) }} {{ relative_time(now() - timedelta(days=40)) }}',
       '3 hours 1 second 1 month',

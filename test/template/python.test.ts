@@ -111,7 +111,7 @@ t.test('more filters', async (t) => {
     ],
     [
       "{{ [1, 2] | string }} {{ 'x=%s' | format(1) }} {{ [1, 2] | contains(2) }} {{ 5 | is_defined }} {{ [1, 3] | average }} {{ [] | average(0) }}",
-      '[1, 2] x=1 True 5 2 0',
+      '[1, 2] x=1 True 5 2.0 0',
     ],
     ['{% set c = cycler("a", "b") %}{{ c.next() }}{{ c.next() }}{{ c.next() }}{{ c.current }}{{ c.reset() }}{{ c.next() }}', 'ababa'],
     ['{% set j = joiner("|") %}{% for i in [1, 2, 3] %}{{ j() }}{{ i }}{% endfor %} {{ dict(a=1) }}', "1|2|3 {'a': 1}"],
@@ -161,7 +161,7 @@ t.test('datetimes and timedeltas', async (t) => {
     ],
     [
       '{{ now().replace(hour=8, minute=5) }} {{ now().timestamp() }} {{ now().astimezone() }}',
-      '2026-01-15 08:05:00+01:00 1768478400 2026-01-15 13:00:00+01:00',
+      '2026-01-15 08:05:00+01:00 1768478400.0 2026-01-15 13:00:00+01:00',
     ],
     [
       '{{ timedelta(days=1, seconds=5).days }} {{ timedelta(days=1, seconds=5).seconds }} {{ timedelta(microseconds=7).microseconds }} {{ timedelta(milliseconds=1.5) }}',
@@ -183,7 +183,7 @@ t.test('datetimes and timedeltas', async (t) => {
       '{{ relative_time(now() + timedelta(hours=1)) == now() + timedelta(hours=1) }} {{ relative_time("x") }} {{ relative_time(now() - timedelta(days=800)) }}',
       'True x 2 years',
     ],
-    ["{{ as_timestamp(as_datetime('2026-01-15 13:00')) }} {{ now() | as_timestamp }}", '1768478400 1768478400'],
+    ["{{ as_timestamp(as_datetime('2026-01-15 13:00')) }} {{ now() | as_timestamp }}", '1768478400.0 1768478400.0'],
   ];
   for (const [source, expected] of cases) t.equal(f.render(source), expected, source);
   t.match(f.render("{{ as_datetime('2026-01-15 10:00') < now() }}"), /TypeError: can't compare offset-naive and offset-aware datetimes/);
@@ -245,7 +245,7 @@ t.test("operators of one precedence level associate to the left, as Python's", a
   t.equal(f.render("{{ state_attr('light.kitchen', 'brightness') | int(0) * 100 // 255 }}"), '70');
   t.equal(
     f.render('{{ 7 * 5 % 3 }} {{ 8 / 4 // 3 }} {{ 2 * (3 // 2) }} {{ 10 - 2 + 3 }} {{ 2 + 3 * 4 }} {{ 1 - 2 - 3 }} {{ 100 / 10 / 5 }}'),
-    '2 0 2 11 14 -4 2',
+    '2 0.0 2 11 14 -4 2.0',
   );
 });
 
@@ -274,4 +274,38 @@ t.test("a test's single argument may go without parentheses, as in Jinja", async
     'True True True False True True True',
   );
   t.match(f.render('{{ 1 is nosuch 2 }}'), /TemplateSyntaxError: No test named 'nosuch'\./);
+});
+
+t.test('floats print as Python prints them, ints as ints', async (t) => {
+  const f = engineFixture();
+  t.equal(
+    f.render(
+      "{{ '2' | float }} {{ 10 / 5 }} {{ 10 / 4 }} {{ 2.0 }} {{ -2.0 }} {{ '21' | float * 2 }} {{ 3 * 2 }} {{ -('2' | float) }} {{ 2 ** -1 }} {{ 7 // 2 }} {{ 7.5 // 2 }}",
+    ),
+    '2.0 2.0 2.5 2.0 -2.0 42.0 6 -2.0 0.5 3 3.0',
+  );
+  t.equal(
+    f.render(
+      "{{ [1, '2' | float] }} {{ 0.00001 }} {{ '1e16' | float }} {{ ('0' | float) or 'zero' }} {{ '4' | float | int }} {{ ('2' | float) | abs }}",
+    ),
+    '[1, 2.0] 1e-05 1e+16 zero 4 2.0',
+  );
+  t.equal(
+    f.render(
+      "{{ '4' | float is float }} {{ 4 is float }} {{ 4 is integer }} {{ ('4' | float) == 4 }} {{ ('3' | float) > 2 }} {{ 6.0 is divisibleby 3 }}",
+    ),
+    'True False True True True True',
+  );
+  t.equal(
+    f.render(
+      "{{ '{:.1f}'.format('2' | float) }} {{ '{}'.format(2.0) }} {{ '%.2f' % ('2' | float) }} {{ ('2' | float) | to_json }} {{ ('2' | float) | round(1) }} {{ 2.5 | round }}",
+    ),
+    '2.0 2.0 2.00 2 2.0 2',
+  );
+  t.equal(
+    f.render('{{ timedelta(minutes=2.0) }} {{ timedelta(hours=1) * 2.0 }} {{ 2.0.real }} {{ [3, 1] | median }} {{ [1, 2] | median }}'),
+    '0:02:00 2:00:00 2.0 2.0 1.5',
+  );
+  t.match(f.render('{{ -"a" }}'), /TypeError: bad operand type for unary -: 'str'/);
+  t.match(f.render('{{ "a" ** 2 }}'), /TypeError: unsupported operand type\(s\) for \*\* or pow\(\)/);
 });
