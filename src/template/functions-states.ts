@@ -2,6 +2,7 @@ import type { StateTable } from '../core/state-table.js';
 import { readArgs } from './args.js';
 import { TemplateObject } from './objects.js';
 import { pyEquals } from './py-ops.js';
+import { step } from './scope.js';
 import { stateOf, TemplateState } from './states.js';
 
 /** is_state, state_attr, is_state_attr, has_value and expand, as Home Assistant defines them. */
@@ -44,6 +45,7 @@ function expand(table: StateTable, args: unknown[]): TemplateState[] {
   const seen = new Set<string>();
   // Groups can contain each other; every entity id is opened at most once, so this ends.
   while (search.length > 0) {
+    step();
     const item = search.pop();
     let entity: TemplateState;
     if (typeof item === 'string' || item instanceof TemplateState) {

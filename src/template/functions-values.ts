@@ -6,7 +6,7 @@ import { isPlainObject, itemsOfFunction, TemplateObject } from './objects.js';
 import { PyFloat, pyFloat } from './py-float.js';
 import { pyStr, pyTruthy } from './py-format.js';
 import { pyOrder } from './py-ops.js';
-import { currentScope } from './scope.js';
+import { currentScope, step } from './scope.js';
 
 /**
  * Home Assistant's value functions, each usable as a function and as a filter: float, int, bool with a
@@ -195,6 +195,7 @@ export function attributePath(value: unknown, path: string): unknown {
 }
 
 function jsonReplacer(_key: string, value: unknown): unknown {
+  step();
   if (value instanceof PyDateTime) return value.isoformat();
   if (value instanceof PyTimedelta || value instanceof TemplateObject) {
     throw fault('TypeError', `Object of type ${value.pyType} is not JSON serializable`);

@@ -1,6 +1,7 @@
 import { runtime } from './nunjucks.js';
 import { isPlainObject, TemplateObject } from './objects.js';
 import { PyFloat } from './py-float.js';
+import { step } from './scope.js';
 
 /**
  * Values printed as Python prints them, which is what Home Assistant's templates output: `True`, `None`,
@@ -47,6 +48,8 @@ export function pyStr(value: unknown): string {
 
 /** Python's repr(): how a value prints inside a list or dict. */
 export function pyRepr(value: unknown): string {
+  // Counted: a list may hold the same big list many times over, and printing it must stop at the time limit.
+  step();
   switch (typeof value) {
     case 'string':
       return pyStringRepr(value);

@@ -3,7 +3,7 @@ import { runtime } from './nunjucks.js';
 import { type BinaryOp, isPlainObject, NOT_SUPPORTED, TemplateObject } from './objects.js';
 import { isFloat, num, type PyFloat, pyFloat } from './py-float.js';
 import { pyNumber, pyRepr, pyStr, pyTypeName } from './py-format.js';
-import { checkStringSize, step, undefinedFault } from './scope.js';
+import { checkItems, checkStringSize, step, undefinedFault } from './scope.js';
 
 /**
  * Python's operators for the template's `+ - * / // % ~ == < ...`, which nunjucks would compile to
@@ -54,7 +54,10 @@ export function add(a: unknown, b: unknown): unknown {
   const sa = str(a);
   const sb = str(b);
   if (sa !== undefined && sb !== undefined) return checkStringSize(sa + sb);
-  if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
+  if (Array.isArray(a) && Array.isArray(b)) {
+    checkItems(a.length + b.length);
+    return [...a, ...b];
+  }
   if (sa !== undefined && b !== undefined && !(b instanceof TemplateObject)) {
     throw fault('TypeError', `can only concatenate str (not "${pyTypeName(b)}") to str`);
   }
@@ -76,7 +79,7 @@ export function mul(a: unknown, b: unknown): unknown {
       return s.repeat(Math.max(0, count));
     }
     if (Array.isArray(seq)) {
-      checkStringSize(seq.length * Math.max(0, count));
+      checkItems(seq.length * Math.max(0, count));
       const out: unknown[] = [];
       for (let i = 0; i < count; i++) out.push(...seq);
       return out;

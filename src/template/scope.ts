@@ -62,6 +62,12 @@ export function undefinedFault(): TemplateFault {
   return fault('UndefinedError', active?.lastMissing ?? 'a value is undefined');
 }
 
+/** Refuses lists past the size limit (the string limit, in items) before they are built. */
+export function checkItems(count: number): void {
+  const limit = active?.maxStringChars ?? Number.POSITIVE_INFINITY;
+  if (count > limit) throw fault('OutputTooLarge', `a list of ${count} items is over the limit of ${limit}`);
+}
+
 /** Refuses strings (or lengths) past the size limit before they are built or passed on. */
 export function checkStringSize<T extends string | number>(value: T): T {
   const limit = active?.maxStringChars ?? Number.POSITIVE_INFINITY;

@@ -6,7 +6,7 @@ import { PyDateTime, UTC_ZONE } from './datetime.js';
 import { fault } from './errors.js';
 import { callableWithAttributes, TemplateObject } from './objects.js';
 import { pyRepr } from './py-format.js';
-import { currentScope } from './scope.js';
+import { currentScope, step } from './scope.js';
 
 /**
  * `states` as Home Assistant's templates see it: `states('sensor.x')`, `states.sensor.x.state`,
@@ -123,7 +123,13 @@ export class DomainStates extends TemplateObject {
 }
 
 function sortedStates(states: State[]): TemplateState[] {
-  return states.sort((a, b) => (a.entity_id < b.entity_id ? -1 : a.entity_id > b.entity_id ? 1 : 0)).map((s) => TemplateState.of(s));
+  // Counted per state: iterating all states inside a long loop is work the time limit must see.
+  return states
+    .sort((a, b) => (a.entity_id < b.entity_id ? -1 : a.entity_id > b.entity_id ? 1 : 0))
+    .map((s) => {
+      step();
+      return TemplateState.of(s);
+    });
 }
 
 /** The state of an entity id as functions read it (tracked), or undefined. */

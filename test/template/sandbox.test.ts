@@ -127,3 +127,19 @@ t.test('variables named like a prototype are not variables', async (t) => {
   const variables = JSON.parse('{"__proto__": {"injected": "yes"}, "ok": 1}') as Record<string, unknown>;
   t.equal(f.render('{{ ok }} [{{ injected }}]', { variables }), '1 []');
 });
+
+t.test('big values built from shared parts are bounded too', async (t) => {
+  const f = engineFixture({ renderMs: 100 });
+  const big = '{% set x = [1] * 100000 %}{% set y = [x] * 100000 %}';
+  t.equal(f.render(`${big}{{ y | length }}`), '100000', 'sharing costs nothing until it is walked');
+  const started = performance.now();
+  t.match(f.render(`${big}{{ y }}`), /^ERR TimeoutError/);
+  t.match(f.render(`${big}{{ y | to_json }}`), /^ERR TimeoutError/);
+  t.match(f.render(`${big}{{ expand(y) }}`), /^ERR TimeoutError/);
+  t.match(f.render('{% set x = [1] %}{% for i in range(60) %}{% set x = [x, x] %}{% endfor %}{{ x }}'), /^ERR TimeoutError/);
+  t.ok(performance.now() - started < 3000, 'each stopped at its limit');
+  t.match(
+    f.render('{% set x = [1, 2] %}{% for i in range(100) %}{% set x = x + x %}{% endfor %}'),
+    /^ERR OutputTooLarge: a list of \d+ items is over the limit/,
+  );
+});
