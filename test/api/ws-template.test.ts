@@ -91,6 +91,13 @@ t.test('render_template errors: template_error, report_errors, strict, timeout, 
   });
   t.same(slow.reply.error, { code: 'template_error', message: 'Exceeded maximum execution time of 0.05s' });
 
+  const noLimit = await renderTemplate(client, { template: '{{ 1 }}', timeout: 0 });
+  t.equal(noLimit.reply.success, true, 'a timeout of 0 is none, as in Home Assistant');
+  const asText = await renderTemplate(client, { template: '{{ 2 }}', timeout: '3' });
+  t.equal(asText.reply.success, true, 'the timeout may be a numeric string (vol.Coerce(float))');
+  const badTimeout = await renderTemplate(client, { template: '{{ 2 }}', timeout: 'soon' });
+  t.match(badTimeout.reply.error, { code: 'invalid_format', message: /expected float for dictionary value @ data\['timeout'\]/ });
+
   const badSchema = await renderTemplate(client, { template: 5 });
   t.match(badSchema.reply.error, { code: 'invalid_format', message: /expected str for dictionary value @ data\['template'\]/ });
 

@@ -54,7 +54,8 @@ const renderTemplate = command(
     // The result (null) goes first and the first render's event after it, as in Home Assistant; the
     // render happens first so that a failure can still be the answer.
     const timeout = msg.timeout;
-    const started = sub.start(timeout === undefined ? undefined : timeout * 1000);
+    // As in Home Assistant, a timeout of 0 is no timeout.
+    const started = sub.start(timeout === undefined || timeout === 0 ? undefined : timeout * 1000);
     if (!started.ok) {
       sub.stop();
       const message =
