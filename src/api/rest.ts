@@ -9,6 +9,7 @@ import { registerHistory } from './rest/history.js';
 import { registerLogbook } from './rest/logbook.js';
 import { registerServices } from './rest/services.js';
 import { registerStates } from './rest/states.js';
+import { registerTemplate } from './rest/template.js';
 
 /**
  * Home Assistant's REST API under `/api/`. Every endpoint needs a bearer token; unknown paths (404) and
@@ -21,6 +22,7 @@ export function registerRestApi(server: HttpServer, ctx: ApiContext): void {
   registerServices(server, ctx, auth);
   registerEvents(server, ctx, auth);
   registerErrorLog(server, ctx, auth);
+  registerTemplate(server, ctx, auth);
   registerCameraProxy(server, ctx);
   // Without the recorder these paths do not exist (404), as in Home Assistant without it.
   if (ctx.history !== undefined) {

@@ -15,6 +15,7 @@ export type WsErrorCode =
   | 'timeout'
   | 'invalid_start_time'
   | 'invalid_end_time'
+  | 'template_error'
   | 'unknown_error';
 
 interface ErrorKind {
@@ -44,6 +45,8 @@ export const ERROR_KINDS = {
   payload_too_large: { ws: 'invalid_format', status: 413 },
   timeout: { ws: 'timeout', status: 504 },
   hub_error: { ws: 'home_assistant_error', status: 400 },
+  /** A template that does not compile or render (Home Assistant's `template_error`). */
+  template_error: { ws: 'template_error', status: 400 },
   internal: { ws: 'unknown_error', status: 500 },
   /** History, logbook and statistics queries: Home Assistant's own codes for an unusable period. */
   invalid_start_time: { ws: 'invalid_start_time', status: 400 },

@@ -10,11 +10,12 @@ export const RECORDED_SERVER_ID = 'recorded_server';
 export const CURRENT_STATE_ID = 'current_state';
 export const ACTION_ID = 'toggle_action';
 export const EVENTS_STATE_ID = 'events_state';
+export const RENDER_TEMPLATE_ID = 'render_template';
 
 const TAB = 'hearth_tab';
 
 /** What a capture node forwards: which probe saw it, and the message or status. */
-export type SinkKind = 'current-state' | 'action' | 'events-state' | 'status' | 'error';
+export type SinkKind = 'current-state' | 'action' | 'events-state' | 'render-template' | 'status' | 'error';
 
 /** A function node that passes its input to the test's sink, tagged with `kind`. */
 function probe(id: string, kind: SinkKind): Record<string, unknown> {
@@ -63,7 +64,7 @@ function serverNode(id: string, name: string): Record<string, unknown> {
 
 /**
  * flows.json: two server nodes (the nodes use the first; the second only connects, through the relay),
- * current state / action / events: state nodes, and status and catch probes.
+ * current state / action / events: state / render template nodes, and status and catch probes.
  */
 export function hearthFlow(entityId: string, action: string): Record<string, unknown>[] {
   return [
@@ -155,6 +156,22 @@ export function hearthFlow(entityId: string, action: string): Record<string, unk
       wires: [['probe_events_state']],
     },
     probe('probe_events_state', 'events-state'),
+    {
+      // Renders through POST /api/template.
+      id: RENDER_TEMPLATE_ID,
+      type: 'api-render-template',
+      z: TAB,
+      name: 'render',
+      server: SERVER_ID,
+      version: 0,
+      template: `{{ states('${entityId}') }} {{ state_attr('${entityId}', 'friendly_name') | upper }} {{ [1, 2] | sum }}`,
+      resultsLocation: 'payload',
+      resultsLocationType: 'msg',
+      templateLocation: 'template',
+      templateLocationType: 'msg',
+      wires: [['probe_render_template']],
+    },
+    probe('probe_render_template', 'render-template'),
     { id: 'status_all', type: 'status', z: TAB, name: '', scope: null, wires: [['probe_status']] },
     probe('probe_status', 'status'),
     { id: 'catch_all', type: 'catch', z: TAB, name: '', scope: null, uncaught: false, wires: [['probe_error']] },

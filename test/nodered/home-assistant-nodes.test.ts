@@ -6,7 +6,16 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { withoutCoverage } from '../helpers/child-env.js';
 import { startTestHub, type Teardown, type TestHub } from '../helpers/hub.js';
-import { ACTION_ID, CURRENT_STATE_ID, EVENTS_STATE_ID, hearthFlow, RECORDED_SERVER_ID, SERVER_ID, type SinkKind } from './flow.js';
+import {
+  ACTION_ID,
+  CURRENT_STATE_ID,
+  EVENTS_STATE_ID,
+  hearthFlow,
+  RECORDED_SERVER_ID,
+  RENDER_TEMPLATE_ID,
+  SERVER_ID,
+  type SinkKind,
+} from './flow.js';
 import type { ChildMessage, ParentMessage } from './ipc.js';
 import { startWsRecorder } from './ws-recorder.js';
 
@@ -242,6 +251,13 @@ t.test('Node-RED home-assistant nodes against hearth: connect, read, act, listen
   t.ok(event.at - sentAt < 2000, `event after ${event.at - sentAt} ms`);
   t.match(event.msg.data, { entity_id: entityId, old_state: { state: toggled }, new_state: { state: before } });
   t.equal(event.msg.topic, entityId);
+
+  // 5. The render template node renders through POST /api/template.
+  const renderFrom = sink.items.length;
+  inject(RENDER_TEMPLATE_ID, { payload: 'render' });
+  const rendered = await sink.waitFor('render-template', () => true, 'render template output', DEADLINE_MS, renderFrom);
+  t.equal(rendered.msg.payload, `${before} COFFEE MAKER 3`, 'the rendered text');
+  t.equal(rendered.msg.template, `{{ states('${entityId}') }} {{ state_attr('${entityId}', 'friendly_name') | upper }} {{ [1, 2] | sum }}`);
 
   // Nothing failed on the way: no caught errors, no error logs from the Home Assistant nodes.
   t.same(

@@ -24,3 +24,11 @@ export function requireAdmin(conn: Connection): User {
   if (!user.isAdmin) throw new HubError('unauthorized', 'Unauthorized');
   return user;
 }
+
+/** Refuses a new subscription when the connection already holds as many as its limit allows. */
+export function checkRoomForSubscription(conn: Connection): void {
+  const max = conn.env.limits.maxSubscriptions;
+  if (conn.subscriptionCount >= max) {
+    throw new HubError('not_allowed', `A connection may hold at most ${max} subscriptions; unsubscribe from some first.`);
+  }
+}

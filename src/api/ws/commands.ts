@@ -3,14 +3,15 @@ import { MAX_EVENT_TYPE_LENGTH } from '../../core/entity-id.js';
 import { HubError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
 import { configObject } from '../config-object.js';
-import { command, requireAdmin, userOf } from './command.js';
-import type { Command, Connection } from './connection.js';
+import { checkRoomForSubscription, command, requireAdmin, userOf } from './command.js';
+import type { Command } from './connection.js';
 import { HISTORY_COMMANDS } from './history-commands.js';
 import { pongMessage } from './messages.js';
 import { REGISTRY_COMMANDS } from './registry-commands.js';
 import { bool, entityIds, intMap, nonNegativeInt, object, optional, positiveInt, required, str, strMaxLength } from './schema.js';
 import { STATISTICS_COMMANDS } from './statistics-commands.js';
 import { EntitiesSubscription, subscribeEvents } from './subscriptions.js';
+import { TEMPLATE_COMMANDS } from './template-commands.js';
 
 /** Event types a non-admin user may subscribe to (HA auth/permissions/events.py, 2024.4+). */
 const SUBSCRIBE_ALLOWLIST: ReadonlySet<string> = new Set([
@@ -49,13 +50,6 @@ const HUB_ONLY_EVENTS: ReadonlySet<string> = new Set([
 
 const MAX_SUBSCRIBE_EVENT_TYPE_LENGTH = 255;
 const MAX_TOKEN_NAME_LENGTH = 100;
-
-function checkRoomForSubscription(conn: Connection): void {
-  const max = conn.env.limits.maxSubscriptions;
-  if (conn.subscriptionCount >= max) {
-    throw new HubError('not_allowed', `A connection may hold at most ${max} subscriptions; unsubscribe from some first.`);
-  }
-}
 
 const ping = command({}, (conn, _msg, id) => {
   conn.send(pongMessage(id));
@@ -199,4 +193,5 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ...REGISTRY_COMMANDS,
   ...HISTORY_COMMANDS,
   ...STATISTICS_COMMANDS,
+  ...TEMPLATE_COMMANDS,
 ]);

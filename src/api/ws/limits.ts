@@ -40,6 +40,14 @@ export interface WsLimits {
    * trading that much latency for CPU: the writes are most of what fan-out costs.
    */
   readonly flushIntervalMs: number;
+  /** render_template subscriptions one connection may hold: each re-renders on changes, so they cost CPU. */
+  readonly maxTemplateSubscriptions: number;
+  /** A render_template subscription that reads single entities renders at most this often... */
+  readonly templateEntityIntervalMs: number;
+  /** ...and one that iterates a domain or every state at most this often (Home Assistant: 1 s and 60 s). */
+  readonly templateWideIntervalMs: number;
+  /** A template that reads the time (now()) renders again at each such boundary (Home Assistant: each minute). */
+  readonly templateTimeTickMs: number;
 }
 
 export const DEFAULT_WS_LIMITS: WsLimits = {
@@ -54,6 +62,10 @@ export const DEFAULT_WS_LIMITS: WsLimits = {
   maxFrameBytes: 64 * 1024,
   maxSubscriptions: 4096,
   flushIntervalMs: 0,
+  maxTemplateSubscriptions: 64,
+  templateEntityIntervalMs: 250,
+  templateWideIntervalMs: 1000,
+  templateTimeTickMs: 60_000,
 };
 
 /**

@@ -1,0 +1,125 @@
+import type { EventBus, HubEvent } from '../../core/event-bus.js';
+import { parseResult, type RenderInfo, type RenderOptions, type TemplateEngine } from '../../template/index.js';
+import type { WsLimits } from './limits.js';
+import { eventHead, idTail } from './messages.js';
+import type { Outbox } from './outbox.js';
+import type { Subscription } from './subscriptions.js';
+
+export interface TemplateSubscriptionOptions {
+  readonly engine: TemplateEngine;
+  readonly template: string;
+  readonly render: RenderOptions;
+  /** Render failures as `{"error": ..., "level": "ERROR"}` events instead of nothing. */
+  readonly reportErrors: boolean;
+  readonly bus: EventBus;
+  readonly owner: string;
+  readonly id: number;
+  readonly outbox: Outbox;
+  readonly limits: WsLimits;
+  /** Called once when the subscription stops (the per-connection count). */
+  readonly onStop: () => void;
+}
+
+/**
+ * `render_template` as a subscription: rendered once, then again when an entity it read changes (or, for
+ * `now()`, at each minute), and an event is sent only when the result changed. Renders are coalesced:
+ * a template over single entities renders at most every `templateEntityIntervalMs`, one over a domain or
+ * all states every `templateWideIntervalMs`, however fast the entities change.
+ */
+export class TemplateSubscription implements Subscription {
+  private readonly tail: Buffer;
+  private readonly stopListening: () => void;
+  private info: RenderInfo | undefined;
+  private lastSent: string | undefined;
+  private lastRenderAt = 0;
+  private pending: NodeJS.Timeout | undefined;
+  private tick: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private readonly o: TemplateSubscriptionOptions) {
+    this.tail = idTail(o.id);
+    this.stopListening = o.bus.on(o.owner, 'state_changed', this.onStateChanged);
+  }
+
+  /**
+   * The first render, with the client's time limit. Its failure is returned so the command can answer
+   * with an error (unless errors are reported as events); otherwise `sendFirst` queues its event once the
+   * command's result has been queued.
+   */
+  start(limitMs: number | undefined): { ok: true; sendFirst: () => void } | { ok: false; kind: string; message: string } {
+    const outcome = this.o.engine.tryRender(this.o.template, { ...this.o.render, limitMs });
+    this.info = outcome.info;
+    this.lastRenderAt = performance.now();
+    if (!outcome.ok && !this.o.reportErrors) return { ok: false, kind: outcome.error.templateKind, message: outcome.error.message };
+    this.scheduleTick();
+    return {
+      ok: true,
+      sendFirst: () => {
+        if (outcome.ok) this.sendResult(outcome.text);
+        else this.sendError(outcome.error.message);
+      },
+    };
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.stopListening();
+    if (this.pending !== undefined) clearTimeout(this.pending);
+    if (this.tick !== undefined) clearTimeout(this.tick);
+    this.o.onStop();
+  }
+
+  private readonly onStateChanged = (event: HubEvent<'state_changed'>): void => {
+    const info = this.info;
+    if (info === undefined || this.pending !== undefined || !info.covers(event.data.entity_id)) return;
+    const wide = info.all || info.domains.size > 0;
+    const interval = wide ? this.o.limits.templateWideIntervalMs : this.o.limits.templateEntityIntervalMs;
+    const wait = Math.max(0, this.lastRenderAt + interval - performance.now());
+    // Always later, never inside the bus dispatch: a burst of changes in one turn renders once.
+    this.pending = setTimeout(() => {
+      this.pending = undefined;
+      this.rerender();
+    }, wait);
+  };
+
+  private rerender(): void {
+    if (this.stopped) return;
+    const outcome = this.o.engine.tryRender(this.o.template, this.o.render);
+    this.info = outcome.info;
+    this.lastRenderAt = performance.now();
+    if (outcome.ok) this.sendResult(outcome.text);
+    else if (this.o.reportErrors) this.sendError(outcome.error.message);
+    this.scheduleTick();
+  }
+
+  /** A template that read the time renders again at the next boundary (each minute in Home Assistant). */
+  private scheduleTick(): void {
+    if (this.stopped || this.tick !== undefined || this.info?.time !== true) return;
+    const period = this.o.limits.templateTimeTickMs;
+    this.tick = setTimeout(
+      () => {
+        this.tick = undefined;
+        this.rerender();
+      },
+      period - (Date.now() % period),
+    );
+  }
+
+  private sendResult(text: string): void {
+    const info = this.info;
+    const body = `{"result":${JSON.stringify(parseResult(text))},"listeners":${JSON.stringify(info?.listeners() ?? {})}}`;
+    this.send(body);
+  }
+
+  private sendError(message: string): void {
+    this.send(JSON.stringify({ error: message, level: 'ERROR' }));
+  }
+
+  /** Queues the event when it differs from the last one sent; its JSON is built once here. */
+  private send(body: string): void {
+    if (body === this.lastSent) return;
+    this.lastSent = body;
+    this.o.outbox.push(eventHead(body), this.tail);
+  }
+}

@@ -1,0 +1,309 @@
+import { fault, TemplateError, type TemplateFault } from './errors.js';
+import { Compiler, type NjEnvironment, type NjNode, type NjTemplate, nodes, nunjucks, transformer } from './nunjucks.js';
+import { parseTemplate } from './parse.js';
+import { FORBIDDEN_NAMES, NODE_GLOBALS } from './sandbox.js';
+
+/**
+ * Compiling a template: nunjucks parses it, hearth checks the tree (no way out of the sandbox, no loading of
+ * other templates, filters and tests that exist), and a compiler that emits Python's operators instead of
+ * JavaScript's (`[1] + [2]`, `'a' < 1`, datetimes minus timedeltas) produces the code.
+ */
+
+interface Emitter {
+  _emit(code: string): void;
+  compile(node: NjNode, frame: unknown): void;
+}
+
+/** `(lineno = L, colno = C, `: nunjucks reports the position last set, and sets it only before calls. */
+function at(node: NjNode): string {
+  return `(lineno = ${Number(node.lineno) || 0}, colno = ${Number(node.colno) || 0}, `;
+}
+
+function emitCall(self: Emitter, fn: string, node: NjNode, frame: unknown): void {
+  self._emit(`${at(node)}runtime.hearth.${fn}(`);
+  self.compile(node.left as NjNode, frame);
+  self._emit(',');
+  self.compile(node.right as NjNode, frame);
+  self._emit('))');
+}
+
+type Inherited = (this: unknown, node: NjNode, frame: unknown) => void;
+
+function inherited(name: string): Inherited {
+  return (Compiler.prototype as unknown as Record<string, Inherited>)[name] as Inherited;
+}
+
+class HearthCompiler extends Compiler {
+  /**
+   * The callee's name, which nunjucks writes into the generated code as a string for its error messages,
+   * escaping only `"`: a string literal holding `\"` would end that string and let the rest run as code
+   * (and a newline breaks it). Only plain characters are kept.
+   */
+  _getNodeName(node: NjNode): string {
+    const name = (inherited('_getNodeName') as unknown as (this: unknown, n: NjNode) => string).call(this, node);
+    return name.replace(/[^A-Za-z0-9_.()[\] -]/g, '_');
+  }
+  /**
+   * `{% set ns.x = value %}` sets an attribute of a namespace(), as in Jinja; nunjucks parses it but would
+   * compile it as a variable named "undefined".
+   */
+  compileSet(node: NjNode, frame: unknown): void {
+    const targets = node.targets as NjNode[];
+    const first = targets[0];
+    if (targets.length === 1 && first !== undefined && first.typename === 'LookupVal' && isNode(node.value)) {
+      this._emit('runtime.hearth.setAttr(');
+      this.compile(first.target as NjNode, frame);
+      this._emit(',');
+      this.compile(first.val as NjNode, frame);
+      this._emit(',');
+      this.compile(node.value, frame);
+      this._emit(');\n');
+      return;
+    }
+    if (targets.some((target) => target.typename !== 'Symbol')) {
+      throw new TreeProblem(fault('TemplateSyntaxError', 'can only assign to names and to attributes of a namespace()'), node);
+    }
+    inherited('compileSet').call(this, node, frame);
+  }
+  /** A parenthesised group with commas is a Python tuple (a list here), not JavaScript's comma operator. */
+  compileGroup(node: NjNode, frame: unknown): void {
+    const children = node.children ?? [];
+    this._emit(children.length > 1 ? '[' : '(');
+    children.forEach((child, i) => {
+      if (i > 0) this._emit(',');
+      this.compile(child, frame);
+    });
+    this._emit(children.length > 1 ? ']' : ')');
+  }
+  compileAdd(node: NjNode, frame: unknown): void {
+    emitCall(this, 'add', node, frame);
+  }
+  compileSub(node: NjNode, frame: unknown): void {
+    emitCall(this, 'sub', node, frame);
+  }
+  compileMul(node: NjNode, frame: unknown): void {
+    emitCall(this, 'mul', node, frame);
+  }
+  compileDiv(node: NjNode, frame: unknown): void {
+    emitCall(this, 'div', node, frame);
+  }
+  compileFloorDiv(node: NjNode, frame: unknown): void {
+    emitCall(this, 'floorDiv', node, frame);
+  }
+  compileMod(node: NjNode, frame: unknown): void {
+    emitCall(this, 'mod', node, frame);
+  }
+  compilePow(node: NjNode, frame: unknown): void {
+    emitCall(this, 'pow', node, frame);
+  }
+  compileNeg(node: NjNode, frame: unknown): void {
+    this._emit(`${at(node)}runtime.hearth.neg(`);
+    this.compile(node.target as NjNode, frame);
+    this._emit('))');
+  }
+  compileConcat(node: NjNode, frame: unknown): void {
+    emitCall(this, 'concat', node, frame);
+  }
+  compileCompare(node: NjNode, frame: unknown): void {
+    this._emit(`${at(node)}runtime.hearth.compare(`);
+    this.compile(node.expr as NjNode, frame);
+    for (const op of node.ops as { type: string; expr: NjNode }[]) {
+      this._emit(`,${JSON.stringify(op.type)},`);
+      this.compile(op.expr, frame);
+    }
+    this._emit('))');
+  }
+  /**
+   * Python's truthiness for `not`, `and`, `or` and `x if c else y` (an empty list or dict is false; `a or b`
+   * is `a` when it is true, else `b`, evaluated only then); `{% if %}` conditions become `not not c`.
+   */
+  compileNot(node: NjNode, frame: unknown): void {
+    this._emit('!runtime.hearth.truthy(');
+    this.compile(node.target as NjNode, frame);
+    this._emit(')');
+  }
+  compileOr(node: NjNode, frame: unknown): void {
+    this._emit('((__left) => runtime.hearth.truthy(__left) ? __left : (');
+    this.compile(node.right as NjNode, frame);
+    this._emit('))(');
+    this.compile(node.left as NjNode, frame);
+    this._emit(')');
+  }
+  compileAnd(node: NjNode, frame: unknown): void {
+    this._emit('((__left) => runtime.hearth.truthy(__left) ? (');
+    this.compile(node.right as NjNode, frame);
+    this._emit(') : __left)(');
+    this.compile(node.left as NjNode, frame);
+    this._emit(')');
+  }
+  compileInlineIf(node: NjNode, frame: unknown): void {
+    this._emit('(runtime.hearth.truthy(');
+    this.compile(node.cond as NjNode, frame);
+    this._emit(') ? ');
+    this.compile(node.body as NjNode, frame);
+    this._emit(' : ');
+    if (isNode(node.else_)) this.compile(node.else_, frame);
+    else this._emit('undefined');
+    this._emit(')');
+  }
+  /** Attribute and name lookups set the position too, so an error there names its own line and column. */
+  compileLookupVal(node: NjNode, frame: unknown): void {
+    this._emit(at(node));
+    inherited('compileLookupVal').call(this, node, frame);
+    this._emit(')');
+  }
+  compileSymbol(node: NjNode, frame: unknown): void {
+    this._emit(at(node));
+    inherited('compileSymbol').call(this, node, frame);
+    this._emit(')');
+  }
+}
+
+const UNSUPPORTED_TAGS: Readonly<Record<string, string>> = {
+  Extends: 'extends',
+  Include: 'include',
+  Import: 'import',
+  FromImport: 'from',
+};
+
+/** The deepest tree checked; deeper nesting would overflow the stack in nunjucks' recursive compiler. */
+const MAX_TREE_DEPTH = 200;
+
+function isNode(value: unknown): value is NjNode {
+  return typeof value === 'object' && value !== null && typeof (value as { typename?: unknown }).typename === 'string';
+}
+
+function nameOf(node: unknown): string | undefined {
+  if (!isNode(node)) return undefined;
+  if (node.typename === 'Symbol' || node.typename === 'Literal') return typeof node.value === 'string' ? node.value : undefined;
+  if (node.typename === 'FunCall') return nameOf(node.name);
+  return undefined;
+}
+
+class TreeProblem extends Error {
+  constructor(
+    readonly fault: TemplateFault,
+    readonly node: NjNode,
+  ) {
+    super(fault.message);
+  }
+}
+
+function checkNode(node: NjNode, env: NjEnvironment): void {
+  const problem = (kind: 'SecurityError' | 'TemplateSyntaxError', message: string): never => {
+    throw new TreeProblem(fault(kind, message), node);
+  };
+  const tag = UNSUPPORTED_TAGS[node.typename];
+  if (tag !== undefined) problem('TemplateSyntaxError', `{% ${tag} %} is not supported: a template cannot load other templates`);
+  if (node.typename === 'CallExtension' || node.typename === 'CallExtensionAsync')
+    problem('TemplateSyntaxError', 'extensions are not supported');
+  let name: string | undefined;
+  if (node.typename === 'Symbol') name = nameOf(node);
+  else if (node.typename === 'LookupVal') name = nameOf(node.val);
+  else if (node.typename === 'Pair') name = nameOf(node.key);
+  if (name !== undefined && (FORBIDDEN_NAMES.has(name) || (node.typename === 'Symbol' && NODE_GLOBALS.has(name)))) {
+    problem('SecurityError', `access to '${name}' is not allowed in templates`);
+  }
+  if (node.typename === 'Filter' || node.typename === 'FilterAsync') {
+    const filter = nameOf(node.name);
+    if (filter !== undefined && !Object.hasOwn(env.filters, filter)) problem('TemplateSyntaxError', `No filter named '${filter}'.`);
+  }
+  if (node.typename === 'Is') {
+    const test = nameOf(node.right);
+    if (test !== undefined && !Object.hasOwn(env.tests, test)) problem('TemplateSyntaxError', `No test named '${test}'.`);
+  }
+}
+
+/** Python's operators of one precedence level; nunjucks gives each its own level, so `a * b // c` parsed as `a * (b // c)`. */
+const LEVELS: readonly (readonly string[])[] = [
+  ['Mul', 'Div', 'FloorDiv', 'Mod'],
+  ['Add', 'Sub'],
+];
+
+function levelOf(node: NjNode): readonly string[] | undefined {
+  return LEVELS.find((level) => level.includes(node.typename));
+}
+
+/** A chain of same-level operators rebuilt left to right, as Python associates them: `(a * b) // c`. */
+function leftAssociated(node: NjNode, level: readonly string[]): NjNode {
+  const operands: NjNode[] = [];
+  const ops: NjNode[] = [];
+  const walk = (n: NjNode): void => {
+    if (level.includes(n.typename)) {
+      walk(n.left as NjNode);
+      ops.push(n);
+      walk(n.right as NjNode);
+    } else operands.push(n);
+  };
+  walk(node);
+  let acc = pythonSemantics(operands[0] as NjNode);
+  ops.forEach((op, i) => {
+    const Op = nodes[op.typename as 'Mul'];
+    acc = new Op(op.lineno, op.colno, acc, pythonSemantics(operands[i + 1] as NjNode));
+  });
+  return acc;
+}
+
+/**
+ * Where nunjucks' tree differs from Jinja's meaning: operators of one level associate to the left, and
+ * `{% if c %}` / `{% elif c %}` test Python's truth of `c` (the condition becomes `not not c`).
+ */
+function pythonSemantics(node: NjNode): NjNode {
+  const level = levelOf(node);
+  if (level !== undefined) return leftAssociated(node, level);
+  for (const field of node.fields) {
+    const value = node[field];
+    const target = node as unknown as Record<string, unknown>;
+    if (Array.isArray(value)) target[field] = value.map((child) => (isNode(child) ? pythonSemantics(child) : child));
+    else if (isNode(value)) target[field] = pythonSemantics(value);
+  }
+  if ((node.typename === 'If' || node.typename === 'IfAsync') && isNode(node.cond)) {
+    const cond = node.cond;
+    (node as unknown as { cond: NjNode }).cond = new nodes.Not(cond.lineno, cond.colno, new nodes.Not(cond.lineno, cond.colno, cond));
+  }
+  return node;
+}
+
+function checkTree(root: NjNode, env: NjEnvironment): void {
+  const stack: [NjNode, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [NjNode, number];
+    if (depth > MAX_TREE_DEPTH)
+      throw new TreeProblem(fault('TemplateSyntaxError', `the template nests deeper than ${MAX_TREE_DEPTH} levels`), node);
+    checkNode(node, env);
+    for (const field of node.fields) {
+      const value = node[field];
+      if (Array.isArray(value)) {
+        for (const child of value) if (isNode(child)) stack.push([child, depth + 1]);
+      } else if (isNode(value)) stack.push([value, depth + 1]);
+    }
+  }
+}
+
+/** The text of a nunjucks error without the `(path) [Line x, Column y]` prefix its Update() adds. */
+export function bareMessage(err: Error): string {
+  return err.message.replace(/^\([^)\n]*\)(?: \[Line \d+(?:, Column \d+)?\])?\n\s*/, '').trim();
+}
+
+/** Parses, checks and compiles a template; syntax problems become a TemplateError naming the line and column. */
+export function compileTemplate(env: NjEnvironment, source: string, name: string): NjTemplate {
+  let code: string;
+  try {
+    const ast = parseTemplate(source);
+    checkTree(ast, env);
+    const compiler = new HearthCompiler(name, false);
+    compiler.compile(transformer.transform(pythonSemantics(ast), [], name));
+    code = compiler.getCode();
+  } catch (err) {
+    if (err instanceof TreeProblem) {
+      throw new TemplateError(err.fault.kind, err.fault.message, name, { line: err.node.lineno + 1, column: err.node.colno + 1 });
+    }
+    const e = err instanceof Error ? err : new Error(String(err));
+    const { lineno, colno } = e as { lineno?: unknown; colno?: unknown };
+    const position = typeof lineno === 'number' ? { line: lineno, column: typeof colno === 'number' ? colno : 1 } : undefined;
+    const message = e instanceof RangeError ? 'the template is too deeply nested' : bareMessage(e);
+    throw new TemplateError('TemplateSyntaxError', message, name, position);
+  }
+  const props: unknown = new Function(code)();
+  return new nunjucks.Template({ type: 'code', obj: props }, env, name);
+}

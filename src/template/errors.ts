@@ -1,0 +1,54 @@
+import { HubError } from '../core/errors.js';
+
+/**
+ * What can go wrong inside a render, named as Jinja (and so Home Assistant's messages) names it:
+ * `UndefinedError: 'foo' is undefined`, `TemplateSyntaxError: ...`, `SecurityError: ...`.
+ */
+export type TemplateErrorKind =
+  | 'TemplateSyntaxError'
+  | 'UndefinedError'
+  | 'SecurityError'
+  | 'TypeError'
+  | 'ValueError'
+  | 'TemplateRuntimeError'
+  | 'ZeroDivisionError'
+  | 'TimeoutError'
+  | 'OutputTooLarge';
+
+/** Thrown by the sandbox and the template functions; becomes a TemplateError with the position at the end of the render. */
+export class TemplateFault extends Error {
+  constructor(
+    readonly kind: TemplateErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = kind;
+  }
+}
+
+export function fault(kind: TemplateErrorKind, message: string): TemplateFault {
+  return new TemplateFault(kind, message);
+}
+
+/** Where in the template an error happened (1-based), as far as nunjucks knows it. */
+export interface TemplatePosition {
+  readonly line: number;
+  readonly column: number;
+}
+
+/**
+ * A template that failed to compile or render: a HubError (`template_error` over the WebSocket, 400 over
+ * REST) whose message names the kind, what went wrong, the template and the position.
+ */
+export class TemplateError extends HubError {
+  constructor(
+    readonly templateKind: TemplateErrorKind,
+    /** Without the template's name and position: `UndefinedError: 'foo' is undefined`. */
+    readonly detail: string,
+    readonly templateName: string,
+    readonly position: TemplatePosition | undefined,
+  ) {
+    const where = position === undefined ? '' : `, line ${position.line}, column ${position.column}`;
+    super('template_error', `${templateKind}: ${detail} (template "${templateName}"${where})`);
+  }
+}

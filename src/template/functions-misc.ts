@@ -1,0 +1,232 @@
+import { createHash } from 'node:crypto';
+import { slugify } from '../core/entity-id.js';
+import { readArgs } from './args.js';
+import { fault } from './errors.js';
+import { noDefault, sequenceOf, toFloat } from './functions-values.js';
+import { TemplateObject, templateCallable } from './objects.js';
+import { num, PyFloat, pyFloat } from './py-float.js';
+import { pyRepr, pyStr } from './py-format.js';
+import { contains, percentFormat } from './py-ops.js';
+import { checkStringSize, undefinedFault } from './scope.js';
+
+/** Small functions and filters: range, namespace-free helpers, string and hash filters, average, median. */
+
+/** Jinja's sandbox allows ranges of at most this many items (MAX_RANGE). */
+export const MAX_RANGE = 100_000;
+
+function range(...args: unknown[]): number[] {
+  const nums = args.map((a) => {
+    if (typeof a !== 'number' || !Number.isInteger(a)) throw fault('TypeError', `range() arguments must be integers, not ${pyStr(a)}`);
+    return a;
+  });
+  const [start, stop, stepBy] = nums.length === 1 ? [0, nums[0] as number, 1] : [nums[0] ?? 0, nums[1] ?? 0, nums[2] ?? 1];
+  if (stepBy === 0) throw fault('ValueError', 'range() arg 3 must not be zero');
+  const length = Math.max(0, Math.ceil((stop - start) / stepBy));
+  if (length > MAX_RANGE) throw fault('OutputTooLarge', `Range too big. The sandbox blocks ranges larger than MAX_RANGE (${MAX_RANGE}).`);
+  const out: number[] = [];
+  for (let i = 0; i < length; i++) out.push(start + i * stepBy);
+  return out;
+}
+
+class Cycler extends TemplateObject {
+  override readonly pyType = 'Cycler';
+  private index = 0;
+  constructor(private readonly items: unknown[]) {
+    super();
+  }
+  getAttr(name: string): unknown {
+    if (name === 'current') return this.items[this.index];
+    if (name === 'next') {
+      return templateCallable(() => {
+        const v = this.items[this.index];
+        this.index = (this.index + 1) % Math.max(1, this.items.length);
+        return v;
+      });
+    }
+    if (name === 'reset') {
+      return templateCallable(() => {
+        this.index = 0;
+        return '';
+      });
+    }
+    return undefined;
+  }
+  pyStr(): string {
+    return '<Cycler>';
+  }
+}
+
+/** Jinja's namespace(): the one object a template may change, so loops can carry values out. */
+export class Namespace extends TemplateObject {
+  override readonly pyType = 'Namespace';
+  private readonly values = new Map<string, unknown>();
+
+  constructor(initial: Record<string, unknown>) {
+    super();
+    for (const [k, v] of Object.entries(initial)) if (k !== '__keywords') this.values.set(k, v);
+  }
+
+  getAttr(name: string): unknown {
+    return this.values.get(name);
+  }
+
+  set(name: string, value: unknown): void {
+    this.values.set(name, value);
+  }
+
+  pyStr(): string {
+    return `<Namespace ${pyRepr(Object.fromEntries(this.values))}>`;
+  }
+}
+
+/** `{% set ns.x = value %}`: only a namespace's attributes can be assigned. */
+export function setAttr(target: unknown, key: unknown, value: unknown): void {
+  if (!(target instanceof Namespace)) throw fault('TemplateRuntimeError', 'Cannot assign attribute on non-namespace object');
+  target.set(pyStr(key), value);
+}
+
+function numbers(values: unknown[], fn: string): number[] {
+  return values.map((v) => {
+    const f = toFloat(v);
+    if (f === undefined || typeof v === 'boolean') throw noDefault(fn, v);
+    return f;
+  });
+}
+
+function statistic(fn: string, compute: (nums: number[]) => unknown) {
+  return (...args: unknown[]): unknown => {
+    const a = readArgs(fn, args, ['values', 'default']);
+    try {
+      const nums = numbers(sequenceOf(a.values.values, fn), fn);
+      if (nums.length === 0) throw fault('TypeError', `${fn} must have at least one value`);
+      return compute(nums);
+    } catch (err) {
+      if (a.has('default')) return a.values.default;
+      throw err;
+    }
+  };
+}
+
+function hash(algorithm: string) {
+  return (value: unknown) => createHash(algorithm).update(pyStr(value)).digest('hex');
+}
+
+export const MISC_GLOBALS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
+  range,
+  cycler: (...items) => new Cycler(items),
+  namespace: (...args) => {
+    const initial: Record<string, unknown> = {};
+    for (const arg of args) if (typeof arg === 'object' && arg !== null && !Array.isArray(arg)) Object.assign(initial, arg);
+    return new Namespace(initial);
+  },
+  joiner: (sep) => {
+    let first = true;
+    return templateCallable(() => {
+      if (first) {
+        first = false;
+        return '';
+      }
+      return sep === undefined ? ', ' : pyStr(sep);
+    });
+  },
+  average: statistic('average', (n) => pyFloat(n.reduce((x, y) => x + y, 0) / n.length)),
+  median: statistic('median', (n) => {
+    const s = [...n].sort((x, y) => x - y);
+    const mid = Math.floor(s.length / 2);
+    return s.length % 2 === 1 ? (s[mid] as number) : pyFloat(((s[mid - 1] as number) + (s[mid] as number)) / 2);
+  }),
+  dict: (...args) => {
+    const last = args[args.length - 1];
+    const out: Record<string, unknown> = {};
+    if (typeof last === 'object' && last !== null && (last as { __keywords?: unknown }).__keywords === true) {
+      for (const [k, v] of Object.entries(last)) if (k !== '__keywords') out[k] = v;
+    }
+    return out;
+  },
+};
+
+function sliceBound(v: unknown, what: string): number | undefined {
+  if (v === null || v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw fault('TypeError', `slice ${what} must be an integer or None`);
+  return v;
+}
+
+/** Python's `seq[start:stop:step]` on a string or list (what `x[1:3]` compiles to). */
+export function slice(value: unknown, start: unknown, stop: unknown, step: unknown): unknown {
+  if (value === undefined) throw undefinedFault();
+  const text = typeof value === 'string' ? value : undefined;
+  if (text === undefined && !Array.isArray(value)) throw fault('TypeError', `'${pyStr(value)}' cannot be sliced`);
+  const seq: readonly unknown[] = text !== undefined ? [...text] : (value as unknown[]);
+  const n = seq.length;
+  const by = sliceBound(step, 'step') ?? 1;
+  if (by === 0) throw fault('ValueError', 'slice step cannot be zero');
+  const norm = (v: number | undefined, fallback: number, lo: number, hi: number) =>
+    v === undefined ? fallback : Math.min(hi, Math.max(lo, v < 0 ? v + n : v));
+  const out: unknown[] = [];
+  if (by > 0) {
+    const hi = norm(sliceBound(stop, 'stop'), n, 0, n);
+    for (let i = norm(sliceBound(start, 'start'), 0, 0, n); i < hi; i += by) out.push(seq[i]);
+  } else {
+    const lo = norm(sliceBound(stop, 'stop'), -1, -1, n - 1);
+    for (let i = norm(sliceBound(start, 'start'), n - 1, -1, n - 1); i > lo; i += by) out.push(seq[i]);
+  }
+  return text !== undefined ? out.join('') : out;
+}
+
+export const MISC_FILTERS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
+  __slice: (value, start, stop, step) => slice(value, start, stop, step),
+  string: (v) => pyStr(v),
+  format: (v, ...args) => percentFormat(pyStr(v), args),
+  contains: (v, item) => contains(item, v),
+  is_defined: (v) => {
+    if (v === undefined) throw undefinedFault();
+    return v;
+  },
+  abs: (v) => {
+    const n = num(v);
+    if (n === undefined || typeof v === 'boolean') throw fault('TypeError', `bad operand type for abs(): '${pyStr(v)}'`);
+    return v instanceof PyFloat ? pyFloat(Math.abs(n)) : Math.abs(n);
+  },
+  center: (v, width) => {
+    const s = pyStr(v);
+    const w = checkStringSize(typeof width === 'number' ? width : 80);
+    const pad = Math.max(0, w - s.length);
+    return ' '.repeat(Math.floor(pad / 2)) + s + ' '.repeat(Math.ceil(pad / 2));
+  },
+  indent: (v, width, first) => {
+    const w = checkStringSize(typeof width === 'number' ? width : 4);
+    const pad = ' '.repeat(w);
+    const lines = pyStr(v).split('\n');
+    return checkStringSize(lines.map((l, i) => ((i === 0 && first !== true) || l === '' ? l : pad + l)).join('\n'));
+  },
+  replace: (v, old, replacement, count) => {
+    const s = pyStr(v);
+    const o = pyStr(old);
+    const r = pyStr(replacement);
+    if (o === '') return s;
+    let n = typeof count === 'number' && count >= 0 ? count : Number.POSITIVE_INFINITY;
+    const parts = s.split(o);
+    let out = parts[0] as string;
+    for (let i = 1; i < parts.length; i++) out = checkStringSize(out + (n-- > 0 ? r : o) + (parts[i] as string));
+    return out;
+  },
+  title: (v) =>
+    pyStr(v)
+      .toLowerCase()
+      .replace(/(^|[^\p{L}])(\p{L})/gu, (_m, pre: string, ch: string) => pre + ch.toUpperCase()),
+  slugify: (v, separator) => {
+    const s = slugify(pyStr(v));
+    return typeof separator === 'string' ? s.replaceAll('_', separator) : s;
+  },
+  base64_encode: (v) => Buffer.from(pyStr(v), 'utf8').toString('base64'),
+  base64_decode: (v) => Buffer.from(pyStr(v), 'base64').toString('utf8'),
+  md5: hash('md5'),
+  sha1: hash('sha1'),
+  sha256: hash('sha256'),
+  sha512: hash('sha512'),
+  ordinal: (v) => {
+    const n = Math.trunc(Number(v));
+    const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+    return `${n}${suffix}`;
+  },
+};

@@ -1,0 +1,13 @@
+export {
+  DEFAULT_TEMPLATE_LIMITS,
+  isTemplate,
+  type RenderOptions,
+  type RenderOutcome,
+  TemplateEngine,
+  type TemplateEngineOptions,
+  type TemplateLimits,
+} from './engine.js';
+export { TemplateError, type TemplateErrorKind } from './errors.js';
+export { parseResult } from './literal.js';
+export { pyNumber } from './py-format.js';
+export { RenderInfo } from './render-info.js';

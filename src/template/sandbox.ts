@@ -1,0 +1,196 @@
+import { fault } from './errors.js';
+import { FORBIDDEN_NAMES, NODE_GLOBALS } from './forbidden.js';
+import { setAttr } from './functions-misc.js';
+import { type NjContext, type NjFrame, runtime } from './nunjucks.js';
+import { attributeHostOf, isPlainObject, isTemplateCallable, itemsOfFunction, TemplateObject, templateCallable } from './objects.js';
+import { pyStr, pyTruthy, pyTypeName } from './py-format.js';
+import { pyMethod } from './py-methods.js';
+import { add, compare, concat, contains, div, floorDiv, mod, mul, neg, pow, sub } from './py-ops.js';
+import { checkStringSize, currentScope, missing, step, undefinedFault } from './scope.js';
+
+/**
+ * nunjucks is not a sandbox: `{{ range.constructor("return process")() }}` runs code. Every compiled
+ * template reaches data only through a few runtime functions (member lookup, name lookup, calls, output,
+ * iteration), and these are replaced here, once, for the whole process (hearth is nunjucks' only user):
+ * - member lookups reach a JSON value's own keys, the Python methods of strings, lists and dicts, and the
+ *   attributes hearth's own objects expose, never a prototype, a constructor or a function's properties;
+ * - names resolve to the render's variables and the engine's globals (own keys only), never Node's;
+ * - only functions hearth registered (and the template's own macros) can be called;
+ * - every lookup, call, output and loop iteration counts as work, and the render stops past its deadline,
+ *   its output limit or its string size limit.
+ */
+
+const SafeString = runtime.SafeString;
+
+function refuse(name: string): never {
+  throw fault('SecurityError', `access to '${name}' is not allowed in templates`);
+}
+
+function index(list: { readonly length: number }, key: number): number | undefined {
+  if (!Number.isInteger(key)) return undefined;
+  const i = key < 0 ? list.length + key : key;
+  return i >= 0 && i < list.length ? i : undefined;
+}
+
+function memberLookup(obj: unknown, key: unknown): unknown {
+  step();
+  const name = typeof key === 'number' || typeof key === 'string' ? key : key instanceof SafeString ? key.val : undefined;
+  if (typeof name === 'string' && FORBIDDEN_NAMES.has(name)) refuse(name);
+  if (obj === undefined) throw undefinedFault();
+  if (obj === null) return missing(`'None' has no attribute '${String(name)}'`);
+  if (name === undefined) return missing(`'${pyTypeName(obj)}' object has no attribute of that kind`);
+  if (typeof obj === 'function') {
+    const host = attributeHostOf(obj);
+    if (host !== undefined) return host(String(name));
+    throw fault('SecurityError', `functions have no attributes templates may read ('${String(name)}')`);
+  }
+  if (obj instanceof TemplateObject) {
+    const value = obj.getAttr(String(name));
+    return value === undefined ? missing(`'${obj.pyType}' object has no attribute '${String(name)}'`) : value;
+  }
+  const text = typeof obj === 'string' ? obj : obj instanceof SafeString ? obj.val : undefined;
+  if (text !== undefined) {
+    if (typeof name === 'number') {
+      const i = index(text, name);
+      return i === undefined ? missing('string index out of range') : text[i];
+    }
+    return pyMethod(text, name) ?? missing(`'str object' has no attribute '${name}'`);
+  }
+  if (Array.isArray(obj)) {
+    if (typeof name === 'number') {
+      const i = index(obj, name);
+      return i === undefined ? missing('list index out of range') : obj[i];
+    }
+    return pyMethod(obj, name) ?? missing(`'list object' has no attribute '${name}'`);
+  }
+  if (isPlainObject(obj)) {
+    const k = String(name);
+    if (Object.hasOwn(obj, k)) return obj[k];
+    return pyMethod(obj, k) ?? missing(`'dict object' has no attribute '${k}'`);
+  }
+  return missing(`'${pyTypeName(obj)}' object has no attribute '${String(name)}'`);
+}
+
+function contextOrFrameLookup(context: NjContext, frame: NjFrame, name: string): unknown {
+  step();
+  if (FORBIDDEN_NAMES.has(name) || NODE_GLOBALS.has(name)) refuse(name);
+  const local = frame.lookup(name);
+  if (local !== undefined) return local;
+  if (Object.hasOwn(context.ctx, name)) return context.ctx[name];
+  const globals = context.env.globals;
+  if (Object.hasOwn(globals, name)) return globals[name];
+  // Jinja spells these both ways; nunjucks knows only true, false and none.
+  if (name === 'True') return true;
+  if (name === 'False') return false;
+  if (name === 'None') return null;
+  return missing(`'${name}' is undefined`);
+}
+
+const macros = new WeakSet<object>();
+
+function callWrap(fn: unknown, name: string, _context: NjContext, args: unknown[]): unknown {
+  step();
+  if (fn === undefined || fn === null) throw fault('UndefinedError', currentScope()?.lastMissing ?? `'${name}' is undefined`);
+  if (typeof fn !== 'function') throw fault('TypeError', `'${pyTypeName(fn)}' object is not callable`);
+  if (!isTemplateCallable(fn) && !macros.has(fn)) throw fault('SecurityError', `'${name}' cannot be called from a template`);
+  for (const arg of args) if (typeof arg === 'string') checkStringSize(arg);
+  return (fn as (...a: unknown[]) => unknown).apply(undefined, args);
+}
+
+function suppressValue(value: unknown): string {
+  step();
+  const scope = currentScope();
+  if (value === undefined && scope?.strict === true) throw undefinedFault();
+  const text = pyStr(value);
+  if (scope !== undefined) {
+    scope.outputChars += text.length;
+    if (scope.outputChars > scope.maxOutputChars) {
+      throw fault('OutputTooLarge', `the output is over the limit of ${scope.maxOutputChars} characters`);
+    }
+  }
+  return text;
+}
+
+/** What `for x in value` iterates: Python's items (a string's characters, a dict's keys). */
+export function iterationItems(value: unknown): unknown {
+  if (value === undefined || value === null) {
+    if (value === undefined && currentScope()?.strict === true) throw undefinedFault();
+    if (value === null) throw fault('TypeError', "'NoneType' object is not iterable");
+    return value;
+  }
+  if (Array.isArray(value)) return value;
+  if (typeof value === 'function') {
+    const items = itemsOfFunction(value);
+    if (items !== undefined) return items();
+    throw fault('TypeError', "'function' object is not iterable");
+  }
+  if (value instanceof TemplateObject) {
+    const items = value.iterate();
+    if (items !== undefined) return items;
+    throw fault('TypeError', `'${value.pyType}' object is not iterable`);
+  }
+  if (typeof value === 'string') return [...value];
+  if (value instanceof SafeString) return [...value.val];
+  if (isPlainObject(value)) return Object.keys(value);
+  throw fault('TypeError', `'${pyTypeName(value)}' object is not iterable`);
+}
+
+function fromIterator(value: unknown): unknown {
+  step();
+  return iterationItems(value);
+}
+
+const INSTALLED = Symbol.for('hearth.template.sandbox');
+
+/** Replaces nunjucks' runtime functions with the sandboxed ones (idempotent). */
+export function installSandbox(): void {
+  if (runtime[INSTALLED as unknown as string] === true) return;
+  runtime[INSTALLED as unknown as string] = true;
+  runtime.memberLookup = memberLookup;
+  runtime.contextOrFrameLookup = contextOrFrameLookup;
+  runtime.callWrap = callWrap;
+  runtime.suppressValue = suppressValue;
+  runtime.fromIterator = fromIterator;
+  runtime.inOperator = (key, container) => {
+    step();
+    return contains(key, container);
+  };
+  // Python's operators, which the compiler (compile.ts) emits instead of JavaScript's.
+  runtime.hearth = {
+    add,
+    sub,
+    mul,
+    div,
+    floorDiv,
+    mod,
+    pow,
+    neg,
+    concat,
+    compare,
+    truthy: (value: unknown) => {
+      if (value === undefined && currentScope()?.strict === true) throw undefinedFault();
+      return pyTruthy(value);
+    },
+    setAttr: (target: unknown, key: unknown, value: unknown) => {
+      step();
+      if (typeof key === 'string' && FORBIDDEN_NAMES.has(key)) refuse(key);
+      setAttr(target, key, value);
+    },
+  };
+  const makeMacro = runtime.makeMacro as (...a: unknown[]) => object;
+  runtime.makeMacro = (...a: unknown[]) => {
+    const macro = makeMacro(...a);
+    macros.add(macro);
+    return macro;
+  };
+  const frameSet = runtime.Frame.prototype.set;
+  runtime.Frame.prototype.set = function set(this: NjFrame, name: string, value: unknown, resolveUp?: boolean): void {
+    step();
+    const head = name.split('.')[0] as string;
+    if (FORBIDDEN_NAMES.has(head)) refuse(head);
+    if (typeof value === 'string') checkStringSize(value);
+    frameSet.call(this, name, value, resolveUp);
+  };
+}
+
+export { FORBIDDEN_NAMES, NODE_GLOBALS, templateCallable };
