@@ -1,0 +1,144 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Teardown } from './hub.js';
+
+const run = promisify(execFile);
+const MOSQUITTO = '/usr/sbin/mosquitto';
+
+/** A user of the test broker; `acl` lines follow mosquitto's `topic readwrite <pattern>` form. */
+export interface BrokerUser {
+  readonly username: string;
+  readonly password: string;
+  readonly acl?: readonly string[];
+}
+
+export interface BrokerOptions {
+  /** Users besides the default `hearth`/`hearth-test` one, which may read and write every topic. */
+  readonly users?: readonly BrokerUser[];
+  /** Lets clients in without a password (default false: every test authenticates). */
+  readonly allowAnonymous?: boolean;
+  /** mosquitto's message_size_limit in bytes (0: its own 256 MB). */
+  readonly messageSizeLimit?: number;
+}
+
+export interface TestBroker {
+  readonly port: number;
+  readonly url: string;
+  readonly username: string;
+  readonly password: string;
+  /** Stops the broker (SIGTERM, then SIGKILL after 2 s). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port with the same config (after stop()). */
+  start(): Promise<void>;
+}
+
+const DEFAULT_USER: BrokerUser = { username: 'hearth', password: 'hearth-test', acl: ['topic readwrite #'] };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.connect(port, '127.0.0.1');
+  });
+}
+
+/** Retries a TCP connect until the broker accepts one, or fails after `ms` with its output. */
+async function waitListening(port: number, child: ChildProcess, output: () => string, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (let attempt = 0; attempt < 500; attempt++) {
+    if (child.exitCode !== null) throw new Error(`mosquitto exited (${child.exitCode}): ${output()}`);
+    if (await canConnect(port)) return;
+    if (Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`mosquitto did not listen on ${port} within ${ms} ms: ${output()}`);
+}
+
+/**
+ * Starts Debian's mosquitto on a free port on 127.0.0.1 with a generated config: a password file (made with
+ * mosquitto_passwd -b), an ACL file and persistence off. Stopped and its files removed at teardown.
+ */
+export async function startBroker(t: Teardown, options: BrokerOptions = {}): Promise<TestBroker> {
+  const dir = await mkdtemp(join(tmpdir(), 'hearth-mosquitto-'));
+  const users = [DEFAULT_USER, ...(options.users ?? [])];
+  const passwordFile = join(dir, 'passwd');
+  await writeFile(passwordFile, '', { mode: 0o600 });
+  for (const user of users) await run('mosquitto_passwd', ['-b', passwordFile, user.username, user.password]);
+  const aclFile = join(dir, 'acl');
+  await writeFile(aclFile, users.map((u) => `user ${u.username}\n${(u.acl ?? []).join('\n')}\n`).join('\n'));
+  const port = await freePort();
+  const lines = [
+    // As root (CI), mosquitto would switch to the `mosquitto` user, which cannot read this private directory.
+    ...(process.getuid?.() === 0 ? ['user root'] : []),
+    'per_listener_settings false',
+    'persistence false',
+    `listener ${port} 127.0.0.1`,
+    `allow_anonymous ${options.allowAnonymous === true}`,
+    `password_file ${passwordFile}`,
+    `acl_file ${aclFile}`,
+    'log_dest stderr',
+    'log_type error',
+    'log_type warning',
+    ...(options.messageSizeLimit ? [`message_size_limit ${options.messageSizeLimit}`] : []),
+  ];
+  const configFile = join(dir, 'mosquitto.conf');
+  await writeFile(configFile, `${lines.join('\n')}\n`);
+
+  let child: ChildProcess | undefined;
+  let output = '';
+  const start = async (): Promise<void> => {
+    output = '';
+    const proc = spawn(MOSQUITTO, ['-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = proc;
+    proc.stdout?.on('data', (d: Buffer) => {
+      output = (output + d.toString()).slice(-4000);
+    });
+    proc.stderr?.on('data', (d: Buffer) => {
+      output = (output + d.toString()).slice(-4000);
+    });
+    await waitListening(port, proc, () => output);
+  };
+  const stop = async (): Promise<void> => {
+    const proc = child;
+    child = undefined;
+    if (proc === undefined || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    proc.kill('SIGTERM');
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 2000);
+    await exited;
+    clearTimeout(timer);
+  };
+  await start();
+  t.teardown(async () => {
+    await stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return {
+    port,
+    url: `mqtt://127.0.0.1:${port}`,
+    username: DEFAULT_USER.username,
+    password: DEFAULT_USER.password,
+    stop,
+    start,
+  };
+}
