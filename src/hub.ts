@@ -17,6 +17,7 @@ import { DOMAINS } from './domains/index.js';
 import type { HttpServer } from './http/server.js';
 import { Drivers } from './hub/drivers.js';
 import { HttpComponent } from './hub/http.js';
+import { mqttComponent } from './hub/mqtt.js';
 import { readRecorderConfig } from './recorder/config.js';
 import { Recorder } from './recorder/recorder.js';
 import { Statistics } from './recorder/statistics.js';
@@ -44,6 +45,8 @@ export interface HubOptions {
   readonly driverKinds?: readonly DriverKind[];
   /** How long start() waits for a driver before carrying on without it. */
   readonly driverStartTimeoutMs?: number;
+  /** The MQTT client's first reconnect delay (tests shorten it). */
+  readonly mqttMinReconnectMs?: number;
 }
 
 /** A driver failing to start is contained: logged once, the hub carries on. */
@@ -177,6 +180,7 @@ export class Hub {
       guard,
       http,
       drivers,
+      ...mqttComponent({ core, config, registries, log, minReconnectMs: options.mqttMinReconnectMs }),
       automations,
     ];
     const lifecycle = new Lifecycle(components, { log, core });

@@ -1,0 +1,36 @@
+import type { ConfigIssue } from '../config/reader.js';
+import type { HubConfig } from '../config/types.js';
+import type { Component } from '../core/component.js';
+import type { Core } from '../core/core.js';
+import type { JsonValue } from '../core/json.js';
+import type { Logger } from '../core/log.js';
+import { MqttComponent } from '../mqtt/component.js';
+import { parseMqttSection } from '../mqtt/config.js';
+import type { Registries } from '../registry/index.js';
+import { HUB_VERSION } from '../version.js';
+
+/** The MQTT component when the configuration has an `mqtt:` section (mqtt.js is loaded only then), else nothing. */
+export function mqttComponent(o: {
+  core: Core;
+  config: HubConfig;
+  registries: Registries;
+  log: Logger;
+  minReconnectMs?: number;
+}): Component[] {
+  const section = o.config.sections.mqtt;
+  if (section === undefined) return [];
+  const issues: ConfigIssue[] = [];
+  const config = parseMqttSection(section as JsonValue, ['mqtt'], issues, o.config.hub.name);
+  if (issues.length > 0) return [];
+  return [
+    new MqttComponent({
+      core: o.core,
+      registries: o.registries,
+      config,
+      hubName: o.config.hub.name,
+      hubVersion: HUB_VERSION,
+      log: o.log.child({ module: 'mqtt' }),
+      minReconnectMs: o.minReconnectMs,
+    }),
+  ];
+}
