@@ -18,6 +18,7 @@ import type { HttpServer } from './http/server.js';
 import { Drivers } from './hub/drivers.js';
 import { HttpComponent } from './hub/http.js';
 import { mqttComponent } from './hub/mqtt.js';
+import type { MqttComponent } from './mqtt/component.js';
 import { readRecorderConfig } from './recorder/config.js';
 import { Recorder } from './recorder/recorder.js';
 import { Statistics } from './recorder/statistics.js';
@@ -72,6 +73,7 @@ export class Hub {
       readonly http: HttpComponent;
       readonly recorder: Recorder | undefined;
       readonly statistics: Statistics | undefined;
+      readonly mqtt: MqttComponent | undefined;
     },
   ) {}
 
@@ -98,6 +100,11 @@ export class Hub {
 
   get statistics(): Statistics | undefined {
     return this.parts.statistics;
+  }
+
+  /** The MQTT component, when an `mqtt:` section is configured. */
+  get mqtt(): MqttComponent | undefined {
+    return this.parts.mqtt;
   }
 
   get restoreState(): RestoreState {
@@ -171,6 +178,7 @@ export class Hub {
       reloadConfig: config.path === null ? undefined : () => loadConfig(config.path, SECTION_VALIDATORS),
     });
 
+    const mqtt = mqttComponent({ core, config, registries, log, minReconnectMs: options.mqttMinReconnectMs });
     const components: readonly Component[] = [
       restore,
       ...(recorder ? [recorder] : []),
@@ -180,11 +188,11 @@ export class Hub {
       guard,
       http,
       drivers,
-      ...mqttComponent({ core, config, registries, log, minReconnectMs: options.mqttMinReconnectMs }),
+      ...(mqtt ? [mqtt] : []),
       automations,
     ];
     const lifecycle = new Lifecycle(components, { log, core });
-    hub = new Hub(core, config, lifecycle, { restore, registries, auth, http, recorder, statistics });
+    hub = new Hub(core, config, lifecycle, { restore, registries, auth, http, recorder, statistics, mqtt });
     await lifecycle.start();
     core.runState = 'RUNNING';
     core.bus.fire('homeassistant_started', {}, core.newContext());

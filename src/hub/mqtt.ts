@@ -1,6 +1,5 @@
 import type { ConfigIssue } from '../config/reader.js';
 import type { HubConfig } from '../config/types.js';
-import type { Component } from '../core/component.js';
 import type { Core } from '../core/core.js';
 import type { JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
@@ -16,21 +15,19 @@ export function mqttComponent(o: {
   registries: Registries;
   log: Logger;
   minReconnectMs?: number;
-}): Component[] {
+}): MqttComponent | undefined {
   const section = o.config.sections.mqtt;
-  if (section === undefined) return [];
+  if (section === undefined) return undefined;
   const issues: ConfigIssue[] = [];
   const config = parseMqttSection(section as JsonValue, ['mqtt'], issues, o.config.hub.name);
-  if (issues.length > 0) return [];
-  return [
-    new MqttComponent({
-      core: o.core,
-      registries: o.registries,
-      config,
-      hubName: o.config.hub.name,
-      hubVersion: HUB_VERSION,
-      log: o.log.child({ module: 'mqtt' }),
-      minReconnectMs: o.minReconnectMs,
-    }),
-  ];
+  if (issues.length > 0) return undefined;
+  return new MqttComponent({
+    core: o.core,
+    registries: o.registries,
+    config,
+    hubName: o.config.hub.name,
+    hubVersion: HUB_VERSION,
+    log: o.log.child({ module: 'mqtt' }),
+    minReconnectMs: o.minReconnectMs,
+  });
 }

@@ -22,7 +22,9 @@ export interface AdoptContext {
 
 export const ADOPTED_COMPONENTS: ReadonlySet<string> = new Set(['switch', 'light', 'sensor', 'binary_sensor', 'cover', 'lock']);
 
-const str = (v: JsonValue | undefined, d: string): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : d);
+/** A payload option as Home Assistant's cv.string reads it: numbers as text, booleans as Python prints them. */
+const str = (v: JsonValue | undefined, d: string): string =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : typeof v === 'boolean' ? (v ? 'True' : 'False') : d;
 const optStr = (v: JsonValue | undefined): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** A payload through the config's value template (`value_template` or the given key), if any. */

@@ -140,13 +140,23 @@ export class Adopter {
     return entry.id;
   }
 
-  private entityIdFor(component: string, c: Record<string, JsonValue>, deviceName: string | undefined): string {
+  /**
+   * Home Assistant's naming: the entity's name after its device's (when the device block names one and the entity's
+   * name does not already start with it); a name of null is the device's name alone. Other hearth hubs' entities keep
+   * their own names.
+   */
+  private displayName(c: Record<string, JsonValue>): string | undefined {
+    const name = optStr(c.name);
+    const device = isJsonObject(c.device) ? optStr(c.device.name) : undefined;
+    if (isJsonObject(c.hearth) || device === undefined) return name;
+    if (name === undefined) return device;
+    return name.toLowerCase().startsWith(device.toLowerCase()) ? name : `${device} ${name}`;
+  }
+
+  private entityIdFor(component: string, c: Record<string, JsonValue>, name: string | undefined): string {
     const hearth = isJsonObject(c.hearth) ? c.hearth : undefined;
     const wanted = [optStr(c.default_entity_id), optStr(hearth?.entity_id)].find((id) => id?.startsWith(`${component}.`));
-    const name = optStr(c.name);
-    const base =
-      wanted ??
-      `${component}.${slugify(optStr(c.object_id) ?? ([deviceName, name].filter((x) => x !== undefined).join(' ') || optStr(c.unique_id) || 'mqtt'))}`;
+    const base = wanted ?? `${component}.${slugify(optStr(c.object_id) ?? name ?? optStr(c.unique_id) ?? 'mqtt')}`;
     let id = base;
     for (let n = 2; this.o.core.entities.find(id) !== undefined && n < 1000; n++) id = `${base}_${n}`;
     return id;
@@ -164,15 +174,14 @@ export class Adopter {
     if (parts === undefined) throw new Error(`component ${component} is not adopted`);
     if (parts.topics.size === 0 && optStr(c.command_topic) === undefined) throw new Error('no state_topic or command_topic');
     const deviceId = this.registerDevice(c);
-    const deviceName = deviceId === undefined ? undefined : core.devices.get(deviceId)?.name;
     const uniqueId = optStr(c.unique_id);
-    const name = optStr(c.name) ?? (isJsonObject(c.hearth) ? undefined : deviceName);
+    const name = this.displayName(c);
     const fixed = { ...parts.fixed, ...(typeof c.icon === 'string' ? { icon: c.icon } : {}) };
     const entity = core.entities.add({
-      entityId: this.entityIdFor(component, c, deviceName),
+      entityId: this.entityIdFor(component, c, name),
       owner: this.o.owner,
       platform: parts.platform,
-      name: name ?? deviceName,
+      name,
       fixed,
       uniqueId: uniqueId ? `mqtt_${uniqueId}` : undefined,
       deviceId,

@@ -88,6 +88,11 @@ export class MqttComponent implements Component {
     this.connection = undefined;
   }
 
+  /** Resolves once connected with every subscription acknowledged. */
+  settled(): Promise<void> {
+    return this.connection?.settled() ?? Promise.resolve();
+  }
+
   /** Subscribes to a topic filter (the `mqtt` trigger, WebSocket `mqtt/subscribe`); returns the unsubscribe. */
   subscribe(filter: string, fn: MessageHandler): () => void {
     if (!isValidFilter(filter)) throw new HubError('invalid_format', `topic ${JSON.stringify(filter)} is not a valid MQTT topic filter`);

@@ -47,6 +47,8 @@ export class MqttConnection {
   private downLogged = false;
   private stopped = false;
   private readonly connectListeners = new Set<() => void>();
+  private pendingSubscribes = 0;
+  private readonly settleWaiters: (() => void)[] = [];
   readonly statusTopic: string;
 
   constructor(private readonly options: ConnectionOptions) {
@@ -111,9 +113,10 @@ export class MqttConnection {
     client.options.reconnectPeriod = this.delayMs;
     client.publish(this.statusTopic, 'online', { qos: 1, retain: true });
     const filters = [...this.handlers.keys()];
-    if (filters.length > 0) client.subscribe(filters, { qos: 0 });
+    if (filters.length > 0) this.sendSubscribe(filters);
     for (const m of this.outbox.drain()) client.publish(m.topic, m.payload, { qos: m.qos, retain: m.retain });
     for (const fn of this.connectListeners) fn();
+    this.flushSettled();
   }
 
   private onClose(): void {
@@ -168,7 +171,7 @@ export class MqttConnection {
     if (set === undefined) {
       set = new Set();
       this.handlers.set(filter, set);
-      if (this.client?.connected) this.client.subscribe(filter, { qos: 0 });
+      if (this.client?.connected) this.sendSubscribe([filter]);
     }
     set.add(fn);
     return () => {
@@ -179,6 +182,31 @@ export class MqttConnection {
       this.handlers.delete(filter);
       if (this.client?.connected) this.client.unsubscribe(filter);
     };
+  }
+
+  private sendSubscribe(filters: string[]): void {
+    const client = this.client;
+    if (client === undefined) return;
+    this.pendingSubscribes++;
+    client.subscribe(filters, { qos: 0 }, () => {
+      this.pendingSubscribes--;
+      this.flushSettled();
+    });
+  }
+
+  /** Resolves once connected with every subscription acknowledged (tests wait on it before publishing). */
+  settled(): Promise<void> {
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (this.connected && this.pendingSubscribes === 0) resolve();
+        else this.settleWaiters.push(check);
+      };
+      check();
+    });
+  }
+
+  private flushSettled(): void {
+    if (this.pendingSubscribes === 0) for (const fn of this.settleWaiters.splice(0)) fn();
   }
 
   /** Publishes now, or keeps the latest message per topic until the broker is back. */
