@@ -4,6 +4,7 @@ import type { Entity } from '../core/entities.js';
 import { slugify } from '../core/entity-id.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
+import type { Registries } from '../registry/index.js';
 import { expandDiscovery } from './abbreviations.js';
 import { ADOPTED_COMPONENTS, adoptedParts } from './adopt-components.js';
 import type { MqttConfig } from './config.js';
@@ -17,6 +18,8 @@ export interface AdopterOptions {
   readonly render: TemplateRenderer;
   readonly log: Logger;
   readonly owner: string;
+  /** For the area another hearth hub gives an entity (created here when missing). */
+  readonly registries?: Registries;
 }
 
 interface Availability {
@@ -124,7 +127,6 @@ export class Adopter {
     if (ids.length === 0) return undefined;
     const s = (v: JsonValue | undefined) => (typeof v === 'string' ? v : undefined);
     const via = s(d.via_device);
-    const hearth = isJsonObject(c.hearth) ? c.hearth : undefined;
     const entry = this.o.core.devices.register({
       identifiers: ids.map((id): DeviceIdentifier => ['mqtt', id]),
       name: s(d.name) ?? s(c.name) ?? ids[0] ?? 'MQTT device',
@@ -135,7 +137,7 @@ export class Adopter {
       hw_version: s(d.hw_version),
       serial_number: s(d.serial_number),
       via_device: via ? ['mqtt', via] : undefined,
-      suggested_area: s(d.suggested_area) ?? s(hearth?.area),
+      suggested_area: s(d.suggested_area),
     });
     return entry.id;
   }
@@ -253,8 +255,23 @@ export class Adopter {
       );
     }
     apply();
+    if (isJsonObject(c.hearth)) this.applyArea(entity.id, optStr(c.hearth.area));
     log.debug({ topic, entity_id: entity.id }, 'MQTT entity adopted');
     return { payload: text, entity, deviceId, offs };
+  }
+
+  /** Another hearth hub's area for one of its entities, unless the user gave the entity an area here. */
+  private applyArea(entityId: string, area: string | undefined): void {
+    const registries = this.o.registries;
+    const entry = registries?.entities.entry(entityId);
+    if (registries === undefined || entry === undefined || area === undefined || entry.area_id !== null) return;
+    try {
+      const found = registries.areas.find(area);
+      const areaId = found ?? String(registries.areas.create({ name: area }).area_id);
+      registries.entities.update(entityId, { area_id: areaId });
+    } catch (err) {
+      this.o.log.warn({ entity_id: entityId, area, err: err instanceof Error ? err.message : String(err) }, 'MQTT: the area of an adopted entity could not be set');
+    }
   }
 
   /** A device trigger (`device_automation`): each matching message fires `mqtt_device_trigger`. */

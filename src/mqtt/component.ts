@@ -57,7 +57,7 @@ export class MqttComponent implements Component {
     const { core, config, log } = this.o;
     const connection = new MqttConnection({ config, log, minReconnectMs: this.o.minReconnectMs });
     this.connection = connection;
-    this.adopter = new Adopter({ core, connection, config, render: this.render, log, owner: MQTT_OWNER });
+    this.adopter = new Adopter({ core, connection, config, render: this.render, log, owner: MQTT_OWNER, registries: this.o.registries });
     this.publisher = new Publisher({
       core,
       registries: this.o.registries,

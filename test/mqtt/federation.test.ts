@@ -1,0 +1,125 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { ServeProcess } from '../cli/cli-process.js';
+import { startBroker } from '../helpers/mosquitto.js';
+import { watch } from '../helpers/mqtt-watch.js';
+import { waitForState } from '../helpers/wait.js';
+import { mqttYaml, startMqttHub } from './hubs.js';
+
+const GARAGE = `
+areas:
+  - {name: Garage}
+customize:
+  switch.garage_light: {area: garage}
+virtual:
+  - {platform: switch, id: garage_light, name: Garage Light}
+  - {platform: light, id: workbench, name: Workbench, color_modes: [brightness], device: {name: Bench Dimmer, manufacturer: ACME, model: D1}}
+  - {platform: sensor, id: garage_temperature, name: Garage Temperature, device_class: temperature, min: 10, max: 11, interval: 3600}
+`;
+const HOUSE = `
+virtual:
+  - {platform: switch, id: kettle, name: Kettle}
+`;
+const SHED = `
+virtual:
+  - {platform: switch, id: shed_pump, name: Shed Pump}
+`;
+
+t.test('two and three hubs see and control each other through one broker, without echo', async (t) => {
+  const broker = await startBroker(t);
+  const w = await watch(t, broker, ['hearth/#', 'homeassistant/#']);
+  const garage = await startMqttHub(t, broker, 'Garage', GARAGE);
+  const house = await startMqttHub(t, broker, 'House', HOUSE);
+  const core = house.hub.core;
+
+  const mirrored = await waitForState(core, 'switch.garage_light', (s) => s.state === 'off');
+  t.equal(mirrored.attributes.friendly_name, 'Garage Light', "the other hub's entity under its own id and name");
+  await waitForState(core, 'sensor.garage_temperature', (s) => s.attributes.device_class === 'temperature');
+  const bench = await waitForState(core, 'light.workbench', (s) => s.state === 'off');
+  t.same(bench.attributes.supported_color_modes, ['brightness']);
+  const entry = house.hub.registries.entities.entry('switch.garage_light');
+  t.equal(entry?.area_id, 'garage', 'the area travels with the entity (created here)');
+  const dimmer = [...core.devices.all()].find((d) => d.name === 'Bench Dimmer');
+  t.equal(dimmer?.manufacturer, 'ACME', 'the device travels too');
+  await waitForState(garage.hub.core, 'switch.kettle', (s) => s.state === 'off');
+  t.pass('and the other way round');
+
+  // Control across hubs, and the state comes back once.
+  await core.services.call('switch', 'turn_on', { entity_id: 'switch.garage_light' });
+  await waitForState(garage.hub.core, 'switch.garage_light', (s) => s.state === 'on');
+  await waitForState(core, 'switch.garage_light', (s) => s.state === 'on');
+  await core.services.call('light', 'turn_on', { entity_id: 'light.workbench', brightness: 100 });
+  const lit = await waitForState(core, 'light.workbench', (s) => s.state === 'on' && s.attributes.brightness === 100);
+  t.equal(garage.hub.core.states.get('light.workbench')?.attributes.brightness, 100, 'the brightness reached the origin');
+  t.equal(lit.attributes.color_mode, 'brightness');
+
+  await house.hub.mqtt?.settled();
+  await garage.hub.mqtt?.settled();
+  const houseConfigs = [...w.latest.keys()].filter((k) => k.includes('/house/') && w.latest.get(k) !== '');
+  t.same(
+    houseConfigs.filter((k) => k.startsWith('homeassistant/')).sort(),
+    ['homeassistant/switch/house/switch_kettle/config'],
+    'a hub never re-publishes what it adopted',
+  );
+  const stateTopic = 'hearth/garage/switch.garage_light/state';
+  const before = w.log.filter((m) => m.topic === stateTopic).length;
+  await core.services.call('switch', 'turn_off', { entity_id: 'switch.garage_light' });
+  await waitForState(core, 'switch.garage_light', (s) => s.state === 'off');
+  await garage.hub.mqtt?.settled();
+  await w.waitFor(stateTopic, (p) => p === 'off');
+  // A round trip through the broker after the change: anything looping would have arrived before it.
+  await w.publish('hearth/probe', 'x');
+  await w.waitFor('hearth/probe');
+  t.equal(w.log.filter((m) => m.topic === stateTopic).length - before, 1, 'one state message per change: nothing loops');
+
+  // A third hub sees both, each once.
+  const shed = await startMqttHub(t, broker, 'Shed', SHED);
+  await waitForState(shed.hub.core, 'switch.garage_light', () => true);
+  await waitForState(shed.hub.core, 'switch.kettle', () => true);
+  await waitForState(garage.hub.core, 'switch.shed_pump', () => true);
+  await waitForState(core, 'switch.shed_pump', () => true);
+  await shed.hub.mqtt?.settled();
+  const ids = [...shed.hub.core.entities.all()].map((e) => e.id).sort();
+  t.same(
+    ids,
+    ['light.workbench', 'sensor.garage_temperature', 'switch.garage_light', 'switch.kettle', 'switch.shed_pump'],
+    'three hubs: no duplicates',
+  );
+});
+
+t.test('a hub killed with kill -9 goes unavailable elsewhere (its last will) and comes back without duplicates', async (t) => {
+  const broker = await startBroker(t);
+  const dir = await mkdtemp(join(tmpdir(), 'hearth-mqtt-fed-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const configFile = join(dir, 'configuration.yaml');
+  await writeFile(configFile, mqttYaml(broker, 'Garage', GARAGE));
+  const spawnGarage = (): ServeProcess => {
+    const p = new ServeProcess(['--config', configFile, '--data', join(dir, 'data'), '--host', '127.0.0.1', '--port', '0']);
+    t.teardown(() => p.kill());
+    return p;
+  };
+  const house = await startMqttHub(t, broker, 'House', HOUSE);
+  const core = house.hub.core;
+
+  const first = spawnGarage();
+  await first.waitForLog('MQTT connected');
+  await waitForState(core, 'switch.garage_light', (s) => s.state === 'off', 20_000);
+  const count = core.entities.size;
+  first.child.kill('SIGKILL');
+  await waitForState(core, 'switch.garage_light', (s) => s.state === 'unavailable', 15_000);
+  t.equal(core.states.get('light.workbench')?.state, 'unavailable', 'every entity of the killed hub');
+  t.equal(core.states.get('switch.kettle')?.state, 'off', "this hub's own entities are not affected");
+  await first.exited;
+
+  const second = spawnGarage();
+  await second.waitForLog('MQTT connected');
+  await waitForState(core, 'switch.garage_light', (s) => s.state === 'off', 20_000);
+  await waitForState(core, 'light.workbench', (s) => s.state === 'off');
+  t.equal(core.entities.size, count, 'the same entities, no duplicates');
+  t.notOk(core.states.get('switch.garage_light_2'), 'no second copy');
+  await second.stop('SIGTERM', 5000);
+  await waitForState(core, 'switch.garage_light', (s) => s.state === 'unavailable');
+  t.pass('a clean stop says offline too');
+});
