@@ -270,7 +270,10 @@ export class Adopter {
       const areaId = found ?? String(registries.areas.create({ name: area }).area_id);
       registries.entities.update(entityId, { area_id: areaId });
     } catch (err) {
-      this.o.log.warn({ entity_id: entityId, area, err: err instanceof Error ? err.message : String(err) }, 'MQTT: the area of an adopted entity could not be set');
+      this.o.log.warn(
+        { entity_id: entityId, area, err: err instanceof Error ? err.message : String(err) },
+        'MQTT: the area of an adopted entity could not be set',
+      );
     }
   }
 

@@ -93,7 +93,12 @@ export class Publisher {
     return this.published.size;
   }
 
+  /**
+   * Announces every selected entity with its current state. Nothing is queued while the broker is away: each connect
+   * announces everything again with the latest states, which is all a subscriber needs.
+   */
   private refreshAll(): void {
+    if (!this.o.connection.connected) return;
     for (const id of [...this.published.keys()]) if (this.o.core.entities.get(id) === undefined) this.unpublish(id);
     for (const entity of this.o.core.entities.all()) this.consider(entity.id, true);
   }
@@ -132,7 +137,7 @@ export class Publisher {
       this.unpublish(entityId);
       return;
     }
-    if (this.published.has(entityId) && !again) return;
+    if ((this.published.has(entityId) && !again) || !this.o.connection.connected) return;
     const state = this.o.core.states.get(entityId);
     if (state === undefined) return;
     const { config, connection } = this.o;
@@ -149,7 +154,7 @@ export class Publisher {
 
   private publishState(entityId: string, s: State): void {
     const p = this.published.get(entityId);
-    if (p === undefined) return;
+    if (p === undefined || !this.o.connection.connected) return;
     const { connection } = this.o;
     const available = s.state !== 'unavailable';
     connection.publish(p.topics.availability, available ? 'online' : 'offline', { qos: 1, retain: true });
@@ -163,6 +168,9 @@ export class Publisher {
     if (p === undefined) return;
     this.published.delete(entityId);
     const { connection, config } = this.o;
+    // While the broker is away nothing is queued: on connect, this node's retained configs that are no longer
+    // published are emptied (MqttComponent.onDiscovery).
+    if (!connection.connected) return;
     if (config.discovery) connection.publish(p.configTopic, '', { qos: 1, retain: true });
     for (const topic of [p.topics.state, p.topics.attributes, p.topics.availability]) connection.publish(topic, '', { retain: true });
   }

@@ -52,6 +52,8 @@ export interface TestHubOptions {
   readonly log?: Logger;
   readonly clock?: Clock;
   readonly dataDir?: string;
+  /** The MQTT client's first reconnect delay (tests of a broker restart shorten it). */
+  readonly mqttMinReconnectMs?: number;
 }
 
 /** Starts a hub on 127.0.0.1 with a free port and an owner token; stopped (and its data removed) at teardown. */
@@ -66,6 +68,7 @@ export async function startTestHub(t: Teardown, options: TestHubOptions = {}): P
     port: 0,
     clock: options.clock,
     random: seededRandom(42),
+    mqttMinReconnectMs: options.mqttMinReconnectMs,
   });
   t.teardown(async () => {
     await hub.stop();

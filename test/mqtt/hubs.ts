@@ -28,8 +28,9 @@ export async function startMqttHub(
   name: string,
   extra: string,
   mqttExtra = '',
+  mqttMinReconnectMs?: number,
 ): Promise<TestHub & { logs: LogEntry[] }> {
   const logs: LogEntry[] = [];
-  const hub = await startTestHub(t, { yaml: mqttYaml(broker, name, extra, mqttExtra), log: memoryLogger(logs) });
+  const hub = await startTestHub(t, { yaml: mqttYaml(broker, name, extra, mqttExtra), log: memoryLogger(logs), mqttMinReconnectMs });
   return { ...hub, logs };
 }
