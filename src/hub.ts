@@ -146,6 +146,11 @@ export class Hub {
     const registries = new Registries({ core, dataDir, sections: config.sections, log: log.child({ module: 'registry' }) });
     const auth = AuthStore.unopened(dataDir, log.child({ module: 'auth' }), { watch: true });
     const guard = LoginGuard.unopened(dataDir, httpSettings, httpLog);
+    const mqtt = mqttComponent({ core, config, registries, log, minReconnectMs: options.mqttMinReconnectMs });
+    const mqttSubscriber = mqtt && {
+      subscribe: (filter: string, fn: (m: { topic: string; payload: string; retain: boolean }) => void) =>
+        mqtt.subscribe(filter, (m) => fn({ topic: m.topic, payload: m.payload.toString(), retain: m.retain })),
+    };
     let hub: Hub | undefined;
     const http = new HttpComponent({
       log: httpLog,
@@ -162,6 +167,7 @@ export class Hub {
         components: () => hub?.components() ?? [],
         guard,
         history: recorder,
+        mqtt: mqttSubscriber,
         statistics,
       }),
     });
@@ -176,9 +182,9 @@ export class Hub {
     const automations = new AutomationExtension(core, config, log.child({ module: 'automation' }), {
       // The reload services re-read the file; the bundled demo has none to re-read.
       reloadConfig: config.path === null ? undefined : () => loadConfig(config.path, SECTION_VALIDATORS),
+      mqtt: mqtt && mqttSubscriber && { subscribe: mqttSubscriber.subscribe, render: mqtt.render },
     });
 
-    const mqtt = mqttComponent({ core, config, registries, log, minReconnectMs: options.mqttMinReconnectMs });
     const components: readonly Component[] = [
       restore,
       ...(recorder ? [recorder] : []),

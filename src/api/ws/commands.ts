@@ -7,6 +7,7 @@ import { command, requireAdmin, userOf } from './command.js';
 import type { Command, Connection } from './connection.js';
 import { HISTORY_COMMANDS } from './history-commands.js';
 import { pongMessage } from './messages.js';
+import { MQTT_COMMANDS } from './mqtt-commands.js';
 import { REGISTRY_COMMANDS } from './registry-commands.js';
 import { bool, entityIds, intMap, nonNegativeInt, object, optional, positiveInt, required, str, strMaxLength } from './schema.js';
 import { STATISTICS_COMMANDS } from './statistics-commands.js';
@@ -199,4 +200,5 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ...REGISTRY_COMMANDS,
   ...HISTORY_COMMANDS,
   ...STATISTICS_COMMANDS,
+  ...MQTT_COMMANDS,
 ]);
