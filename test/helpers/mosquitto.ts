@@ -21,6 +21,8 @@ export interface BrokerOptions {
   readonly users?: readonly BrokerUser[];
   /** Lets clients in without a password (default false: every test authenticates). */
   readonly allowAnonymous?: boolean;
+  /** ACL lines for every user (`pattern ...`), written before the per-user ones. */
+  readonly aclPatterns?: readonly string[];
   /** mosquitto's message_size_limit in bytes (0: its own 256 MB). */
   readonly messageSizeLimit?: number;
 }
@@ -85,7 +87,8 @@ export async function startBroker(t: Teardown, options: BrokerOptions = {}): Pro
   await writeFile(passwordFile, '', { mode: 0o600 });
   for (const user of users) await run('mosquitto_passwd', ['-b', passwordFile, user.username, user.password]);
   const aclFile = join(dir, 'acl');
-  await writeFile(aclFile, users.map((u) => `user ${u.username}\n${(u.acl ?? []).join('\n')}\n`).join('\n'));
+  const perUser = users.map((u) => `user ${u.username}\n${(u.acl ?? []).join('\n')}\n`).join('\n');
+  await writeFile(aclFile, `${(options.aclPatterns ?? []).join('\n')}\n${perUser}`);
   const port = await freePort();
   const lines = [
     // As root (CI), mosquitto would switch to the `mosquitto` user, which cannot read this private directory.

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { ServeProcess } from '../cli/cli-process.js';
+import { startTestHub } from '../helpers/hub.js';
 import { startBroker } from '../helpers/mosquitto.js';
 import { watch } from '../helpers/mqtt-watch.js';
 import { waitForState } from '../helpers/wait.js';
@@ -122,4 +123,48 @@ t.test('a hub killed with kill -9 goes unavailable elsewhere (its last will) and
   await second.stop('SIGTERM', 5000);
   await waitForState(core, 'switch.garage_light', (s) => s.state === 'unavailable');
   t.pass('a clean stop says offline too');
+});
+
+/** The README's ACL, word for word: each hub its own topics, read access to the others', commands to them. */
+const README_ACL = [
+  'pattern readwrite hearth/%u/#',
+  'pattern readwrite homeassistant/+/%u/#',
+  'pattern read hearth/+/status',
+  'pattern read hearth/+/+/state',
+  'pattern read hearth/+/+/attributes',
+  'pattern read hearth/+/+/availability',
+  'pattern write hearth/+/+/set',
+  'pattern write hearth/+/+/+/set',
+  'pattern read homeassistant/#',
+];
+
+t.test("the README's mosquitto ACL: each hub writes only its own topics, and federation works through it", async (t) => {
+  const broker = await startBroker(t, {
+    users: [
+      { username: 'garage', password: 'garage-pw' },
+      { username: 'house', password: 'house-pw' },
+    ],
+    aclPatterns: README_ACL,
+  });
+  const w = await watch(t, broker, ['#']);
+  const userYaml = (user: string, pw: string, extra: string) =>
+    mqttYaml({ ...broker, username: user, password: pw }, user === 'garage' ? 'Garage' : 'House', extra);
+  const garage = await startTestHub(t, { yaml: userYaml('garage', 'garage-pw', GARAGE) });
+  const house = await startTestHub(t, { yaml: userYaml('house', 'house-pw', HOUSE) });
+  await waitForState(house.hub.core, 'switch.garage_light', (s) => s.state === 'off');
+  await waitForState(garage.hub.core, 'switch.kettle', (s) => s.state === 'off');
+  await house.hub.core.services.call('switch', 'turn_on', { entity_id: 'switch.garage_light' });
+  await waitForState(garage.hub.core, 'switch.garage_light', (s) => s.state === 'on');
+  await waitForState(house.hub.core, 'switch.garage_light', (s) => s.state === 'on');
+  t.pass('mirrored and controlled through the ACL');
+
+  // The garage's user may not write the house's topics: the broker drops it.
+  garage.hub.mqtt?.publish('hearth/house/switch.kettle/state', 'on', 0, true);
+  garage.hub.mqtt?.publish('hearth/garage/probe', 'after');
+  await w.waitFor('hearth/garage/probe');
+  t.notOk(
+    w.log.some((m) => m.topic === 'hearth/house/switch.kettle/state' && m.payload === 'on'),
+    "another hub's topic is refused",
+  );
+  t.equal(house.hub.core.states.get('switch.kettle')?.state, 'off');
 });
