@@ -1,26 +1,21 @@
 import type { JsonObject, JsonValue } from '../core/json.js';
-import type { Attributes } from '../core/state.js';
 import { CoverFeature } from '../domains/cover.js';
 import { type ColorMode, type LightCapabilities, type LightModel, type LightTurnOnParams, lightStateAttributes } from '../domains/light.js';
 import { LockFeature } from '../domains/lock.js';
-import { payloadVariables, type TemplateRenderer } from './template.js';
+import { climateParts, fanParts } from './adopt-climate-fan.js';
+import type { AdoptContext, AdoptedParts, TopicHandler } from './adopt-types.js';
+import { payloadVariables } from './template.js';
 
-/** What an adopted entity's component gives the adopter: its platform, fixed attributes and state topics. */
-export interface AdoptedParts {
-  readonly platform: object;
-  readonly fixed: Attributes;
-  /** topic -> what a payload on it means: the state (string, null for unknown, undefined to keep) and attributes. */
-  readonly topics: ReadonlyMap<string, (payload: string) => { state?: string | null; attributes?: JsonObject }>;
-}
-
-export interface AdoptContext {
-  readonly config: Record<string, JsonValue>;
-  readonly render: TemplateRenderer;
-  /** Publishes a command (QoS and retain from the config). */
-  publish(topic: string, payload: string): void;
-}
-
-export const ADOPTED_COMPONENTS: ReadonlySet<string> = new Set(['switch', 'light', 'sensor', 'binary_sensor', 'cover', 'lock']);
+export const ADOPTED_COMPONENTS: ReadonlySet<string> = new Set([
+  'switch',
+  'light',
+  'sensor',
+  'binary_sensor',
+  'cover',
+  'lock',
+  'climate',
+  'fan',
+]);
 
 /** A payload option as Home Assistant's cv.string reads it: numbers as text, booleans as Python prints them. */
 const str = (v: JsonValue | undefined, d: string): string =>
@@ -45,15 +40,18 @@ function onOffParts(ctx: AdoptContext, withCommand: boolean, defaults: { on: str
   const stateOn = str(c.state_on, payloadOn);
   const stateOff = str(c.state_off, payloadOff);
   const command = optStr(c.command_topic);
-  const topics = new Map<string, (p: string) => { state?: string | null }>();
+  const topics: [string, TopicHandler][] = [];
   const stateTopic = optStr(c.state_topic);
   if (stateTopic) {
-    topics.set(stateTopic, (p) => {
-      const v = renderValue(ctx, p, c.state_value_template === undefined ? 'value_template' : 'state_value_template');
-      if (v === stateOn) return { state: 'on' };
-      if (v === stateOff) return { state: 'off' };
-      return v === '' || v === 'None' ? { state: null } : {};
-    });
+    topics.push([
+      stateTopic,
+      (p) => {
+        const v = renderValue(ctx, p, c.state_value_template === undefined ? 'value_template' : 'state_value_template');
+        if (v === stateOn) return { state: 'on' };
+        if (v === stateOff) return { state: 'off' };
+        return v === '' || v === 'None' ? { state: null } : {};
+      },
+    ]);
   }
   const send = (on: boolean): void => {
     if (command) ctx.publish(command, commandPayload(ctx, on ? payloadOn : payloadOff));
@@ -67,9 +65,9 @@ function sensorParts(ctx: AdoptContext): AdoptedParts {
   const c = ctx.config;
   const fixed: Record<string, JsonValue> = {};
   for (const k of ['device_class', 'unit_of_measurement', 'state_class'] as const) if (typeof c[k] === 'string') fixed[k] = c[k];
-  const topics = new Map<string, (p: string) => { state?: string | null }>();
+  const topics: [string, TopicHandler][] = [];
   const stateTopic = optStr(c.state_topic);
-  if (stateTopic) topics.set(stateTopic, (p) => ({ state: renderValue(ctx, p) }));
+  if (stateTopic) topics.push([stateTopic, (p) => ({ state: renderValue(ctx, p) })]);
   return { platform: {}, fixed, topics };
 }
 
@@ -95,60 +93,69 @@ function lightParts(ctx: AdoptContext): AdoptedParts {
   };
   let model: LightModel = { on: false };
   const render = (m: LightModel) => ({ state: m.on ? 'on' : 'off', attributes: lightStateAttributes(caps, m) });
-  const topics = new Map<string, (p: string) => { state?: string | null; attributes?: JsonObject }>();
+  const topics: [string, TopicHandler][] = [];
   const command = optStr(c.command_topic);
   const stateTopic = optStr(c.state_topic);
   if (json) {
     if (stateTopic) {
-      topics.set(stateTopic, (p) => {
-        const v = JSON.parse(p) as JsonValue;
-        if (v === null || typeof v !== 'object' || Array.isArray(v)) return {};
-        const o = v as JsonObject;
-        const color = o.color !== null && typeof o.color === 'object' && !Array.isArray(o.color) ? (o.color as JsonObject) : {};
-        const n = (x: JsonValue | undefined) => (typeof x === 'number' ? x : undefined);
-        const mode =
-          typeof o.color_mode === 'string' && MODES.includes(o.color_mode as ColorMode) ? (o.color_mode as ColorMode) : undefined;
-        const h = n(color.h);
-        const s = n(color.s);
-        const x = n(color.x);
-        const y = n(color.y);
-        const r = n(color.r);
-        const g = n(color.g);
-        const b = n(color.b);
-        const bri = n(o.brightness);
-        model = {
-          on: o.state === 'ON' ? true : o.state === 'OFF' ? false : model.on,
-          brightness: bri === undefined ? model.brightness : Math.round((bri * 255) / scale),
-          colorMode: mode ?? model.colorMode,
-          hs: h !== undefined && s !== undefined ? [h, s] : model.hs,
-          xy: x !== undefined && y !== undefined ? [x, y] : model.xy,
-          rgb: r !== undefined && g !== undefined && b !== undefined ? [r, g, b] : model.rgb,
-          colorTempKelvin: kelvin(o.color_temp) ?? model.colorTempKelvin,
-          effect: typeof o.effect === 'string' ? o.effect : model.effect,
-        };
-        return render(model);
-      });
+      topics.push([
+        stateTopic,
+        (p) => {
+          const v = JSON.parse(p) as JsonValue;
+          if (v === null || typeof v !== 'object' || Array.isArray(v)) return {};
+          const o = v as JsonObject;
+          const color = o.color !== null && typeof o.color === 'object' && !Array.isArray(o.color) ? (o.color as JsonObject) : {};
+          const n = (x: JsonValue | undefined) => (typeof x === 'number' ? x : undefined);
+          const mode =
+            typeof o.color_mode === 'string' && MODES.includes(o.color_mode as ColorMode) ? (o.color_mode as ColorMode) : undefined;
+          const h = n(color.h);
+          const s = n(color.s);
+          const x = n(color.x);
+          const y = n(color.y);
+          const r = n(color.r);
+          const g = n(color.g);
+          const b = n(color.b);
+          const bri = n(o.brightness);
+          model = {
+            on: o.state === 'ON' ? true : o.state === 'OFF' ? false : model.on,
+            brightness: bri === undefined ? model.brightness : Math.round((bri * 255) / scale),
+            colorMode: mode ?? model.colorMode,
+            hs: h !== undefined && s !== undefined ? [h, s] : model.hs,
+            xy: x !== undefined && y !== undefined ? [x, y] : model.xy,
+            rgb: r !== undefined && g !== undefined && b !== undefined ? [r, g, b] : model.rgb,
+            colorTempKelvin: kelvin(o.color_temp) ?? model.colorTempKelvin,
+            effect: typeof o.effect === 'string' ? o.effect : model.effect,
+          };
+          return render(model);
+        },
+      ]);
     }
   } else {
     if (stateTopic) {
       const stateOn = str(c.payload_on, 'ON');
       const stateOff = str(c.payload_off, 'OFF');
-      topics.set(stateTopic, (p) => {
-        const v = renderValue(ctx, p, 'state_value_template');
-        if (v === stateOn) model = { ...model, on: true };
-        else if (v === stateOff) model = { ...model, on: false };
-        else return {};
-        return render(model);
-      });
+      topics.push([
+        stateTopic,
+        (p) => {
+          const v = renderValue(ctx, p, 'state_value_template');
+          if (v === stateOn) model = { ...model, on: true };
+          else if (v === stateOff) model = { ...model, on: false };
+          else return {};
+          return render(model);
+        },
+      ]);
     }
     const briTopic = optStr(c.brightness_state_topic);
     if (briTopic) {
-      topics.set(briTopic, (p) => {
-        const v = Number(renderValue(ctx, p, 'brightness_value_template'));
-        if (!Number.isFinite(v)) return {};
-        model = { ...model, brightness: Math.round((v * 255) / scale) };
-        return render(model);
-      });
+      topics.push([
+        briTopic,
+        (p) => {
+          const v = Number(renderValue(ctx, p, 'brightness_value_template'));
+          if (!Number.isFinite(v)) return {};
+          model = { ...model, brightness: Math.round((v * 255) / scale) };
+          return render(model);
+        },
+      ]);
     }
   }
   const turnOn = (params: LightTurnOnParams): void => {
@@ -207,18 +214,21 @@ function coverParts(ctx: AdoptContext): AdoptedParts {
     [str(c.state_stopped, 'stopped')]: 'open',
   };
   let position: number | undefined;
-  const topics = new Map<string, (p: string) => { state?: string | null; attributes?: JsonObject }>();
+  const topics: [string, TopicHandler][] = [];
   const stateTopic = optStr(c.state_topic);
   const attrs = (): JsonObject => (position === undefined ? {} : { current_position: position });
-  if (stateTopic) topics.set(stateTopic, (p) => ({ state: states[renderValue(ctx, p)] ?? null, attributes: attrs() }));
+  if (stateTopic) topics.push([stateTopic, (p) => ({ state: states[renderValue(ctx, p)] ?? null, attributes: attrs() })]);
   const positionTopic = optStr(c.position_topic);
   if (positionTopic) {
-    topics.set(positionTopic, (p) => {
-      const v = Number(renderValue(ctx, p, 'position_template'));
-      if (!Number.isFinite(v)) return {};
-      position = Math.max(0, Math.min(100, Math.round(v)));
-      return stateTopic ? { attributes: attrs() } : { state: position > 0 ? 'open' : 'closed', attributes: attrs() };
-    });
+    topics.push([
+      positionTopic,
+      (p) => {
+        const v = Number(renderValue(ctx, p, 'position_template'));
+        if (!Number.isFinite(v)) return {};
+        position = Math.max(0, Math.min(100, Math.round(v)));
+        return stateTopic ? { attributes: attrs() } : { state: position > 0 ? 'open' : 'closed', attributes: attrs() };
+      },
+    ]);
   }
   const send = (payload: string | undefined) => {
     if (command && payload !== undefined) ctx.publish(command, payload);
@@ -246,9 +256,9 @@ function lockParts(ctx: AdoptContext): AdoptedParts {
     [str(c.state_open, 'OPEN')]: 'open',
     [str(c.state_opening, 'OPENING')]: 'opening',
   };
-  const topics = new Map<string, (p: string) => { state?: string | null }>();
+  const topics: [string, TopicHandler][] = [];
   const stateTopic = optStr(c.state_topic);
-  if (stateTopic) topics.set(stateTopic, (p) => ({ state: states[renderValue(ctx, p)] ?? null }));
+  if (stateTopic) topics.push([stateTopic, (p) => ({ state: states[renderValue(ctx, p)] ?? null })]);
   const openPayload = optStr(c.payload_open);
   const send = (payload: string) => {
     if (command) ctx.publish(command, commandPayload(ctx, payload));
@@ -276,6 +286,10 @@ export function adoptedParts(component: string, ctx: AdoptContext): AdoptedParts
       return coverParts(ctx);
     case 'lock':
       return lockParts(ctx);
+    case 'climate':
+      return climateParts(ctx);
+    case 'fan':
+      return fanParts(ctx);
     default:
       return undefined;
   }

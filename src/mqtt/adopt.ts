@@ -174,7 +174,7 @@ export class Adopter {
       publish: (t, payload) => connection.publish(t, payload, { qos, retain }),
     });
     if (parts === undefined) throw new Error(`component ${component} is not adopted`);
-    if (parts.topics.size === 0 && optStr(c.command_topic) === undefined) throw new Error('no state_topic or command_topic');
+    if (parts.topics.length === 0 && optStr(c.command_topic) === undefined) throw new Error('no state_topic or command_topic');
     const deviceId = this.registerDevice(c);
     const uniqueId = optStr(c.unique_id);
     const name = this.displayName(c);
@@ -188,6 +188,7 @@ export class Adopter {
       uniqueId: uniqueId ? `mqtt_${uniqueId}` : undefined,
       deviceId,
       restore: false,
+      data: parts.data,
     });
     const offs: (() => void)[] = [];
     const availability = availabilityOf(c);
@@ -236,7 +237,7 @@ export class Adopter {
             if (m.payload.length === 0) return;
             const r = parse(m.payload.toString());
             if (r.state !== undefined) state = r.state;
-            if (r.attributes !== undefined) attributes = r.attributes;
+            if (r.attributes !== undefined) attributes = { ...attributes, ...r.attributes };
             apply();
           }),
         ),

@@ -116,7 +116,7 @@ export function commandCall(domain: string, what: string, payload: string): Comm
     case 'fan/preset_mode':
       return { service: 'set_preset_mode', data: { preset_mode: payload.trim() } };
     case 'fan/oscillation':
-      return { service: 'oscillate', data: { oscillating: payload.trim().toLowerCase() === 'oscillate_on' } };
+      return { service: 'oscillate', data: { oscillating: ['true', 'oscillate_on', 'on'].includes(payload.trim().toLowerCase()) } };
     default:
       throw new HubError('invalid_format', `command ${key.replace(/\/$/, '')}: no such command for a ${domain} entity`);
   }

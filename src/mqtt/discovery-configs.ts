@@ -130,7 +130,10 @@ function fanConfig(a: Attributes, t: EntityTopics): JsonObject {
   }
   if (f & FanFeature.OSCILLATE) {
     out.oscillation_state_topic = t.attributes;
-    out.oscillation_value_template = "{{ 'oscillate_on' if value_json.oscillating else 'oscillate_off' }}";
+    // The attribute is a JSON boolean, which templates print as Python does.
+    out.oscillation_value_template = attrTemplate('oscillating');
+    out.payload_oscillation_on = 'True';
+    out.payload_oscillation_off = 'False';
     out.oscillation_command_topic = `${t.base}/oscillation/set`;
   }
   return out;

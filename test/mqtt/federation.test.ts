@@ -18,6 +18,10 @@ virtual:
   - {platform: switch, id: garage_light, name: Garage Light}
   - {platform: light, id: workbench, name: Workbench, color_modes: [brightness], device: {name: Bench Dimmer, manufacturer: ACME, model: D1}}
   - {platform: sensor, id: garage_temperature, name: Garage Temperature, device_class: temperature, min: 10, max: 11, interval: 3600}
+  - {platform: climate, id: garage, name: Garage Heater, hvac_modes: ["off", heat], hvac_mode: heat, current_temperature: 12, presets: {none: , eco: 10}}
+  - {platform: fan, id: garage_vent, name: Garage Vent, speed_count: 4, oscillate: true}
+  - {platform: cover, id: garage_door, name: Garage Door, device_class: garage, travel_time: 0.2}
+  - {platform: lock, id: side_door, name: Side Door, transition_time: 0.1}
 `;
 const HOUSE = `
 virtual:
@@ -56,6 +60,29 @@ t.test('two and three hubs see and control each other through one broker, withou
   t.equal(garage.hub.core.states.get('light.workbench')?.attributes.brightness, 100, 'the brightness reached the origin');
   t.equal(lit.attributes.color_mode, 'brightness');
 
+  // Thermostats, fans, covers and locks cross over with their capabilities, and obey.
+  const heater = await waitForState(core, 'climate.garage', (s) => s.state === 'heat' && s.attributes.current_temperature === 12);
+  t.same(heater.attributes.hvac_modes, ['off', 'heat'], 'the thermostat keeps its modes');
+  await core.services.call('climate', 'set_temperature', { entity_id: 'climate.garage', temperature: 16.5 });
+  await waitForState(garage.hub.core, 'climate.garage', (s) => s.attributes.temperature === 16.5);
+  await waitForState(core, 'climate.garage', (s) => s.attributes.temperature === 16.5);
+  await core.services.call('climate', 'set_hvac_mode', { entity_id: 'climate.garage', hvac_mode: 'off' });
+  await waitForState(garage.hub.core, 'climate.garage', (s) => s.state === 'off');
+  await t.rejects(
+    core.services.call('climate', 'set_hvac_mode', { entity_id: 'climate.garage', hvac_mode: 'cool' }),
+    /cool/,
+    'a mode the origin lacks is refused here, by the same validation',
+  );
+  await core.services.call('fan', 'set_percentage', { entity_id: 'fan.garage_vent', percentage: 50 });
+  await waitForState(garage.hub.core, 'fan.garage_vent', (s) => s.state === 'on' && s.attributes.percentage === 50);
+  await waitForState(core, 'fan.garage_vent', (s) => s.state === 'on' && s.attributes.percentage === 50);
+  await core.services.call('fan', 'oscillate', { entity_id: 'fan.garage_vent', oscillating: true });
+  await waitForState(core, 'fan.garage_vent', (s) => s.attributes.oscillating === true);
+  await core.services.call('cover', 'open_cover', { entity_id: 'cover.garage_door' });
+  await waitForState(core, 'cover.garage_door', (s) => s.state === 'open' && s.attributes.current_position === 100);
+  await core.services.call('lock', 'unlock', { entity_id: 'lock.side_door' });
+  await waitForState(core, 'lock.side_door', (s) => s.state === 'unlocked');
+
   await house.hub.mqtt?.settled();
   await garage.hub.mqtt?.settled();
   const houseConfigs = [...w.latest.keys()].filter((k) => k.includes('/house/') && w.latest.get(k) !== '');
@@ -85,9 +112,21 @@ t.test('two and three hubs see and control each other through one broker, withou
   const ids = [...shed.hub.core.entities.all()].map((e) => e.id).sort();
   t.same(
     ids,
-    ['light.workbench', 'sensor.garage_temperature', 'switch.garage_light', 'switch.kettle', 'switch.shed_pump'],
+    [
+      'climate.garage',
+      'cover.garage_door',
+      'fan.garage_vent',
+      'light.workbench',
+      'lock.side_door',
+      'sensor.garage_temperature',
+      'switch.garage_light',
+      'switch.kettle',
+      'switch.shed_pump',
+    ],
     'three hubs: no duplicates',
   );
+  const warned = [...garage.logs, ...house.logs, ...shed.logs].filter((l) => l.level === 'warn' && l.msg.startsWith('MQTT'));
+  t.same(warned, [], 'every payload was understood');
 });
 
 t.test('a hub killed with kill -9 goes unavailable elsewhere (its last will) and comes back without duplicates', async (t) => {
