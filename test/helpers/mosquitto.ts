@@ -25,6 +25,15 @@ export interface BrokerOptions {
   readonly aclPatterns?: readonly string[];
   /** mosquitto's message_size_limit in bytes (0: its own 256 MB). */
   readonly messageSizeLimit?: number;
+  /** A TLS listener with a generated CA and server certificate (for 127.0.0.1); clients must present one signed by it. */
+  readonly tls?: boolean;
+}
+
+/** Files of a TLS broker: the CA that signed the server's certificate, and a client certificate with its key. */
+export interface BrokerTls {
+  readonly ca: string;
+  readonly clientCert: string;
+  readonly clientKey: string;
 }
 
 export interface TestBroker {
@@ -34,6 +43,7 @@ export interface TestBroker {
   readonly password: string;
   /** Stops the broker (SIGTERM, then SIGKILL after 2 s). */
   stop(): Promise<void>;
+  readonly tls?: BrokerTls;
   /** Starts it again on the same port with the same config (after stop()). */
   start(): Promise<void>;
 }
@@ -76,6 +86,37 @@ async function waitListening(port: number, child: ChildProcess, output: () => st
   throw new Error(`mosquitto did not listen on ${port} within ${ms} ms: ${output()}`);
 }
 
+/** A CA, a server certificate for 127.0.0.1 and a client certificate, with openssl (P-256 keys: quick to make). */
+async function makeCertificates(dir: string): Promise<BrokerTls> {
+  const f = (name: string) => join(dir, name);
+  const key = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  await run('openssl', ['req', '-x509', ...key, '-keyout', f('ca.key'), '-out', f('ca.pem'), '-days', '1', '-subj', '/CN=hearth test CA']);
+  await writeFile(f('server.ext'), 'subjectAltName=IP:127.0.0.1\n');
+  for (const [name, cn, ext] of [
+    ['server', '127.0.0.1', ['-extfile', f('server.ext')]],
+    ['client', 'hearth', []],
+  ] as const) {
+    await run('openssl', ['req', ...key, '-keyout', f(`${name}.key`), '-out', f(`${name}.csr`), '-subj', `/CN=${cn}`]);
+    await run('openssl', [
+      'x509',
+      '-req',
+      '-in',
+      f(`${name}.csr`),
+      '-CA',
+      f('ca.pem'),
+      '-CAkey',
+      f('ca.key'),
+      '-CAcreateserial',
+      '-out',
+      f(`${name}.pem`),
+      '-days',
+      '1',
+      ...ext,
+    ]);
+  }
+  return { ca: f('ca.pem'), clientCert: f('client.pem'), clientKey: f('client.key') };
+}
+
 /**
  * Starts Debian's mosquitto on a free port on 127.0.0.1 with a generated config: a password file (made with
  * mosquitto_passwd -b), an ACL file and persistence off. Stopped and its files removed at teardown.
@@ -90,6 +131,7 @@ export async function startBroker(t: Teardown, options: BrokerOptions = {}): Pro
   const perUser = users.map((u) => `user ${u.username}\n${(u.acl ?? []).join('\n')}\n`).join('\n');
   await writeFile(aclFile, `${(options.aclPatterns ?? []).join('\n')}\n${perUser}`);
   const port = await freePort();
+  const tls = options.tls ? await makeCertificates(dir) : undefined;
   const lines = [
     // As root (CI), mosquitto would switch to the `mosquitto` user, which cannot read this private directory.
     ...(process.getuid?.() === 0 ? ['user root'] : []),
@@ -103,6 +145,9 @@ export async function startBroker(t: Teardown, options: BrokerOptions = {}): Pro
     'log_type error',
     'log_type warning',
     ...(options.messageSizeLimit ? [`message_size_limit ${options.messageSizeLimit}`] : []),
+    ...(tls
+      ? [`cafile ${tls.ca}`, `certfile ${join(dir, 'server.pem')}`, `keyfile ${join(dir, 'server.key')}`, 'require_certificate true']
+      : []),
   ];
   const configFile = join(dir, 'mosquitto.conf');
   await writeFile(configFile, `${lines.join('\n')}\n`);
@@ -138,7 +183,8 @@ export async function startBroker(t: Teardown, options: BrokerOptions = {}): Pro
   });
   return {
     port,
-    url: `mqtt://127.0.0.1:${port}`,
+    tls,
+    url: `${tls ? 'mqtts' : 'mqtt'}://127.0.0.1:${port}`,
     username: DEFAULT_USER.username,
     password: DEFAULT_USER.password,
     stop,

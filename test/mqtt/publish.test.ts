@@ -80,6 +80,11 @@ t.test('entities are announced with Home Assistant discovery, mirrored and contr
   t.equal(light.schema, 'json');
   t.same(light.supported_color_modes, ['hs', 'color_temp'], 'the light announces its colour modes');
   t.same(light.effect_list, ['colorloop']);
+  // schema_json.py: color_mode and supported_color_modes are vol.Inclusive; scale and mireds positive integers.
+  t.equal(light.color_mode, true, 'color_mode with supported_color_modes');
+  t.ok(Number.isInteger(light.brightness_scale) && (light.brightness_scale as number) >= 1, 'brightness_scale is an integer >= 1');
+  for (const k of ['min_mireds', 'max_mireds']) t.ok(Number.isInteger(light[k]) && (light[k] as number) > 0, `${k} is a positive integer`);
+  t.equal(light.effect, true, 'effect with its list');
   t.equal((light.hearth as { area?: string }).area, 'Kitchen', 'the area travels in the hearth field');
   const strip = JSON.parse(w.latest.get(cfgTopic('switch', 'coffee_maker')) ?? '{}') as { device: Record<string, unknown> };
   t.equal(strip.device.name, 'Kitchen Strip');

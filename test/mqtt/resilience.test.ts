@@ -1,8 +1,10 @@
 import t from 'tap';
+import { startTestHub } from '../helpers/hub.js';
+import { memoryLogger } from '../helpers/logger.js';
 import { startBroker } from '../helpers/mosquitto.js';
 import { watch } from '../helpers/mqtt-watch.js';
 import { waitForState } from '../helpers/wait.js';
-import { startMqttHub } from './hubs.js';
+import { mqttYaml, startMqttHub } from './hubs.js';
 
 const SWITCHES = `
 virtual:
@@ -85,3 +87,32 @@ t.test(
     t.equal((await hub.api('/api/states/sensor.flood')).status, 200, 'the hub answers after the flood');
   },
 );
+
+t.test('mqtts with a private CA and a client certificate; protocol 3.1.1 on request', async (t) => {
+  const broker = await startBroker(t, { tls: true });
+  const tls = broker.tls;
+  if (tls === undefined) throw new Error('no TLS files');
+  const extra = `  certificate_authority: ${tls.ca}\n  client_cert: ${tls.clientCert}\n  client_key: ${tls.clientKey}\n  protocol: "3.1.1"`;
+  const hub = await startMqttHub(t, broker, 'Secure', SWITCHES, extra);
+  await hub.hub.mqtt?.settled();
+  t.ok(hub.hub.mqtt?.connected, 'connected over TLS with the client certificate');
+  t.ok(
+    hub.logs.some((l) => l.msg === 'MQTT connected'),
+    'and says so',
+  );
+  let failed: (msg: string) => void = () => {};
+  const failure = new Promise<string>((resolve) => {
+    failed = resolve;
+  });
+  const log = memoryLogger();
+  const warn = log.warn;
+  log.warn = (a: object | string, b?: string) => {
+    if (typeof a === 'string') warn(a);
+    else warn(a, b);
+    if (typeof b === 'string' && b.startsWith('MQTT')) failed(b);
+  };
+  const refused = await startTestHub(t, { yaml: mqttYaml(broker, 'Insecure', '', '  protocol: "3.1.1"'), log });
+  t.match(await failure, /MQTT (connection failed|broker unreachable)/, 'without the CA the hub does not connect, and says so');
+  t.notOk(refused.hub.mqtt?.connected);
+  t.equal((await refused.api('/api/')).status, 200, 'and serves anyway');
+});
