@@ -18,6 +18,18 @@ interface Client {
   end(force: boolean, opts: object, cb: () => void): void;
 }
 
+/**
+ * A variable, so TypeScript does not read mqtt.js's declarations (they pull in browser worker types that the build's
+ * full library check refuses) and esbuild leaves the package in node_modules, loaded only with an `mqtt:` section.
+ */
+const MQTT_PACKAGE = 'mqtt';
+
+/** The part of mqtt.js's module this uses (its CommonJS build: `connect` named or on the default export). */
+interface MqttModule {
+  connect?: (url: string, options: Record<string, unknown>) => unknown;
+  default?: { connect?: (url: string, options: Record<string, unknown>) => unknown };
+}
+
 export interface ReceivedMessage {
   readonly topic: string;
   readonly payload: Buffer;
@@ -68,13 +80,15 @@ export class MqttConnection {
 
   async start(): Promise<void> {
     const { config } = this.options;
-    const mqtt = await import('mqtt');
+    const mod = (await import(MQTT_PACKAGE)) as MqttModule;
+    const connect = mod.connect ?? mod.default?.connect;
+    if (connect === undefined) throw new Error('the mqtt package has no connect(): is mqtt 5 installed?');
     const tls = {
       ...(config.ca ? { ca: await readFile(config.ca) } : {}),
       ...(config.cert ? { cert: await readFile(config.cert) } : {}),
       ...(config.key ? { key: await readFile(config.key) } : {}),
     };
-    const client = mqtt.connect(config.broker, {
+    const client = connect(config.broker, {
       clientId: config.clientId,
       username: config.username,
       password: config.password,
