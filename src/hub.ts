@@ -146,7 +146,7 @@ export class Hub {
     const registries = new Registries({ core, dataDir, sections: config.sections, log: log.child({ module: 'registry' }) });
     const auth = AuthStore.unopened(dataDir, log.child({ module: 'auth' }), { watch: true });
     const guard = LoginGuard.unopened(dataDir, httpSettings, httpLog);
-    const mqtt = mqttComponent({ core, config, registries, log, minReconnectMs: options.mqttMinReconnectMs });
+    const mqtt = mqttComponent({ core, config, registries, log, dataDir, minReconnectMs: options.mqttMinReconnectMs });
     const mqttSubscriber = mqtt && {
       subscribe: (filter: string, fn: (m: { topic: string; payload: string; retain: boolean }) => void) =>
         mqtt.subscribe(filter, (m) => fn({ topic: m.topic, payload: m.payload.toString(), retain: m.retain })),

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 import type { ConfigIssue } from '../config/reader.js';
 import type { HubConfig } from '../config/types.js';
 import type { Core } from '../core/core.js';
@@ -14,6 +17,7 @@ export function mqttComponent(o: {
   config: HubConfig;
   registries: Registries;
   log: Logger;
+  dataDir: string;
   minReconnectMs?: number;
 }): MqttComponent | undefined {
   const section = o.config.sections.mqtt;
@@ -27,6 +31,11 @@ export function mqttComponent(o: {
     config,
     hubName: o.config.hub.name,
     hubVersion: HUB_VERSION,
+    // The same host and data directory: the same hub, across restarts.
+    instanceId: createHash('sha256')
+      .update(`${hostname()}\u0000${resolve(o.dataDir)}`)
+      .digest('hex')
+      .slice(0, 16),
     log: o.log.child({ module: 'mqtt' }),
     minReconnectMs: o.minReconnectMs,
   });

@@ -137,7 +137,8 @@ function lightParts(ctx: AdoptContext): AdoptedParts {
       topics.push([
         stateTopic,
         (p) => {
-          const v = renderValue(ctx, p, 'state_value_template');
+          // Tasmota gives the state's template as value_template; Home Assistant's basic schema names it state_value_template.
+          const v = renderValue(ctx, p, c.state_value_template === undefined ? 'value_template' : 'state_value_template');
           if (v === stateOn) model = { ...model, on: true };
           else if (v === stateOff) model = { ...model, on: false };
           else return {};

@@ -18,6 +18,8 @@ export interface MqttComponentOptions {
   readonly config: MqttConfig;
   readonly hubName: string;
   readonly hubVersion: string;
+  /** Tells this hub's configs from another's that was given the same node id by mistake (stable across restarts). */
+  readonly instanceId: string;
   readonly log: Logger;
   /** The template engine; the built-in fallback handles `{{ value }}` and `{{ value_json.key }}` only. */
   readonly render?: TemplateRenderer;
@@ -38,6 +40,7 @@ export class MqttComponent implements Component {
   private publisher: Publisher | undefined;
   private adopter: Adopter | undefined;
   private readonly offs: (() => void)[] = [];
+  private clashLogged = false;
   readonly render: TemplateRenderer;
 
   constructor(private readonly o: MqttComponentOptions) {
@@ -65,6 +68,7 @@ export class MqttComponent implements Component {
       config,
       hubName: this.o.hubName,
       hubVersion: this.o.hubVersion,
+      instanceId: this.o.instanceId,
       log,
       owner: MQTT_OWNER,
     });
@@ -114,6 +118,7 @@ export class MqttComponent implements Component {
     const component = parts[0] ?? '';
     const nodeId = parts.length === 4 ? parts[1] : undefined;
     if (nodeId === config.nodeId) {
+      if (m.payload.length > 0 && this.fromAnotherHub(m.payload.toString())) return;
       // One of this hub's own configs: a retained one for an entity no longer published (removed or excluded
       // while the hub was down) is emptied, so Home Assistant and other hubs drop it.
       if (m.payload.length > 0 && this.publisher?.isPublishedConfig(m.topic) === false && config.discovery) {
@@ -122,6 +127,26 @@ export class MqttComponent implements Component {
       return;
     }
     if (config.adopt) this.adopter?.handleConfig(m.topic, component, m.payload.toString());
+  }
+
+  /** A config under this hub's node id published by another hearth hub (same node id): left alone, logged once. */
+  private fromAnotherHub(text: string): boolean {
+    let instance: unknown;
+    try {
+      const parsed = JSON.parse(text) as { hearth?: { instance?: unknown } };
+      instance = parsed.hearth?.instance;
+    } catch {
+      return false;
+    }
+    if (typeof instance !== 'string' || instance === this.o.instanceId) return false;
+    if (!this.clashLogged) {
+      this.clashLogged = true;
+      this.o.log.error(
+        { node_id: this.o.config.nodeId },
+        'MQTT: another hearth hub publishes under this node id; give each hub its own node_id (or hub name) in mqtt:',
+      );
+    }
+    return true;
   }
 
   private registerServices(): void {

@@ -19,6 +19,7 @@ export interface PublisherOptions {
   readonly config: MqttConfig;
   readonly hubName: string;
   readonly hubVersion: string;
+  readonly instanceId: string;
   readonly log: Logger;
   /** The owner key of the MQTT component: entities it adopted are never published again (no echo). */
   readonly owner: string;
@@ -28,7 +29,12 @@ interface Published {
   readonly domain: string;
   readonly configTopic: string;
   readonly topics: EntityTopics;
+  /** What the availability topic says now; written only when it changes. */
+  available: boolean | undefined;
 }
+
+/** Device changes and Home Assistant's birth come in bursts (a Zigbee network starting): one refresh per burst. */
+const REFRESH_DELAY_MS = 200;
 
 function globMatch(globs: readonly string[], id: string): boolean {
   return globs.some((g) =>
@@ -50,8 +56,17 @@ export class Publisher {
   private readonly published = new Map<string, Published>();
   private readonly refusedLogged = new Set<string>();
   private readonly offs: (() => void)[] = [];
+  private refreshTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: PublisherOptions) {}
+
+  private scheduleRefresh(): void {
+    if (this.refreshTimer !== undefined) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      this.refreshAll();
+    }, REFRESH_DELAY_MS);
+  }
 
   start(): void {
     const { core, connection, config, owner } = this.o;
@@ -66,12 +81,12 @@ export class Publisher {
         const d = event.data;
         if (d.action === 'update') this.consider(d.entity_id, true);
       }),
-      core.bus.on(owner, 'device_registry_updated', () => this.refreshAll()),
+      core.bus.on(owner, 'device_registry_updated', () => this.scheduleRefresh()),
       connection.subscribe(`${config.baseTopic}/+/set`, (m) => this.onCommand(m)),
       connection.subscribe(`${config.baseTopic}/+/+/set`, (m) => this.onCommand(m)),
       // Home Assistant's birth message: it asks for the configs again (it may have lost the retained ones).
       connection.subscribe(`${config.discoveryPrefix}/status`, (m) => {
-        if (m.payload.toString() === 'online') this.refreshAll();
+        if (m.payload.toString() === 'online') this.scheduleRefresh();
       }),
       // A broker without persistence loses retained messages when it restarts: announce everything on each connect.
       connection.onConnected(() => this.refreshAll()),
@@ -81,6 +96,8 @@ export class Publisher {
 
   stop(): void {
     for (const off of this.offs.splice(0)) off();
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = undefined;
   }
 
   /** Whether `topic` is the config of an entity published now (the component empties the others of this node). */
@@ -144,7 +161,7 @@ export class Publisher {
     const domain = domainOf(entityId);
     const topics = entityTopics(config.baseTopic, entityId);
     const configTopic = `${config.discoveryPrefix}/${domain}/${config.nodeId}/${objectIdOf(entityId)}/config`;
-    this.published.set(entityId, { domain, configTopic, topics });
+    this.published.set(entityId, { domain, configTopic, topics, available: undefined });
     if (config.discovery) {
       const payload = this.discoveryConfig(entityId, domain, state, topics);
       if (payload !== undefined) connection.publish(configTopic, JSON.stringify(payload), { qos: 1, retain: true });
@@ -157,7 +174,10 @@ export class Publisher {
     if (p === undefined || !this.o.connection.connected) return;
     const { connection } = this.o;
     const available = s.state !== 'unavailable';
-    connection.publish(p.topics.availability, available ? 'online' : 'offline', { qos: 1, retain: true });
+    if (p.available !== available) {
+      p.available = available;
+      connection.publish(p.topics.availability, available ? 'online' : 'offline', { qos: 1, retain: true });
+    }
     if (!available) return;
     connection.publish(p.topics.state, statePayload(p.domain, s), { retain: true });
     connection.publish(p.topics.attributes, s.attributesJson, { retain: true });
@@ -217,7 +237,7 @@ export class Publisher {
       device: this.deviceBlock(deviceId, areaName),
       origin: { name: 'hearth', sw_version: hubVersion },
       // Read by other hearth hubs (Home Assistant ignores it): where the entity comes from, its area and labels.
-      hearth: { hub: config.nodeId, entity_id: entityId, area: areaName, labels: [...labels] },
+      hearth: { hub: config.nodeId, instance: this.o.instanceId, entity_id: entityId, area: areaName, labels: [...labels] },
     };
     if (typeof a.device_class === 'string') out.device_class = a.device_class;
     if (typeof a.icon === 'string') out.icon = a.icon;

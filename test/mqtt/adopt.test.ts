@@ -27,7 +27,7 @@ async function replay(w: Watcher, messages: readonly Recorded[]): Promise<void> 
 
 t.test('a zigbee2mqtt bridge, a Tasmota plug and an ESPHome node become entities and devices', async (t) => {
   const broker = await startBroker(t);
-  const w = await watch(t, broker, ['zigbee2mqtt/#', 'tasmota_plug/#', 'esp-greenhouse/#']);
+  const w = await watch(t, broker, ['zigbee2mqtt/#', 'tasmota_plug/#', 'tasmota_dimmer/#', 'esp-greenhouse/#']);
   // Retained before the hub starts (as a broker holds them), the rest after.
   const all = [...fixture('zigbee2mqtt'), ...fixture('tasmota'), ...fixture('esphome')];
   await replay(
@@ -38,6 +38,7 @@ t.test('a zigbee2mqtt bridge, a Tasmota plug and an ESPHome node become entities
   const core = hub.hub.core;
   // Messages that are not retained reach only subscribers: wait until the adopted entities listen.
   for (const id of [
+    'light.hall_dimmer',
     'light.living_room_bulb',
     'sensor.bathroom_climate_temperature',
     'binary_sensor.hall_motion_occupancy',
@@ -68,6 +69,8 @@ t.test('a zigbee2mqtt bridge, a Tasmota plug and an ESPHome node become entities
   const plug = await waitForState(core, 'switch.tasmota_plug', (s) => s.state === 'on');
   t.ok(plug, 'Tasmota: ~ expanded, value template through value_json');
   await waitForState(core, 'sensor.tasmota_plug_energy_power', (s) => s.state === '42');
+  const dimmer = await waitForState(core, 'light.hall_dimmer', (s) => s.state === 'on' && s.attributes.brightness === 102);
+  t.same(dimmer.attributes.supported_color_modes, ['brightness'], 'a default-schema dimmer: brightness 40 of 100 is 102 of 255');
   t.pass("Tasmota: value_json['ENERGY']['Power']");
 
   await waitForState(core, 'sensor.esp_greenhouse_temperature', (s) => s.state === '23.4');
@@ -83,6 +86,10 @@ t.test('a zigbee2mqtt bridge, a Tasmota plug and an ESPHome node become entities
   t.same(z2mSet, { state: 'ON', brightness: 127 }, 'zigbee2mqtt gets a JSON command on its 254 scale');
   await core.services.call('switch', 'turn_off', { entity_id: 'switch.tasmota_plug' });
   t.equal(await w.waitFor('tasmota_plug/cmnd/POWER'), 'OFF', 'Tasmota gets its POWER command');
+  await core.services.call('light', 'turn_on', { entity_id: 'light.hall_dimmer', brightness: 255 });
+  t.equal(await w.waitFor('tasmota_dimmer/cmnd/Dimmer'), '100', 'the dimmer gets its brightness on its own scale');
+  await core.services.call('light', 'turn_off', { entity_id: 'light.hall_dimmer' });
+  t.equal(await w.waitFor('tasmota_dimmer/cmnd/POWER'), 'OFF');
   await core.services.call('switch', 'turn_on', { entity_id: 'switch.esp_greenhouse_pump' });
   t.equal(await w.waitFor('esp-greenhouse/switch/pump/command'), 'ON');
   await core.services.call('cover', 'set_cover_position', { entity_id: 'cover.esp_greenhouse_vent', position: 75 });

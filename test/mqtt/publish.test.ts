@@ -1,8 +1,12 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
+import { startTestHub } from '../helpers/hub.js';
 import { startBroker } from '../helpers/mosquitto.js';
 import { watch } from '../helpers/mqtt-watch.js';
 import { waitForState } from '../helpers/wait.js';
-import { startMqttHub } from './hubs.js';
+import { mqttYaml, startMqttHub } from './hubs.js';
 
 const DEVICES = `
 areas:
@@ -136,10 +140,32 @@ virtual:
   - {platform: switch, id: one, name: One}
   - {platform: switch, id: two, name: Two}
 `;
-  const first = await startMqttHub(t, broker, 'Shed', yaml);
+  // The same data directory: the same hub, restarted.
+  const dataDir = await mkdtemp(join(tmpdir(), 'hearth-mqtt-restart-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const first = await startTestHub(t, { yaml: mqttYaml(broker, 'Shed', yaml), dataDir });
   await w.waitFor('homeassistant/switch/shed/switch_two/config', (p) => p !== '');
   await first.hub.stop();
-  await startMqttHub(t, broker, 'Shed', yaml, '  exclude: {entities: [switch.two]}');
+  await startTestHub(t, { yaml: mqttYaml(broker, 'Shed', yaml, '  exclude: {entities: [switch.two]}'), dataDir });
   await w.waitFor('homeassistant/switch/shed/switch_two/config', (p) => p === '');
   t.ok(w.latest.get('homeassistant/switch/shed/switch_one/config'), 'the other entity stays announced');
+});
+
+t.test('two hubs given the same node id by mistake: each says so once and neither withdraws the other', async (t) => {
+  const broker = await startBroker(t);
+  const w = await watch(t, broker, ['homeassistant/#']);
+  const a = await startMqttHub(t, broker, 'Twin', 'virtual:\n  - {platform: switch, id: one, name: One}\n');
+  await w.waitFor('homeassistant/switch/twin/switch_one/config', (p) => p !== '');
+  const b = await startMqttHub(t, broker, 'Twin', 'virtual:\n  - {platform: switch, id: two, name: Two}\n');
+  await w.waitFor('homeassistant/switch/twin/switch_two/config', (p) => p !== '');
+  await b.hub.mqtt?.settled();
+  await a.hub.mqtt?.settled();
+  // A round trip after both announced: an emptied config would have arrived before it.
+  await w.publish('homeassistant/probe', 'x');
+  await w.waitFor('homeassistant/probe');
+  t.notOk(
+    w.log.some((m) => m.payload === '' && m.topic.startsWith('homeassistant/switch/twin/')),
+    'no config emptied',
+  );
+  t.equal(b.logs.filter((l) => l.msg.includes('another hearth hub publishes under this node id')).length, 1, 'the clash is logged once');
 });
