@@ -36,6 +36,9 @@ interface Adopted {
   readonly offs: (() => void)[];
 }
 
+/** Topics that several adopted entities share get the last message when one more subscribes (see MqttConnection). */
+const REPLAY = { replayLast: true } as const;
+
 const optStr = (v: JsonValue | undefined): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 function availabilityOf(c: Record<string, JsonValue>): Availability[] {
@@ -219,39 +222,48 @@ export class Adopter {
     };
     for (const a of availability) {
       offs.push(
-        connection.subscribe(a.topic, (m) =>
-          guard(a.topic, () => {
-            const raw = m.payload.toString();
-            const v = a.template ? render(a.template, payloadVariables(raw)).trim() : raw;
-            if (v === a.on) known.set(a.topic, true);
-            else if (v === a.off || raw === '') known.set(a.topic, false);
-            apply();
-          }),
+        connection.subscribe(
+          a.topic,
+          (m) =>
+            guard(a.topic, () => {
+              const raw = m.payload.toString();
+              const v = a.template ? render(a.template, payloadVariables(raw)).trim() : raw;
+              if (v === a.on) known.set(a.topic, true);
+              else if (v === a.off || raw === '') known.set(a.topic, false);
+              apply();
+            }),
+          REPLAY,
         ),
       );
     }
     for (const [t, parse] of parts.topics) {
       offs.push(
-        connection.subscribe(t, (m) =>
-          guard(t, () => {
-            if (m.payload.length === 0) return;
-            const r = parse(m.payload.toString());
-            if (r.state !== undefined) state = r.state;
-            if (r.attributes !== undefined) attributes = { ...attributes, ...r.attributes };
-            apply();
-          }),
+        connection.subscribe(
+          t,
+          (m) =>
+            guard(t, () => {
+              if (m.payload.length === 0) return;
+              const r = parse(m.payload.toString());
+              if (r.state !== undefined) state = r.state;
+              if (r.attributes !== undefined) attributes = { ...attributes, ...r.attributes };
+              apply();
+            }),
+          REPLAY,
         ),
       );
     }
     const attrTopic = optStr(c.json_attributes_topic);
     if (attrTopic) {
       offs.push(
-        connection.subscribe(attrTopic, (m) =>
-          guard(attrTopic, () => {
-            const v = m.payload.length === 0 ? {} : (JSON.parse(m.payload.toString()) as JsonValue);
-            if (isJsonObject(v)) jsonAttributes = v;
-            apply();
-          }),
+        connection.subscribe(
+          attrTopic,
+          (m) =>
+            guard(attrTopic, () => {
+              const v = m.payload.length === 0 ? {} : (JSON.parse(m.payload.toString()) as JsonValue);
+              if (isJsonObject(v)) jsonAttributes = v;
+              apply();
+            }),
+          REPLAY,
         ),
       );
     }

@@ -54,6 +54,11 @@ export interface ConnectionOptions {
 export class MqttConnection {
   private client: Client | undefined;
   private readonly handlers = new Map<string, Set<MessageHandler>>();
+  /** The filters among `handlers` with + or #. */
+  private readonly wildcards = new Set<string>();
+  /** Exact topics with subscribers that want the last message replayed, and how many; their last message. */
+  private readonly replayed = new Map<string, number>();
+  private readonly last = new Map<string, ReceivedMessage>();
   private readonly outbox: Outbox;
   private delayMs: number;
   private downLogged = false;
@@ -167,33 +172,55 @@ export class MqttConnection {
       );
       return;
     }
-    for (const [filter, set] of this.handlers) {
-      if (!topicMatches(filter, message.topic)) continue;
-      for (const fn of set) {
-        try {
-          fn(message);
-        } catch (err) {
-          this.options.log.error({ err, topic: message.topic }, 'MQTT message handler failed');
-        }
-      }
+    if (this.replayed.has(message.topic)) this.last.set(message.topic, message);
+    // Exact topics by lookup, and only the wildcard filters by matching: a thousand adopted entities are some four
+    // thousand exact subscriptions, which a message must not walk.
+    const exact = this.handlers.get(message.topic);
+    if (exact !== undefined) for (const fn of [...exact]) this.run(fn, message);
+    for (const filter of this.wildcards) {
+      if (filter === message.topic || !topicMatches(filter, message.topic)) continue;
+      for (const fn of [...(this.handlers.get(filter) ?? [])]) this.run(fn, message);
+    }
+  }
+
+  private run(fn: MessageHandler, message: ReceivedMessage): void {
+    try {
+      fn(message);
+    } catch (err) {
+      this.options.log.error({ err, topic: message.topic }, 'MQTT message handler failed');
     }
   }
 
   /** Subscribes `fn` to a topic filter (wildcards allowed); returns the unsubscribe. */
-  subscribe(filter: string, fn: MessageHandler): () => void {
+  subscribe(filter: string, fn: MessageHandler, options: { replayLast?: boolean } = {}): () => void {
     let set = this.handlers.get(filter);
     if (set === undefined) {
       set = new Set();
       this.handlers.set(filter, set);
+      if (filter.includes('+') || filter.includes('#')) this.wildcards.add(filter);
       if (this.client?.connected) this.sendSubscribe([filter]);
+    } else if (options.replayLast) {
+      // The broker sends a retained message only on a new SUBSCRIBE; a second subscriber of the same topic (another
+      // entity of one device, every entity of another hub on its status topic) gets the last one from here.
+      const last = this.last.get(filter);
+      if (last !== undefined) queueMicrotask(() => set?.has(fn) && this.run(fn, last));
     }
+    if (options.replayLast && !this.wildcards.has(filter)) this.replayed.set(filter, (this.replayed.get(filter) ?? 0) + 1);
     set.add(fn);
     return () => {
       const s = this.handlers.get(filter);
-      if (s === undefined) return;
-      s.delete(fn);
+      if (s === undefined || !s.delete(fn)) return;
+      if (options.replayLast) {
+        const n = (this.replayed.get(filter) ?? 1) - 1;
+        if (n > 0) this.replayed.set(filter, n);
+        else {
+          this.replayed.delete(filter);
+          this.last.delete(filter);
+        }
+      }
       if (s.size > 0) return;
       this.handlers.delete(filter);
+      this.wildcards.delete(filter);
       if (this.client?.connected) this.client.unsubscribe(filter);
     };
   }

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { addSwitch } from '../../src/domains/switch.js';
 import { ServeProcess } from '../cli/cli-process.js';
 import { startTestHub } from '../helpers/hub.js';
 import { startBroker } from '../helpers/mosquitto.js';
@@ -102,6 +103,18 @@ t.test('two and three hubs see and control each other through one broker, withou
   await w.waitFor('hearth/probe');
   t.equal(w.log.filter((m) => m.topic === stateTopic).length - before, 1, 'one state message per change: nothing loops');
 
+  // An entity the garage adds later shares the garage's status topic with the others, whose retained message the
+  // house received long ago: it must still be available there.
+  const late = addSwitch(garage.hub.core, {
+    entityId: 'switch.late_addition',
+    owner: 'test',
+    name: 'Late',
+    platform: { turnOn() {}, turnOff() {} },
+  });
+  late.report(true);
+  await waitForState(core, 'switch.late_addition', (s) => s.state === 'on');
+  t.pass('a late entity is available on the other hub');
+
   // A third hub sees both, each once.
   const shed = await startMqttHub(t, broker, 'Shed', SHED);
   await waitForState(shed.hub.core, 'switch.garage_light', () => true);
@@ -121,6 +134,7 @@ t.test('two and three hubs see and control each other through one broker, withou
       'sensor.garage_temperature',
       'switch.garage_light',
       'switch.kettle',
+      'switch.late_addition',
       'switch.shed_pump',
     ],
     'three hubs: no duplicates',
