@@ -9,6 +9,7 @@ import { expandDiscovery } from './abbreviations.js';
 import { ADOPTED_COMPONENTS, adoptedParts } from './adopt-components.js';
 import type { MqttConfig } from './config.js';
 import type { MqttConnection } from './connection.js';
+import { splitDeviceConfig } from './device-discovery.js';
 import { payloadVariables, type TemplateRenderer } from './template.js';
 
 export interface AdopterOptions {
@@ -38,6 +39,9 @@ interface Adopted {
 
 /** Topics that several adopted entities share get the last message when one more subscribes (see MqttConnection). */
 const REPLAY = { replayLast: true } as const;
+
+/** `carbon_dioxide` -> `Carbon dioxide`: Home Assistant's English name of a device class. */
+const deviceClassName = (dc: string): string => dc.charAt(0).toUpperCase() + dc.slice(1).replace(/_/g, ' ');
 
 const optStr = (v: JsonValue | undefined): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
@@ -76,6 +80,10 @@ export class Adopter {
   /** A message on `<prefix>/<component>/[<node_id>/]<object_id>/config`; returns false when it is this hub's own. */
   handleConfig(topic: string, component: string, text: string): void {
     const { log, config } = this.o;
+    if (component === 'device') {
+      this.handleDevice(topic, text);
+      return;
+    }
     const existing = this.adopted.get(topic);
     if (existing?.payload === text) return;
     if (text === '') {
@@ -111,6 +119,23 @@ export class Adopter {
 
   stop(): void {
     for (const topic of [...this.adopted.keys()]) this.remove(topic);
+  }
+
+  /** Device-based discovery: each component is adopted as `<topic>#<key>`; those no longer listed are removed. */
+  private handleDevice(topic: string, text: string): void {
+    const previous = [...this.adopted.keys()].filter((k) => k.startsWith(`${topic}#`));
+    const split = text === '' ? [] : splitDeviceConfig(text);
+    if (split === undefined) {
+      this.o.log.warn({ topic, payload: text.slice(0, 200) }, 'MQTT discovery payload is not a JSON object; ignored');
+      return;
+    }
+    const kept = new Set<string>();
+    for (const c of split) {
+      if (c.platform === undefined) continue;
+      kept.add(`${topic}#${c.key}`);
+      this.handleConfig(`${topic}#${c.key}`, c.platform, c.text);
+    }
+    for (const k of previous) if (!kept.has(k)) this.remove(k);
   }
 
   private remove(topic: string): void {
@@ -151,7 +176,9 @@ export class Adopter {
    * their own names.
    */
   private displayName(c: Record<string, JsonValue>): string | undefined {
-    const name = optStr(c.name);
+    // `name: null` is the device's name alone; no name at all is the device class's name, as Home Assistant has it.
+    const deviceClass = optStr(c.device_class);
+    const name = optStr(c.name) ?? (c.name === undefined && deviceClass ? deviceClassName(deviceClass) : undefined);
     const device = isJsonObject(c.device) ? optStr(c.device.name) : undefined;
     if (isJsonObject(c.hearth) || device === undefined) return name;
     if (name === undefined) return device;

@@ -160,3 +160,42 @@ t.test('malformed and oversized messages are refused with one warning each, noth
   await waitForState(core, 'switch.good', (s) => s.state === 'off');
   t.equal(warnings().length, 5, 'an oversized state message is refused too, and the next one is read');
 });
+
+t.test("device-based discovery (one config, several components) as Home Assistant's documentation shows it", async (t) => {
+  const broker = await startBroker(t);
+  const w = await watch(t, broker, ['none']);
+  const hub = await startMqttHub(t, broker, 'Home', '');
+  const core = hub.hub.core;
+  const topic = 'homeassistant/device/0AFFD2/config';
+  const device = {
+    dev: { ids: '0AFFD2', name: 'Bedroom Climate', mf: 'Bla electronics', mdl: 'xya', sw: '1.0', sn: 'ea334450945afc', hw: '1.0rev2' },
+    o: { name: 'bla2mqtt', sw: '2.1', url: 'https://bla2mqtt.example.com/support' },
+    cmps: {
+      temp: { p: 'sensor', dev_cla: 'temperature', unit_of_meas: '°C', val_tpl: '{{ value_json.temperature }}', uniq_id: '0AFFD2_t' },
+      hum: { p: 'sensor', dev_cla: 'humidity', unit_of_meas: '%', val_tpl: '{{ value_json.humidity }}', uniq_id: '0AFFD2_h' },
+    },
+    stat_t: 'sensorBedroom/state',
+    qos: 1,
+  };
+  await w.publish(topic, JSON.stringify(device), { retain: true });
+  await waitForState(core, 'sensor.bedroom_climate_temperature', () => true);
+  await waitForState(core, 'sensor.bedroom_climate_humidity', () => true);
+  await hub.hub.mqtt?.settled();
+  await w.publish('sensorBedroom/state', JSON.stringify({ temperature: 23.2, humidity: 43.7 }));
+  await waitForState(core, 'sensor.bedroom_climate_temperature', (s) => s.state === '23.2');
+  await waitForState(core, 'sensor.bedroom_climate_humidity', (s) => s.state === '43.7');
+  const entry = [...core.devices.all()].find((d) => d.name === 'Bedroom Climate');
+  t.equal(entry?.serial_number, 'ea334450945afc', 'one device for both');
+
+  const gone = new Promise<void>((resolve) => {
+    const off = core.bus.on('test', 'state_changed', (e) => {
+      if (e.data.entity_id === 'sensor.bedroom_climate_humidity' && e.data.new_state === null) {
+        off();
+        resolve();
+      }
+    });
+  });
+  await w.publish(topic, JSON.stringify({ ...device, cmps: { ...device.cmps, hum: { p: 'sensor' } } }), { retain: true });
+  await gone;
+  t.ok(core.states.get('sensor.bedroom_climate_temperature'), 'a component given by its platform alone is removed, the others stay');
+});
