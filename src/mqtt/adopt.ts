@@ -1,12 +1,12 @@
 import type { Core } from '../core/core.js';
 import type { DeviceIdentifier } from '../core/devices.js';
 import type { Entity } from '../core/entities.js';
-import { slugify } from '../core/entity-id.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { Registries } from '../registry/index.js';
 import { expandDiscovery } from './abbreviations.js';
 import { ADOPTED_COMPONENTS, adoptedParts } from './adopt-components.js';
+import { availabilityOf, displayName, entityIdFor } from './adopt-naming.js';
 import type { MqttConfig } from './config.js';
 import type { MqttConnection } from './connection.js';
 import { splitDeviceConfig } from './device-discovery.js';
@@ -23,13 +23,6 @@ export interface AdopterOptions {
   readonly registries?: Registries;
 }
 
-interface Availability {
-  readonly topic: string;
-  readonly on: string;
-  readonly off: string;
-  readonly template: string | undefined;
-}
-
 interface Adopted {
   readonly payload: string;
   readonly entity?: Entity;
@@ -40,27 +33,7 @@ interface Adopted {
 /** Topics that several adopted entities share get the last message when one more subscribes (see MqttConnection). */
 const REPLAY = { replayLast: true } as const;
 
-/** `carbon_dioxide` -> `Carbon dioxide`: Home Assistant's English name of a device class. */
-const deviceClassName = (dc: string): string => dc.charAt(0).toUpperCase() + dc.slice(1).replace(/_/g, ' ');
-
 const optStr = (v: JsonValue | undefined): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
-function availabilityOf(c: Record<string, JsonValue>): Availability[] {
-  const one = (a: JsonObject | Record<string, JsonValue>): Availability | undefined => {
-    const topic = optStr(a.topic ?? a.availability_topic);
-    if (topic === undefined) return undefined;
-    const on = optStr(a.payload_available ?? c.payload_available) ?? 'online';
-    const off = optStr(a.payload_not_available ?? c.payload_not_available) ?? 'offline';
-    return { topic, on, off, template: optStr(a.value_template ?? a.availability_template ?? c.availability_template) };
-  };
-  if (Array.isArray(c.availability)) {
-    return (c.availability as JsonValue[]).flatMap((a) =>
-      isJsonObject(a) ? [one(a)].filter((x): x is Availability => x !== undefined) : [],
-    );
-  }
-  const single = one({ topic: c.availability_topic ?? null });
-  return single ? [single] : [];
-}
 
 /**
  * Turns Home Assistant MQTT discovery from other publishers (zigbee2mqtt, Tasmota, ESPHome, other hearth hubs) into
@@ -70,8 +43,15 @@ function availabilityOf(c: Record<string, JsonValue>): Availability[] {
 export class Adopter {
   private readonly adopted = new Map<string, Adopted>();
   private readonly warnedComponents = new Set<string>();
+  /** Each adopted entity's reaction to the broker connection ending (unavailable, as Home Assistant's MQTT entities). */
+  private readonly onBrokerLost = new Set<() => void>();
+  private readonly offConnection: () => void;
 
-  constructor(private readonly o: AdopterOptions) {}
+  constructor(private readonly o: AdopterOptions) {
+    this.offConnection = o.connection.onDisconnected(() => {
+      for (const fn of this.onBrokerLost) fn();
+    });
+  }
 
   get count(): number {
     return this.adopted.size;
@@ -118,6 +98,7 @@ export class Adopter {
   }
 
   stop(): void {
+    this.offConnection();
     for (const topic of [...this.adopted.keys()]) this.remove(topic);
   }
 
@@ -170,30 +151,6 @@ export class Adopter {
     return entry.id;
   }
 
-  /**
-   * Home Assistant's naming: the entity's name after its device's (when the device block names one and the entity's
-   * name does not already start with it); a name of null is the device's name alone. Other hearth hubs' entities keep
-   * their own names.
-   */
-  private displayName(c: Record<string, JsonValue>): string | undefined {
-    // `name: null` is the device's name alone; no name at all is the device class's name, as Home Assistant has it.
-    const deviceClass = optStr(c.device_class);
-    const name = optStr(c.name) ?? (c.name === undefined && deviceClass ? deviceClassName(deviceClass) : undefined);
-    const device = isJsonObject(c.device) ? optStr(c.device.name) : undefined;
-    if (isJsonObject(c.hearth) || device === undefined) return name;
-    if (name === undefined) return device;
-    return name.toLowerCase().startsWith(device.toLowerCase()) ? name : `${device} ${name}`;
-  }
-
-  private entityIdFor(component: string, c: Record<string, JsonValue>, name: string | undefined): string {
-    const hearth = isJsonObject(c.hearth) ? c.hearth : undefined;
-    const wanted = [optStr(c.default_entity_id), optStr(hearth?.entity_id)].find((id) => id?.startsWith(`${component}.`));
-    const base = wanted ?? `${component}.${slugify(optStr(c.object_id) ?? name ?? optStr(c.unique_id) ?? 'mqtt')}`;
-    let id = base;
-    for (let n = 2; this.o.core.entities.find(id) !== undefined && n < 1000; n++) id = `${base}_${n}`;
-    return id;
-  }
-
   private adoptEntity(topic: string, component: string, c: Record<string, JsonValue>, text: string): Adopted {
     const { core, connection, render, log } = this.o;
     const qos = c.qos === 1 || c.qos === 2 ? c.qos : 0;
@@ -207,10 +164,10 @@ export class Adopter {
     if (parts.topics.length === 0 && optStr(c.command_topic) === undefined) throw new Error('no state_topic or command_topic');
     const deviceId = this.registerDevice(c);
     const uniqueId = optStr(c.unique_id);
-    const name = this.displayName(c);
+    const name = displayName(c);
     const fixed = { ...parts.fixed, ...(typeof c.icon === 'string' ? { icon: c.icon } : {}) };
     const entity = core.entities.add({
-      entityId: this.entityIdFor(component, c, name),
+      entityId: entityIdFor(core, component, c, name),
       owner: this.o.owner,
       platform: parts.platform,
       name,
@@ -228,6 +185,10 @@ export class Adopter {
     let jsonAttributes: JsonObject = {};
     let warned = false;
     const apply = (): void => {
+      if (!connection.connected) {
+        entity.markUnavailable();
+        return;
+      }
       const available =
         availability.length === 0 ||
         (c.availability_mode === 'any' ? [...known.values()].some((v) => v) : availability.every((a) => known.get(a.topic) === true));
@@ -294,6 +255,13 @@ export class Adopter {
         ),
       );
     }
+    // Until the broker answers again, availability is not known: the retained messages come back with the subscriptions.
+    const lost = (): void => {
+      known.clear();
+      apply();
+    };
+    this.onBrokerLost.add(lost);
+    offs.push(() => this.onBrokerLost.delete(lost), connection.onConnected(apply));
     apply();
     if (isJsonObject(c.hearth)) this.applyArea(entity.id, optStr(c.hearth.area));
     log.debug({ topic, entity_id: entity.id }, 'MQTT entity adopted');

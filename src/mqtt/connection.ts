@@ -64,6 +64,8 @@ export class MqttConnection {
   private downLogged = false;
   private stopped = false;
   private readonly connectListeners = new Set<() => void>();
+  private readonly disconnectListeners = new Set<() => void>();
+  private wasConnected = false;
   private pendingSubscribes = 0;
   private readonly settleWaiters: (() => void)[] = [];
   readonly statusTopic: string;
@@ -119,6 +121,12 @@ export class MqttConnection {
     return () => this.connectListeners.delete(fn);
   }
 
+  /** Called when a connection ends (the broker went away, a network error), not when the hub stops. */
+  onDisconnected(fn: () => void): () => void {
+    this.disconnectListeners.add(fn);
+    return () => this.disconnectListeners.delete(fn);
+  }
+
   private onConnect(): void {
     const client = this.client;
     if (client === undefined) return;
@@ -128,6 +136,7 @@ export class MqttConnection {
       this.downLogged ? 'MQTT broker reachable again' : 'MQTT connected',
     );
     this.downLogged = false;
+    this.wasConnected = true;
     this.delayMs = this.options.minReconnectMs ?? 1000;
     client.options.reconnectPeriod = this.delayMs;
     client.publish(this.statusTopic, 'online', { qos: 1, retain: true });
@@ -141,6 +150,10 @@ export class MqttConnection {
   private onClose(): void {
     const client = this.client;
     if (client === undefined || this.stopped) return;
+    if (this.wasConnected) {
+      this.wasConnected = false;
+      for (const fn of this.disconnectListeners) fn();
+    }
     if (!this.downLogged) {
       this.downLogged = true;
       this.options.log.warn({ broker: this.options.config.broker }, 'MQTT broker unreachable; retrying with backoff');
