@@ -31,7 +31,7 @@ export async function watch(t: Teardown, broker: TestBroker, filters: string[]):
     client,
     latest,
     log,
-    waitFor(topic, pred = () => true, ms = 5000) {
+    waitFor(topic, pred = () => true, ms = 10_000) {
       return new Promise((resolve, reject) => {
         const check = (): boolean => {
           const v = latest.get(topic);

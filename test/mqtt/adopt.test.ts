@@ -4,8 +4,7 @@ import t from 'tap';
 import type { HubEvent } from '../../src/core/event-bus.js';
 import { startBroker } from '../helpers/mosquitto.js';
 import { type Watcher, watch } from '../helpers/mqtt-watch.js';
-import { waitForState } from '../helpers/wait.js';
-import { startMqttHub } from './hubs.js';
+import { startMqttHub, waitState } from './hubs.js';
 
 interface Recorded {
   readonly topic: string;
@@ -44,7 +43,7 @@ t.test('a zigbee2mqtt bridge, a Tasmota plug and an ESPHome node become entities
     'binary_sensor.hall_motion_occupancy',
     'switch.tasmota_plug',
   ]) {
-    await waitForState(core, id, () => true);
+    await waitState(core, id, () => true);
   }
   await hub.hub.mqtt?.settled();
   await replay(
@@ -52,32 +51,32 @@ t.test('a zigbee2mqtt bridge, a Tasmota plug and an ESPHome node become entities
     all.filter((m) => !m.retain),
   );
 
-  const bulb = await waitForState(core, 'light.living_room_bulb', (s) => s.state === 'on');
+  const bulb = await waitState(core, 'light.living_room_bulb', (s) => s.state === 'on');
   t.equal(bulb.attributes.friendly_name, 'Living Room Bulb', 'a name of null takes the device name');
   t.equal(bulb.attributes.color_mode, 'color_temp');
   t.equal(bulb.attributes.brightness, 255, 'brightness scaled from 254 to 255');
   t.equal(bulb.attributes.color_temp_kelvin, 2703, 'mireds to kelvin');
   t.same(bulb.attributes.supported_color_modes, ['xy', 'color_temp']);
-  const temp = await waitForState(core, 'sensor.bathroom_climate_temperature', (s) => s.state === '21.37');
+  const temp = await waitState(core, 'sensor.bathroom_climate_temperature', (s) => s.state === '21.37');
   t.equal(temp.attributes.unit_of_measurement, '°C');
-  await waitForState(core, 'binary_sensor.hall_motion_occupancy', (s) => s.state === 'on');
+  await waitState(core, 'binary_sensor.hall_motion_occupancy', (s) => s.state === 'on');
   t.notOk(core.states.get('select.living_room_bulb_power_on_behavior'), 'a component hearth has no domain for is left alone');
   const device = [...core.devices.all()].find((d) => d.name === 'Living Room Bulb');
   t.equal(device?.manufacturer, 'Philips', 'the device block becomes a device');
   t.equal(core.entities.get('light.living_room_bulb')?.deviceId, device?.id, 'the entity belongs to it');
 
-  const plug = await waitForState(core, 'switch.tasmota_plug', (s) => s.state === 'on');
+  const plug = await waitState(core, 'switch.tasmota_plug', (s) => s.state === 'on');
   t.ok(plug, 'Tasmota: ~ expanded, value template through value_json');
-  await waitForState(core, 'sensor.tasmota_plug_energy_power', (s) => s.state === '42');
-  const dimmer = await waitForState(core, 'light.hall_dimmer', (s) => s.state === 'on' && s.attributes.brightness === 102);
+  await waitState(core, 'sensor.tasmota_plug_energy_power', (s) => s.state === '42');
+  const dimmer = await waitState(core, 'light.hall_dimmer', (s) => s.state === 'on' && s.attributes.brightness === 102);
   t.same(dimmer.attributes.supported_color_modes, ['brightness'], 'a default-schema dimmer: brightness 40 of 100 is 102 of 255');
   t.pass("Tasmota: value_json['ENERGY']['Power']");
 
-  await waitForState(core, 'sensor.esp_greenhouse_temperature', (s) => s.state === '23.4');
-  await waitForState(core, 'switch.esp_greenhouse_pump', (s) => s.state === 'off');
-  const grow = await waitForState(core, 'light.esp_greenhouse_grow_light', (s) => s.state === 'on');
+  await waitState(core, 'sensor.esp_greenhouse_temperature', (s) => s.state === '23.4');
+  await waitState(core, 'switch.esp_greenhouse_pump', (s) => s.state === 'off');
+  const grow = await waitState(core, 'light.esp_greenhouse_grow_light', (s) => s.state === 'on');
   t.equal(grow.attributes.brightness, 200);
-  const vent = await waitForState(core, 'cover.esp_greenhouse_vent', (s) => s.attributes.current_position === 40);
+  const vent = await waitState(core, 'cover.esp_greenhouse_vent', (s) => s.attributes.current_position === 40);
   t.equal(vent.state, 'open');
 
   // Commands go back to each device in its own dialect.
@@ -97,11 +96,11 @@ t.test('a zigbee2mqtt bridge, a Tasmota plug and an ESPHome node become entities
 
   // Availability follows each publisher's own topic.
   await w.publish('tasmota_plug/tele/LWT', 'Offline', { retain: true });
-  await waitForState(core, 'switch.tasmota_plug', (s) => s.state === 'unavailable');
+  await waitState(core, 'switch.tasmota_plug', (s) => s.state === 'unavailable');
   t.equal(core.states.get('sensor.tasmota_plug_energy_power')?.state, 'unavailable', "the plug's sensor too");
   t.equal(core.states.get('switch.esp_greenhouse_pump')?.state, 'off', 'other devices are not affected');
   await w.publish('zigbee2mqtt/bridge/state', JSON.stringify({ state: 'offline' }), { retain: true });
-  await waitForState(core, 'light.living_room_bulb', (s) => s.state === 'unavailable');
+  await waitState(core, 'light.living_room_bulb', (s) => s.state === 'unavailable');
   t.pass('zigbee2mqtt: availability through a value template on the bridge state');
 
   // A device trigger fires an event.
@@ -145,10 +144,10 @@ t.test('malformed and oversized messages are refused with one warning each, noth
     'homeassistant/switch/good/one/config',
     JSON.stringify({ name: 'Good', state_topic: 'x/good', command_topic: 'x/good/set', unique_id: 'good1' }),
   );
-  await waitForState(core, 'switch.good', () => true);
+  await waitState(core, 'switch.good', () => true);
   await hub.hub.mqtt?.settled();
   await w.publish('x/good', 'ON');
-  await waitForState(core, 'switch.good', (s) => s.state === 'on');
+  await waitState(core, 'switch.good', (s) => s.state === 'on');
   t.equal(warnings().length, 4, 'one warning per refused message');
   t.match(
     warnings().map((l) => l.msg),
@@ -157,7 +156,7 @@ t.test('malformed and oversized messages are refused with one warning each, noth
   t.notOk(core.states.get('sensor.big'), 'the oversized config made nothing');
   await w.publish('x/good', 'x'.repeat(3000));
   await w.publish('x/good', 'OFF');
-  await waitForState(core, 'switch.good', (s) => s.state === 'off');
+  await waitState(core, 'switch.good', (s) => s.state === 'off');
   t.equal(warnings().length, 5, 'an oversized state message is refused too, and the next one is read');
 });
 
@@ -178,12 +177,12 @@ t.test("device-based discovery (one config, several components) as Home Assistan
     qos: 1,
   };
   await w.publish(topic, JSON.stringify(device), { retain: true });
-  await waitForState(core, 'sensor.bedroom_climate_temperature', () => true);
-  await waitForState(core, 'sensor.bedroom_climate_humidity', () => true);
+  await waitState(core, 'sensor.bedroom_climate_temperature', () => true);
+  await waitState(core, 'sensor.bedroom_climate_humidity', () => true);
   await hub.hub.mqtt?.settled();
   await w.publish('sensorBedroom/state', JSON.stringify({ temperature: 23.2, humidity: 43.7 }));
-  await waitForState(core, 'sensor.bedroom_climate_temperature', (s) => s.state === '23.2');
-  await waitForState(core, 'sensor.bedroom_climate_humidity', (s) => s.state === '43.7');
+  await waitState(core, 'sensor.bedroom_climate_temperature', (s) => s.state === '23.2');
+  await waitState(core, 'sensor.bedroom_climate_humidity', (s) => s.state === '43.7');
   const entry = [...core.devices.all()].find((d) => d.name === 'Bedroom Climate');
   t.equal(entry?.serial_number, 'ea334450945afc', 'one device for both');
 

@@ -7,8 +7,7 @@ import { ServeProcess } from '../cli/cli-process.js';
 import { startTestHub } from '../helpers/hub.js';
 import { startBroker } from '../helpers/mosquitto.js';
 import { watch } from '../helpers/mqtt-watch.js';
-import { waitForState } from '../helpers/wait.js';
-import { mqttYaml, startMqttHub } from './hubs.js';
+import { mqttYaml, startMqttHub, waitState } from './hubs.js';
 
 const GARAGE = `
 areas:
@@ -40,49 +39,49 @@ t.test('two and three hubs see and control each other through one broker, withou
   const house = await startMqttHub(t, broker, 'House', HOUSE);
   const core = house.hub.core;
 
-  const mirrored = await waitForState(core, 'switch.garage_light', (s) => s.state === 'off');
+  const mirrored = await waitState(core, 'switch.garage_light', (s) => s.state === 'off');
   t.equal(mirrored.attributes.friendly_name, 'Garage Light', "the other hub's entity under its own id and name");
-  await waitForState(core, 'sensor.garage_temperature', (s) => s.attributes.device_class === 'temperature');
-  const bench = await waitForState(core, 'light.workbench', (s) => s.state === 'off');
+  await waitState(core, 'sensor.garage_temperature', (s) => s.attributes.device_class === 'temperature');
+  const bench = await waitState(core, 'light.workbench', (s) => s.state === 'off');
   t.same(bench.attributes.supported_color_modes, ['brightness']);
   const entry = house.hub.registries.entities.entry('switch.garage_light');
   t.equal(entry?.area_id, 'garage', 'the area travels with the entity (created here)');
   const dimmer = [...core.devices.all()].find((d) => d.name === 'Bench Dimmer');
   t.equal(dimmer?.manufacturer, 'ACME', 'the device travels too');
-  await waitForState(garage.hub.core, 'switch.kettle', (s) => s.state === 'off');
+  await waitState(garage.hub.core, 'switch.kettle', (s) => s.state === 'off');
   t.pass('and the other way round');
 
   // Control across hubs, and the state comes back once.
   await core.services.call('switch', 'turn_on', { entity_id: 'switch.garage_light' });
-  await waitForState(garage.hub.core, 'switch.garage_light', (s) => s.state === 'on');
-  await waitForState(core, 'switch.garage_light', (s) => s.state === 'on');
+  await waitState(garage.hub.core, 'switch.garage_light', (s) => s.state === 'on');
+  await waitState(core, 'switch.garage_light', (s) => s.state === 'on');
   await core.services.call('light', 'turn_on', { entity_id: 'light.workbench', brightness: 100 });
-  const lit = await waitForState(core, 'light.workbench', (s) => s.state === 'on' && s.attributes.brightness === 100);
+  const lit = await waitState(core, 'light.workbench', (s) => s.state === 'on' && s.attributes.brightness === 100);
   t.equal(garage.hub.core.states.get('light.workbench')?.attributes.brightness, 100, 'the brightness reached the origin');
   t.equal(lit.attributes.color_mode, 'brightness');
 
   // Thermostats, fans, covers and locks cross over with their capabilities, and obey.
-  const heater = await waitForState(core, 'climate.garage', (s) => s.state === 'heat' && s.attributes.current_temperature === 12);
+  const heater = await waitState(core, 'climate.garage', (s) => s.state === 'heat' && s.attributes.current_temperature === 12);
   t.same(heater.attributes.hvac_modes, ['off', 'heat'], 'the thermostat keeps its modes');
   await core.services.call('climate', 'set_temperature', { entity_id: 'climate.garage', temperature: 16.5 });
-  await waitForState(garage.hub.core, 'climate.garage', (s) => s.attributes.temperature === 16.5);
-  await waitForState(core, 'climate.garage', (s) => s.attributes.temperature === 16.5);
+  await waitState(garage.hub.core, 'climate.garage', (s) => s.attributes.temperature === 16.5);
+  await waitState(core, 'climate.garage', (s) => s.attributes.temperature === 16.5);
   await core.services.call('climate', 'set_hvac_mode', { entity_id: 'climate.garage', hvac_mode: 'off' });
-  await waitForState(garage.hub.core, 'climate.garage', (s) => s.state === 'off');
+  await waitState(garage.hub.core, 'climate.garage', (s) => s.state === 'off');
   await t.rejects(
     core.services.call('climate', 'set_hvac_mode', { entity_id: 'climate.garage', hvac_mode: 'cool' }),
     /cool/,
     'a mode the origin lacks is refused here, by the same validation',
   );
   await core.services.call('fan', 'set_percentage', { entity_id: 'fan.garage_vent', percentage: 50 });
-  await waitForState(garage.hub.core, 'fan.garage_vent', (s) => s.state === 'on' && s.attributes.percentage === 50);
-  await waitForState(core, 'fan.garage_vent', (s) => s.state === 'on' && s.attributes.percentage === 50);
+  await waitState(garage.hub.core, 'fan.garage_vent', (s) => s.state === 'on' && s.attributes.percentage === 50);
+  await waitState(core, 'fan.garage_vent', (s) => s.state === 'on' && s.attributes.percentage === 50);
   await core.services.call('fan', 'oscillate', { entity_id: 'fan.garage_vent', oscillating: true });
-  await waitForState(core, 'fan.garage_vent', (s) => s.attributes.oscillating === true);
+  await waitState(core, 'fan.garage_vent', (s) => s.attributes.oscillating === true);
   await core.services.call('cover', 'open_cover', { entity_id: 'cover.garage_door' });
-  await waitForState(core, 'cover.garage_door', (s) => s.state === 'open' && s.attributes.current_position === 100);
+  await waitState(core, 'cover.garage_door', (s) => s.state === 'open' && s.attributes.current_position === 100);
   await core.services.call('lock', 'unlock', { entity_id: 'lock.side_door' });
-  await waitForState(core, 'lock.side_door', (s) => s.state === 'unlocked');
+  await waitState(core, 'lock.side_door', (s) => s.state === 'unlocked');
 
   await house.hub.mqtt?.settled();
   await garage.hub.mqtt?.settled();
@@ -95,7 +94,7 @@ t.test('two and three hubs see and control each other through one broker, withou
   const stateTopic = 'hearth/garage/switch.garage_light/state';
   const before = w.log.filter((m) => m.topic === stateTopic).length;
   await core.services.call('switch', 'turn_off', { entity_id: 'switch.garage_light' });
-  await waitForState(core, 'switch.garage_light', (s) => s.state === 'off');
+  await waitState(core, 'switch.garage_light', (s) => s.state === 'off');
   await garage.hub.mqtt?.settled();
   await w.waitFor(stateTopic, (p) => p === 'off');
   // A round trip through the broker after the change: anything looping would have arrived before it.
@@ -112,15 +111,15 @@ t.test('two and three hubs see and control each other through one broker, withou
     platform: { turnOn() {}, turnOff() {} },
   });
   late.report(true);
-  await waitForState(core, 'switch.late_addition', (s) => s.state === 'on');
+  await waitState(core, 'switch.late_addition', (s) => s.state === 'on');
   t.pass('a late entity is available on the other hub');
 
   // A third hub sees both, each once.
   const shed = await startMqttHub(t, broker, 'Shed', SHED);
-  await waitForState(shed.hub.core, 'switch.garage_light', () => true);
-  await waitForState(shed.hub.core, 'switch.kettle', () => true);
-  await waitForState(garage.hub.core, 'switch.shed_pump', () => true);
-  await waitForState(core, 'switch.shed_pump', () => true);
+  await waitState(shed.hub.core, 'switch.garage_light', () => true);
+  await waitState(shed.hub.core, 'switch.kettle', () => true);
+  await waitState(garage.hub.core, 'switch.shed_pump', () => true);
+  await waitState(core, 'switch.shed_pump', () => true);
   await shed.hub.mqtt?.settled();
   const ids = [...shed.hub.core.entities.all()].map((e) => e.id).sort();
   t.same(
@@ -159,22 +158,22 @@ t.test('a hub killed with kill -9 goes unavailable elsewhere (its last will) and
 
   const first = spawnGarage();
   await first.waitForLog('MQTT connected');
-  await waitForState(core, 'switch.garage_light', (s) => s.state === 'off', 20_000);
+  await waitState(core, 'switch.garage_light', (s) => s.state === 'off', 20_000);
   const count = core.entities.size;
   first.child.kill('SIGKILL');
-  await waitForState(core, 'switch.garage_light', (s) => s.state === 'unavailable', 15_000);
+  await waitState(core, 'switch.garage_light', (s) => s.state === 'unavailable', 15_000);
   t.equal(core.states.get('light.workbench')?.state, 'unavailable', 'every entity of the killed hub');
   t.equal(core.states.get('switch.kettle')?.state, 'off', "this hub's own entities are not affected");
   await first.exited;
 
   const second = spawnGarage();
   await second.waitForLog('MQTT connected');
-  await waitForState(core, 'switch.garage_light', (s) => s.state === 'off', 20_000);
-  await waitForState(core, 'light.workbench', (s) => s.state === 'off');
+  await waitState(core, 'switch.garage_light', (s) => s.state === 'off', 20_000);
+  await waitState(core, 'light.workbench', (s) => s.state === 'off');
   t.equal(core.entities.size, count, 'the same entities, no duplicates');
   t.notOk(core.states.get('switch.garage_light_2'), 'no second copy');
   await second.stop('SIGTERM', 5000);
-  await waitForState(core, 'switch.garage_light', (s) => s.state === 'unavailable');
+  await waitState(core, 'switch.garage_light', (s) => s.state === 'unavailable');
   t.pass('a clean stop says offline too');
 });
 
@@ -204,11 +203,11 @@ t.test("the README's mosquitto ACL: each hub writes only its own topics, and fed
     mqttYaml({ ...broker, username: user, password: pw }, user === 'garage' ? 'Garage' : 'House', extra);
   const garage = await startTestHub(t, { yaml: userYaml('garage', 'garage-pw', GARAGE) });
   const house = await startTestHub(t, { yaml: userYaml('house', 'house-pw', HOUSE) });
-  await waitForState(house.hub.core, 'switch.garage_light', (s) => s.state === 'off');
-  await waitForState(garage.hub.core, 'switch.kettle', (s) => s.state === 'off');
+  await waitState(house.hub.core, 'switch.garage_light', (s) => s.state === 'off');
+  await waitState(garage.hub.core, 'switch.kettle', (s) => s.state === 'off');
   await house.hub.core.services.call('switch', 'turn_on', { entity_id: 'switch.garage_light' });
-  await waitForState(garage.hub.core, 'switch.garage_light', (s) => s.state === 'on');
-  await waitForState(house.hub.core, 'switch.garage_light', (s) => s.state === 'on');
+  await waitState(garage.hub.core, 'switch.garage_light', (s) => s.state === 'on');
+  await waitState(house.hub.core, 'switch.garage_light', (s) => s.state === 'on');
   t.pass('mirrored and controlled through the ACL');
 
   // The garage's user may not write the house's topics: the broker drops it.

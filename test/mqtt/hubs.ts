@@ -1,7 +1,15 @@
+import type { Core } from '../../src/core/core.js';
+import type { State } from '../../src/core/state.js';
 import { startTestHub, type Teardown, type TestHub } from '../helpers/hub.js';
 import type { LogEntry } from '../helpers/logger.js';
 import { memoryLogger } from '../helpers/logger.js';
 import type { TestBroker } from '../helpers/mosquitto.js';
+import { waitForState } from '../helpers/wait.js';
+
+/** waitForState with a deadline that allows for a loaded CI machine (messages cross a real broker). */
+export function waitState(core: Core, entityId: string, pred: (s: State) => boolean, ms = 10_000): Promise<State> {
+  return waitForState(core, entityId, pred, ms);
+}
 
 /** The hub header and an `mqtt:` section pointing at the test broker; `extra` is appended (devices, areas). */
 export function mqttYaml(broker: TestBroker, name: string, extra: string, mqttExtra = ''): string {

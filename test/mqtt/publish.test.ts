@@ -5,8 +5,7 @@ import t from 'tap';
 import { startTestHub } from '../helpers/hub.js';
 import { startBroker } from '../helpers/mosquitto.js';
 import { watch } from '../helpers/mqtt-watch.js';
-import { waitForState } from '../helpers/wait.js';
-import { mqttYaml, startMqttHub } from './hubs.js';
+import { mqttYaml, startMqttHub, waitState } from './hubs.js';
 
 const DEVICES = `
 areas:
@@ -100,10 +99,10 @@ t.test('entities are announced with Home Assistant discovery, mirrored and contr
 
   // Commands become service calls.
   await w.publish('hearth/test_home/switch.coffee_maker/set', 'ON');
-  await waitForState(a.hub.core, 'switch.coffee_maker', (s) => s.state === 'on');
+  await waitState(a.hub.core, 'switch.coffee_maker', (s) => s.state === 'on');
   await w.waitFor('hearth/test_home/switch.coffee_maker/state', (p) => p === 'on');
   await w.publish('hearth/test_home/light.kitchen/set', JSON.stringify({ state: 'ON', brightness: 128, color: { h: 120, s: 50 } }));
-  const lit = await waitForState(a.hub.core, 'light.kitchen', (s) => s.state === 'on');
+  const lit = await waitState(a.hub.core, 'light.kitchen', (s) => s.state === 'on');
   t.equal(lit.attributes.brightness, 128, 'the JSON light command sets the brightness');
   t.same(lit.attributes.hs_color, [120, 50]);
   const lightState = JSON.parse(await w.waitFor('hearth/test_home/light.kitchen/state', (p) => p.includes('"ON"'))) as Record<
@@ -112,9 +111,9 @@ t.test('entities are announced with Home Assistant discovery, mirrored and contr
   >;
   t.equal(lightState.brightness, 128, 'the light state topic carries the JSON schema state');
   await w.publish('hearth/test_home/climate.hall/temperature/set', '21.5');
-  await waitForState(a.hub.core, 'climate.hall', (s) => s.attributes.temperature === 21.5);
+  await waitState(a.hub.core, 'climate.hall', (s) => s.attributes.temperature === 21.5);
   await w.publish('hearth/test_home/lock.back_door/set', 'UNLOCK');
-  await waitForState(a.hub.core, 'lock.back_door', (s) => s.state === 'unlocked');
+  await waitState(a.hub.core, 'lock.back_door', (s) => s.state === 'unlocked');
 
   // A refused command: an error topic each time, one warning per entity.
   await w.publish('hearth/test_home/switch.garden_pump/set', 'BANANA');

@@ -3,8 +3,7 @@ import { startTestHub } from '../helpers/hub.js';
 import { memoryLogger } from '../helpers/logger.js';
 import { startBroker } from '../helpers/mosquitto.js';
 import { watch } from '../helpers/mqtt-watch.js';
-import { waitForState } from '../helpers/wait.js';
-import { mqttYaml, startMqttHub } from './hubs.js';
+import { mqttYaml, startMqttHub, waitState } from './hubs.js';
 
 const SWITCHES = `
 virtual:
@@ -37,7 +36,7 @@ t.test('a broker restart in the middle: the hub serves throughout, then announce
   // Commands work again after the restart.
   await hub.hub.mqtt?.settled();
   await w.publish('hearth/home/switch.s3/set', 'ON');
-  await waitForState(core, 'switch.s3', (s) => s.state === 'on');
+  await waitState(core, 'switch.s3', (s) => s.state === 'on');
 });
 
 t.test('the hub starts while the broker is down and connects when it comes', async (t) => {
@@ -80,10 +79,10 @@ t.test(
       'homeassistant/sensor/flood/one/config',
       JSON.stringify({ name: 'Flood', state_topic: 'flood/value', unique_id: 'flood1' }),
     );
-    await waitForState(core, 'sensor.flood', () => true);
+    await waitState(core, 'sensor.flood', () => true);
     await hub.hub.mqtt?.settled();
     for (let i = 0; i < 10_000; i++) w.client.publish('flood/value', String(i));
-    await waitForState(core, 'sensor.flood', (s) => s.state === '9999', 20_000);
+    await waitState(core, 'sensor.flood', (s) => s.state === '9999', 20_000);
     t.equal((await hub.api('/api/states/sensor.flood')).status, 200, 'the hub answers after the flood');
   },
 );
@@ -138,11 +137,11 @@ t.test("adopted entities are unavailable while this hub's broker connection is d
   );
   await w.publish('plain/value', '7', { retain: true });
   const core = house.hub.core;
-  await waitForState(core, 'switch.garage_light', (s) => s.state === 'off');
-  await waitForState(core, 'sensor.plain', (s) => s.state === '7');
+  await waitState(core, 'switch.garage_light', (s) => s.state === 'off');
+  await waitState(core, 'sensor.plain', (s) => s.state === '7');
   await broker.stop();
-  await waitForState(core, 'switch.garage_light', (s) => s.state === 'unavailable');
-  await waitForState(core, 'sensor.plain', (s) => s.state === 'unavailable');
+  await waitState(core, 'switch.garage_light', (s) => s.state === 'unavailable');
+  await waitState(core, 'sensor.plain', (s) => s.state === 'unavailable');
   t.equal(garage.hub.core.states.get('switch.garage_light')?.state, 'off', "the origin's own entity is not affected");
   await broker.start();
   // mosquitto without persistence lost the retained messages: the garage announces itself again, the sensor's
@@ -156,7 +155,7 @@ t.test("adopted entities are unavailable while this hub's broker connection is d
     },
   );
   await again.publish('plain/value', '8', { retain: true });
-  await waitForState(core, 'switch.garage_light', (s) => s.state === 'off', 10_000);
-  await waitForState(core, 'sensor.plain', (s) => s.state === '8', 10_000);
+  await waitState(core, 'switch.garage_light', (s) => s.state === 'off', 10_000);
+  await waitState(core, 'sensor.plain', (s) => s.state === '8', 10_000);
   t.pass('both back once the broker is');
 });

@@ -10,8 +10,7 @@ import { WsClient } from '../api/ws-client.js';
 import { startTestHub } from '../helpers/hub.js';
 import { startBroker } from '../helpers/mosquitto.js';
 import { watch } from '../helpers/mqtt-watch.js';
-import { waitForState } from '../helpers/wait.js';
-import { mqttYaml, startMqttHub } from './hubs.js';
+import { mqttYaml, startMqttHub, waitState } from './hubs.js';
 
 const AUTOMATIONS = `
 virtual:
@@ -43,10 +42,10 @@ t.test('the mqtt trigger: wildcards, a payload after a value template', async (t
   await hub.hub.mqtt?.settled();
   await w.publish('home/hall/button', JSON.stringify({ action: 'hold' }));
   await w.publish('porch/motion/one', 'x');
-  await waitForState(core, 'switch.porch', (s) => s.state === 'on');
+  await waitState(core, 'switch.porch', (s) => s.state === 'on');
   t.equal(core.states.get('switch.hall_light')?.state, 'off', 'another payload does not trigger');
   await w.publish('home/hall/button', JSON.stringify({ action: 'press' }));
-  await waitForState(core, 'switch.hall_light', (s) => s.state === 'on');
+  await waitState(core, 'switch.hall_light', (s) => s.state === 'on');
   t.pass('home/+/button with {{ value_json.action }} == press');
 });
 
