@@ -182,8 +182,9 @@ function attachMqtt(env: TriggerEnv, t: MqttTrigger, fire: TriggerCallback): (()
     env.log.error({ topic: t.topic }, 'an mqtt trigger needs an mqtt: section; it never fires');
     return [];
   }
-  return [
-    source.subscribe(t.topic, (m) => {
+  let off: () => void;
+  try {
+    off = source.subscribe(t.topic, (m) => {
       // Home Assistant's trigger ignores retained messages present when it subscribes only if asked; it fires on them.
       let value = m.payload;
       if (t.valueTemplate !== undefined) {
@@ -202,8 +203,12 @@ function attachMqtt(env: TriggerEnv, t: MqttTrigger, fire: TriggerCallback): (()
       }
       if (t.payload !== undefined && value.trim() !== t.payload) return;
       fire(info(t, { topic: m.topic, payload: m.payload, description: `mqtt topic ${m.topic}` }), null);
-    }),
-  ];
+    });
+  } catch (err) {
+    env.log.error({ topic: t.topic, err: err instanceof Error ? err.message : String(err) }, 'mqtt trigger could not subscribe');
+    return [];
+  }
+  return [off];
 }
 
 /** Attaches the enabled triggers; the returned function detaches them all and clears their timers. */

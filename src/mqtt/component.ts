@@ -160,7 +160,6 @@ export class MqttComponent implements Component {
         fields: {
           topic: { kind: 'text', required: true, description: 'Topic to publish to.' },
           payload: { kind: 'any', description: 'The payload to publish.' },
-          evaluate_payload: { kind: 'boolean', description: 'Parse the payload as bytes literal.' },
           qos: { kind: 'number', integer: true, min: 0, max: 2, default: 0, description: 'Quality of Service to use.' },
           retain: { kind: 'boolean', default: false, description: 'If the message should have the retain flag set.' },
         },
