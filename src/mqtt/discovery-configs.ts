@@ -103,7 +103,8 @@ function climateConfig(a: Attributes, t: EntityTopics): JsonObject {
   if (max !== undefined) out.max_temp = max;
   if (step !== undefined) out.temp_step = step;
   for (const kind of ['fan', 'preset', 'swing'] as const) {
-    const list = strList(a[`${kind}_modes`]);
+    // Home Assistant's MQTT climate refuses a preset list with `none` in it (no preset is its own state).
+    const list = strList(a[`${kind}_modes`])?.filter((m) => kind !== 'preset' || m !== 'none');
     if (list === undefined || list.length === 0) continue;
     out[`${kind}_modes`] = list;
     out[`${kind}_mode_command_topic`] = `${t.base}/${kind}_mode/set`;

@@ -21,7 +21,7 @@ virtual:
   - {platform: cover, id: garage_door, name: Garage Door, device_class: garage, travel_time: 1}
   - {platform: cover, id: blinds, name: Blinds, travel_time: 1}
   - {platform: lock, id: back_door, name: Back Door, transition_time: 0.1}
-  - {platform: climate, id: hall, name: Hall Thermostat, hvac_modes: ["off", heat], hvac_mode: heat, current_temperature: 19}
+  - {platform: climate, id: hall, name: Hall Thermostat, hvac_modes: ["off", heat], hvac_mode: heat, current_temperature: 19, presets: {none: , eco: 17}}
   - {platform: fan, id: desk, name: Desk Fan, speed_count: 3, oscillate: true}
   - {platform: alarm_control_panel, id: alarm, name: Alarm, code: "1234"}
   - {platform: sensor, id: outdoor, name: Outdoor, device_class: temperature, min: 4, max: 17, interval: 3600}
@@ -89,6 +89,9 @@ t.test('entities are announced with Home Assistant discovery, mirrored and contr
   for (const k of ['min_mireds', 'max_mireds']) t.ok(Number.isInteger(light[k]) && (light[k] as number) > 0, `${k} is a positive integer`);
   t.equal(light.effect, true, 'effect with its list');
   t.equal((light.hearth as { area?: string }).area, 'Kitchen', 'the area travels in the hearth field');
+  const hall = JSON.parse(w.latest.get(cfgTopic('climate', 'hall')) ?? '{}') as Record<string, unknown>;
+  t.same(hall.preset_modes, ['eco'], "climate preset_modes without 'none' (climate.py refuses it)");
+  t.same(hall.modes, ['off', 'heat']);
   const strip = JSON.parse(w.latest.get(cfgTopic('switch', 'coffee_maker')) ?? '{}') as { device: Record<string, unknown> };
   t.equal(strip.device.name, 'Kitchen Strip');
   t.equal(strip.device.manufacturer, 'ACME');
