@@ -81,7 +81,7 @@ export function climateParts(ctx: AdoptContext): AdoptedParts {
     model = { ...model, targetTemperature: num(v) };
   });
   for (const kind of ['fan', 'preset', 'swing'] as const) {
-    on(`${kind}_mode_state_topic`, `${kind}_mode_state_template`, (v) => {
+    on(`${kind}_mode_state_topic`, kind === 'preset' ? 'preset_mode_value_template' : `${kind}_mode_state_template`, (v) => {
       model = { ...model, [`${kind}Mode`]: v === '' ? null : v };
     });
   }

@@ -109,7 +109,8 @@ function climateConfig(a: Attributes, t: EntityTopics): JsonObject {
     out[`${kind}_modes`] = list;
     out[`${kind}_mode_command_topic`] = `${t.base}/${kind}_mode/set`;
     out[`${kind}_mode_state_topic`] = t.attributes;
-    out[`${kind}_mode_state_template`] = attrTemplate(`${kind}_mode`);
+    // climate.py names the preset's template preset_mode_value_template, the others *_mode_state_template.
+    out[kind === 'preset' ? 'preset_mode_value_template' : `${kind}_mode_state_template`] = attrTemplate(`${kind}_mode`);
   }
   return out;
 }

@@ -63,6 +63,9 @@ t.test('two and three hubs see and control each other through one broker, withou
   // Thermostats, fans, covers and locks cross over with their capabilities, and obey.
   const heater = await waitState(core, 'climate.garage', (s) => s.state === 'heat' && s.attributes.current_temperature === 12);
   t.same(heater.attributes.hvac_modes, ['off', 'heat'], 'the thermostat keeps its modes');
+  await core.services.call('climate', 'set_preset_mode', { entity_id: 'climate.garage', preset_mode: 'eco' });
+  await waitState(garage.hub.core, 'climate.garage', (s) => s.attributes.preset_mode === 'eco');
+  await waitState(core, 'climate.garage', (s) => s.attributes.preset_mode === 'eco');
   await core.services.call('climate', 'set_temperature', { entity_id: 'climate.garage', temperature: 16.5 });
   await waitState(garage.hub.core, 'climate.garage', (s) => s.attributes.temperature === 16.5);
   await waitState(core, 'climate.garage', (s) => s.attributes.temperature === 16.5);
