@@ -171,3 +171,43 @@ t.test('two hubs given the same node id by mistake: each says so once and neithe
   );
   t.equal(b.logs.filter((l) => l.msg.includes('another hearth hub publishes under this node id')).length, 1, 'the clash is logged once');
 });
+
+t.test('include and exclude by domain, glob, area and label', async (t) => {
+  const broker = await startBroker(t);
+  const w = await watch(t, broker, ['homeassistant/#', 'hearth/filters/status']);
+  const yaml = `
+labels:
+  - {name: Private}
+areas:
+  - {name: Loft}
+customize:
+  switch.diary_lamp: {labels: [private]}
+  sensor.loft_temperature: {area: loft}
+virtual:
+  - {platform: switch, id: pump, name: Pump}
+  - {platform: switch, id: diary_lamp, name: Diary Lamp}
+  - {platform: light, id: kitchen, name: Kitchen, color_modes: [brightness]}
+  - {platform: light, id: hall, name: Hall, color_modes: [brightness]}
+  - {platform: sensor, id: loft_temperature, name: Loft Temperature, device_class: temperature, min: 1, max: 2, interval: 3600}
+  - {platform: sensor, id: cellar_temperature, name: Cellar Temperature, device_class: temperature, min: 1, max: 2, interval: 3600}
+`;
+  const hub = await startMqttHub(
+    t,
+    broker,
+    'Filters',
+    yaml,
+    '  include: {domains: [switch], entity_globs: ["light.k*"], areas: [loft]}\n  exclude: {labels: [private]}',
+  );
+  await w.waitFor('hearth/filters/status', (p) => p === 'online');
+  await hub.hub.mqtt?.settled();
+  await w.waitFor('homeassistant/sensor/filters/sensor_loft_temperature/config');
+  await w.publish('homeassistant/probe', 'x');
+  await w.waitFor('homeassistant/probe');
+  const announced = [...w.latest.keys()].filter((k) => k.endsWith('/config') && w.latest.get(k) !== '').sort();
+  t.same(announced, [
+    'homeassistant/light/filters/light_kitchen/config',
+    'homeassistant/sensor/filters/sensor_loft_temperature/config',
+    'homeassistant/switch/filters/switch_pump/config',
+  ]);
+  t.equal(hub.hub.mqtt?.counts.published, 3);
+});
