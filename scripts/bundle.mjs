@@ -29,8 +29,9 @@ await build({
   logLevel: 'warning',
   minifyWhitespace: true,
   // Native addons, the optional hardware packages and Zigbee's (herdsman and the converters, some 40 MB that
-  // load their vendor files lazily and are patched by the tests' fake adapter): resolved at run time, only when used.
-  external: ['uWebSockets.js', 'serialport', '@serialport/*', 'onoff', 'i2c-bus', 'zigbee-herdsman', 'zigbee-herdsman-converters'],
+  // load their vendor files lazily and are patched by the tests' fake adapter), and mqtt.js (only with an mqtt:
+  // section): resolved at run time, only when used.
+  external: ['uWebSockets.js', 'serialport', '@serialport/*', 'onoff', 'i2c-bus', 'zigbee-herdsman', 'zigbee-herdsman-converters', 'mqtt'],
   // The CommonJS packages inside (yaml, pino) call require() for Node's own modules.
   banner: {
     js: "import { createRequire as __hearthCreateRequire } from 'node:module'; const require = __hearthCreateRequire(import.meta.url);",

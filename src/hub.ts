@@ -17,6 +17,8 @@ import { DOMAINS } from './domains/index.js';
 import type { HttpServer } from './http/server.js';
 import { Drivers } from './hub/drivers.js';
 import { HttpComponent } from './hub/http.js';
+import { mqttComponent } from './hub/mqtt.js';
+import type { MqttComponent } from './mqtt/component.js';
 import { readRecorderConfig } from './recorder/config.js';
 import { Recorder } from './recorder/recorder.js';
 import { Statistics } from './recorder/statistics.js';
@@ -44,6 +46,8 @@ export interface HubOptions {
   readonly driverKinds?: readonly DriverKind[];
   /** How long start() waits for a driver before carrying on without it. */
   readonly driverStartTimeoutMs?: number;
+  /** The MQTT client's first reconnect delay (tests shorten it). */
+  readonly mqttMinReconnectMs?: number;
 }
 
 /** A driver failing to start is contained: logged once, the hub carries on. */
@@ -69,6 +73,7 @@ export class Hub {
       readonly http: HttpComponent;
       readonly recorder: Recorder | undefined;
       readonly statistics: Statistics | undefined;
+      readonly mqtt: MqttComponent | undefined;
     },
   ) {}
 
@@ -95,6 +100,11 @@ export class Hub {
 
   get statistics(): Statistics | undefined {
     return this.parts.statistics;
+  }
+
+  /** The MQTT component, when an `mqtt:` section is configured. */
+  get mqtt(): MqttComponent | undefined {
+    return this.parts.mqtt;
   }
 
   get restoreState(): RestoreState {
@@ -136,6 +146,11 @@ export class Hub {
     const registries = new Registries({ core, dataDir, sections: config.sections, log: log.child({ module: 'registry' }) });
     const auth = AuthStore.unopened(dataDir, log.child({ module: 'auth' }), { watch: true });
     const guard = LoginGuard.unopened(dataDir, httpSettings, httpLog);
+    const mqtt = mqttComponent({ core, config, registries, log, dataDir, minReconnectMs: options.mqttMinReconnectMs });
+    const mqttSubscriber = mqtt && {
+      subscribe: (filter: string, fn: (m: { topic: string; payload: string; retain: boolean }) => void) =>
+        mqtt.subscribe(filter, (m) => fn({ topic: m.topic, payload: m.payload.toString(), retain: m.retain })),
+    };
     let hub: Hub | undefined;
     const http = new HttpComponent({
       log: httpLog,
@@ -152,6 +167,7 @@ export class Hub {
         components: () => hub?.components() ?? [],
         guard,
         history: recorder,
+        mqtt: mqttSubscriber,
         statistics,
       }),
     });
@@ -166,6 +182,7 @@ export class Hub {
     const automations = new AutomationExtension(core, config, log.child({ module: 'automation' }), {
       // The reload services re-read the file; the bundled demo has none to re-read.
       reloadConfig: config.path === null ? undefined : () => loadConfig(config.path, SECTION_VALIDATORS),
+      mqtt: mqtt && mqttSubscriber && { subscribe: mqttSubscriber.subscribe, render: mqtt.render },
     });
 
     const components: readonly Component[] = [
@@ -177,10 +194,11 @@ export class Hub {
       guard,
       http,
       drivers,
+      ...(mqtt ? [mqtt] : []),
       automations,
     ];
     const lifecycle = new Lifecycle(components, { log, core });
-    hub = new Hub(core, config, lifecycle, { restore, registries, auth, http, recorder, statistics });
+    hub = new Hub(core, config, lifecycle, { restore, registries, auth, http, recorder, statistics, mqtt });
     await lifecycle.start();
     core.runState = 'RUNNING';
     core.bus.fire('homeassistant_started', {}, core.newContext());

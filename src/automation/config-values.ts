@@ -40,10 +40,13 @@ export function reportTemplates(value: JsonValue | undefined, path: ConfigPath, 
   }
 }
 
-/** Marks the template-only keys as seen, reports them, then rejects unknown keys. Call last. */
-export function finishReader(r: ConfigReader): void {
+/**
+ * Marks the template-only keys as seen, reports them (except `rendered`: keys whose templates have a renderer, such
+ * as the mqtt trigger's value_template), then rejects unknown keys. Call last.
+ */
+export function finishReader(r: ConfigReader, rendered: readonly string[] = []): void {
   for (const key of TEMPLATE_KEYS) {
-    if (r.value[key] !== undefined) {
+    if (r.value[key] !== undefined && !rendered.includes(key)) {
       r.raw(key);
       r.problem(key, TEMPLATES_NOT_SUPPORTED);
     }

@@ -11,7 +11,7 @@ import { parseAutomations, parseScenes, parseScripts } from './parse-sections.js
 import { applyStates, SCENE_OWNER, SceneSet, sceneEntitiesFromData } from './scenes.js';
 import { SCRIPT_OWNER, ScriptSet } from './scripts.js';
 import { StateDispatch } from './state-dispatch.js';
-import type { TriggerEnv } from './triggers.js';
+import type { MqttTriggerSource, TriggerEnv } from './triggers.js';
 
 /** Validators for the `automation:`, `script:` and `scene:` sections (check-config uses them). */
 export const AUTOMATION_SECTION_VALIDATORS: Record<string, (value: JsonValue, path: ConfigPath, issues: ConfigIssue[]) => void> = {
@@ -32,6 +32,8 @@ export interface AutomationExtensionOptions {
    * re-creates everything from the configuration loaded at start.
    */
   readonly reloadConfig?: () => Promise<HubConfig>;
+  /** The broker connection `mqtt` triggers subscribe through (the MQTT component, when configured). */
+  readonly mqtt?: MqttTriggerSource;
 }
 
 /** Owner of the services that live as long as the extension (reloads, scene.apply, scene.create). */
@@ -118,6 +120,7 @@ export class AutomationExtension implements Component {
       states: this.states as StateDispatch,
       owner: AUTOMATION_OWNER,
       starting,
+      mqtt: this.options.mqtt,
     };
   }
 

@@ -61,9 +61,17 @@ export interface HomeAssistantTrigger extends TriggerBase {
   readonly event: 'start' | 'shutdown';
 }
 
-export type Trigger = StateTrigger | NumericStateTrigger | TimeTrigger | EventTrigger | HomeAssistantTrigger;
+/** A message on an MQTT topic (wildcards allowed), optionally matching a payload after a value template. */
+export interface MqttTrigger extends TriggerBase {
+  readonly kind: 'mqtt';
+  readonly topic: string;
+  readonly payload?: string;
+  readonly valueTemplate?: string;
+}
+
+export type Trigger = StateTrigger | NumericStateTrigger | TimeTrigger | EventTrigger | HomeAssistantTrigger | MqttTrigger;
 export type TriggerKind = Trigger['kind'];
-export const TRIGGER_KINDS: readonly TriggerKind[] = ['state', 'numeric_state', 'time', 'event', 'homeassistant'];
+export const TRIGGER_KINDS: readonly TriggerKind[] = ['state', 'numeric_state', 'time', 'event', 'homeassistant', 'mqtt'];
 
 export type Condition =
   | {

@@ -14,6 +14,9 @@ import {
 } from './config-values.js';
 import { type NumericBound, TRIGGER_KINDS, type Trigger } from './model.js';
 
+/** An MQTT subscription filter: `+` and `#` only as whole levels, `#` last. */
+const MQTT_FILTER = /^(?:[^+#/]*|\+)(?:\/(?:[^+#/]*|\+))*(?:\/#)?$|^#$/;
+
 /** Reads the type key of a trigger or condition: the 2024.10+ key, or the legacy one. */
 export function readKind(r: ConfigReader, newKey: string, legacyKey: string | undefined, what: string, kinds: readonly string[]) {
   const hasNew = r.has(newKey);
@@ -146,6 +149,20 @@ export function parseTrigger(value: JsonValue, path: ConfigPath, issues: ConfigI
       if (event === undefined && !r.has('event')) r.problem('event', 'is required: expected one of start, shutdown');
       trigger = { ...base, kind: 'homeassistant', event: event ?? 'start' };
       break;
+    }
+    case 'mqtt': {
+      const topic = r.string('topic', {
+        required: true,
+        pattern: MQTT_FILTER,
+        patternText: 'an MQTT topic; + and # only as whole levels, # last',
+      });
+      const payload = r.string('payload');
+      const valueTemplate = r.string('value_template');
+      r.oneOf('encoding', ['utf-8', '']);
+      r.number('qos', { min: 0, max: 2, integer: true });
+      trigger = { ...base, kind: 'mqtt', topic, payload, valueTemplate };
+      finishReader(r, ['value_template']);
+      return trigger;
     }
   }
   finishReader(r);

@@ -3,7 +3,7 @@ import type { HubEvent } from '../core/event-bus.js';
 import { isJsonObject, type JsonObject, type JsonValue, jsonEqual } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import { type ConditionEnv, inNumericRange, numericValue, stateValue } from './conditions.js';
-import type { EventTrigger, HomeAssistantTrigger, NumericStateTrigger, StateTrigger, TimeTrigger, Trigger } from './model.js';
+import type { EventTrigger, HomeAssistantTrigger, MqttTrigger, NumericStateTrigger, StateTrigger, TimeTrigger, Trigger } from './model.js';
 import type { StateDispatch } from './state-dispatch.js';
 import { TimerSet } from './timer-set.js';
 
@@ -15,6 +15,17 @@ export interface TriggerEnv extends ConditionEnv {
   readonly owner: string;
   /** True while the hub is starting: `homeassistant: start` triggers fire only then, not after a reload. */
   readonly starting: boolean;
+  /** The broker connection for `mqtt` triggers; undefined without an `mqtt:` section. */
+  readonly mqtt?: MqttTriggerSource;
+}
+
+/** What an `mqtt` trigger needs: subscriptions (wildcards allowed) and a template renderer for value_template. */
+export interface MqttTriggerSource {
+  subscribe(
+    filter: string,
+    fn: (message: { readonly topic: string; readonly payload: string; readonly retain: boolean }) => void,
+  ): () => void;
+  render(template: string, variables: JsonObject): string;
 }
 
 /** What a trigger reports: Home Assistant's `trigger` variable, without the state objects. */
@@ -25,6 +36,8 @@ export interface TriggerInfo {
   readonly description?: string;
   readonly entity_id?: string;
   readonly event_type?: string;
+  readonly topic?: string;
+  readonly payload?: string;
 }
 
 export type TriggerCallback = (info: TriggerInfo, context: Context | null) => void;
@@ -163,6 +176,41 @@ function attachHomeAssistant(env: TriggerEnv, t: HomeAssistantTrigger, fire: Tri
   return [env.core.bus.on(env.owner, 'homeassistant_stop', () => fire(info(t, { description: 'Home Assistant stopping' }), null))];
 }
 
+function attachMqtt(env: TriggerEnv, t: MqttTrigger, fire: TriggerCallback): (() => void)[] {
+  const source = env.mqtt;
+  if (source === undefined) {
+    env.log.error({ topic: t.topic }, 'an mqtt trigger needs an mqtt: section; it never fires');
+    return [];
+  }
+  let off: () => void;
+  try {
+    off = source.subscribe(t.topic, (m) => {
+      // Home Assistant's trigger ignores retained messages present when it subscribes only if asked; it fires on them.
+      let value = m.payload;
+      if (t.valueTemplate !== undefined) {
+        let json: JsonValue | undefined;
+        try {
+          json = JSON.parse(m.payload) as JsonValue;
+        } catch {
+          json = undefined;
+        }
+        try {
+          value = source.render(t.valueTemplate, json === undefined ? { value: m.payload } : { value: m.payload, value_json: json });
+        } catch (err) {
+          env.log.warn({ topic: m.topic, err: err instanceof Error ? err.message : String(err) }, 'mqtt trigger: value_template failed');
+          return;
+        }
+      }
+      if (t.payload !== undefined && value.trim() !== t.payload) return;
+      fire(info(t, { topic: m.topic, payload: m.payload, description: `mqtt topic ${m.topic}` }), null);
+    });
+  } catch (err) {
+    env.log.error({ topic: t.topic, err: err instanceof Error ? err.message : String(err) }, 'mqtt trigger could not subscribe');
+    return [];
+  }
+  return [off];
+}
+
 /** Attaches the enabled triggers; the returned function detaches them all and clears their timers. */
 export function attachTriggers(env: TriggerEnv, triggers: readonly Trigger[], fire: TriggerCallback): () => void {
   const timers = new TimerSet((err) => env.log.error({ err }, 'trigger failed'));
@@ -184,6 +232,9 @@ export function attachTriggers(env: TriggerEnv, triggers: readonly Trigger[], fi
         break;
       case 'homeassistant':
         detach.push(...attachHomeAssistant(env, t, fire, timers));
+        break;
+      case 'mqtt':
+        detach.push(...attachMqtt(env, t, fire));
         break;
     }
   }

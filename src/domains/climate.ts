@@ -123,7 +123,7 @@ function showTemp(value: number | null | undefined, precision: number): number |
   return Math.round(value * 10) / 10;
 }
 
-function fixedAttributes(caps: ClimateCapabilities, features: number, icon: string | undefined): JsonObject {
+export function climateFixedAttributes(caps: ClimateCapabilities, features: number, icon: string | undefined): JsonObject {
   const precision = caps.precision ?? 0.1;
   const out: Record<string, JsonValue> = {
     hvac_modes: [...caps.hvacModes],
@@ -166,7 +166,7 @@ export type ClimateHandle = CapableHandle<ClimatePlatform, ClimateCapabilities, 
 export function addClimate(core: Core, options: ClimateOptions): ClimateHandle {
   const caps = options.capabilities;
   const features = climateFeatures(caps);
-  return addCapable(core, options, fixedAttributes(caps, features, options.icon), (model: ClimateModel) => [
+  return addCapable(core, options, climateFixedAttributes(caps, features, options.icon), (model: ClimateModel) => [
     model.hvacMode,
     climateStateAttributes(caps, features, model),
   ]);

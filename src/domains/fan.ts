@@ -83,7 +83,7 @@ function speedCountOf(caps: FanCapabilities): number {
   return caps.speedCount !== undefined && caps.speedCount > 0 ? caps.speedCount : 100;
 }
 
-function fixedAttributes(caps: FanCapabilities, features: number, icon: string | undefined): JsonObject {
+export function fanFixedAttributes(caps: FanCapabilities, features: number, icon: string | undefined): JsonObject {
   const out: Record<string, JsonValue> = {};
   if (features & (FanFeature.SET_SPEED | FanFeature.PRESET_MODE)) out.preset_modes = caps.presetModes ? [...caps.presetModes] : null;
   if (icon) out.icon = icon;
@@ -109,7 +109,7 @@ export type FanHandle = CapableHandle<FanPlatform, FanCapabilities, FanModel>;
 export function addFan(core: Core, options: FanOptions): FanHandle {
   const caps = options.capabilities;
   const features = fanFeatures(caps);
-  return addCapable(core, options, fixedAttributes(caps, features, options.icon), (model: FanModel) => [
+  return addCapable(core, options, fanFixedAttributes(caps, features, options.icon), (model: FanModel) => [
     model.on === null ? null : model.on ? 'on' : 'off',
     fanStateAttributes(caps, features, model),
   ]);

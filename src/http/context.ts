@@ -7,6 +7,15 @@ import type { HistoryReader, StatisticsReader } from '../recorder/types.js';
 import type { Registries } from '../registry/index.js';
 import type { ErrorLog } from '../util/error-log.js';
 
+/** The broker connection WebSocket `mqtt/subscribe` reads through (configured with an `mqtt:` section). */
+export interface MqttSubscriber {
+  /** Throws a HubError for an invalid topic filter; returns the unsubscribe. */
+  subscribe(
+    filter: string,
+    fn: (message: { readonly topic: string; readonly payload: string; readonly retain: boolean }) => void,
+  ): () => void;
+}
+
 /** What the API modules (REST, WebSocket, web pages) share. */
 export interface ApiContext {
   readonly core: Core;
@@ -23,4 +32,6 @@ export interface ApiContext {
   readonly history?: HistoryReader;
   /** Long-term statistics; undefined when the recorder is off. */
   readonly statistics?: StatisticsReader;
+  /** MQTT; undefined without an `mqtt:` section (then `mqtt/subscribe` is an unknown command). */
+  readonly mqtt?: MqttSubscriber;
 }

@@ -11,3 +11,4 @@ export { TemplateError, type TemplateErrorKind } from './errors.js';
 export { parseResult } from './literal.js';
 export { pyNumber } from './py-format.js';
 export { RenderInfo } from './render-info.js';
+export { templateEngineFor, textRenderer } from './shared.js';

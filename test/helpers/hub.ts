@@ -55,6 +55,8 @@ export interface TestHubOptions {
   readonly dataDir?: string;
   /** Driver kinds instead of DRIVER_KINDS (a driver with a fake adapter or test timers). */
   readonly driverKinds?: readonly DriverKind[];
+  /** The MQTT client's first reconnect delay (tests of a broker restart shorten it). */
+  readonly mqttMinReconnectMs?: number;
 }
 
 /** Starts a hub on 127.0.0.1 with a free port and an owner token; stopped (and its data removed) at teardown. */
@@ -70,6 +72,7 @@ export async function startTestHub(t: Teardown, options: TestHubOptions = {}): P
     clock: options.clock,
     random: seededRandom(42),
     driverKinds: options.driverKinds,
+    mqttMinReconnectMs: options.mqttMinReconnectMs,
   });
   t.teardown(async () => {
     await hub.stop();

@@ -7,6 +7,7 @@ import { checkRoomForSubscription, command, requireAdmin, userOf } from './comma
 import type { Command } from './connection.js';
 import { HISTORY_COMMANDS } from './history-commands.js';
 import { pongMessage } from './messages.js';
+import { MQTT_COMMANDS } from './mqtt-commands.js';
 import { REGISTRY_COMMANDS } from './registry-commands.js';
 import { bool, entityIds, intMap, nonNegativeInt, object, optional, positiveInt, required, str, strMaxLength } from './schema.js';
 import { STATISTICS_COMMANDS } from './statistics-commands.js';
@@ -194,4 +195,5 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ...HISTORY_COMMANDS,
   ...STATISTICS_COMMANDS,
   ...TEMPLATE_COMMANDS,
+  ...MQTT_COMMANDS,
 ]);

@@ -1,0 +1,212 @@
+import type { JsonObject, JsonValue } from '../core/json.js';
+import type { Attributes } from '../core/state.js';
+import { AlarmFeature } from '../domains/alarm-control-panel.js';
+import { CoverFeature } from '../domains/cover.js';
+import { FanFeature } from '../domains/fan.js';
+import { LockFeature } from '../domains/lock.js';
+
+/** The domains hearth publishes, as Home Assistant MQTT components of the same name. */
+export const PUBLISHED_DOMAINS: ReadonlySet<string> = new Set([
+  'light',
+  'switch',
+  'sensor',
+  'binary_sensor',
+  'cover',
+  'lock',
+  'climate',
+  'fan',
+  'alarm_control_panel',
+]);
+
+/** Where one published entity lives: `<base>/<entity_id>/...`. */
+export interface EntityTopics {
+  readonly state: string;
+  readonly attributes: string;
+  readonly availability: string;
+  /** `<base>/<entity_id>/set`; other commands are `<base>/<entity_id>/<what>/set`. */
+  readonly command: string;
+  readonly base: string;
+}
+
+export function entityTopics(baseTopic: string, entityId: string): EntityTopics {
+  const base = `${baseTopic}/${entityId}`;
+  return { base, state: `${base}/state`, attributes: `${base}/attributes`, availability: `${base}/availability`, command: `${base}/set` };
+}
+
+const num = (v: JsonValue | undefined): number | undefined => (typeof v === 'number' ? v : undefined);
+const strList = (v: JsonValue | undefined): string[] | undefined =>
+  Array.isArray(v) ? (v as JsonValue[]).filter((x): x is string => typeof x === 'string') : undefined;
+const attrTemplate = (key: string) => `{{ value_json.${key} }}`;
+
+function lightConfig(a: Attributes, t: EntityTopics): JsonObject {
+  const modes = strList(a.supported_color_modes) ?? ['onoff'];
+  const out: Record<string, JsonValue> = {
+    schema: 'json',
+    state_topic: t.state,
+    command_topic: t.command,
+    supported_color_modes: modes,
+    color_mode: true,
+    brightness: modes.some((m) => m !== 'onoff'),
+    brightness_scale: 255,
+  };
+  const effects = strList(a.effect_list);
+  if (effects && effects.length > 0) {
+    out.effect = true;
+    out.effect_list = effects;
+  }
+  if (modes.includes('color_temp')) {
+    const min = num(a.min_mireds);
+    const max = num(a.max_mireds);
+    if (min !== undefined) out.min_mireds = min;
+    if (max !== undefined) out.max_mireds = max;
+  }
+  if ((num(a.supported_features) ?? 0) & 32) out.transition = true;
+  return out;
+}
+
+function coverConfig(a: Attributes, t: EntityTopics): JsonObject {
+  const f = num(a.supported_features) ?? CoverFeature.OPEN | CoverFeature.CLOSE;
+  const out: Record<string, JsonValue> = {
+    command_topic: t.command,
+    payload_open: f & CoverFeature.OPEN ? 'OPEN' : null,
+    payload_close: f & CoverFeature.CLOSE ? 'CLOSE' : null,
+    payload_stop: f & CoverFeature.STOP ? 'STOP' : null,
+    state_topic: t.state,
+    state_open: 'open',
+    state_opening: 'opening',
+    state_closed: 'closed',
+    state_closing: 'closing',
+  };
+  if (f & CoverFeature.SET_POSITION) {
+    out.position_topic = t.attributes;
+    out.position_template = attrTemplate('current_position');
+    out.set_position_topic = `${t.base}/position/set`;
+  }
+  return out;
+}
+
+function climateConfig(a: Attributes, t: EntityTopics): JsonObject {
+  const out: Record<string, JsonValue> = {
+    mode_state_topic: t.state,
+    mode_command_topic: `${t.base}/mode/set`,
+    modes: strList(a.hvac_modes) ?? ['off'],
+    current_temperature_topic: t.attributes,
+    current_temperature_template: attrTemplate('current_temperature'),
+    temperature_command_topic: `${t.base}/temperature/set`,
+    temperature_state_topic: t.attributes,
+    temperature_state_template: attrTemplate('temperature'),
+  };
+  const min = num(a.min_temp);
+  const max = num(a.max_temp);
+  const step = num(a.target_temp_step);
+  if (min !== undefined) out.min_temp = min;
+  if (max !== undefined) out.max_temp = max;
+  if (step !== undefined) out.temp_step = step;
+  for (const kind of ['fan', 'preset', 'swing'] as const) {
+    // Home Assistant's MQTT climate refuses a preset list with `none` in it (no preset is its own state).
+    const list = strList(a[`${kind}_modes`])?.filter((m) => kind !== 'preset' || m !== 'none');
+    if (list === undefined || list.length === 0) continue;
+    out[`${kind}_modes`] = list;
+    out[`${kind}_mode_command_topic`] = `${t.base}/${kind}_mode/set`;
+    out[`${kind}_mode_state_topic`] = t.attributes;
+    // climate.py names the preset's template preset_mode_value_template, the others *_mode_state_template.
+    out[kind === 'preset' ? 'preset_mode_value_template' : `${kind}_mode_state_template`] = attrTemplate(`${kind}_mode`);
+  }
+  return out;
+}
+
+function fanConfig(a: Attributes, t: EntityTopics): JsonObject {
+  const f = num(a.supported_features) ?? 0;
+  const out: Record<string, JsonValue> = { state_topic: t.state, command_topic: t.command, payload_on: 'on', payload_off: 'off' };
+  if (f & FanFeature.SET_SPEED) {
+    out.percentage_state_topic = t.attributes;
+    out.percentage_value_template = attrTemplate('percentage');
+    out.percentage_command_topic = `${t.base}/percentage/set`;
+  }
+  const presets = strList(a.preset_modes);
+  if (presets && presets.length > 0) {
+    out.preset_modes = presets;
+    out.preset_mode_state_topic = t.attributes;
+    out.preset_mode_value_template = attrTemplate('preset_mode');
+    out.preset_mode_command_topic = `${t.base}/preset_mode/set`;
+  }
+  if (f & FanFeature.OSCILLATE) {
+    out.oscillation_state_topic = t.attributes;
+    // The attribute is a JSON boolean, which templates print as Python does.
+    out.oscillation_value_template = attrTemplate('oscillating');
+    out.payload_oscillation_on = 'True';
+    out.payload_oscillation_off = 'False';
+    out.oscillation_command_topic = `${t.base}/oscillation/set`;
+  }
+  return out;
+}
+
+const ALARM_FEATURES: readonly [number, string][] = [
+  [AlarmFeature.ARM_HOME, 'arm_home'],
+  [AlarmFeature.ARM_AWAY, 'arm_away'],
+  [AlarmFeature.ARM_NIGHT, 'arm_night'],
+  [AlarmFeature.ARM_VACATION, 'arm_vacation'],
+  [AlarmFeature.ARM_CUSTOM_BYPASS, 'arm_custom_bypass'],
+  [AlarmFeature.TRIGGER, 'trigger'],
+];
+
+function alarmConfig(a: Attributes, t: EntityTopics): JsonObject {
+  const f = num(a.supported_features) ?? 0;
+  const out: Record<string, JsonValue> = {
+    state_topic: t.state,
+    command_topic: t.command,
+    supported_features: ALARM_FEATURES.filter(([bit]) => f & bit).map(([, name]) => name),
+    command_template: '{"action":"{{ action }}","code":"{{ code }}"}',
+  };
+  // A panel that wants a code gets it from the user in Home Assistant and passes it on in the command.
+  if (a.code_format === 'number' || a.code_format === 'text') out.code = 'REMOTE_CODE';
+  return out;
+}
+
+/**
+ * The component-specific part of an entity's discovery config, in Home Assistant's schema for that component;
+ * undefined for a domain not published.
+ */
+export function componentConfig(domain: string, a: Attributes, t: EntityTopics): JsonObject | undefined {
+  switch (domain) {
+    case 'light':
+      return lightConfig(a, t);
+    case 'switch':
+      return { state_topic: t.state, command_topic: t.command, payload_on: 'on', payload_off: 'off' };
+    case 'sensor': {
+      const out: Record<string, JsonValue> = { state_topic: t.state };
+      if (typeof a.unit_of_measurement === 'string') out.unit_of_measurement = a.unit_of_measurement;
+      if (typeof a.state_class === 'string') out.state_class = a.state_class;
+      return out;
+    }
+    case 'binary_sensor':
+      return { state_topic: t.state, payload_on: 'on', payload_off: 'off' };
+    case 'cover':
+      return coverConfig(a, t);
+    case 'lock': {
+      const open = ((num(a.supported_features) ?? 0) & LockFeature.OPEN) !== 0;
+      return {
+        state_topic: t.state,
+        command_topic: t.command,
+        payload_lock: 'LOCK',
+        payload_unlock: 'UNLOCK',
+        ...(open ? { payload_open: 'OPEN' } : {}),
+        state_locked: 'locked',
+        state_unlocked: 'unlocked',
+        state_locking: 'locking',
+        state_unlocking: 'unlocking',
+        state_jammed: 'jammed',
+        state_open: 'open',
+        state_opening: 'opening',
+      };
+    }
+    case 'climate':
+      return climateConfig(a, t);
+    case 'fan':
+      return fanConfig(a, t);
+    case 'alarm_control_panel':
+      return alarmConfig(a, t);
+    default:
+      return undefined;
+  }
+}
