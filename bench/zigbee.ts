@@ -82,6 +82,8 @@ try {
     lat('hearth, Zigbee driver on the fake stick', hubLatency),
     lat('floor: bare ws server', floorLatency),
     '',
+    `Over the floor, hearth (herdsman's parsing, the converters, the state table, the fan-out) adds ${fmt(hubLatency.p50Ms - floorLatency.p50Ms, 3)} ms at p50 and ${fmt(hubLatency.p99Ms - floorLatency.p99Ms, 3)} ms at p99; the report reaches the hub's bus in ${fmt(hubLatency.busP99Ms, 3)} ms at p99. A floor p99 near or above ${TARGET_P99_MS} ms means the machine (busy cores, scheduling) and not the hub sets the tail.`,
+    '',
     ...targets.map((t) => `- ${t.target}: ${t.text} (${t.met ? 'met' : 'missed'})`),
   ];
   console.log(lines.join('\n'));

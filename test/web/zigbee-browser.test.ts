@@ -132,6 +132,9 @@ t.test('the Zigbee page: permit join, a device joins and is interviewed, rename,
     await mkdir(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOTS, 'zigbee.png'), fullPage: true });
   }
+  await page.getByRole('button', { name: 'Stop joining' }).click();
+  await page.getByText('Joining is closed.').waitFor();
+  t.match(stick.permitJoinCalls.at(-1), { seconds: 0 }, 'Stop joining closed pairing on the stick');
   await page.setViewportSize({ width: 390, height: 844 });
   await row(page, plug.ieee).locator('td[data-label="Power"]').waitFor();
   t.ok(await page.evaluate('document.documentElement.scrollWidth <= 390'), 'on a phone nothing scrolls sideways');
