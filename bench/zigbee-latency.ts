@@ -17,7 +17,7 @@ import { next } from './ws-client-process.js';
 export const CLIENTS = 10;
 export const REPORT_HZ = Number(process.env.ZIGBEE_BENCH_REPORT_HZ ?? 100);
 const WARMUP_MS = 2000;
-export const DURATION_MS = Number(process.env.ZIGBEE_BENCH_DURATION_MS ?? 30_000);
+export const DURATION_MS = Number(process.env.ZIGBEE_BENCH_DURATION_MS ?? 20_000);
 export const TARGET_P99_MS = 2;
 const SENSOR = 'sensor.bench_weather_temperature';
 const self = fileURLToPath(import.meta.url);
