@@ -25,6 +25,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { file: 'state-table.ts', title: 'State table: updates/s' },
   { file: 'ws-fanout.ts', title: 'WebSocket fan-out' },
   { file: 'gpio-latency.ts', title: 'GPIO edge to WebSocket latency' },
+  { file: 'zigbee.ts', title: 'Zigbee: memory with 50 devices, a hub without zigbee:, report to WebSocket latency', out: 'zigbee' },
   { file: 'registry-writes.ts', title: 'Registry disk writes', out: 'registry-writes' },
   { file: 'restore-writes.ts', title: 'Restore state: disk writes', out: 'restore-writes' },
   { file: 'recorder-disk.ts', title: 'Recorder: disk writes and memory', out: 'recorder-disk' },

@@ -152,9 +152,9 @@ function DeviceRow({ device, refresh }) {
   <td>${
     editing
       ? html`<form class="inline" onSubmit=${rename}><input aria-label=${`New name for ${device.friendly_name}`} value=${name} required maxlength="100" onInput=${(/** @type {Event} */ e) => setName(/** @type {HTMLInputElement} */ (e.currentTarget).value)} /><button type="submit">Save</button><button type="button" class="link" onClick=${() => setEditing(false)}>Cancel</button></form>`
-      : html`<span class="dname">${device.friendly_name}</span><br /><code class="ieee">${ieee}</code>`
+      : html`<span class="dname">${device.friendly_name}</span>${device.friendly_name === ieee ? null : html`<br /><code class="ieee">${ieee}</code>`}`
   }</td>
-  <td>${model}${
+  <td data-label="Model">${model}${
     interview !== null
       ? html`<br /><span class="note">${interview}</span>`
       : device.supported === false
@@ -163,9 +163,9 @@ function DeviceRow({ device, refresh }) {
           ? html`<br /><span class="note">${device.description}</span>`
           : null
   }</td>
-  <td class="num">${device.link_quality ?? '–'}</td>
-  <td>${ago(device.last_seen)}${device.available === false ? html`<br /><span class="note">unavailable</span>` : null}</td>
-  <td>${device.power_source ?? '–'}</td>
+  <td class="num" data-label="Link quality">${device.link_quality ?? '–'}</td>
+  <td data-label="Last seen">${ago(device.last_seen)}${device.available === false ? html`<br /><span class="note">unavailable</span>` : null}</td>
+  <td data-label="Power">${device.power_source ?? '–'}</td>
   <td class="actions">${
     removing
       ? html`<span role="group" aria-label=${`Remove ${device.friendly_name}`}><label><input type="checkbox" checked=${force} onChange=${(/** @type {Event} */ e) => setForce(/** @type {HTMLInputElement} */ (e.currentTarget).checked)} /> force</label> <button type="button" class="danger" onClick=${remove}>Remove</button> <button type="button" class="link" onClick=${() => setRemoving(false)}>Cancel</button></span>`

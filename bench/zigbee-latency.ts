@@ -1,0 +1,292 @@
+/**
+ * Zigbee attribute report to WebSocket latency: the fake stick's temperature report of an Aqara sensor (through
+ * herdsman's Controller, the converters and the hub) to CLIENTS WebSocket clients subscribed to `state_changed`, at
+ * REPORT_HZ for DURATION_MS after a warm-up. Two processes besides the parent, as in bench/gpio-latency.ts: `server`
+ * runs a real Hub with the Zigbee driver on the fake stick; `clients` runs the clients. Both stamp with
+ * process.hrtime (CLOCK_MONOTONIC, shared by every process). Also the in-process part: report to the event on the
+ * hub's bus.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import { next } from './ws-client-process.js';
+
+export const CLIENTS = 10;
+export const REPORT_HZ = Number(process.env.ZIGBEE_BENCH_REPORT_HZ ?? 100);
+const WARMUP_MS = 2000;
+export const DURATION_MS = Number(process.env.ZIGBEE_BENCH_DURATION_MS ?? 20_000);
+export const TARGET_P99_MS = 2;
+const SENSOR = 'sensor.bench_weather_temperature';
+const self = fileURLToPath(import.meta.url);
+
+type ToServer = { type: 'run'; startAt: number } | { type: 'exit' };
+type FromServer =
+  | { type: 'listening'; port: number; token: string }
+  | { type: 'error'; message: string }
+  | { type: 'done'; reports: number[]; busMs: number[] };
+type ToClients = { type: 'connect'; url: string; token: string } | { type: 'report' };
+type FromClients = { type: 'ready' } | { type: 'error'; message: string } | { type: 'report'; receipts: number[][] };
+
+function monoMs(): number {
+  const [s, ns] = process.hrtime();
+  return s * 1e3 + ns / 1e6;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)] as number;
+}
+
+async function server(): Promise<void> {
+  const { default: pino } = await import('pino');
+  const { parseConfigText } = await import('../src/config/load.js');
+  const { Hub, SECTION_VALIDATORS } = await import('../src/hub.js');
+  const { CATALOGUE } = await import('../test/fixtures/zigbee/catalogue.js');
+  const { FakeStick, quietZigbeeLogs } = await import('../test/fixtures/zigbee/fake-stick.js');
+  await quietZigbeeLogs();
+  const weather = CATALOGUE.weather;
+  const stick = new FakeStick();
+  stick.install();
+  const yaml = `hub:\n  name: Zigbee bench\n  time_zone: Europe/Amsterdam\nzigbee:\n  devices:\n    '${weather.ieee}': {friendly_name: Bench Weather}\n`;
+  const dataDir = await mkdtemp(join(tmpdir(), 'hearth-zigbee-bench-'));
+  const hub = await Hub.start({
+    config: parseConfigText(yaml, null, SECTION_VALIDATORS),
+    dataDir,
+    log: pino({ level: 'warn' }, pino.destination(2)),
+    host: '127.0.0.1',
+    port: 0,
+  });
+  const { states, bus, services } = hub.core;
+  const waitUntil = async (check: () => boolean, what: string): Promise<void> => {
+    for (const deadline = Date.now() + 30_000; !check(); await new Promise((r) => setTimeout(r, 20)))
+      if (Date.now() > deadline) throw new Error(`zigbee latency: no ${what} within 30 s`);
+  };
+  await waitUntil(() => states.get('switch.zigbee_permit_join')?.state === 'off', 'Zigbee network');
+  await services.call('zigbee', 'permit_join', { duration: 254 });
+  stick.join('weather');
+  await waitUntil(() => states.get(SENSOR) !== undefined, SENSOR);
+  const owner = await hub.auth.ensureOwner('Bench');
+  const token = await hub.auth.createToken(owner.id, 'zigbee-bench');
+
+  const run = async (startAt: number): Promise<FromServer> => {
+    const busMs: number[] = [];
+    let last = 0;
+    const off = bus.on('bench', 'state_changed', (e) => {
+      if (e.data.entity_id === SENSOR) busMs.push(monoMs() - last);
+    });
+    const reports = await drive(startAt, (n) => {
+      last = monoMs();
+      // A new value on every report (an unchanged one fires no event): 10.00 to 29.99 °C.
+      stick.report(weather.ieee, 1, 'msTemperatureMeasurement', { measuredValue: 1000 + (n % 2000) });
+    });
+    off();
+    return { type: 'done', reports, busMs };
+  };
+
+  process.on('message', (m: ToServer) => {
+    if (m.type === 'exit') {
+      void hub
+        .stop()
+        .then(() => rm(dataDir, { recursive: true, force: true }))
+        .finally(() => process.exit(0));
+      return;
+    }
+    void run(m.startAt).then((result) => process.send?.(result));
+  });
+  process.on('disconnect', () => process.exit(0));
+  process.send?.({ type: 'listening', port: hub.port, token } satisfies FromServer);
+}
+
+/** Fires `report` at about REPORT_HZ (a little jitter) from `startAt` for the warm-up and the run; the stamps, ms. */
+async function drive(startAt: number, report: (n: number) => void): Promise<number[]> {
+  const stamps: number[] = [];
+  const endAt = startAt + WARMUP_MS + DURATION_MS;
+  const periodMs = 1000 / REPORT_HZ;
+  await new Promise<void>((resolve) => {
+    const fire = (): void => {
+      if (monoMs() >= endAt) {
+        resolve();
+        return;
+      }
+      stamps.push(monoMs());
+      report(stamps.length - 1);
+      setTimeout(fire, periodMs * (0.8 + Math.random() * 0.4));
+    };
+    setTimeout(fire, Math.max(0, startAt - monoMs()));
+  });
+  return stamps;
+}
+
+/**
+ * The reference in the same run: a bare `ws` server sending a ready-made state_changed frame to every client on the
+ * same timer. No hub, no herdsman: its latency is the machine's (scheduling, loopback, the client process).
+ */
+async function floorServer(): Promise<void> {
+  const { WebSocketServer } = await import('ws');
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/api/websocket', perMessageDeflate: false });
+  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+  const sockets = new Set<WebSocket>();
+  wss.on('connection', (ws) => {
+    ws.send('{"type":"auth_required","ha_version":"2025.1.0"}');
+    ws.on('message', (data: Buffer) => {
+      const text = data.toString();
+      if (text.includes('"auth"')) ws.send('{"type":"auth_ok","ha_version":"2025.1.0"}');
+      const id = /"id":(\d+)/.exec(text)?.[1];
+      if (id !== undefined) ws.send(`{"id":${id},"type":"result","success":true,"result":null}`);
+      if (text.includes('subscribe_events')) sockets.add(ws);
+    });
+    ws.on('close', () => sockets.delete(ws));
+  });
+  const frame = `{"id":2,"type":"event","event":{"event_type":"state_changed","data":{"entity_id":"${SENSOR}","old_state":null,"new_state":{"entity_id":"${SENSOR}","state":"21.5","attributes":{"device_class":"temperature","unit_of_measurement":"°C","friendly_name":"Bench Weather Temperature"},"last_changed":"2026-01-01T00:00:00+00:00","last_reported":"2026-01-01T00:00:00+00:00","last_updated":"2026-01-01T00:00:00+00:00","context":{"id":"01JGZ0000000000000000000000","parent_id":null,"user_id":null}}},"origin":"LOCAL","time_fired":"2026-01-01T00:00:00+00:00","context":{"id":"01JGZ0000000000000000000000","parent_id":null,"user_id":null}}}`;
+  process.on('message', (m: ToServer) => {
+    if (m.type === 'exit') {
+      wss.close();
+      process.exit(0);
+    }
+    void drive(m.startAt, () => {
+      for (const ws of sockets) ws.send(frame);
+    }).then((reports) => process.send?.({ type: 'done', reports, busMs: [] } satisfies FromServer));
+  });
+  process.on('disconnect', () => process.exit(0));
+  const address = wss.address();
+  process.send?.({
+    type: 'listening',
+    port: typeof address === 'object' && address !== null ? address.port : 0,
+    token: '',
+  } satisfies FromServer);
+}
+
+function clients(): void {
+  const MARK = Buffer.from(`{"entity_id":"${SENSOR}","old_state":`);
+  const sockets: WebSocket[] = [];
+  const receipts: number[][] = [];
+  const open = (url: string, token: string, index: number): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true });
+      sockets.push(ws);
+      const mine: number[] = [];
+      receipts[index] = mine;
+      let subscribed = false;
+      ws.on('error', reject);
+      ws.on('open', () => ws.send(JSON.stringify({ type: 'auth', access_token: token })));
+      ws.on('message', (data: Buffer) => {
+        if (subscribed) {
+          // Stamp first, then look: the search is not part of the hub's latency.
+          const now = monoMs();
+          for (let at = data.indexOf(MARK); at !== -1; at = data.indexOf(MARK, at + MARK.length)) mine.push(now);
+          return;
+        }
+        const text = data.toString();
+        if (text.includes('"auth_ok"')) ws.send(JSON.stringify({ id: 2, type: 'subscribe_events', event_type: 'state_changed' }));
+        else if (text.includes('"auth_invalid"')) reject(new Error(text));
+        else if (/"id":2[,}]/.test(text) && text.includes('"success":true')) {
+          subscribed = true;
+          resolve();
+        }
+      });
+    });
+  process.on('message', (m: ToClients) => {
+    if (m.type === 'connect') {
+      Promise.all(Array.from({ length: CLIENTS }, (_, i) => open(m.url, m.token, i)))
+        .then(() => process.send?.({ type: 'ready' } satisfies FromClients))
+        .catch((err: unknown) => process.send?.({ type: 'error', message: String(err) } satisfies FromClients));
+    } else {
+      for (const ws of sockets) ws.terminate();
+      // Exit once the report is written to the pipe: it is larger than one write.
+      process.send?.({ type: 'report', receipts } satisfies FromClients, undefined, {}, () => process.exit(0));
+    }
+  });
+  process.on('disconnect', () => process.exit(0));
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    // The clients exit by themselves after their report: the pipe may be closing already.
+    if (child.connected) child.send({ type: 'exit' }, (err) => err && child.kill('SIGTERM'));
+    else child.kill('SIGTERM');
+  });
+}
+
+export interface LatencyResult {
+  readonly reports: number;
+  readonly samples: number;
+  /** Reports a client never received (should be 0). */
+  readonly missing: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+  readonly busP50Ms: number;
+  readonly busP99Ms: number;
+}
+
+/** Runs the server and the clients, fires the reports, and pairs each measured report with each client's receipt. */
+export async function zigbeeLatency(serverRole: 'server' | 'floor-server'): Promise<LatencyResult> {
+  const execArgv = ['--import', 'tsx'];
+  const srv = fork(self, [serverRole], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const cli = fork(self, ['clients'], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  try {
+    const listening = await next<Extract<FromServer, { type: 'listening' }>>(srv, 'listening', 60_000);
+    const ready = next<Extract<FromClients, { type: 'ready' }>>(cli, 'ready', 30_000);
+    cli.send({ type: 'connect', url: `ws://127.0.0.1:${listening.port}/api/websocket`, token: listening.token } satisfies ToClients);
+    await ready;
+    const startAt = monoMs() + 200;
+    const done = next<Extract<FromServer, { type: 'done' }>>(srv, 'done', WARMUP_MS + DURATION_MS + 30_000);
+    srv.send({ type: 'run', startAt } satisfies ToServer);
+    const result = await done;
+    await new Promise((r) => setTimeout(r, 200));
+    const reportP = next<Extract<FromClients, { type: 'report' }>>(cli, 'report', 30_000);
+    cli.send({ type: 'report' } satisfies ToClients);
+    const report = await reportP;
+
+    const from = startAt + WARMUP_MS;
+    const latencies: number[] = [];
+    let missing = 0;
+    let measured = 0;
+    for (const [k, t0] of result.reports.entries()) {
+      if (t0 < from) continue;
+      measured++;
+      for (const mine of report.receipts) {
+        const at = mine[k];
+        if (at === undefined) missing++;
+        else latencies.push(at - t0);
+      }
+    }
+    latencies.sort((a, b) => a - b);
+    const bus = result.reports.flatMap((t0, k) => (t0 >= from && result.busMs[k] !== undefined ? [result.busMs[k] as number] : []));
+    bus.sort((a, b) => a - b);
+    return {
+      reports: measured,
+      samples: latencies.length,
+      missing,
+      p50Ms: percentile(latencies, 0.5),
+      p99Ms: percentile(latencies, 0.99),
+      maxMs: latencies.at(-1) ?? Number.NaN,
+      busP50Ms: percentile(bus, 0.5),
+      busP99Ms: percentile(bus, 0.99),
+    };
+  } finally {
+    await Promise.all([stopChild(srv), stopChild(cli)]);
+  }
+}
+
+const role = process.argv[2];
+if (role === 'server') {
+  server().catch((err: unknown) => {
+    process.send?.({ type: 'error', message: String(err) } satisfies FromServer);
+    process.exit(1);
+  });
+} else if (role === 'floor-server') {
+  floorServer().catch((err: unknown) => {
+    process.send?.({ type: 'error', message: String(err) } satisfies FromServer);
+    process.exit(1);
+  });
+} else if (role === 'clients') clients();

@@ -1,0 +1,211 @@
+/**
+ * The Zigbee benchmark's memory parts. (1) The built hub with a `zigbee:` section and 50 simulated devices against a
+ * reference process that only runs herdsman and the converters on the same fake stick and devices; same Node flags,
+ * same allocator settings, one process at a time, each read once settled. (2) The demo hub without `zigbee:`: its
+ * start time and RSS, and which zigbee modules it loaded (none, read from its module cache).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import {
+  BENCH,
+  httpRequest,
+  type Memory,
+  makeDataDir,
+  median,
+  memoryOf,
+  PI_MALLOC_ENV,
+  PI_NODE_ARGS,
+  ROOT,
+  sleep,
+  startHub,
+  stopProcess,
+} from './procs.js';
+import { benchDevices } from './zigbee-sim.js';
+
+const SETTLE_MS = Number(process.env.ZIGBEE_BENCH_SETTLE_MS ?? 12_000);
+const MAX_SETTLE_MS = 30_000;
+const STABLE_MS = 3000;
+const STABLE_MB = 0.3;
+const STARTS = 3;
+
+/** Writes the loaded zigbee-herdsman modules (the CJS module cache) to $HEARTH_ZIGBEE_MODULES on SIGUSR2. */
+const MODULE_PROBE = `import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
+const cache = createRequire(import.meta.url).cache;
+process.on('SIGUSR2', () => writeFileSync(process.env.HEARTH_ZIGBEE_MODULES, JSON.stringify(Object.keys(cache).filter((p) => /zigbee-herdsman/.test(p)))));
+`;
+
+export interface Settled extends Memory {
+  /** RSS 2 s after the devices were paired (or the hub was ready). */
+  readonly earlyRssMb: number;
+  readonly settledAfterS: number;
+}
+
+/**
+ * RSS once it has stayed within STABLE_MB for STABLE_MS, read no earlier than SETTLE_MS after `from` and, as in
+ * bench/memory.ts, once below the reading at 2 s: V8's memory reducer gives start-up garbage back about 8 s after the
+ * last full GC, later on a busy machine (the same rule for the hub and the reference; at most MAX_SETTLE_MS).
+ */
+async function settle(pid: number, from: number): Promise<Settled> {
+  await sleep(Math.max(0, from + 2000 - performance.now()));
+  const early = memoryOf(pid);
+  await sleep(Math.max(0, from + SETTLE_MS - STABLE_MS - performance.now()));
+  let since = performance.now();
+  let last = memoryOf(pid);
+  while (performance.now() < from + MAX_SETTLE_MS) {
+    await sleep(500);
+    const now = memoryOf(pid);
+    if (Math.abs(now.rssMb - last.rssMb) > STABLE_MB) since = performance.now();
+    last = now;
+    const dropped = last.rssMb < early.rssMb - 1;
+    if (performance.now() >= from + SETTLE_MS && performance.now() - since >= STABLE_MS && dropped) break;
+  }
+  return { ...last, earlyRssMb: early.rssMb, settledAfterS: (performance.now() - from) / 1000 };
+}
+
+/** Compiles the preload, the reference and the module probe into bench/out/ (plain Node, no tsx at run time). */
+export async function compileZigbeeBench(): Promise<{ preload: string; reference: string; probe: string }> {
+  const out = join(BENCH, 'out');
+  const preload = join(out, 'zigbee-preload.mjs');
+  const reference = join(out, 'zigbee-reference.mjs');
+  const probe = join(out, 'zigbee-module-probe.mjs');
+  // node_modules stay external: the preload must patch the very herdsman the hub's bundle imports.
+  const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' } as const;
+  await build({ ...common, entryPoints: [join(BENCH, 'zigbee-preload.ts')], outfile: preload });
+  await build({ ...common, entryPoints: [join(BENCH, 'zigbee-reference.ts')], outfile: reference });
+  writeFileSync(probe, MODULE_PROBE);
+  return { preload, reference, probe };
+}
+
+const IEEE = /0x[0-9a-f]{16}/g;
+
+/** How many of the bench devices have entities in the hub's states. */
+async function devicesWithEntities(port: number, token: string, wanted: ReadonlySet<string>): Promise<number> {
+  const r = await httpRequest(port, '/api/states', { token });
+  if (r.status !== 200) return 0;
+  const states = JSON.parse(r.body.toString()) as { entity_id: string }[];
+  const seen = new Set<string>();
+  for (const s of states) for (const m of s.entity_id.match(IEEE) ?? []) if (wanted.has(m)) seen.add(m);
+  return seen.size;
+}
+
+export interface ZigbeeMemory {
+  readonly hub: Settled & { readonly devices: number; readonly pairedMs: number; readonly zigbeeModules: number };
+  readonly reference: Settled & { readonly pairedMs: number };
+}
+
+/** Reads the loaded zigbee modules of a process started with the module probe. */
+async function zigbeeModulesOf(child: ChildProcess, file: string): Promise<string[]> {
+  rmSync(file, { force: true });
+  child.kill('SIGUSR2');
+  for (let i = 0; i < 100; i++) {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as string[];
+    } catch {
+      await sleep(50);
+    }
+  }
+  throw new Error('the module probe wrote nothing');
+}
+
+export async function zigbeeMemory(files: { preload: string; reference: string; probe: string }, work: string): Promise<ZigbeeMemory> {
+  const devices = benchDevices();
+  const wanted = new Set(devices.map((d) => d.ieee));
+  const modulesFile = join(work, 'zigbee-modules.json');
+  process.env.HEARTH_ZIGBEE_MODULES = modulesFile;
+
+  // The hub: the built bundle, a zigbee: section, the fake stick from the preload.
+  const config = join(work, 'zigbee.yaml');
+  writeFileSync(config, 'hub:\n  name: Zigbee bench\n  time_zone: Europe/Amsterdam\nzigbee: {}\n');
+  const data = await makeDataDir();
+  const hub = await startHub({ config, data, nodeArgs: [...PI_NODE_ARGS, '--import', files.preload, '--import', files.probe] });
+  let hubReading: ZigbeeMemory['hub'];
+  try {
+    const t0 = performance.now();
+    // The driver starts after the API listens: ask until its service is there.
+    for (let status = 0; status !== 200; ) {
+      if (performance.now() - t0 > 60_000) throw new Error(`zigbee.permit_join answered ${status} for 60 s`);
+      status = (
+        await httpRequest(hub.port, '/api/services/zigbee/permit_join', { method: 'POST', token: hub.token, body: '{"duration":254}' })
+      ).status;
+      if (status !== 200) await sleep(100);
+    }
+    for (let paired = 0; paired < devices.length; paired = await devicesWithEntities(hub.port, hub.token, wanted)) {
+      if (performance.now() - t0 > 120_000) throw new Error(`only ${paired} of ${devices.length} devices have entities after 120 s`);
+      await sleep(250);
+    }
+    const pairedAt = performance.now();
+    const settled = await settle(hub.child.pid as number, pairedAt);
+    const modules = await zigbeeModulesOf(hub.child, modulesFile);
+    hubReading = {
+      ...settled,
+      devices: await devicesWithEntities(hub.port, hub.token, wanted),
+      pairedMs: pairedAt - t0,
+      zigbeeModules: modules.length,
+    };
+  } finally {
+    await hub.stop();
+    await data.remove();
+  }
+
+  // The reference: the same flags and allocator settings, its own data directory.
+  const refDir = mkdtempSync(join(work, 'reference-'));
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [...PI_NODE_ARGS, files.reference, refDir], {
+    cwd: ROOT,
+    env: { ...process.env, ...PI_MALLOC_ENV },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the reference did not pair its devices within 150 s')), 150_000);
+      child.stdout?.on('data', (d: Buffer) => {
+        if (d.toString().includes('ready')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`the reference exited (${code})`)));
+    });
+    const pairedAt = performance.now();
+    return { hub: hubReading, reference: { ...(await settle(child.pid as number, pairedAt)), pairedMs: pairedAt - t0 } };
+  } finally {
+    await stopProcess(child);
+  }
+}
+
+export interface NoZigbee {
+  /** Process start to the first 200 from GET /api/, per start, ms. */
+  readonly readyMs: number[];
+  readonly medianReadyMs: number;
+  readonly settled: Settled;
+  /** zigbee-herdsman(-converters) modules in the demo hub's module cache (0 expected). */
+  readonly zigbeeModules: number;
+}
+
+/** The demo hub (no zigbee: section): start time over STARTS starts, settled RSS and its zigbee modules. */
+export async function demoWithoutZigbee(files: { probe: string }, work: string): Promise<NoZigbee> {
+  const modulesFile = join(work, 'demo-modules.json');
+  process.env.HEARTH_ZIGBEE_MODULES = modulesFile;
+  const readyMs: number[] = [];
+  let settled: Settled | undefined;
+  let modules: string[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    const data = await makeDataDir();
+    const hub = await startHub({ config: null, data, nodeArgs: [...PI_NODE_ARGS, '--import', files.probe] });
+    try {
+      readyMs.push(hub.readyMs);
+      if (i === STARTS - 1) {
+        settled = await settle(hub.child.pid as number, performance.now());
+        modules = await zigbeeModulesOf(hub.child, modulesFile);
+      }
+    } finally {
+      await hub.stop();
+      await data.remove();
+    }
+  }
+  if (settled === undefined) throw new Error('no settled reading');
+  return { readyMs, medianReadyMs: median(readyMs), settled, zigbeeModules: modules.length };
+}
