@@ -2,6 +2,7 @@ import { DRIVER_KINDS } from '../drivers/index.js';
 import { HTTP_SECTION_VALIDATOR } from './auth/http-section.js';
 import { AUTOMATION_SECTION_VALIDATORS } from './automation/index.js';
 import type { SectionValidators } from './config/load.js';
+import { HELPER_SECTION_VALIDATORS } from './helpers/index.js';
 import { RECORDER_SECTION_VALIDATORS } from './recorder/config.js';
 import { REGISTRY_SECTION_VALIDATORS } from './registry/index.js';
 
@@ -15,6 +16,7 @@ export const SECTION_VALIDATORS: SectionValidators = {
   http: HTTP_SECTION_VALIDATOR,
   ...REGISTRY_SECTION_VALIDATORS,
   ...RECORDER_SECTION_VALIDATORS,
+  ...HELPER_SECTION_VALIDATORS,
 };
 
 /**

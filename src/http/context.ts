@@ -2,10 +2,19 @@ import type { LoginGuard } from '../auth/bans.js';
 import type { AuthStore } from '../auth/store.js';
 import type { HubConfig } from '../config/types.js';
 import type { Core } from '../core/core.js';
+import type { JsonObject } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { HistoryReader, StatisticsReader } from '../recorder/types.js';
 import type { Registries } from '../registry/index.js';
 import type { ErrorLog } from '../util/error-log.js';
+
+/** One helper domain's stored items, as the WebSocket CRUD commands reach them (src/helpers implements it). */
+export interface HelperItems {
+  list(): JsonObject[];
+  create(data: JsonObject): JsonObject;
+  update(id: string, data: JsonObject): JsonObject;
+  delete(id: string): void;
+}
 
 /** What the API modules (REST, WebSocket, web pages) share. */
 export interface ApiContext {
@@ -23,4 +32,6 @@ export interface ApiContext {
   readonly history?: HistoryReader;
   /** Long-term statistics; undefined when the recorder is off. */
   readonly statistics?: StatisticsReader;
+  /** The helpers' stored items by domain (`input_boolean/create` ...); undefined in hubs made without them. */
+  readonly helpers?: (domain: string) => HelperItems | undefined;
 }

@@ -5,6 +5,7 @@ import type { JsonObject } from '../../core/json.js';
 import { configObject } from '../config-object.js';
 import { command, requireAdmin, userOf } from './command.js';
 import type { Command, Connection } from './connection.js';
+import { HELPER_COMMANDS } from './helper-commands.js';
 import { HISTORY_COMMANDS } from './history-commands.js';
 import { pongMessage } from './messages.js';
 import { REGISTRY_COMMANDS } from './registry-commands.js';
@@ -199,4 +200,5 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ...REGISTRY_COMMANDS,
   ...HISTORY_COMMANDS,
   ...STATISTICS_COMMANDS,
+  ...HELPER_COMMANDS,
 ]);

@@ -1,0 +1,175 @@
+import { join } from 'node:path';
+import { slugify } from '../core/entity-id.js';
+import { HubError } from '../core/errors.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
+import type { Logger } from '../core/log.js';
+import { DataFile, jsonOf, readDataFile, type WriteFile } from '../storage/data-file.js';
+import { type FieldProblem, type HelperItem, validateFields } from './fields.js';
+import type { HelperEnv, HelperKind, LiveHelper } from './kind.js';
+
+/** The data file, in Home Assistant's `.storage/<domain>` shape, so a Home Assistant user's file can be copied in. */
+interface StoredFile {
+  readonly version: 1;
+  readonly minor_version?: number;
+  readonly key: string;
+  readonly data: { readonly items: readonly JsonValue[] };
+}
+
+function isStoredFile(v: unknown): v is StoredFile {
+  return isJsonObject(v as JsonValue) && isJsonObject((v as StoredFile).data) && Array.isArray((v as StoredFile).data.items);
+}
+
+/** HA's humanize_error: the first problem, with the key it is about. */
+function formatError(problems: readonly FieldProblem[]): HubError {
+  const p = problems[0] as FieldProblem;
+  return new HubError('invalid_format', p.key === undefined ? p.message : `${p.message} @ data['${p.key}']`);
+}
+
+/** Validates an item's keys and the kind's rules between them. */
+export function validateItem(kind: HelperKind, raw: JsonValue, mode: 'yaml' | 'create'): { values: JsonObject; problems: FieldProblem[] } {
+  const result = validateFields(kind.fields, raw, mode);
+  if (result.problems.length === 0 && kind.check) result.problems.push(...kind.check(result.values));
+  return result;
+}
+
+export interface CollectionOptions {
+  readonly kind: HelperKind;
+  readonly env: HelperEnv;
+  readonly dataDir: string;
+  readonly log: Logger;
+  readonly writeFile?: WriteFile;
+}
+
+/**
+ * One helper domain's items (Home Assistant's YamlCollection + StorageCollection sharing an IDManager): the
+ * YAML ones, read-only, and the stored ones, created, updated and deleted over the WebSocket and kept in
+ * `<data>/helpers/<domain>.json`. Each item lives as an entity while it exists.
+ */
+export class HelperCollection {
+  readonly kind: HelperKind;
+  private readonly yaml = new Map<string, HelperItem>();
+  private readonly stored = new Map<string, HelperItem>();
+  private readonly live = new Map<string, LiveHelper>();
+  private readonly file: DataFile;
+
+  constructor(private readonly options: CollectionOptions) {
+    this.kind = options.kind;
+    this.file = new DataFile({
+      path: this.path,
+      log: options.log,
+      label: `${this.kind.domain} helpers file`,
+      writeFile: options.writeFile,
+      render: () =>
+        JSON.stringify({ version: 1, minor_version: 1, key: this.kind.domain, data: { items: [...this.stored.values()] } }, null, 2),
+    });
+  }
+
+  get path(): string {
+    return join(this.options.dataDir, 'helpers', `${this.kind.domain}.json`);
+  }
+
+  /** Creates the YAML items' entities, then reads the stored items and creates theirs. */
+  async load(yamlItems: readonly HelperItem[]): Promise<void> {
+    const { log } = this.options;
+    for (const item of yamlItems) {
+      this.yaml.set(item.id, item);
+      this.startItem(item, false);
+    }
+    const loaded = await readDataFile(this.path, {
+      log,
+      label: `${this.kind.domain} helpers file`,
+      fallback: `starting without the ${this.kind.domain} helpers made in the app`,
+      parse: jsonOf(isStoredFile, `{"data": {"items": [...]}}`),
+    });
+    if (loaded.status !== 'ok') return;
+    for (const raw of loaded.value.data.items) {
+      const id = isJsonObject(raw) && typeof raw.id === 'string' ? raw.id : undefined;
+      const { id: _id, ...rest } = isJsonObject(raw) ? raw : {};
+      const { values, problems } = validateItem(this.kind, rest, 'create');
+      if (id === undefined || problems.length > 0 || this.has(id)) {
+        const why = id === undefined ? 'it has no id' : this.has(id) ? `the id ${id} is taken (by YAML)` : formatError(problems).message;
+        log.error({ path: this.path, item: raw }, `skipping a stored ${this.kind.domain} helper: ${why}`);
+        continue;
+      }
+      const item: HelperItem = { id, ...values };
+      this.stored.set(id, item);
+      this.startItem(item, true);
+    }
+  }
+
+  private has(id: string): boolean {
+    return this.yaml.has(id) || this.stored.has(id);
+  }
+
+  private startItem(item: HelperItem, editable: boolean): void {
+    try {
+      this.live.set(item.id, this.kind.start(this.options.env, item, editable));
+    } catch (err) {
+      this.options.log.error({ err, id: item.id }, `${this.kind.domain}.${item.id} could not be added: ${(err as Error).message}`);
+    }
+  }
+
+  /** `<domain>/list`: the stored items (YAML ones are not listed, as in Home Assistant). */
+  list(): HelperItem[] {
+    return [...this.stored.values()];
+  }
+
+  create(raw: JsonObject): HelperItem {
+    const { values, problems } = validateItem(this.kind, raw, 'create');
+    if (problems.length > 0) throw formatError(problems);
+    const base = slugify(String(values.name));
+    let id = base;
+    for (let n = 2; this.has(id) || this.options.env.core.entities.find(`${this.kind.domain}.${id}`) !== undefined; n++)
+      id = `${base}_${n}`;
+    const item: HelperItem = { id, ...values };
+    this.stored.set(id, item);
+    this.startItem(item, true);
+    this.save();
+    return item;
+  }
+
+  update(id: string, raw: JsonObject): HelperItem {
+    const current = this.stored.get(id);
+    if (current === undefined) throw this.notFound(id);
+    const changes = validateFields(this.kind.fields, raw, 'update');
+    if (changes.problems.length > 0) throw formatError(changes.problems);
+    const { id: _id, ...rest } = { ...current, ...changes.values };
+    const { values, problems } = validateItem(this.kind, rest, 'create');
+    if (problems.length > 0) throw formatError(problems);
+    const item: HelperItem = { id, ...values };
+    this.stored.set(id, item);
+    this.live.get(id)?.update(item);
+    this.save();
+    return item;
+  }
+
+  delete(id: string): void {
+    if (!this.stored.has(id)) throw this.notFound(id);
+    this.stored.delete(id);
+    const live = this.live.get(id);
+    this.live.delete(id);
+    live?.stop();
+    if (live !== undefined) this.options.env.core.entities.remove(live.entity.id);
+    this.save();
+  }
+
+  /** Home Assistant's answer for an id it does not have; a YAML item is named as such, since it cannot change here. */
+  private notFound(id: string): HubError {
+    const key = `${this.kind.domain}_id`;
+    if (this.yaml.has(id))
+      return new HubError('not_found', `Unable to find ${key} ${id}: it is configured in YAML, so it can only be changed there`);
+    return new HubError('not_found', `Unable to find ${key} ${id}`);
+  }
+
+  private save(): void {
+    // A refused write is logged and retried by the DataFile; the change is in force in memory meanwhile.
+    this.file.save().catch(() => {});
+  }
+
+  /** Stops the items' timers and writes what waits on a retry. */
+  async stop(): Promise<void> {
+    for (const live of this.live.values()) live.stop();
+    this.live.clear();
+    await this.file.stop();
+  }
+}
