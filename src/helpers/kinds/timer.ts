@@ -24,6 +24,7 @@ class Timer implements TimerPlatform, LiveHelper {
   private endUs: number | null = null;
   private handle;
   private listener: unknown;
+  private offStarted: (() => void) | undefined;
 
   constructor(
     private readonly env: HelperEnv,
@@ -170,7 +171,21 @@ class Timer implements TimerPlatform, LiveHelper {
     } else {
       this.status = 'active';
       this.endUs = end;
-      this.finish(context);
+      this.remainingS = 0;
+      const { core } = this.env;
+      if (core.runState === 'RUNNING') {
+        this.finish(context);
+        return;
+      }
+      // It ended while the hub was down: finish once the hub runs, so automations waiting for timer.finished
+      // have attached their triggers and see it.
+      this.report(context);
+      this.offStarted?.();
+      this.offStarted = core.bus.on(this.env.owner, 'homeassistant_started', () => {
+        this.offStarted?.();
+        this.offStarted = undefined;
+        this.finish(context);
+      });
     }
   }
 
@@ -183,6 +198,7 @@ class Timer implements TimerPlatform, LiveHelper {
 
   stop(): void {
     this.unlisten();
+    this.offStarted?.();
   }
 }
 
