@@ -46,7 +46,7 @@ export interface RestorablePlatform {
   restoreState(stored: DesiredState, context: Context): void | Promise<void>;
 }
 
-function isRestorablePlatform(platform: unknown): platform is RestorablePlatform {
+export function isRestorablePlatform(platform: unknown): platform is RestorablePlatform {
   return typeof platform === 'object' && platform !== null && typeof (platform as Partial<RestorablePlatform>).restoreState === 'function';
 }
 
