@@ -25,7 +25,7 @@ import { timerDomain } from './timer.js';
 import { vacuumDomain } from './vacuum.js';
 
 /** The helper domains (src/helpers makes their entities; each has a YAML section and WebSocket CRUD commands). */
-function HELPER_DOMAINS_LIST(): Domain[] {
+function helperDomains(): Domain[] {
   return [
     inputBooleanDomain,
     inputNumberDomain,
@@ -38,7 +38,7 @@ function HELPER_DOMAINS_LIST(): Domain[] {
   ];
 }
 
-export const HELPER_DOMAINS: readonly string[] = HELPER_DOMAINS_LIST().map((d) => d.name);
+export const HELPER_DOMAINS: readonly string[] = helperDomains().map((d) => d.name);
 
 /** Every domain the hub knows; each registers its services at start. */
 export const DOMAINS: readonly Domain[] = [
@@ -58,7 +58,7 @@ export const DOMAINS: readonly Domain[] = [
   scriptDomain,
   sceneDomain,
   homeassistantDomain,
-  ...HELPER_DOMAINS_LIST(),
+  ...helperDomains(),
 ];
 
 export function domainByName(name: string): Domain | undefined {
