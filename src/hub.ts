@@ -145,6 +145,7 @@ export class Hub {
       dataDir,
       log: log.child({ module: 'helpers' }),
       scheduler: options.scheduler,
+      reloadConfig: config.path === null ? undefined : () => loadConfig(config.path, SECTION_VALIDATORS),
       offsetMs: (utcMs) => zone?.offsetMs(utcMs) ?? 0,
     });
     const auth = AuthStore.unopened(dataDir, log.child({ module: 'auth' }), { watch: true });

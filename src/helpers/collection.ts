@@ -97,6 +97,36 @@ export class HelperCollection {
     }
   }
 
+  /**
+   * `<domain>.reload`: the YAML items again (Home Assistant's YamlCollection.async_load): new ones are added, the
+   * ones still there take their new settings and keep their state, the ones gone are removed.
+   */
+  reloadYaml(items: readonly HelperItem[]): void {
+    const next = new Map(items.map((item) => [item.id, item]));
+    for (const id of [...this.yaml.keys()]) {
+      if (next.has(id)) continue;
+      this.yaml.delete(id);
+      this.removeLive(id);
+    }
+    for (const item of items) {
+      const had = this.yaml.has(item.id);
+      if (!had && this.stored.has(item.id)) {
+        this.options.log.warn({ id: item.id }, `Duplicate ID '${item.id}' detected, skipping`);
+        continue;
+      }
+      this.yaml.set(item.id, item);
+      if (had) this.live.get(item.id)?.update(item);
+      else this.startItem(item, false);
+    }
+  }
+
+  private removeLive(id: string): void {
+    const live = this.live.get(id);
+    this.live.delete(id);
+    live?.stop();
+    if (live !== undefined) this.options.env.core.entities.remove(live.entity.id);
+  }
+
   private has(id: string): boolean {
     return this.yaml.has(id) || this.stored.has(id);
   }
@@ -146,10 +176,7 @@ export class HelperCollection {
   delete(id: string): void {
     if (!this.stored.has(id)) throw this.notFound(id);
     this.stored.delete(id);
-    const live = this.live.get(id);
-    this.live.delete(id);
-    live?.stop();
-    if (live !== undefined) this.options.env.core.entities.remove(live.entity.id);
+    this.removeLive(id);
     this.save();
   }
 

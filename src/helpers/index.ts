@@ -1,8 +1,9 @@
 import type { SectionValidators } from '../config/load.js';
-import type { ConfigIssue, ConfigPath } from '../config/reader.js';
+import { type ConfigIssue, type ConfigPath, formatPath } from '../config/reader.js';
 import type { HubConfig } from '../config/types.js';
 import type { Component } from '../core/component.js';
 import type { Core } from '../core/core.js';
+import { HubError } from '../core/errors.js';
 import { isJsonObject, type JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { WriteFile } from '../storage/data-file.js';
@@ -77,6 +78,8 @@ export interface HelpersOptions {
   /** The hub's time zone offset from UTC in ms at a UTC instant. */
   readonly offsetMs?: (utcMs: number) => number;
   readonly writeFile?: WriteFile;
+  /** Reads the configuration file again for `<helper>.reload`; without it the reload re-reads the config in memory. */
+  readonly reloadConfig?: () => Promise<HubConfig>;
 }
 
 export const HELPERS_OWNER = 'helpers';
@@ -107,16 +110,46 @@ export class Helpers implements Component {
   }
 
   async start(): Promise<void> {
-    const { config } = this.options;
+    const { config, core } = this.options;
     for (const collection of this.collections.values()) {
       const domain = collection.kind.domain;
       // The config was validated at load; a section with problems never reaches here.
       const items = readHelperSection(collection.kind, config.sections[domain] as JsonValue | undefined, [domain], []);
       await collection.load(items);
+      core.services.register(HELPERS_OWNER, {
+        domain,
+        service: 'reload',
+        name: 'Reload',
+        description: `Reloads ${domain} helpers from the YAML-configuration.`,
+        schema: { fields: {} },
+        handler: () => this.reload(collection),
+      });
     }
   }
 
+  /** Reads the YAML again; a section with problems is refused as a whole, keeping the helpers as they are. */
+  private async reload(collection: HelperCollection): Promise<void> {
+    const domain = collection.kind.domain;
+    let config = this.options.config;
+    if (this.options.reloadConfig !== undefined) {
+      try {
+        config = await this.options.reloadConfig();
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        throw new HubError('hub_error', `Cannot reload ${domain}: the configuration has errors, keeping the current one. ${message}`);
+      }
+    }
+    const issues: ConfigIssue[] = [];
+    const items = readHelperSection(collection.kind, config.sections[domain] as JsonValue | undefined, [domain], issues);
+    if (issues.length > 0) {
+      const text = issues.map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ');
+      throw new HubError('hub_error', `Cannot reload ${domain}: the configuration has errors, keeping the current one. ${text}`);
+    }
+    collection.reloadYaml(items);
+  }
+
   async stop(): Promise<void> {
+    this.options.core.services.removeOwner(HELPERS_OWNER);
     for (const collection of this.collections.values()) await collection.stop();
     this.scheduler.stopAll();
     this.options.core.entities.removeOwner(HELPERS_OWNER);

@@ -7,7 +7,7 @@ import { silentLogger } from '../../src/core/log.js';
 import { DOMAINS } from '../../src/domains/index.js';
 import { Helpers } from '../../src/helpers/index.js';
 import { SECTION_VALIDATORS } from '../../src/sections.js';
-import { ManualScheduler } from '../fixtures/zigbee/manual-scheduler.js';
+import { ManualScheduler } from '../helpers/manual-scheduler.js';
 import { type Teardown, tempDir } from '../storage/helpers.js';
 
 /** 07:00 in Amsterdam on Thursday 15 January 2026. */

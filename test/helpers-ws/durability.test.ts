@@ -1,0 +1,45 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import t from 'tap';
+import { parseConfigText } from '../../src/config/load.js';
+import { ManualClock } from '../../src/core/clock.js';
+import { Core } from '../../src/core/core.js';
+import { DOMAINS } from '../../src/domains/index.js';
+import { Helpers } from '../../src/helpers/index.js';
+import { SECTION_VALIDATORS } from '../../src/sections.js';
+import { FlakyDisk, tempDir, watchedLogger } from '../storage/helpers.js';
+
+t.test('a full disk: the helper is made and works, one error is logged, and the file is written when the disk recovers', async (t) => {
+  const log = watchedLogger();
+  const core = new Core({ log, clock: new ManualClock() });
+  for (const domain of DOMAINS) domain.registerServices(core);
+  const dataDir = await tempDir(t);
+  const disk = new FlakyDisk();
+  const config = parseConfigText('hub: {name: Test}\n', null, SECTION_VALIDATORS);
+  const helpers = new Helpers({ core, config, dataDir, log, writeFile: disk.writeFile });
+  await helpers.start();
+  const counters = helpers.collection('counter');
+  if (counters === undefined) throw new Error('no counter collection');
+
+  disk.failWith = 'ENOSPC';
+  counters.create({ name: 'Coffees' });
+  await disk.until(() => disk.failed === 1, 'the first failed write');
+  await log.until('error', /ENOSPC|disk is full/i);
+  await core.services.call('counter', 'increment', { entity_id: 'counter.coffees' });
+  t.equal(core.states.get('counter.coffees')?.state, '1', 'the helper works from memory');
+  counters.create({ name: 'Teas' });
+  t.same(
+    counters.list().map((i) => i.id),
+    ['coffees', 'teas'],
+  );
+  t.equal(log.matching('error', /ENOSPC|disk is full/i).length, 1, 'logged once');
+
+  disk.failWith = undefined;
+  await helpers.stop();
+  const saved = JSON.parse(await readFile(join(dataDir, 'helpers', 'counter.json'), 'utf8'));
+  t.same(
+    saved.data.items.map((i: { id: string }) => i.id),
+    ['coffees', 'teas'],
+    'the latest content is written, once the disk takes it',
+  );
+});
