@@ -145,6 +145,9 @@ export class Hub {
       dataDir,
       log: log.child({ module: 'helpers' }),
       scheduler: options.scheduler,
+      forget: (entityId) => {
+        if (registries.entities.entry(entityId) !== undefined) registries.entities.remove(entityId);
+      },
       reloadConfig: config.path === null ? undefined : () => loadConfig(config.path, SECTION_VALIDATORS),
       offsetMs: (utcMs) => zone?.offsetMs(utcMs) ?? 0,
     });

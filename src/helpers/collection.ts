@@ -38,6 +38,8 @@ export interface CollectionOptions {
   readonly dataDir: string;
   readonly log: Logger;
   readonly writeFile?: WriteFile;
+  /** Called with the entity id of a deleted stored helper (its registry entry goes too). */
+  readonly forget?: (entityId: string) => void;
 }
 
 /**
@@ -176,7 +178,9 @@ export class HelperCollection {
   delete(id: string): void {
     if (!this.stored.has(id)) throw this.notFound(id);
     this.stored.delete(id);
+    const entityId = this.live.get(id)?.entity.id;
     this.removeLive(id);
+    if (entityId !== undefined) this.options.forget?.(entityId);
     this.save();
   }
 

@@ -80,6 +80,8 @@ export interface HelpersOptions {
   readonly writeFile?: WriteFile;
   /** Reads the configuration file again for `<helper>.reload`; without it the reload re-reads the config in memory. */
   readonly reloadConfig?: () => Promise<HubConfig>;
+  /** Drops a deleted helper's entity registry entry (Home Assistant removes it with the helper). */
+  readonly forget?: (entityId: string) => void;
 }
 
 export const HELPERS_OWNER = 'helpers';
@@ -98,9 +100,13 @@ export class Helpers implements Component {
   constructor(private readonly options: HelpersOptions) {
     const log = options.log;
     this.scheduler = options.scheduler ?? timersScheduler((err) => log.error({ err }, 'helper timer failed'));
-    const env = { core: options.core, owner: HELPERS_OWNER, scheduler: this.scheduler, offsetMs: options.offsetMs ?? (() => 0), log };
     for (const kind of HELPER_KINDS) {
-      this.collections.set(kind.domain, new HelperCollection({ kind, env, dataDir: options.dataDir, log, writeFile: options.writeFile }));
+      // Entities are owned by their domain, so the entity registry's platform is `input_boolean`, as in Home Assistant.
+      const env = { core: options.core, owner: kind.domain, scheduler: this.scheduler, offsetMs: options.offsetMs ?? (() => 0), log };
+      this.collections.set(
+        kind.domain,
+        new HelperCollection({ kind, env, dataDir: options.dataDir, log, writeFile: options.writeFile, forget: options.forget }),
+      );
     }
   }
 
@@ -152,6 +158,9 @@ export class Helpers implements Component {
     this.options.core.services.removeOwner(HELPERS_OWNER);
     for (const collection of this.collections.values()) await collection.stop();
     this.scheduler.stopAll();
-    this.options.core.entities.removeOwner(HELPERS_OWNER);
+    for (const domain of this.collections.keys()) {
+      this.options.core.bus.removeOwner(domain);
+      this.options.core.entities.removeOwner(domain);
+    }
   }
 }

@@ -55,10 +55,14 @@ t.test('create, list, update and delete over the WebSocket, as Home Assistant an
   t.same(th.hub.core.states.get('input_boolean.guest_mode')?.attributes, { icon: 'mdi:human', friendly_name: 'Visitors', editable: true });
   t.equal(th.hub.core.states.get('input_boolean.guest_mode')?.state, 'on', 'an update keeps the state');
 
+  const entry = await client.command('config/entity_registry/get', { entity_id: 'input_boolean.guest_mode_2' });
+  t.match(entry.result, { platform: 'input_boolean', unique_id: 'guest_mode_2' }, "the registry entry has Home Assistant's platform");
   const deleted = await client.command('input_boolean/delete', { input_boolean_id: 'guest_mode_2' });
   t.equal(deleted.success, true);
   t.equal(deleted.result, null);
   t.equal(th.hub.core.states.get('input_boolean.guest_mode_2'), undefined, 'its entity is gone');
+  const gone = await client.command('config/entity_registry/get', { entity_id: 'input_boolean.guest_mode_2' });
+  t.equal(gone.success, false, 'and its registry entry');
 
   const number = await client.command('input_number/create', { name: 'Target', min: 10, max: 30, step: 0.5 });
   t.same(number.result, { id: 'target', name: 'Target', min: 10, max: 30, step: 0.5, mode: 'slider' });
