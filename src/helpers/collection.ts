@@ -53,6 +53,8 @@ export class HelperCollection {
   private readonly stored = new Map<string, HelperItem>();
   private readonly live = new Map<string, LiveHelper>();
   private readonly file: DataFile;
+  /** Why the data file could not be read, when it could not: changes are refused so that it is never overwritten. */
+  private unreadable: string | undefined;
 
   constructor(private readonly options: CollectionOptions) {
     this.kind = options.kind;
@@ -77,12 +79,21 @@ export class HelperCollection {
       this.yaml.set(item.id, item);
       this.startItem(item, false);
     }
-    const loaded = await readDataFile(this.path, {
-      log,
-      label: `${this.kind.domain} helpers file`,
-      fallback: `starting without the ${this.kind.domain} helpers made in the app`,
-      parse: jsonOf(isStoredFile, `{"data": {"items": [...]}}`),
-    });
+    let loaded: Awaited<ReturnType<typeof readDataFile<StoredFile>>>;
+    try {
+      loaded = await readDataFile(this.path, {
+        log,
+        label: `${this.kind.domain} helpers file`,
+        fallback: `starting without the ${this.kind.domain} helpers made in the app`,
+        parse: jsonOf(isStoredFile, `{"data": {"items": [...]}}`),
+      });
+    } catch (err) {
+      // Unreadable (EACCES, EIO) is not corrupt: the file stays as it is, and nothing may overwrite it.
+      const cause = (err as NodeJS.ErrnoException).code ?? String(err);
+      this.unreadable = `${this.path} could not be read (${cause})`;
+      log.error({ err, path: this.path }, `${this.unreadable}; the ${this.kind.domain} helpers made in the app are missing until it can`);
+      return;
+    }
     if (loaded.status !== 'ok') return;
     for (const raw of loaded.value.data.items) {
       const id = isJsonObject(raw) && typeof raw.id === 'string' ? raw.id : undefined;
@@ -146,7 +157,13 @@ export class HelperCollection {
     return [...this.stored.values()];
   }
 
+  private writable(): void {
+    if (this.unreadable !== undefined)
+      throw new HubError('hub_error', `${this.unreadable}; fix it and restart before changing ${this.kind.domain} helpers`);
+  }
+
   create(raw: JsonObject): HelperItem {
+    this.writable();
     const { values, problems } = validateItem(this.kind, raw, 'create');
     if (problems.length > 0) throw formatError(problems);
     const base = slugify(String(values.name));
@@ -163,6 +180,7 @@ export class HelperCollection {
   update(id: string, raw: JsonObject): HelperItem {
     const current = this.stored.get(id);
     if (current === undefined) throw this.notFound(id);
+    this.writable();
     const changes = validateFields(this.kind.fields, raw, 'update');
     if (changes.problems.length > 0) throw formatError(changes.problems);
     const { id: _id, ...rest } = { ...current, ...changes.values };
@@ -177,6 +195,7 @@ export class HelperCollection {
 
   delete(id: string): void {
     if (!this.stored.has(id)) throw this.notFound(id);
+    this.writable();
     this.stored.delete(id);
     const entityId = this.live.get(id)?.entity.id;
     this.removeLive(id);

@@ -94,6 +94,8 @@ export const HELPERS_OWNER = 'helpers';
 export class Helpers implements Component {
   readonly name = 'helpers';
   readonly owner = HELPERS_OWNER;
+  /** An unreadable helpers file is logged and the hub runs on without the helpers, as it does without a driver. */
+  readonly optional = true;
   private readonly collections = new Map<string, HelperCollection>();
   private readonly scheduler: Scheduler;
 

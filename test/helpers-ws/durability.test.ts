@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { parseConfigText } from '../../src/config/load.js';
@@ -42,4 +42,24 @@ t.test('a full disk: the helper is made and works, one error is logged, and the 
     ['coffees', 'teas'],
     'the latest content is written, once the disk takes it',
   );
+});
+
+t.test('an unreadable helpers file is left alone: its helpers are missing and changes are refused, the rest works', async (t) => {
+  const log = watchedLogger();
+  const core = new Core({ log, clock: new ManualClock() });
+  for (const domain of DOMAINS) domain.registerServices(core);
+  const dataDir = await tempDir(t);
+  // A directory where the file should be: reading it fails (EISDIR) as an unreadable disk would.
+  await mkdir(join(dataDir, 'helpers', 'counter.json'), { recursive: true });
+  const config = parseConfigText('hub: {name: Test}\ncounter:\n  from_yaml: {}\n', null, SECTION_VALIDATORS);
+  const helpers = new Helpers({ core, config, dataDir, log });
+  await helpers.start();
+  t.teardown(() => helpers.stop());
+  await log.until('error', /counter\.json could not be read \(EISDIR\)/);
+  t.ok(core.states.get('counter.from_yaml'), 'YAML counters are there');
+  t.throws(() => helpers.collection('counter')?.create({ name: 'New' }), {
+    message: /could not be read \(EISDIR\); fix it and restart before changing counter helpers/,
+  });
+  helpers.collection('timer')?.create({ name: 'Tea' });
+  t.ok(core.states.get('timer.tea'), 'other helpers can still be made');
 });
