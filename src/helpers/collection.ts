@@ -55,6 +55,8 @@ export class HelperCollection {
   private readonly file: DataFile;
   /** Why the data file could not be read, when it could not: changes are refused so that it is never overwritten. */
   private unreadable: string | undefined;
+  /** Stored items that did not load (a bad key, an id YAML took): written back as they were, so a fix can bring them back. */
+  private readonly skipped: JsonValue[] = [];
 
   constructor(private readonly options: CollectionOptions) {
     this.kind = options.kind;
@@ -64,7 +66,11 @@ export class HelperCollection {
       label: `${this.kind.domain} helpers file`,
       writeFile: options.writeFile,
       render: () =>
-        JSON.stringify({ version: 1, minor_version: 1, key: this.kind.domain, data: { items: [...this.stored.values()] } }, null, 2),
+        JSON.stringify(
+          { version: 1, minor_version: 1, key: this.kind.domain, data: { items: [...this.stored.values(), ...this.skipped] } },
+          null,
+          2,
+        ),
     });
   }
 
@@ -102,6 +108,7 @@ export class HelperCollection {
       if (id === undefined || problems.length > 0 || this.has(id)) {
         const why = id === undefined ? 'it has no id' : this.has(id) ? `the id ${id} is taken (by YAML)` : formatError(problems).message;
         log.error({ path: this.path, item: raw }, `skipping a stored ${this.kind.domain} helper: ${why}`);
+        this.skipped.push(raw);
         continue;
       }
       const item: HelperItem = { id, ...values };
@@ -141,7 +148,7 @@ export class HelperCollection {
   }
 
   private has(id: string): boolean {
-    return this.yaml.has(id) || this.stored.has(id);
+    return this.yaml.has(id) || this.stored.has(id) || this.skipped.some((raw) => isJsonObject(raw) && raw.id === id);
   }
 
   private startItem(item: HelperItem, editable: boolean): void {

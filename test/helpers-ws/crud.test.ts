@@ -179,6 +179,10 @@ t.test('stored helpers survive a restart; a corrupt file is moved aside', async 
   second.client.close();
   await second.th.hub.stop();
 
+  // A stored item that no longer loads (a key it may not have) is kept in the file, untouched.
+  const withBad = JSON.parse(await readFile(join(dir, 'helpers', 'input_text.json'), 'utf8'));
+  withBad.data.items.push({ id: 'broken', name: 'Broken', max: 'lots' });
+  await writeFile(join(dir, 'helpers', 'input_text.json'), JSON.stringify(withBad));
   await writeFile(join(dir, 'helpers', 'counter.json'), '{"version": 1, "data": ');
   const third = await open(t, dir);
   t.equal(third.th.hub.core.states.get('counter.visits'), undefined, 'a corrupt file: its helpers are gone');
@@ -189,4 +193,14 @@ t.test('stored helpers survive a restart; a corrupt file is moved aside', async 
     'moved aside',
   );
   await waitForState(third.th.hub.core, 'input_text.message', () => true);
+  t.equal(third.th.hub.core.states.get('input_text.broken'), undefined, 'an item with a bad key is skipped');
+  await third.client.command('input_text/create', { name: 'Broken' });
+  t.ok(third.th.hub.core.states.get('input_text.broken_2'), "a new item does not take a skipped item's id");
+  await third.th.hub.stop();
+  const kept = JSON.parse(await readFile(join(dir, 'helpers', 'input_text.json'), 'utf8'));
+  t.same(
+    kept.data.items.map((i: { id: string }) => i.id),
+    ['message', 'broken_2', 'broken'],
+    'skipped items are written back as they were',
+  );
 });
