@@ -1,9 +1,10 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { parseConfigText } from '../../src/config/load.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { Core } from '../../src/core/core.js';
+import { silentLogger } from '../../src/core/log.js';
 import { DOMAINS } from '../../src/domains/index.js';
 import { Helpers } from '../../src/helpers/index.js';
 import { SECTION_VALIDATORS } from '../../src/sections.js';
@@ -62,4 +63,37 @@ t.test('an unreadable helpers file is left alone: its helpers are missing and ch
   });
   helpers.collection('timer')?.create({ name: 'Tea' });
   t.ok(core.states.get('timer.tea'), 'other helpers can still be made');
+});
+
+t.test('a Home Assistant .storage file copied in loads (its null keys are absent ones)', async (t) => {
+  const core = new Core({ log: watchedLogger(), clock: new ManualClock() });
+  for (const domain of DOMAINS) domain.registerServices(core);
+  const dataDir = await tempDir(t);
+  await mkdir(join(dataDir, 'helpers'), { recursive: true });
+  const ha = {
+    version: 1,
+    minor_version: 1,
+    key: 'counter',
+    data: {
+      items: [
+        { id: 'laundry', name: 'Laundry', icon: 'mdi:washing-machine', initial: 0, step: 1, minimum: null, maximum: null, restore: true },
+      ],
+    },
+  };
+  await writeFile(join(dataDir, 'helpers', 'counter.json'), JSON.stringify(ha));
+  const helpers = new Helpers({
+    core,
+    config: parseConfigText('hub: {name: Test}\n', null, SECTION_VALIDATORS),
+    dataDir,
+    log: silentLogger,
+  });
+  await helpers.start();
+  t.teardown(() => helpers.stop());
+  t.same(core.states.get('counter.laundry')?.attributes, {
+    icon: 'mdi:washing-machine',
+    friendly_name: 'Laundry',
+    editable: true,
+    initial: 0,
+    step: 1,
+  });
 });
