@@ -14,6 +14,7 @@ import { Core } from './core/core.js';
 import { Lifecycle } from './core/lifecycle.js';
 import type { Logger } from './core/log.js';
 import { DOMAINS } from './domains/index.js';
+import { Helpers } from './helpers/index.js';
 import type { HttpServer } from './http/server.js';
 import { Drivers } from './hub/drivers.js';
 import { HttpComponent } from './hub/http.js';
@@ -30,6 +31,7 @@ export { SECTION_VALIDATORS };
 
 import { RestoreState } from './restore/restore-state.js';
 import { ErrorLog } from './util/error-log.js';
+import type { Scheduler } from './util/scheduler.js';
 
 export interface HubOptions {
   readonly config: HubConfig;
@@ -40,6 +42,8 @@ export interface HubOptions {
   readonly host?: string;
   readonly port?: number;
   readonly clock?: Clock;
+  /** Timers that run on the clock (helpers' timers); real timers by default, a manual one in tests. */
+  readonly scheduler?: Scheduler;
   /** Random source for the virtual devices (tests seed it). */
   readonly random?: () => number;
   /** The driver kinds to load (tests add failing or slow ones); DRIVER_KINDS by default. */
@@ -144,6 +148,19 @@ export class Hub {
       : undefined;
     // Before drivers: entities and devices they register get their stored registry settings.
     const registries = new Registries({ core, dataDir, sections: config.sections, log: log.child({ module: 'registry' }) });
+    // After the registries (their entities get registry settings), before drivers and automations that use them.
+    const helpers = new Helpers({
+      core,
+      config,
+      dataDir,
+      log: log.child({ module: 'helpers' }),
+      scheduler: options.scheduler,
+      forget: (entityId) => {
+        if (registries.entities.entry(entityId) !== undefined) registries.entities.remove(entityId);
+      },
+      reloadConfig: config.path === null ? undefined : () => loadConfig(config.path, SECTION_VALIDATORS),
+      offsetMs: (utcMs) => zone?.offsetMs(utcMs) ?? 0,
+    });
     const auth = AuthStore.unopened(dataDir, log.child({ module: 'auth' }), { watch: true });
     const guard = LoginGuard.unopened(dataDir, httpSettings, httpLog);
     const mqtt = mqttComponent({ core, config, registries, log, dataDir, minReconnectMs: options.mqttMinReconnectMs });
@@ -169,6 +186,7 @@ export class Hub {
         history: recorder,
         mqtt: mqttSubscriber,
         statistics,
+        helpers: (domain) => helpers.collection(domain),
       }),
     });
     const drivers = new Drivers({
@@ -190,6 +208,7 @@ export class Hub {
       ...(recorder ? [recorder] : []),
       ...(statistics ? [statistics] : []),
       registries,
+      helpers,
       auth,
       guard,
       http,

@@ -2,6 +2,7 @@ import { DRIVER_KINDS } from '../drivers/index.js';
 import { HTTP_SECTION_VALIDATOR } from './auth/http-section.js';
 import { AUTOMATION_SECTION_VALIDATORS } from './automation/index.js';
 import type { SectionValidators } from './config/load.js';
+import { HELPER_SECTION_VALIDATORS } from './helpers/index.js';
 import { MQTT_SECTION_VALIDATORS } from './mqtt/config.js';
 import { RECORDER_SECTION_VALIDATORS } from './recorder/config.js';
 import { REGISTRY_SECTION_VALIDATORS } from './registry/index.js';
@@ -17,6 +18,7 @@ export const SECTION_VALIDATORS: SectionValidators = {
   ...REGISTRY_SECTION_VALIDATORS,
   ...RECORDER_SECTION_VALIDATORS,
   ...MQTT_SECTION_VALIDATORS,
+  ...HELPER_SECTION_VALIDATORS,
 };
 
 /**

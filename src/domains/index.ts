@@ -3,10 +3,17 @@ import { automationDomain } from './automation.js';
 import { binarySensorDomain } from './binary-sensor.js';
 import { cameraDomain } from './camera.js';
 import { climateDomain } from './climate.js';
+import { counterDomain } from './counter.js';
 import { coverDomain } from './cover.js';
 import type { Domain } from './domain.js';
 import { fanDomain } from './fan.js';
 import { homeassistantDomain } from './homeassistant.js';
+import { inputBooleanDomain } from './input-boolean.js';
+import { inputButtonDomain } from './input-button.js';
+import { inputDatetimeDomain } from './input-datetime.js';
+import { inputNumberDomain } from './input-number.js';
+import { inputSelectDomain } from './input-select.js';
+import { inputTextDomain } from './input-text.js';
 import { lightDomain } from './light.js';
 import { lockDomain } from './lock.js';
 import { mediaPlayerDomain } from './media-player.js';
@@ -14,7 +21,24 @@ import { sceneDomain } from './scene.js';
 import { scriptDomain } from './script.js';
 import { sensorDomain } from './sensor.js';
 import { switchDomain } from './switch.js';
+import { timerDomain } from './timer.js';
 import { vacuumDomain } from './vacuum.js';
+
+/** The helper domains (src/helpers makes their entities; each has a YAML section and WebSocket CRUD commands). */
+function helperDomains(): Domain[] {
+  return [
+    inputBooleanDomain,
+    inputNumberDomain,
+    inputSelectDomain,
+    inputTextDomain,
+    inputDatetimeDomain,
+    inputButtonDomain,
+    counterDomain,
+    timerDomain,
+  ];
+}
+
+export const HELPER_DOMAINS: readonly string[] = helperDomains().map((d) => d.name);
 
 /** Every domain the hub knows; each registers its services at start. */
 export const DOMAINS: readonly Domain[] = [
@@ -34,6 +58,7 @@ export const DOMAINS: readonly Domain[] = [
   scriptDomain,
   sceneDomain,
   homeassistantDomain,
+  ...helperDomains(),
 ];
 
 export function domainByName(name: string): Domain | undefined {

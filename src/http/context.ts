@@ -2,6 +2,7 @@ import type { LoginGuard } from '../auth/bans.js';
 import type { AuthStore } from '../auth/store.js';
 import type { HubConfig } from '../config/types.js';
 import type { Core } from '../core/core.js';
+import type { JsonObject } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { HistoryReader, StatisticsReader } from '../recorder/types.js';
 import type { Registries } from '../registry/index.js';
@@ -14,6 +15,14 @@ export interface MqttSubscriber {
     filter: string,
     fn: (message: { readonly topic: string; readonly payload: string; readonly retain: boolean }) => void,
   ): () => void;
+}
+
+/** One helper domain's stored items, as the WebSocket CRUD commands reach them (src/helpers implements it). */
+export interface HelperItems {
+  list(): JsonObject[];
+  create(data: JsonObject): JsonObject;
+  update(id: string, data: JsonObject): JsonObject;
+  delete(id: string): void;
 }
 
 /** What the API modules (REST, WebSocket, web pages) share. */
@@ -34,4 +43,6 @@ export interface ApiContext {
   readonly statistics?: StatisticsReader;
   /** MQTT; undefined without an `mqtt:` section (then `mqtt/subscribe` is an unknown command). */
   readonly mqtt?: MqttSubscriber;
+  /** The helpers' stored items by domain (`input_boolean/create` ...); undefined in hubs made without them. */
+  readonly helpers?: (domain: string) => HelperItems | undefined;
 }

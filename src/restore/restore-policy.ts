@@ -20,6 +20,16 @@ const RESTORED_DOMAINS: ReadonlySet<string> = new Set([
   'media_player',
   'automation',
   'alarm_control_panel',
+  // Helpers: each applies Home Assistant's own rule in restoreState (an `initial` wins; counter and timer
+  // follow their `restore` option, which also sets the entity's `restore`).
+  'input_boolean',
+  'input_number',
+  'input_select',
+  'input_text',
+  'input_datetime',
+  'input_button',
+  'counter',
+  'timer',
 ]);
 
 export function isRestorable(entity: Entity): boolean {
@@ -36,7 +46,7 @@ export interface RestorablePlatform {
   restoreState(stored: DesiredState, context: Context): void | Promise<void>;
 }
 
-function isRestorablePlatform(platform: unknown): platform is RestorablePlatform {
+export function isRestorablePlatform(platform: unknown): platform is RestorablePlatform {
   return typeof platform === 'object' && platform !== null && typeof (platform as Partial<RestorablePlatform>).restoreState === 'function';
 }
 

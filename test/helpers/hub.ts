@@ -8,6 +8,7 @@ import type { Clock } from '../../src/core/clock.js';
 import { type Logger, silentLogger } from '../../src/core/log.js';
 import { Hub } from '../../src/hub.js';
 import { SECTION_VALIDATORS } from '../../src/sections.js';
+import type { Scheduler } from '../../src/util/scheduler.js';
 
 /** The part of a tap Test this helper needs. */
 export interface Teardown {
@@ -52,6 +53,8 @@ export interface TestHubOptions {
   readonly yaml?: string;
   readonly log?: Logger;
   readonly clock?: Clock;
+  /** Timers on the clock (helpers' timers): a ManualScheduler drives them without sleeping. */
+  readonly scheduler?: Scheduler;
   readonly dataDir?: string;
   /** Driver kinds instead of DRIVER_KINDS (a driver with a fake adapter or test timers). */
   readonly driverKinds?: readonly DriverKind[];
@@ -70,6 +73,7 @@ export async function startTestHub(t: Teardown, options: TestHubOptions = {}): P
     host: '127.0.0.1',
     port: 0,
     clock: options.clock,
+    scheduler: options.scheduler,
     random: seededRandom(42),
     driverKinds: options.driverKinds,
     mqttMinReconnectMs: options.mqttMinReconnectMs,

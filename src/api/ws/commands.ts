@@ -5,6 +5,7 @@ import type { JsonObject } from '../../core/json.js';
 import { configObject } from '../config-object.js';
 import { checkRoomForSubscription, command, requireAdmin, userOf } from './command.js';
 import type { Command } from './connection.js';
+import { HELPER_COMMANDS } from './helper-commands.js';
 import { HISTORY_COMMANDS } from './history-commands.js';
 import { pongMessage } from './messages.js';
 import { MQTT_COMMANDS } from './mqtt-commands.js';
@@ -196,4 +197,5 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ...STATISTICS_COMMANDS,
   ...TEMPLATE_COMMANDS,
   ...MQTT_COMMANDS,
+  ...HELPER_COMMANDS,
 ]);

@@ -1,0 +1,168 @@
+import type { SectionValidators } from '../config/load.js';
+import { type ConfigIssue, type ConfigPath, formatPath } from '../config/reader.js';
+import type { HubConfig } from '../config/types.js';
+import type { Component } from '../core/component.js';
+import type { Core } from '../core/core.js';
+import { HubError } from '../core/errors.js';
+import { isJsonObject, type JsonValue } from '../core/json.js';
+import type { Logger } from '../core/log.js';
+import type { WriteFile } from '../storage/data-file.js';
+import type { Scheduler } from '../util/scheduler.js';
+import { timersScheduler } from '../util/scheduler.js';
+import { HelperCollection, validateItem } from './collection.js';
+import type { HelperItem } from './fields.js';
+import type { HelperKind } from './kind.js';
+import { COUNTER } from './kinds/counter.js';
+import { INPUT_BOOLEAN } from './kinds/input-boolean.js';
+import { INPUT_BUTTON } from './kinds/input-button.js';
+import { INPUT_DATETIME } from './kinds/input-datetime.js';
+import { INPUT_NUMBER } from './kinds/input-number.js';
+import { INPUT_SELECT } from './kinds/input-select.js';
+import { INPUT_TEXT } from './kinds/input-text.js';
+import { TIMER } from './kinds/timer.js';
+
+export type { HelperCollection } from './collection.js';
+
+/** Every helper domain: a YAML section and WebSocket commands each. */
+export const HELPER_KINDS: readonly HelperKind[] = [
+  INPUT_BOOLEAN,
+  INPUT_NUMBER,
+  INPUT_SELECT,
+  INPUT_TEXT,
+  INPUT_DATETIME,
+  INPUT_BUTTON,
+  COUNTER,
+  TIMER,
+];
+
+/** Home Assistant's cv.slug for the YAML keys (they become the object ids). */
+const SLUG = /^[a-z0-9_]+$/;
+
+/** Reads one helper section (`input_boolean: {id: {...}}`), every problem with its path. */
+export function readHelperSection(kind: HelperKind, value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): HelperItem[] {
+  if (value === undefined || value === null) return [];
+  if (!isJsonObject(value)) {
+    issues.push({ path, message: `expected a mapping of ids to ${kind.domain} helpers (e.g. my_helper: {name: ...})` });
+    return [];
+  }
+  const items: HelperItem[] = [];
+  for (const [id, raw] of Object.entries(value)) {
+    if (!SLUG.test(id)) {
+      issues.push({
+        path: [...path, id],
+        message: `invalid id ${JSON.stringify(id)}: expected lower-case letters, digits and underscores (it becomes ${kind.domain}.<id>)`,
+      });
+      continue;
+    }
+    const { values, problems } = validateItem(kind, raw, 'yaml');
+    for (const p of problems) issues.push({ path: p.key === undefined ? [...path, id] : [...path, id, p.key], message: p.message });
+    if (problems.length === 0) items.push({ id, ...values });
+  }
+  return items;
+}
+
+export const HELPER_SECTION_VALIDATORS: SectionValidators = Object.fromEntries(
+  HELPER_KINDS.map((kind) => [
+    kind.domain,
+    (value: JsonValue, path: ConfigPath, issues: ConfigIssue[]) => void readHelperSection(kind, value, path, issues),
+  ]),
+);
+
+export interface HelpersOptions {
+  readonly core: Core;
+  readonly config: HubConfig;
+  readonly dataDir: string;
+  readonly log: Logger;
+  /** Timers on the hub's clock; real timers by default (tests pass a manual one). */
+  readonly scheduler?: Scheduler;
+  /** The hub's time zone offset from UTC in ms at a UTC instant. */
+  readonly offsetMs?: (utcMs: number) => number;
+  readonly writeFile?: WriteFile;
+  /** Reads the configuration file again for `<helper>.reload`; without it the reload re-reads the config in memory. */
+  readonly reloadConfig?: () => Promise<HubConfig>;
+  /** Drops a deleted helper's entity registry entry (Home Assistant removes it with the helper). */
+  readonly forget?: (entityId: string) => void;
+}
+
+export const HELPERS_OWNER = 'helpers';
+
+/**
+ * The helpers (input_boolean, input_number, input_select, input_text, input_datetime, input_button, counter,
+ * timer) as one component: after the registries (their entities get their registry settings), before the
+ * drivers and automations (which read and act on them).
+ */
+export class Helpers implements Component {
+  readonly name = 'helpers';
+  readonly owner = HELPERS_OWNER;
+  /** An unreadable helpers file is logged and the hub runs on without the helpers, as it does without a driver. */
+  readonly optional = true;
+  private readonly collections = new Map<string, HelperCollection>();
+  private readonly scheduler: Scheduler;
+
+  constructor(private readonly options: HelpersOptions) {
+    const log = options.log;
+    this.scheduler = options.scheduler ?? timersScheduler((err) => log.error({ err }, 'helper timer failed'));
+    for (const kind of HELPER_KINDS) {
+      // Entities are owned by their domain, so the entity registry's platform is `input_boolean`, as in Home Assistant.
+      const env = { core: options.core, owner: kind.domain, scheduler: this.scheduler, offsetMs: options.offsetMs ?? (() => 0), log };
+      this.collections.set(
+        kind.domain,
+        new HelperCollection({ kind, env, dataDir: options.dataDir, log, writeFile: options.writeFile, forget: options.forget }),
+      );
+    }
+  }
+
+  /** The collection of a helper domain (the WebSocket commands' way in). */
+  collection(domain: string): HelperCollection | undefined {
+    return this.collections.get(domain);
+  }
+
+  async start(): Promise<void> {
+    const { config, core } = this.options;
+    for (const collection of this.collections.values()) {
+      const domain = collection.kind.domain;
+      // The config was validated at load; a section with problems never reaches here.
+      const items = readHelperSection(collection.kind, config.sections[domain] as JsonValue | undefined, [domain], []);
+      await collection.load(items);
+      core.services.register(HELPERS_OWNER, {
+        domain,
+        service: 'reload',
+        name: 'Reload',
+        description: `Reloads ${domain} helpers from the YAML-configuration.`,
+        schema: { fields: {} },
+        handler: () => this.reload(collection),
+      });
+    }
+  }
+
+  /** Reads the YAML again; a section with problems is refused as a whole, keeping the helpers as they are. */
+  private async reload(collection: HelperCollection): Promise<void> {
+    const domain = collection.kind.domain;
+    let config = this.options.config;
+    if (this.options.reloadConfig !== undefined) {
+      try {
+        config = await this.options.reloadConfig();
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        throw new HubError('hub_error', `Cannot reload ${domain}: the configuration has errors, keeping the current one. ${message}`);
+      }
+    }
+    const issues: ConfigIssue[] = [];
+    const items = readHelperSection(collection.kind, config.sections[domain] as JsonValue | undefined, [domain], issues);
+    if (issues.length > 0) {
+      const text = issues.map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ');
+      throw new HubError('hub_error', `Cannot reload ${domain}: the configuration has errors, keeping the current one. ${text}`);
+    }
+    collection.reloadYaml(items);
+  }
+
+  async stop(): Promise<void> {
+    this.options.core.services.removeOwner(HELPERS_OWNER);
+    for (const collection of this.collections.values()) await collection.stop();
+    this.scheduler.stopAll();
+    for (const domain of this.collections.keys()) {
+      this.options.core.bus.removeOwner(domain);
+      this.options.core.entities.removeOwner(domain);
+    }
+  }
+}
