@@ -24,6 +24,7 @@ import { Recorder } from './recorder/recorder.js';
 import { Statistics } from './recorder/statistics.js';
 import { Registries } from './registry/index.js';
 import { SECTION_VALIDATORS } from './sections.js';
+import { templateEngineFor } from './template/index.js';
 
 /** Re-exported for tests and benches; check-config imports ./sections.js so it never loads uWS. */
 export { SECTION_VALIDATORS };
@@ -183,6 +184,7 @@ export class Hub {
       // The reload services re-read the file; the bundled demo has none to re-read.
       reloadConfig: config.path === null ? undefined : () => loadConfig(config.path, SECTION_VALIDATORS),
       mqtt: mqtt && mqttSubscriber && { subscribe: mqttSubscriber.subscribe, render: mqtt.render },
+      templates: templateEngineFor(core, registries, config.hub.time_zone),
     });
 
     const components: readonly Component[] = [
