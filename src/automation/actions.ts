@@ -1,11 +1,11 @@
 import { HubError, isHubError } from '../core/errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
-import { RenderInfo, TemplateError } from '../template/index.js';
+import { TemplateError } from '../template/index.js';
 import { checkConditions } from './conditions.js';
 import { parseDuration } from './config-values.js';
 import type { Action } from './model.js';
 import { delay, Halt, type Run, templateHalt } from './run.js';
-import { renderComplex, renderVariables } from './templating.js';
+import { render, renderComplex, renderVariables } from './templating.js';
 import { type WaitResult, waitForTrigger, waitTemplate } from './waits.js';
 
 export { delay, Halt, Run, type RunOutcome } from './run.js';
@@ -43,7 +43,7 @@ function serviceName(run: Run, action: Extract<Action, { kind: 'service' }>): [s
   if (action.nameTemplate === undefined) return [action.domain, action.service];
   let name: string;
   try {
-    name = run.env.templates.renderText(action.nameTemplate, `${run.name} action`, new RenderInfo(), { variables: run.variables });
+    name = render(run.env.templates, action.nameTemplate, `${run.name} action`, run.variables).text;
   } catch (err) {
     throw templateHalt(err, 'Error rendering service name template: ');
   }

@@ -1,10 +1,10 @@
 import type { Core } from '../core/core.js';
 import type { JsonValue } from '../core/json.js';
 import type { State } from '../core/state.js';
-import { RenderInfo, type TemplateEngine } from '../template/index.js';
+import type { TemplateEngine } from '../template/index.js';
 import type { TimeZone } from './local-time.js';
 import type { Condition, NumericBound } from './model.js';
-import { errorText, renderCondition, type TemplateVars, templateState } from './templating.js';
+import { errorText, render, renderCondition, type TemplateVars, templateState } from './templating.js';
 
 /** What conditions read: the states, the clock, the hub's time zone and its template engine. */
 export interface ConditionEnv {
@@ -31,9 +31,7 @@ export function templateNumber(
   variables: TemplateVars,
   name: string,
 ): number | undefined {
-  const text = env.templates.renderText(template, `${name} value_template`, new RenderInfo(), {
-    variables: { ...variables, state: templateState(state) },
-  });
+  const { text } = render(env.templates, template, `${name} value_template`, { ...variables, state: templateState(state) });
   const n = text.trim() === '' ? Number.NaN : Number(text);
   return Number.isFinite(n) ? n : undefined;
 }
@@ -115,7 +113,7 @@ export function checkCondition(env: ConditionEnv, c: Condition, scope: Condition
       });
     case 'template':
       try {
-        return renderCondition(env.templates, c.template, scope.variables, `${scope.name} condition`);
+        return renderCondition(env.templates, c.template, scope.variables, `${scope.name} condition`).value;
       } catch (err) {
         scope.onError(`In 'template' condition: ${errorText(err)}`);
         return false;

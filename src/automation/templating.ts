@@ -3,7 +3,7 @@ import { Core } from '../core/core.js';
 import { isJsonObject, type JsonValue } from '../core/json.js';
 import { silentLogger } from '../core/log.js';
 import type { State } from '../core/state.js';
-import { isTemplate, parseResult, RenderInfo, TemplateEngine, TemplateError, TemplateState } from '../template/index.js';
+import { isTemplate, parseResult, type RenderInfo, TemplateEngine, TemplateError, TemplateState } from '../template/index.js';
 
 /**
  * Templates inside automations, scripts and template entities: the load-time syntax check (each problem at its own
@@ -55,12 +55,21 @@ export function hasTemplate(value: JsonValue | undefined, depth = 0): boolean {
   return false;
 }
 
+/**
+ * Renders to text; throws a TemplateError naming the kind, the template and the position (renderText would throw
+ * nunjucks' own error, which tryRender converts).
+ */
+export function render(engine: TemplateEngine, source: string, name: string, variables: TemplateVars): { text: string; info: RenderInfo } {
+  const outcome = engine.tryRender(source, { name, variables });
+  if (!outcome.ok) throw outcome.error;
+  return { text: outcome.text, info: outcome.info };
+}
+
 /** Home Assistant's render_complex: each template string rendered and read as a Python literal; the rest kept. */
 export function renderComplex(engine: TemplateEngine, value: JsonValue, variables: TemplateVars, name: string, depth = 0): JsonValue {
   if (typeof value === 'string') {
     if (!isTemplate(value)) return value;
-    const text = engine.renderText(value, name, new RenderInfo(), { variables });
-    return parseResult(text) as JsonValue;
+    return parseResult(render(engine, value, name, variables).text) as JsonValue;
   }
   if (depth > 32) return value;
   if (Array.isArray(value)) return value.map((v: JsonValue) => renderComplex(engine, v, variables, name, depth + 1));
@@ -86,9 +95,9 @@ export function renderCondition(
   template: string,
   variables: TemplateVars,
   name: string,
-  info?: RenderInfo,
-): boolean {
-  return engine.renderText(template, name, info ?? new RenderInfo(), { variables }).toLowerCase() === 'true';
+): { value: boolean; info: RenderInfo } {
+  const { text, info } = render(engine, template, name, variables);
+  return { value: text.toLowerCase() === 'true', info };
 }
 
 /** A state as templates read it (`trigger.to_state.state`, `this.attributes.x`), or None. */

@@ -2,7 +2,7 @@ import type { Context } from '../core/context.js';
 import type { HubEvent } from '../core/event-bus.js';
 import { parseResult, RenderInfo } from '../template/index.js';
 import type { TemplateTrigger } from './model.js';
-import { errorText, resultAsBoolean } from './templating.js';
+import { errorText, render, resultAsBoolean } from './templating.js';
 import type { TimerSet } from './timer-set.js';
 import { info, type TriggerCallback, type TriggerEnv, type TriggerScope } from './trigger-info.js';
 
@@ -29,9 +29,9 @@ export function attachTemplate(
   let tick: NodeJS.Timeout | undefined;
 
   const evaluate = (): boolean => {
-    last = new RenderInfo();
     try {
-      const text = env.templates.renderText(t.template, name, last, { variables: scope.variables });
+      const { text, info: read } = render(env.templates, t.template, name, scope.variables);
+      last = read;
       failing = false;
       return resultAsBoolean(parseResult(text));
     } catch (err) {

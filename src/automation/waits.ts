@@ -1,5 +1,4 @@
 import type { HubEvent } from '../core/event-bus.js';
-import { RenderInfo } from '../template/index.js';
 import type { Trigger } from './model.js';
 import { Halt, type Run, templateHalt } from './run.js';
 import { renderCondition } from './templating.js';
@@ -72,17 +71,19 @@ export function waitForTrigger(run: Run, triggers: readonly Trigger[], timeoutMs
 export function waitTemplate(run: Run, template: string, timeoutMs: number | undefined): Promise<WaitResult> {
   const { env } = run;
   const name = `${run.name} wait_template`;
-  let info = new RenderInfo();
-  if (renderCondition(env.templates, template, run.variables, name, info)) {
+  const first = renderCondition(env.templates, template, run.variables, name);
+  let info = first.info;
+  if (first.value) {
     return Promise.resolve({ completed: true, remaining: timeoutMs === undefined ? null : timeoutMs / 1000, trigger: null });
   }
   return waitFor(run, timeoutMs, (done, fail) => {
     let tick: NodeJS.Timeout | undefined;
     let failed: unknown;
     const check = () => {
-      info = new RenderInfo();
       try {
-        if (renderCondition(env.templates, template, run.variables, name, info)) done(null);
+        const result = renderCondition(env.templates, template, run.variables, name);
+        info = result.info;
+        if (result.value) done(null);
       } catch (err) {
         failed = err;
         fail(err);

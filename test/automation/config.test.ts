@@ -98,8 +98,10 @@ automation:
   ]);
 });
 
-t.test('templates are accepted where Home Assistant takes them; a broken one, or one where a fixed value belongs, names its key', async (t) => {
-  const accepted = validate(`
+t.test(
+  'templates are accepted where Home Assistant takes them; a broken one, or one where a fixed value belongs, names its key',
+  async (t) => {
+    const accepted = validate(`
 automation:
   - triggers:
       - trigger: template
@@ -130,8 +132,8 @@ script:
       - event: greeted
         event_data: { who: "{{ who }}" }
 `);
-  t.same(accepted, []);
-  const refused = validate(`
+    t.same(accepted, []);
+    const refused = validate(`
 automation:
   - triggers:
       - trigger: template
@@ -151,16 +153,17 @@ scene:
     entities:
       light.x: "{{ 'on' }}"
 `);
-  t.same(refused, [
-    'automation[0].triggers[0].value_template: is required: expected a template, e.g. "{{ is_state(\'sun.sun\', \'above_horizon\') }}"',
-    'automation[0].triggers[1].entity_id: a template is not allowed here: this key takes a fixed value',
-    'automation[0].conditions[0].value_template: invalid template: TemplateSyntaxError: unexpected token: }}',
-    'automation[0].actions[0].data.brightness: invalid template: TemplateSyntaxError: unexpected token: %}',
-    'automation[0].actions[1].event: a template is not allowed here: this key takes a fixed value',
-    'automation[0].actions[2].delay: invalid template: TemplateSyntaxError: expected variable end',
-    'scene[0].entities.light.x: a template is not allowed here: this key takes a fixed value',
-  ]);
-});
+    t.same(refused, [
+      "automation[0].triggers[0].value_template: is required: expected a template, e.g. \"{{ is_state('sun.sun', 'above_horizon') }}\"",
+      'automation[0].triggers[1].entity_id: a template is not allowed here: this key takes a fixed value',
+      'automation[0].conditions[0].value_template: invalid template: TemplateSyntaxError: unexpected token: }}',
+      'automation[0].actions[0].data.brightness: invalid template: TemplateSyntaxError: unexpected token: %}',
+      'automation[0].actions[1].event: a template is not allowed here: this key takes a fixed value',
+      'automation[0].actions[2].delay: invalid template: TemplateSyntaxError: expected variable end',
+      'scene[0].entities.light.x: a template is not allowed here: this key takes a fixed value',
+    ]);
+  },
+);
 
 t.test('delays take seconds, "HH:MM:SS" or a mapping; a day is the cap', async (t) => {
   const [s] = parseScripts(
