@@ -25,6 +25,7 @@ import { Statistics } from './recorder/statistics.js';
 import { Registries } from './registry/index.js';
 import { SECTION_VALIDATORS } from './sections.js';
 import { templateEngineFor } from './template/index.js';
+import { TemplateEntities } from './template-entities/index.js';
 
 /** Re-exported for tests and benches; check-config imports ./sections.js so it never loads uWS. */
 export { SECTION_VALIDATORS };
@@ -186,6 +187,12 @@ export class Hub {
       mqtt: mqtt && mqttSubscriber && { subscribe: mqttSubscriber.subscribe, render: mqtt.render },
       templates: templateEngineFor(core, registries, config.hub.time_zone),
     });
+    const templateEntities = new TemplateEntities({
+      core,
+      config,
+      log: log.child({ module: 'template' }),
+      templates: templateEngineFor(core, registries, config.hub.time_zone),
+    });
 
     const components: readonly Component[] = [
       restore,
@@ -197,6 +204,8 @@ export class Hub {
       http,
       drivers,
       ...(mqtt ? [mqtt] : []),
+      // Before automations, so their triggers see the template entities from the start.
+      templateEntities,
       automations,
     ];
     const lifecycle = new Lifecycle(components, { log, core });

@@ -5,6 +5,7 @@ import type { SectionValidators } from './config/load.js';
 import { MQTT_SECTION_VALIDATORS } from './mqtt/config.js';
 import { RECORDER_SECTION_VALIDATORS } from './recorder/config.js';
 import { REGISTRY_SECTION_VALIDATORS } from './registry/index.js';
+import { TEMPLATE_SECTION_VALIDATORS } from './template-entities/index.js';
 
 /**
  * Every top-level config section besides `hub:`, with the validator check-config runs on it. Kept apart from
@@ -17,6 +18,7 @@ export const SECTION_VALIDATORS: SectionValidators = {
   ...REGISTRY_SECTION_VALIDATORS,
   ...RECORDER_SECTION_VALIDATORS,
   ...MQTT_SECTION_VALIDATORS,
+  ...TEMPLATE_SECTION_VALIDATORS,
 };
 
 /**
