@@ -1,5 +1,7 @@
 import t from 'tap';
+import { parseConfigText } from '../../src/config/load.js';
 import { ManualClock } from '../../src/core/clock.js';
+import { SECTION_VALIDATORS } from '../../src/sections.js';
 import { DEVICES, nextEvent, recordEvents, settle, setup, stateBecomes } from './helpers.js';
 
 /** Written as Home Assistant's documentation writes automations: the plural syntax and the older one side by side. */
@@ -123,4 +125,73 @@ t.test('a template error at run time stops the run and is logged once per automa
   const errors = log.entries.filter((e) => e.level === 'error' && /automation\.broken/.test(e.msg));
   t.equal(errors.length, 1, `one error logged: ${JSON.stringify(errors.map((e) => e.msg))}`);
   t.match(errors[0]?.msg, /Error rendering data template: ZeroDivisionError/);
+});
+
+t.test('template trigger with for:, wait_template timeout, a templated service name and the legacy keys', async (t) => {
+  const { core } = await setup(
+    t,
+    `${DEVICES}
+automation:
+  - alias: Coffee left on
+    trigger:
+      - platform: template
+        value_template: "{{ is_state('switch.coffee_maker', 'on') }}"
+        for:
+          milliseconds: 150
+    action:
+      - service_template: "switch.turn_{{ 'off' }}"
+        data_template:
+          entity_id: switch.coffee_maker
+      - event: coffee_off
+        event_data_template:
+          after: "{{ trigger.for }}"
+script:
+  impatient:
+    sequence:
+      - wait_template: "{{ is_state('light.kitchen', 'on') }}"
+        timeout:
+          milliseconds: 50
+      - event: waited
+        event_data: { completed: "{{ wait.completed }}", remaining: "{{ wait.remaining }}" }
+      - wait_template: "{{ is_state('light.kitchen', 'on') }}"
+        timeout:
+          milliseconds: 50
+        continue_on_timeout: false
+      - event: never
+`,
+  );
+  const never = recordEvents(core, 'never');
+  const off = nextEvent(core, 'coffee_off');
+  const started = Date.now();
+  await core.services.call('switch', 'turn_on', { entity_id: 'switch.coffee_maker' }, { context: core.newContext() });
+  t.same((await off).data, { after: 0.15 });
+  t.ok(Date.now() - started >= 140, 'fired after the template stayed true for 150 ms');
+  t.equal(core.states.get('switch.coffee_maker')?.state, 'off', 'the templated service name turned it off');
+
+  const waited = nextEvent(core, 'waited');
+  const result = core.services.call('script', 'impatient', {}, { context: core.newContext() });
+  t.same((await waited).data, { completed: false, remaining: 0 });
+  await result;
+  t.equal(never.length, 0, 'continue_on_timeout: false stops the run');
+});
+
+t.test('a refused template in automations names the file, the line and the key', async (t) => {
+  const yaml = `
+hub: { name: Home, time_zone: UTC, latitude: 0, longitude: 0, elevation: 0 }
+automation:
+  - triggers:
+      - trigger: state
+        entity_id: light.x
+    conditions: "{{ is_state('light.x', 'on') and }}"
+    actions:
+      - wait_template: "{{ ) }}"
+`;
+  let message = '';
+  try {
+    parseConfigText(yaml, '/config/configuration.yaml', SECTION_VALIDATORS);
+  } catch (err) {
+    message = err instanceof Error ? err.message : String(err);
+  }
+  t.match(message, /configuration\.yaml:7:17: automation\[0\]\.conditions: invalid template: TemplateSyntaxError/);
+  t.match(message, /configuration\.yaml:9:24: automation\[0\]\.actions\[0\]\.wait_template: invalid template: TemplateSyntaxError/);
 });
