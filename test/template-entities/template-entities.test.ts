@@ -100,6 +100,17 @@ t.test('template entities render, follow what they read, and drive automations',
   await waitForState(core, 'sensor.average_temperature', (s) => s.state === '24.0');
   t.equal(log.entries.filter((e) => e.level === 'error' && /sensor\.broken/.test(e.msg)).length, 1, 'the error is logged once');
 
+  // Two changes in one turn: the sensor renders once, with both (no intermediate 19.0).
+  const seen: string[] = [];
+  core.bus.on('test', 'state_changed', (e) => {
+    if (e.data.entity_id === 'sensor.average_temperature') seen.push(e.data.new_state?.state ?? '');
+  });
+  core.states.set('sensor.bedroom_temperature', '10');
+  core.states.set('sensor.kitchen_temperature', '10');
+  await waitForState(core, 'sensor.average_temperature', (s) => s.state === '10.0');
+  t.same(seen, ['10.0'], 'coalesced: one render for the burst');
+  core.bus.removeOwner('test');
+
   await setState(test, 'sensor.washing_machine_power', '120');
   await waitForState(core, 'binary_sensor.washing_machine', (s) => s.state === 'on');
   await setState(test, 'sensor.washing_machine_power', '0');
