@@ -11,6 +11,7 @@ import type { Component } from '../core/component.js';
 import type { Core } from '../core/core.js';
 import type { JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
+import type { DesiredState } from '../domains/domain.js';
 import { TemplateEngine } from '../template/index.js';
 import { parseTemplateSection, type TemplateBlock, type TemplateEntityDefinition } from './config.js';
 import { TEMPLATE_OWNER, TemplateRenderer, TemplateWriter } from './entity.js';
@@ -127,12 +128,27 @@ export class TemplateEntities implements Component {
     const entityId = `${def.domain}.${def.objectId}`;
     const renderer = new TemplateRenderer(this.templates, this.o.log, def, entityId);
     let item: Item | undefined;
-    const platform = def.domain === 'switch' ? this.switchPlatform(def, entityId, () => item) : null;
-    const entity = core.entities.add({ entityId, owner: TEMPLATE_OWNER, platform, name: def.name, fixed, uniqueId: def.uniqueId });
+    // Restore (Home Assistant's RestoreEntity): a trigger-based entity shows its last state until a trigger fires, an
+    // optimistic switch takes its last state back without running its actions; a switch with a state template is
+    // never restored, since restoring through switch.turn_on would run turn_on's actions at every start.
+    const platform =
+      def.domain === 'switch'
+        ? this.switchPlatform(def, entityId, () => item)
+        : { restoreState: () => undefined /* the triggers' next render is newer than the stored state */ };
+    const restore = def.domain === 'switch' ? def.state === undefined : triggered;
+    const entity = core.entities.add({
+      entityId,
+      owner: TEMPLATE_OWNER,
+      platform,
+      name: def.name,
+      fixed,
+      uniqueId: def.uniqueId,
+      restore,
+    });
     item = { renderer, writer: new TemplateWriter(entity, def), optimistic: def.domain === 'switch' ? 'off' : null, triggered };
     this.items.push(item);
     // A trigger-based entity is unknown until its triggers first fire.
-    if (triggered) entity.report(null);
+    if (triggered && core.states.get(entityId) === undefined) entity.report(null);
     return item;
   }
 
@@ -149,7 +165,16 @@ export class TemplateEntities implements Component {
       it.optimistic = state;
       this.renderItem(it);
     };
-    return { turnOn: () => run(on, 'on'), turnOff: () => run(off, 'off') };
+    return {
+      turnOn: () => run(on, 'on'),
+      turnOff: () => run(off, 'off'),
+      restoreState: (stored: DesiredState) => {
+        const it = item();
+        if (it === undefined || (stored.state !== 'on' && stored.state !== 'off')) return;
+        it.optimistic = stored.state;
+        this.renderItem(it);
+      },
+    };
   }
 
   private renderItem(item: Item): void {

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
 import { parseConfigText } from '../../src/config/load.js';
 import { ManualClock } from '../../src/core/clock.js';
@@ -151,3 +154,41 @@ template:
   t.match(message, /configuration\.yaml:25:5: template\[0\]\.button.*hearth has no button domain/);
   t.match(message, /configuration\.yaml:29:16: template\[1\]\.binary_sensor\[0\]\.state.*invalid template: TemplateSyntaxError/);
 });
+
+t.test(
+  'after a restart: a trigger-based entity and an optimistic switch come back; a switch with a state template runs nothing',
+  async (t) => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'hearth-template-'));
+    t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+    const yaml = `${MINIMAL_CONFIG}
+template:
+  - switch:
+      - name: Guest mode
+        turn_on: []
+        turn_off: []
+      - name: Coffee
+        state: "{{ is_state('switch.coffee_maker', 'on') }}"
+        turn_on: { action: switch.turn_on, target: { entity_id: switch.coffee_maker } }
+        turn_off: { action: switch.turn_off, target: { entity_id: switch.coffee_maker } }
+  - triggers:
+      - trigger: event
+        event_type: doorbell
+    sensor:
+      - name: Last ring
+        state: "{{ trigger.event.data.where }}"
+`;
+    const first = await startTestHub({ teardown: () => undefined }, { yaml, dataDir });
+    await first.api('/api/services/switch/turn_on', { method: 'POST', body: JSON.stringify({ entity_id: 'switch.guest_mode' }) });
+    await first.api('/api/events/doorbell', { method: 'POST', body: JSON.stringify({ where: 'back' }) });
+    await waitForState(first.hub.core, 'sensor.last_ring', (s) => s.state === 'back');
+    await waitForState(first.hub.core, 'switch.guest_mode', (s) => s.state === 'on');
+    await first.hub.stop();
+
+    const second = await startTestHub(t, { yaml, dataDir });
+    const { core } = second.hub;
+    t.equal(core.states.get('sensor.last_ring')?.state, 'back');
+    await waitForState(core, 'switch.guest_mode', (s) => s.state === 'on');
+    t.equal(core.states.get('switch.coffee_maker')?.state, 'off', 'the coffee maker was not switched on by a restore');
+    t.equal(core.states.get('switch.coffee')?.state, 'off');
+  },
+);
