@@ -25,6 +25,8 @@ import { Recorder } from './recorder/recorder.js';
 import { Statistics } from './recorder/statistics.js';
 import { Registries } from './registry/index.js';
 import { SECTION_VALIDATORS } from './sections.js';
+import { templateEngineFor } from './template/index.js';
+import { TemplateEntities } from './template-entities/index.js';
 
 /** Re-exported for tests and benches; check-config imports ./sections.js so it never loads uWS. */
 export { SECTION_VALIDATORS };
@@ -201,6 +203,13 @@ export class Hub {
       // The reload services re-read the file; the bundled demo has none to re-read.
       reloadConfig: config.path === null ? undefined : () => loadConfig(config.path, SECTION_VALIDATORS),
       mqtt: mqtt && mqttSubscriber && { subscribe: mqttSubscriber.subscribe, render: mqtt.render },
+      templates: templateEngineFor(core, registries, config.hub.time_zone),
+    });
+    const templateEntities = new TemplateEntities({
+      core,
+      config,
+      log: log.child({ module: 'template' }),
+      templates: templateEngineFor(core, registries, config.hub.time_zone),
     });
 
     const components: readonly Component[] = [
@@ -214,6 +223,8 @@ export class Hub {
       http,
       drivers,
       ...(mqtt ? [mqtt] : []),
+      // Before automations, so their triggers see the template entities from the start.
+      templateEntities,
       automations,
     ];
     const lifecycle = new Lifecycle(components, { log, core });

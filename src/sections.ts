@@ -6,6 +6,7 @@ import { HELPER_SECTION_VALIDATORS } from './helpers/index.js';
 import { MQTT_SECTION_VALIDATORS } from './mqtt/config.js';
 import { RECORDER_SECTION_VALIDATORS } from './recorder/config.js';
 import { REGISTRY_SECTION_VALIDATORS } from './registry/index.js';
+import { TEMPLATE_SECTION_VALIDATORS } from './template-entities/index.js';
 
 /**
  * Every top-level config section besides `hub:`, with the validator check-config runs on it. Kept apart from
@@ -19,6 +20,7 @@ export const SECTION_VALIDATORS: SectionValidators = {
   ...RECORDER_SECTION_VALIDATORS,
   ...MQTT_SECTION_VALIDATORS,
   ...HELPER_SECTION_VALIDATORS,
+  ...TEMPLATE_SECTION_VALIDATORS,
 };
 
 /**

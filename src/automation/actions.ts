@@ -1,105 +1,63 @@
-import type { Context } from '../core/context.js';
-import { isHubError } from '../core/errors.js';
+import { HubError, isHubError } from '../core/errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
+import { TemplateError } from '../template/index.js';
 import { checkConditions } from './conditions.js';
-import type { Action, Trigger } from './model.js';
-import { attachTriggers, type TriggerEnv } from './triggers.js';
+import { parseDuration } from './config-values.js';
+import type { Action } from './model.js';
+import { delay, Halt, type Run, templateHalt } from './run.js';
+import { render, renderComplex, renderVariables } from './templating.js';
+import { type WaitResult, waitForTrigger, waitTemplate } from './waits.js';
 
-/** How a run ended. */
-export type RunOutcome = 'finished' | 'stopped' | 'condition_failed' | 'aborted' | 'failed';
+export { delay, Halt, Run, type RunOutcome } from './run.js';
 
-/** Thrown inside a run to end it early: a `stop` action, a failed condition, a stop from outside. */
-export class Halt extends Error {
-  constructor(
-    readonly outcome: RunOutcome,
-    message: string,
-    readonly response: JsonObject | null = null,
-  ) {
-    super(message);
-    this.name = 'Halt';
-  }
-}
-
-/** One execution of a sequence of actions. */
-export class Run {
-  readonly abort = new AbortController();
-  readonly variables: Record<string, JsonValue>;
-  /** Service calls in flight; a queued or restart script called (and waited for) from inside its own run would deadlock or loop. */
-  inCall = 0;
-
-  constructor(
-    readonly env: TriggerEnv,
-    /** For log messages: `automation.x` or `script.y`. */
-    readonly name: string,
-    readonly context: Context,
-    variables: JsonObject,
-    readonly triggerId: string | undefined,
-  ) {
-    this.variables = { ...variables };
-  }
-
-  checkAborted(): void {
-    if (this.abort.signal.aborted) throw new Halt('aborted', 'stopped');
-  }
-}
-
-/** Waits `ms`, or throws Halt at once when the run is stopped; the timer never outlives the run. */
-export function delay(run: Run, ms: number): Promise<void> {
-  const { signal } = run.abort;
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new Halt('aborted', 'stopped'));
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new Halt('aborted', 'stopped'));
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** Resolves true when one of the triggers fires, false on timeout; throws Halt when the run is stopped. */
-function waitForTrigger(run: Run, triggers: readonly Trigger[], timeoutMs: number | undefined): Promise<boolean> {
-  const { signal } = run.abort;
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new Halt('aborted', 'stopped'));
-      return;
-    }
-    let settled = false;
-    let detach: (() => void) | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const finish = (fired: boolean | Halt) => {
-      if (settled) return;
-      settled = true;
-      detach?.();
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      if (fired instanceof Halt) reject(fired);
-      else resolve(fired);
-    };
-    const onAbort = () => finish(new Halt('aborted', 'stopped'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    if (timeoutMs !== undefined) timer = setTimeout(() => finish(false), timeoutMs);
-    detach = attachTriggers({ ...run.env, starting: false }, triggers, () => finish(true));
-    if (settled) detach();
-  });
-}
+const SERVICE_NAME = /^[a-z0-9_]+\.[a-z0-9_]+$/;
 
 function describe(action: Action): string {
   switch (action.kind) {
     case 'service':
-      return `call_service ${action.domain}.${action.service}`;
+      return action.nameTemplate === undefined ? `call_service ${action.domain}.${action.service}` : 'call_service';
     case 'condition':
       return `condition ${action.condition.kind}`;
     default:
       return action.kind;
   }
+}
+
+/** Renders a value's templates with the run's variables; a failure ends the run (logged once per automation). */
+function rendered(run: Run, value: JsonValue, what: string): JsonValue {
+  try {
+    return renderComplex(run.env.templates, value, run.variables, `${run.name} ${what}`);
+  } catch (err) {
+    throw templateHalt(err, `Error rendering ${what} template: `);
+  }
+}
+
+function renderedMapping(run: Run, value: JsonObject, what: string): JsonObject {
+  const out = rendered(run, value, what);
+  if (!isJsonObject(out)) throw new Halt('failed', `Error rendering ${what} template: expected a mapping`);
+  return out;
+}
+
+/** The service a templated `action:` names, rendered per run. */
+function serviceName(run: Run, action: Extract<Action, { kind: 'service' }>): [string, string] {
+  if (action.nameTemplate === undefined) return [action.domain, action.service];
+  let name: string;
+  try {
+    name = render(run.env.templates, action.nameTemplate, `${run.name} action`, run.variables).text;
+  } catch (err) {
+    throw templateHalt(err, 'Error rendering service name template: ');
+  }
+  if (!SERVICE_NAME.test(name)) throw new HubError('service_not_found', `Template rendered invalid service: ${name}`);
+  return name.split('.') as [string, string];
+}
+
+/** A templated delay: the rendered text or mapping read as a duration. */
+function delayMs(run: Run, template: JsonValue): number {
+  const value = rendered(run, template, 'delay');
+  const issues: { path: readonly (string | number)[]; message: string }[] = [];
+  const ms = parseDuration(value, ['delay'], issues);
+  if (ms === undefined) throw new Halt('failed', `Error rendering delay template: ${issues[0]?.message ?? 'not a duration'}`);
+  return ms;
 }
 
 async function callService(
@@ -118,26 +76,43 @@ async function callService(
   }
 }
 
+/** The `wait` variable after wait_template or wait_for_trigger. */
+function setWait(run: Run, result: WaitResult, continueOnTimeout: boolean, what: string): void {
+  run.variables.wait = { completed: result.completed, remaining: result.remaining, trigger: result.trigger };
+  if (!result.completed && !continueOnTimeout) throw new Halt('stopped', `${what} timed out`);
+}
+
 async function execute(run: Run, action: Action): Promise<void> {
   const { env } = run;
   switch (action.kind) {
     case 'service': {
+      const [domain, service] = serviceName(run, action);
+      const data = renderedMapping(run, action.data, 'data');
+      const target = action.target === undefined ? undefined : renderedMapping(run, action.target, 'target');
       const withResponse = action.responseVariable !== undefined;
-      const result = await callService(run, action.domain, action.service, action.data, action.target, withResponse);
+      const result = await callService(run, domain, service, data, target, withResponse);
       if (action.responseVariable !== undefined) run.variables[action.responseVariable] = result.response;
       return;
     }
     case 'delay':
-      return delay(run, action.ms);
+      return delay(run, action.template === undefined ? action.ms : delayMs(run, action.template));
     case 'event':
-      env.core.bus.fire(action.eventType, action.eventData, run.context);
+      env.core.bus.fire(action.eventType, renderedMapping(run, action.eventData, 'event_data'), run.context);
       return;
     case 'condition':
-      if (!checkConditions(env, [action.condition], run.triggerId)) throw new Halt('condition_failed', 'condition did not pass');
+      if (!checkConditions(env, [action.condition], run.scope())) throw new Halt('condition_failed', 'condition did not pass');
       return;
-    case 'wait_for_trigger': {
-      const fired = await waitForTrigger(run, action.triggers, action.timeoutMs);
-      if (!fired && !action.continueOnTimeout) throw new Halt('stopped', 'wait_for_trigger timed out');
+    case 'wait_for_trigger':
+      setWait(run, await waitForTrigger(run, action.triggers, action.timeoutMs), action.continueOnTimeout, 'wait_for_trigger');
+      return;
+    case 'wait_template': {
+      let result: WaitResult;
+      try {
+        result = await waitTemplate(run, action.template, action.timeoutMs);
+      } catch (err) {
+        throw err instanceof TemplateError ? templateHalt(err, 'Error in wait_template: ') : err;
+      }
+      setWait(run, result, action.continueOnTimeout, 'wait_template');
       return;
     }
     case 'stop': {
@@ -145,7 +120,7 @@ async function execute(run: Run, action: Action): Promise<void> {
       let response: JsonObject | null = null;
       if (action.responseVariable !== undefined) {
         const value = run.variables[action.responseVariable];
-        if (!isJsonObject(value ?? null)) {
+        if (!isJsonObject((value ?? null) as JsonValue)) {
           throw new Halt('failed', `response_variable ${action.responseVariable} must hold a mapping to be a response`);
         }
         response = value as JsonObject;
@@ -153,19 +128,23 @@ async function execute(run: Run, action: Action): Promise<void> {
       throw new Halt('stopped', action.reason, response);
     }
     case 'variables':
-      Object.assign(run.variables, action.values);
+      try {
+        Object.assign(run.variables, renderVariables(env.templates, action.values, run.variables, run.name, false));
+      } catch (err) {
+        throw templateHalt(err, 'Error rendering variables: ');
+      }
       return;
     case 'scene':
       await callService(run, 'scene', 'turn_on', { entity_id: action.entityId }, undefined, false);
       return;
     case 'if': {
-      const branch = checkConditions(env, action.conditions, run.triggerId) ? action.then : action.else;
+      const branch = checkConditions(env, action.conditions, run.scope()) ? action.then : action.else;
       if (branch !== undefined) await runSequence(run, branch);
       return;
     }
     case 'choose': {
       for (const option of action.options) {
-        if (checkConditions(env, option.conditions, run.triggerId)) {
+        if (checkConditions(env, option.conditions, run.scope())) {
           await runSequence(run, option.sequence);
           return;
         }
@@ -186,7 +165,16 @@ export async function runSequence(run: Run, actions: readonly Action[]): Promise
     try {
       await execute(run, action);
     } catch (err) {
-      if (err instanceof Halt) throw err;
+      if (err instanceof Halt) {
+        // A template error is an error like any other for continue_on_error (Home Assistant's TemplateError).
+        if (err.onceKey !== undefined && action.continueOnError) {
+          run.env.log.warn({ script: run.name }, `${run.name}: ${describe(action)} at pos ${pos + 1} failed, continuing: ${err.message}`);
+          continue;
+        }
+        if (err.onceKey !== undefined && !err.message.startsWith('Error for '))
+          throw new Halt('failed', `Error for ${describe(action)} at pos ${pos + 1}: ${err.message}`, null, err.onceKey);
+        throw err;
+      }
       const message = isHubError(err) ? err.message : err instanceof Error ? err.message : String(err);
       if (action.continueOnError && isHubError(err)) {
         run.env.log.warn({ script: run.name }, `${run.name}: ${describe(action)} at pos ${pos + 1} failed, continuing: ${message}`);

@@ -1,26 +1,20 @@
 import { microsFromIso } from '../core/clock.js';
 import { type Context, createContext } from '../core/context.js';
 import type { KnownEvents } from '../core/event-bus.js';
-import type { JsonObject, JsonValue } from '../core/json.js';
+import type { JsonObject } from '../core/json.js';
 import { type AutomationHandle, type AutomationPlatform, addAutomation } from '../domains/automation.js';
 import type { DesiredState } from '../domains/domain.js';
 import type { RestorablePlatform } from '../restore/restore-policy.js';
 import { checkConditions } from './conditions.js';
 import type { AutomationDefinition } from './model.js';
 import { ScriptRunner } from './runner.js';
-import { attachTriggers, type TriggerEnv, type TriggerInfo } from './triggers.js';
+import { errorText, renderVariables, templateState } from './templating.js';
+import { attachTriggers, type TriggerEnv, type TriggerInfo, triggerVariable } from './triggers.js';
 
 export const AUTOMATION_OWNER = 'automation';
 
 /** How long shutdown automations (`homeassistant: shutdown`) may run before the hub stops them. */
 const SHUTDOWN_GRACE_MS = 3000;
-
-function triggerVariable(info: TriggerInfo | undefined): JsonObject {
-  if (info === undefined) return { platform: null };
-  const out: Record<string, JsonValue> = {};
-  for (const [key, value] of Object.entries(info)) if (value !== undefined) out[key] = value as JsonValue;
-  return out;
-}
 
 /** One configured automation: its entity, its triggers while enabled, and the runner of its actions. */
 class Automation implements AutomationPlatform, RestorablePlatform {
@@ -91,10 +85,16 @@ class Automation implements AutomationPlatform, RestorablePlatform {
   private enable(): void {
     this.enabled = true;
     // Another env per attachment: `homeassistant: start` fires only for automations attached during start-up.
-    this.detach = attachTriggers(this.env, this.def.triggers, (info, context) => {
-      const run = this.fire(info, context, {}, false);
-      if (info.description === 'Home Assistant stopping') this.onShutdownRun(run);
-    });
+    const scope = { variables: { this: templateState(this.env.core.states.get(this.entityId)) }, name: this.entityId };
+    this.detach = attachTriggers(
+      this.env,
+      this.def.triggers,
+      (info, context) => {
+        const run = this.fire(info, context, {}, false);
+        if (info.description === 'Home Assistant stopping') this.onShutdownRun(run);
+      },
+      scope,
+    );
   }
 
   private disable(): void {
@@ -110,14 +110,30 @@ class Automation implements AutomationPlatform, RestorablePlatform {
   private async fire(info: TriggerInfo | undefined, cause: Context | null, variables: JsonObject, skipCondition: boolean): Promise<void> {
     const { core, log } = this.env;
     const context = createContext(core.clock.now(), null, cause?.id ?? null);
-    if (!skipCondition && !checkConditions(this.env, this.def.conditions, info?.id)) {
+    const given = { this: templateState(core.states.get(this.entityId)), ...variables, trigger: triggerVariable(info) };
+    let vars: Record<string, unknown>;
+    try {
+      // The automation's variables, rendered after the trigger and before the conditions, as Home Assistant does.
+      vars = renderVariables(this.env.templates, this.def.variables, given, this.entityId, true);
+    } catch (err) {
+      const message = `Error rendering variables: ${errorText(err)}`;
+      this.runner.logOnce(message, `${this.entityId}: ${message}`, 'error');
+      return;
+    }
+    const scope = {
+      triggerId: info?.id,
+      variables: vars,
+      name: this.entityId,
+      onError: (message: string) => this.runner.logOnce(message, `${this.entityId}: ${message}`, 'warn'),
+    };
+    if (!skipCondition && !checkConditions(this.env, this.def.conditions, scope)) {
       log.debug({ automation: this.entityId }, `${this.entityId}: conditions not met, not running the actions`);
       return;
     }
     const data: KnownEvents['automation_triggered'] = { name: this.def.alias, entity_id: this.entityId };
     if (info?.description !== undefined) data.source = info.description;
     const run = this.runner.start({
-      variables: { ...this.def.variables, ...variables, trigger: triggerVariable(info) },
+      variables: vars,
       context,
       triggerId: info?.id,
       // Home Assistant leaves `source` out for a manual trigger.

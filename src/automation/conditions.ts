@@ -1,13 +1,39 @@
 import type { Core } from '../core/core.js';
 import type { JsonValue } from '../core/json.js';
 import type { State } from '../core/state.js';
+import type { TemplateEngine } from '../template/index.js';
 import type { TimeZone } from './local-time.js';
 import type { Condition, NumericBound } from './model.js';
+import { errorText, render, renderCondition, type TemplateVars, templateState } from './templating.js';
 
-/** What conditions read: the states, the clock, and the hub's time zone. */
+/** What conditions read: the states, the clock, the hub's time zone and its template engine. */
 export interface ConditionEnv {
   readonly core: Core;
   readonly timeZone: TimeZone;
+  readonly templates: TemplateEngine;
+}
+
+/** What one evaluation sees: the trigger's id, the run's variables, and where a template error is reported. */
+export interface ConditionScope {
+  readonly triggerId: string | undefined;
+  readonly variables: TemplateVars;
+  /** The automation or script, for the template's name in errors. */
+  readonly name: string;
+  /** A template that failed: the condition is false (Home Assistant's ConditionError) and the error reported. */
+  readonly onError: (message: string) => void;
+}
+
+/** A numeric_state value_template's number: rendered with `state`, read as a float; undefined when it is not one. */
+export function templateNumber(
+  env: ConditionEnv,
+  template: string,
+  state: State | undefined,
+  variables: TemplateVars,
+  name: string,
+): number | undefined {
+  const { text } = render(env.templates, template, `${name} value_template`, { ...variables, state: templateState(state) });
+  const n = text.trim() === '' ? Number.NaN : Number(text);
+  return Number.isFinite(n) ? n : undefined;
 }
 
 const NOT_NUMERIC = new Set(['unavailable', 'unknown']);
@@ -61,8 +87,8 @@ export function inNumericRange(
 
 const END_OF_DAY = 86_400;
 
-/** Evaluates one condition; `triggerId` is the id of the trigger that started the run, if any. */
-export function checkCondition(env: ConditionEnv, c: Condition, triggerId: string | undefined): boolean {
+/** Evaluates one condition in a run's scope. */
+export function checkCondition(env: ConditionEnv, c: Condition, scope: ConditionScope): boolean {
   switch (c.kind) {
     case 'state': {
       const now = env.core.clock.now();
@@ -75,7 +101,23 @@ export function checkCondition(env: ConditionEnv, c: Condition, triggerId: strin
       return c.matchAny ? c.entityIds.some(test) : c.entityIds.every(test);
     }
     case 'numeric_state':
-      return c.entityIds.every((id) => inNumericRange(env.core, numericValue(env.core.states.get(id), c.attribute), c.above, c.below));
+      return c.entityIds.every((id) => {
+        const state = env.core.states.get(id);
+        if (c.valueTemplate === undefined) return inNumericRange(env.core, numericValue(state, c.attribute), c.above, c.below);
+        try {
+          return inNumericRange(env.core, templateNumber(env, c.valueTemplate, state, scope.variables, scope.name), c.above, c.below);
+        } catch (err) {
+          scope.onError(`In 'numeric_state' condition: ${errorText(err)}`);
+          return false;
+        }
+      });
+    case 'template':
+      try {
+        return renderCondition(env.templates, c.template, scope.variables, `${scope.name} condition`).value;
+      } catch (err) {
+        scope.onError(`In 'template' condition: ${errorText(err)}`);
+        return false;
+      }
     case 'time': {
       const local = env.timeZone.local(env.core.clock.now());
       const after = c.after ?? 0;
@@ -86,17 +128,17 @@ export function checkCondition(env: ConditionEnv, c: Condition, triggerId: strin
       return c.weekdays === undefined || c.weekdays.includes(local.weekday);
     }
     case 'and':
-      return c.conditions.every((x) => checkCondition(env, x, triggerId));
+      return c.conditions.every((x) => checkCondition(env, x, scope));
     case 'or':
-      return c.conditions.some((x) => checkCondition(env, x, triggerId));
+      return c.conditions.some((x) => checkCondition(env, x, scope));
     case 'not':
-      return !c.conditions.some((x) => checkCondition(env, x, triggerId));
+      return !c.conditions.some((x) => checkCondition(env, x, scope));
     case 'trigger':
-      return triggerId !== undefined && c.ids.includes(triggerId);
+      return scope.triggerId !== undefined && c.ids.includes(scope.triggerId);
   }
 }
 
-export function checkConditions(env: ConditionEnv, conditions: readonly Condition[], triggerId: string | undefined): boolean {
-  for (const c of conditions) if (!checkCondition(env, c, triggerId)) return false;
+export function checkConditions(env: ConditionEnv, conditions: readonly Condition[], scope: ConditionScope): boolean {
+  for (const c of conditions) if (!checkCondition(env, c, scope)) return false;
   return true;
 }

@@ -13,44 +13,28 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
  */
 export const MAX_DURATION_MS = 24 * 3600 * 1000;
 
-export const TEMPLATES_NOT_SUPPORTED = 'templates are not supported: hearth has no template engine; give a fixed value';
-
-/** Keys that only ever hold templates in Home Assistant; reported once, by the reader that owns them. */
-export const TEMPLATE_KEYS = ['value_template', 'data_template', 'wait_template', 'event_data_template', 'service_template'] as const;
-const TEMPLATE_KEY_SET: ReadonlySet<string> = new Set(TEMPLATE_KEYS);
+/** For keys Home Assistant reads as fixed values: a template there is refused rather than sent on as text. */
+export const TEMPLATE_NOT_ALLOWED = 'a template is not allowed here: this key takes a fixed value';
 
 export function isTemplate(value: JsonValue | undefined): boolean {
   return typeof value === 'string' && (value.includes('{{') || value.includes('{%'));
 }
 
-/** Reports every template string in a section (except under template keys), each at its own path. */
-export function reportTemplates(value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[], depth = 0): void {
-  // Configs are small trees; the depth bound only guards against pathological input.
+/** Refuses every template string in a value that Home Assistant reads as fixed (scenes), each at its own path. */
+export function refuseTemplates(value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[], depth = 0): void {
   if (depth > 32) return;
-  if (isTemplate(value)) {
-    issues.push({ path, message: TEMPLATES_NOT_SUPPORTED });
-  } else if (Array.isArray(value)) {
+  if (isTemplate(value)) issues.push({ path, message: TEMPLATE_NOT_ALLOWED });
+  else if (Array.isArray(value)) {
     value.forEach((item: JsonValue, i: number) => {
-      reportTemplates(item, [...path, i], issues, depth + 1);
+      refuseTemplates(item, [...path, i], issues, depth + 1);
     });
   } else if (isJsonObject(value)) {
-    for (const [key, item] of Object.entries(value)) {
-      if (!TEMPLATE_KEY_SET.has(key)) reportTemplates(item, [...path, key], issues, depth + 1);
-    }
+    for (const [key, item] of Object.entries(value)) refuseTemplates(item, [...path, key], issues, depth + 1);
   }
 }
 
-/**
- * Marks the template-only keys as seen, reports them (except `rendered`: keys whose templates have a renderer, such
- * as the mqtt trigger's value_template), then rejects unknown keys. Call last.
- */
-export function finishReader(r: ConfigReader, rendered: readonly string[] = []): void {
-  for (const key of TEMPLATE_KEYS) {
-    if (r.value[key] !== undefined && !rendered.includes(key)) {
-      r.raw(key);
-      r.problem(key, TEMPLATES_NOT_SUPPORTED);
-    }
-  }
+/** Rejects unknown keys. Call last. */
+export function finishReader(r: ConfigReader): void {
   r.rejectUnknown();
 }
 
@@ -75,7 +59,10 @@ export function parseDuration(value: JsonValue | undefined, path: ConfigPath, is
     issues.push({ path, message: `is required: ${DURATION_HELP}` });
     return undefined;
   }
-  if (isTemplate(value)) return undefined;
+  if (isTemplate(value)) {
+    issues.push({ path, message: TEMPLATE_NOT_ALLOWED });
+    return undefined;
+  }
   let ms: number | undefined;
   if (typeof value === 'number') {
     ms = value * 1000;
@@ -130,7 +117,10 @@ const TIME_OF_DAY = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/;
 
 /** "HH:MM" or "HH:MM:SS" as seconds since local midnight. */
 export function parseTimeOfDay(value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): number | undefined {
-  if (isTemplate(value)) return undefined;
+  if (isTemplate(value)) {
+    issues.push({ path, message: TEMPLATE_NOT_ALLOWED });
+    return undefined;
+  }
   const m = typeof value === 'string' ? TIME_OF_DAY.exec(value.trim()) : null;
   if (m) {
     const h = Number(m[1]);
@@ -162,7 +152,10 @@ export function readEntityIds(r: ConfigReader, key: string, opts: { required?: b
   }
   const out: string[] = [];
   for (const { value, path } of items) {
-    if (isTemplate(value)) continue;
+    if (isTemplate(value)) {
+      r.issues.push({ path, message: TEMPLATE_NOT_ALLOWED });
+      continue;
+    }
     const id = typeof value === 'string' ? value.trim().toLowerCase() : '';
     if (!isValidEntityId(id)) {
       r.issues.push({ path, message: `${JSON.stringify(value)} is not an entity id: expected <domain>.<object_id>` });

@@ -5,6 +5,7 @@ import type { Core } from '../core/core.js';
 import { HubError } from '../core/errors.js';
 import type { JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
+import { TemplateEngine } from '../template/index.js';
 import { AUTOMATION_OWNER, AutomationSet } from './automations.js';
 import { TimeZone } from './local-time.js';
 import { parseAutomations, parseScenes, parseScripts } from './parse-sections.js';
@@ -34,6 +35,8 @@ export interface AutomationExtensionOptions {
   readonly reloadConfig?: () => Promise<HubConfig>;
   /** The broker connection `mqtt` triggers subscribe through (the MQTT component, when configured). */
   readonly mqtt?: MqttTriggerSource;
+  /** The hub's template engine (shared with the API); without it, one of the extension's own. */
+  readonly templates?: TemplateEngine;
 }
 
 /** Owner of the services that live as long as the extension (reloads, scene.apply, scene.create). */
@@ -57,6 +60,7 @@ export class AutomationExtension implements Component {
   /** A broken automation file must not take the API down: logged, and the hub carries on. */
   readonly optional = true;
   private readonly timeZone: TimeZone;
+  private readonly templates: TemplateEngine;
   private states: StateDispatch | undefined;
   private automations: AutomationSet | undefined;
   private scripts: ScriptSet | undefined;
@@ -72,6 +76,7 @@ export class AutomationExtension implements Component {
     if (zone === undefined)
       log.error({ time_zone: config.hub.time_zone }, `unknown time zone ${config.hub.time_zone}; time triggers use UTC`);
     this.timeZone = zone ?? TimeZone.UTC;
+    this.templates = options.templates ?? new TemplateEngine({ core, timeZone: zone === undefined ? 'UTC' : config.hub.time_zone });
   }
 
   async start(): Promise<void> {
@@ -121,6 +126,7 @@ export class AutomationExtension implements Component {
       owner: AUTOMATION_OWNER,
       starting,
       mqtt: this.options.mqtt,
+      templates: this.templates,
     };
   }
 

@@ -41,6 +41,15 @@ export interface NumericStateTrigger extends TriggerBase {
   readonly above?: NumericBound;
   readonly below?: NumericBound;
   readonly attribute?: string;
+  /** Rendered with `state` (the entity's state object); its number is compared instead of the state. */
+  readonly valueTemplate?: string;
+  readonly forMs?: number;
+}
+
+/** Fires when the template's result becomes true (and, with `for:`, stays true that long). */
+export interface TemplateTrigger extends TriggerBase {
+  readonly kind: 'template';
+  readonly template: string;
   readonly forMs?: number;
 }
 
@@ -69,9 +78,16 @@ export interface MqttTrigger extends TriggerBase {
   readonly valueTemplate?: string;
 }
 
-export type Trigger = StateTrigger | NumericStateTrigger | TimeTrigger | EventTrigger | HomeAssistantTrigger | MqttTrigger;
+export type Trigger =
+  | StateTrigger
+  | NumericStateTrigger
+  | TemplateTrigger
+  | TimeTrigger
+  | EventTrigger
+  | HomeAssistantTrigger
+  | MqttTrigger;
 export type TriggerKind = Trigger['kind'];
-export const TRIGGER_KINDS: readonly TriggerKind[] = ['state', 'numeric_state', 'time', 'event', 'homeassistant', 'mqtt'];
+export const TRIGGER_KINDS: readonly TriggerKind[] = ['state', 'numeric_state', 'template', 'time', 'event', 'homeassistant', 'mqtt'];
 
 export type Condition =
   | {
@@ -88,7 +104,9 @@ export type Condition =
       readonly above?: NumericBound;
       readonly below?: NumericBound;
       readonly attribute?: string;
+      readonly valueTemplate?: string;
     }
+  | { readonly kind: 'template'; readonly template: string }
   | {
       readonly kind: 'time';
       readonly after?: number;
@@ -99,7 +117,7 @@ export type Condition =
   | { readonly kind: 'and' | 'or' | 'not'; readonly conditions: readonly Condition[] }
   | { readonly kind: 'trigger'; readonly ids: readonly string[] };
 export type ConditionKind = Condition['kind'];
-export const CONDITION_KINDS: readonly ConditionKind[] = ['state', 'numeric_state', 'time', 'and', 'or', 'not', 'trigger'];
+export const CONDITION_KINDS: readonly ConditionKind[] = ['state', 'numeric_state', 'template', 'time', 'and', 'or', 'not', 'trigger'];
 
 interface ActionBase {
   readonly alias?: string;
@@ -112,16 +130,26 @@ export type Action = ActionBase &
         readonly kind: 'service';
         readonly domain: string;
         readonly service: string;
+        /** A templated service name (`action: "light.turn_{{ 'on' if x else 'off' }}"`), rendered per run. */
+        readonly nameTemplate?: string;
+        /** May hold templates, rendered per run (as `target` may). */
         readonly data: JsonObject;
         readonly target?: JsonObject;
         readonly responseVariable?: string;
       }
-    | { readonly kind: 'delay'; readonly ms: number }
+    /** A fixed duration, or a template (or a mapping with templates) read as one per run. */
+    | { readonly kind: 'delay'; readonly ms: number; readonly template?: JsonValue }
     | { readonly kind: 'event'; readonly eventType: string; readonly eventData: JsonObject }
     | { readonly kind: 'condition'; readonly condition: Condition }
     | {
         readonly kind: 'wait_for_trigger';
         readonly triggers: readonly Trigger[];
+        readonly timeoutMs?: number;
+        readonly continueOnTimeout: boolean;
+      }
+    | {
+        readonly kind: 'wait_template';
+        readonly template: string;
         readonly timeoutMs?: number;
         readonly continueOnTimeout: boolean;
       }

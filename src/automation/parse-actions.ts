@@ -10,11 +10,12 @@ import {
   readDuration,
   readEntityIds,
   readMapping,
-  TEMPLATES_NOT_SUPPORTED,
+  TEMPLATE_NOT_ALLOWED,
 } from './config-values.js';
 import type { Action, Condition } from './model.js';
 import { parseCondition, parseConditions } from './parse-conditions.js';
-import { parseTriggers } from './parse-triggers.js';
+import { parseTriggers, readTemplate } from './parse-triggers.js';
+import { checkTemplate, checkTemplates, hasTemplate } from './templating.js';
 
 /** Which key makes an action of which kind (checked in this order, as Home Assistant does). */
 const ACTION_KEYS = [
@@ -24,6 +25,7 @@ const ACTION_KEYS = [
   'event',
   'condition',
   'wait_for_trigger',
+  'wait_template',
   'stop',
   'variables',
   'scene',
@@ -32,8 +34,6 @@ const ACTION_KEYS = [
   'sequence',
 ] as const;
 const UNSUPPORTED_ACTIONS: Readonly<Record<string, string>> = {
-  wait_template: TEMPLATES_NOT_SUPPORTED,
-  service_template: TEMPLATES_NOT_SUPPORTED,
   repeat: 'repeat actions are not supported',
   parallel: 'parallel actions are not supported',
   device_id: 'device actions are not supported; call a service instead',
@@ -47,6 +47,15 @@ function readVariableName(r: ConfigReader, key: string): string | undefined {
 }
 
 function readTarget(r: ConfigReader): JsonObject | undefined {
+  const rawTarget = r.value.target;
+  if (hasTemplate(rawTarget) || hasTemplate(r.value.entity_id)) {
+    // Rendered per run; the service checks what the templates give.
+    const target = readMapping(r, 'target') ?? {};
+    const topLevel = r.raw('entity_id');
+    checkTemplates(target, [...r.path, 'target'], r.issues);
+    checkTemplates(topLevel, [...r.path, 'entity_id'], r.issues);
+    return topLevel === undefined ? target : { ...target, entity_id: topLevel };
+  }
   const t = r.child('target');
   const topLevel = r.has('entity_id') ? readEntityIds(r, 'entity_id') : undefined;
   if (t === undefined) return topLevel === undefined ? undefined : { entity_id: topLevel };
@@ -80,19 +89,26 @@ function parseService(
 ): Action | undefined {
   if (r.has('action') && r.has('service')) r.problem('service', 'give either action: or the legacy service:, not both');
   const name = r.raw(nameKey);
-  if (isTemplate(name)) return undefined;
-  if (typeof name !== 'string' || !SERVICE_NAME.test(name)) {
+  let nameTemplate: string | undefined;
+  if (isTemplate(name)) {
+    nameTemplate = name as string;
+    checkTemplate(nameTemplate, [...r.path, nameKey], r.issues);
+  } else if (typeof name !== 'string' || !SERVICE_NAME.test(name)) {
     r.problem(nameKey, `${JSON.stringify(name)} is not a service: expected <domain>.<service>, e.g. light.turn_on`);
     return undefined;
   }
   r.raw('metadata');
-  const [domain, service] = name.split('.') as [string, string];
-  const data = readMapping(r, 'data') ?? {};
+  const [domain, service] = nameTemplate === undefined ? ((name as string).split('.') as [string, string]) : ['', ''];
+  if (r.has('data') && r.has('data_template')) r.problem('data_template', 'give either data: or the legacy data_template:, not both');
+  const dataKey = r.has('data_template') ? 'data_template' : 'data';
+  const data = readMapping(r, dataKey) ?? {};
+  checkTemplates(data, [...r.path, dataKey], r.issues);
   return {
     ...base,
     kind: 'service',
     domain,
     service,
+    nameTemplate,
     data,
     target: readTarget(r),
     responseVariable: readVariableName(r, 'response_variable'),
@@ -110,15 +126,27 @@ function parseActionKind(
     case 'service':
       return parseService(r, kind, base);
     case 'delay': {
-      const ms = parseDuration(r.raw('delay'), [...path, 'delay'], issues);
+      const raw = r.raw('delay');
+      if (hasTemplate(raw)) {
+        checkTemplates(raw, [...path, 'delay'], issues);
+        return { ...base, kind: 'delay', ms: 0, template: raw };
+      }
+      const ms = parseDuration(raw, [...path, 'delay'], issues);
       return ms === undefined ? undefined : { ...base, kind: 'delay', ms };
     }
     case 'event': {
       const eventType = r.string('event', { required: true });
-      if (eventType.length === 0 || eventType.length > MAX_EVENT_TYPE_LENGTH) {
+      if (isTemplate(eventType)) r.problem('event', TEMPLATE_NOT_ALLOWED);
+      else if (eventType.length === 0 || eventType.length > MAX_EVENT_TYPE_LENGTH) {
         r.problem('event', `expected an event type of 1 to ${MAX_EVENT_TYPE_LENGTH} characters`);
       }
-      return { ...base, kind: 'event', eventType, eventData: readMapping(r, 'event_data') ?? {} };
+      if (r.has('event_data') && r.has('event_data_template')) {
+        r.problem('event_data_template', 'give either event_data: or the legacy event_data_template:, not both');
+      }
+      const dataKey = r.has('event_data_template') ? 'event_data_template' : 'event_data';
+      const eventData = readMapping(r, dataKey) ?? {};
+      checkTemplates(eventData, [...path, dataKey], issues);
+      return { ...base, kind: 'event', eventType, eventData };
     }
     case 'wait_for_trigger': {
       const triggers = parseTriggers(r.raw('wait_for_trigger'), [...path, 'wait_for_trigger'], issues);
@@ -130,6 +158,14 @@ function parseActionKind(
         continueOnTimeout: r.boolean('continue_on_timeout', true),
       };
     }
+    case 'wait_template':
+      return {
+        ...base,
+        kind: 'wait_template',
+        template: readTemplate(r, 'wait_template', true) ?? '',
+        timeoutMs: readDuration(r, 'timeout'),
+        continueOnTimeout: r.boolean('continue_on_timeout', true),
+      };
     case 'stop': {
       const reason = r.raw('stop');
       if (typeof reason !== 'string') r.problem('stop', `expected a reason (a string), got ${kindOf(reason)}`);
@@ -143,6 +179,7 @@ function parseActionKind(
     }
     case 'variables': {
       const values = readMapping(r, 'variables') ?? {};
+      checkTemplates(values, [...path, 'variables'], issues);
       for (const key of Object.keys(values)) {
         if (!VARIABLE_NAME.test(key))
           r.issues.push({ path: [...path, 'variables', key], message: 'is not a variable name (letters, digits and _)' });
@@ -183,8 +220,7 @@ function parseActionKind(
 /** Parses one action; undefined when disabled (`enabled: false`) or after reporting a problem. */
 export function parseAction(value: JsonValue, path: ConfigPath, issues: ConfigIssue[]): Action | undefined {
   if (!isJsonObject(value)) {
-    // Template strings were reported once for the whole section (reportTemplates).
-    if (!isTemplate(value)) issues.push({ path, message: `expected an action mapping, got ${kindOf(value)}` });
+    issues.push({ path, message: `expected an action mapping, got ${isTemplate(value) ? 'a template' : kindOf(value)}` });
     return undefined;
   }
   for (const [key, message] of Object.entries(UNSUPPORTED_ACTIONS)) {
@@ -194,6 +230,12 @@ export function parseAction(value: JsonValue, path: ConfigPath, issues: ConfigIs
     }
   }
   const isCondition = 'condition' in value || 'and' in value || 'or' in value || 'not' in value;
+  const legacyName = value.service_template !== undefined && value.service === undefined && value.action === undefined;
+  if (legacyName) {
+    // service_template: the legacy key of a templated service name.
+    const { service_template: name, ...rest } = value;
+    return parseAction({ ...rest, service: name ?? null }, path, issues);
+  }
   const kind = isCondition ? 'condition' : ACTION_KEYS.find((k) => value[k] !== undefined);
   if (kind === undefined) {
     issues.push({

@@ -2,7 +2,8 @@ import { type ConfigIssue, type ConfigPath, ConfigReader, kindOf } from '../conf
 import type { JsonValue } from '../core/json.js';
 import { finishReader, isTemplate, listItems, parseTimeOfDay, readDuration, readEntityIds, readStringOrList } from './config-values.js';
 import { CONDITION_KINDS, type Condition } from './model.js';
-import { checkBounds, readBound, readKind } from './parse-triggers.js';
+import { checkBounds, readBound, readKind, readTemplate } from './parse-triggers.js';
+import { checkTemplate } from './templating.js';
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 const LOGICAL = ['and', 'or', 'not'] as const;
@@ -16,9 +17,13 @@ function shorthandKind(value: JsonValue): 'and' | 'or' | 'not' | undefined {
 /** Parses one condition; undefined when disabled (`enabled: false`) or after reporting a problem. */
 export function parseCondition(value: JsonValue, path: ConfigPath, issues: ConfigIssue[]): Condition | undefined {
   if (typeof value === 'string') {
-    // Template strings were reported once for the whole section (reportTemplates).
-    if (!isTemplate(value)) issues.push({ path, message: `expected a condition mapping, got ${kindOf(value)}` });
-    return undefined;
+    // The shorthand `- "{{ ... }}"`: a template condition.
+    if (!isTemplate(value)) {
+      issues.push({ path, message: `expected a condition mapping or a template, got ${kindOf(value)}` });
+      return undefined;
+    }
+    checkTemplate(value, path, issues);
+    return { kind: 'template', template: value };
   }
   const r = ConfigReader.of(value, path, issues);
   const short = shorthandKind(value);
@@ -51,16 +56,20 @@ export function parseCondition(value: JsonValue, path: ConfigPath, issues: Confi
     case 'numeric_state': {
       const above = readBound(r, 'above');
       const below = readBound(r, 'below');
-      if (r.value.value_template === undefined) checkBounds(r, above, below);
+      checkBounds(r, above, below);
       condition = {
         kind: 'numeric_state',
         entityIds: readEntityIds(r, 'entity_id', { required: true }),
         above,
         below,
         attribute: r.string('attribute'),
+        valueTemplate: readTemplate(r, 'value_template', false),
       };
       break;
     }
+    case 'template':
+      condition = { kind: 'template', template: readTemplate(r, 'value_template', true) ?? '' };
+      break;
     case 'time': {
       const after = r.raw('after');
       const before = r.raw('before');
@@ -104,9 +113,8 @@ export function parseCondition(value: JsonValue, path: ConfigPath, issues: Confi
 /** Parses a list of conditions (a single mapping counts as a list of one). */
 export function parseConditions(value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): Condition[] {
   if (typeof value === 'string') {
-    // Template strings were reported once for the whole section (reportTemplates).
-    if (!isTemplate(value)) issues.push({ path, message: `expected a list of conditions, got ${kindOf(value)}` });
-    return [];
+    const c = parseCondition(value, path, issues);
+    return c === undefined ? [] : [c];
   }
   const out: Condition[] = [];
   for (const item of listItems(value, path)) {

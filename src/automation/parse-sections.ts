@@ -1,7 +1,7 @@
 import { type ConfigIssue, type ConfigPath, ConfigReader, kindOf } from '../config/reader.js';
 import { isValidEntityId, MAX_STATE_LENGTH, slugify } from '../core/entity-id.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
-import { finishReader, isObjectId, readMapping, reportTemplates } from './config-values.js';
+import { finishReader, isObjectId, readMapping, refuseTemplates } from './config-values.js';
 import {
   type AutomationDefinition,
   DEFAULT_MAX_RUNS,
@@ -17,6 +17,14 @@ import {
 import { parseActions } from './parse-actions.js';
 import { parseConditions } from './parse-conditions.js';
 import { parseTriggers } from './parse-triggers.js';
+import { checkTemplates } from './templating.js';
+
+/** `variables:` of an automation or script: a mapping whose templates render at each run. */
+function readVariables(r: ConfigReader): JsonObject {
+  const values = readMapping(r, 'variables') ?? {};
+  checkTemplates(values, [...r.path, 'variables'], r.issues);
+  return values;
+}
 
 /**
  * Parsers for the `automation:`, `script:` and `scene:` sections. The config validators and the extension
@@ -77,7 +85,6 @@ function objectIdFrom(id: string | undefined, name: string | undefined, fallback
 
 export function parseAutomations(section: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): AutomationDefinition[] {
   if (section === undefined || section === null) return [];
-  reportTemplates(section, path, issues);
   const items = Array.isArray(section) ? (section as JsonValue[]) : undefined;
   if (items === undefined) {
     issues.push({ path, message: `expected a list of automations, got ${kindOf(section)}` });
@@ -109,7 +116,7 @@ export function parseAutomations(section: JsonValue | undefined, path: ConfigPat
       alias: alias ?? uniqueId ?? `automation ${i}`,
       description: r.string('description'),
       initialState: r.boolean('initial_state', true),
-      variables: readMapping(r, 'variables') ?? {},
+      variables: readVariables(r),
       triggers: parseTriggers(triggers.value, triggers.path, issues),
       conditions: parseConditions(conditions.value, conditions.path, issues),
       actions: parseActions(actions.value, actions.path, issues),
@@ -144,7 +151,6 @@ function parseFields(r: ConfigReader): Record<string, ScriptField> {
 
 export function parseScripts(section: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): ScriptDefinition[] {
   if (section === undefined || section === null) return [];
-  reportTemplates(section, path, issues);
   if (!isJsonObject(section)) {
     issues.push({ path, message: `expected a mapping of script names to scripts, got ${kindOf(section)}` });
     return [];
@@ -179,7 +185,7 @@ export function parseScripts(section: JsonValue | undefined, path: ConfigPath, i
       icon: r.string('icon'),
       description: r.string('description'),
       fields: parseFields(r),
-      variables: readMapping(r, 'variables') ?? {},
+      variables: readVariables(r),
       sequence: parseActions(r.raw('sequence'), [...itemPath, 'sequence'], issues),
     };
     r.raw('trace');
@@ -236,7 +242,7 @@ export function parseSceneEntities(value: JsonValue | undefined, path: ConfigPat
 
 export function parseScenes(section: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): SceneDefinition[] {
   if (section === undefined || section === null) return [];
-  reportTemplates(section, path, issues);
+  refuseTemplates(section, path, issues);
   if (!Array.isArray(section)) {
     issues.push({ path, message: `expected a list of scenes, got ${kindOf(section)}` });
     return [];

@@ -11,8 +11,27 @@ import {
   readEntityIds,
   readMapping,
   readStringOrList,
+  TEMPLATE_NOT_ALLOWED,
 } from './config-values.js';
 import { type NumericBound, TRIGGER_KINDS, type Trigger } from './model.js';
+import { checkTemplate, checkTemplates } from './templating.js';
+
+/** A key that holds a template (value_template, wait_template): required or not, compiled at load. */
+export function readTemplate(r: ConfigReader, key: string, required: boolean): string | undefined {
+  const v = r.raw(key);
+  if (v === undefined) {
+    if (required) r.problem(key, "is required: expected a template, e.g. \"{{ is_state('sun.sun', 'above_horizon') }}\"");
+    return undefined;
+  }
+  if (typeof v === 'boolean') return v ? '{{ true }}' : '{{ false }}';
+  if (typeof v !== 'string' && typeof v !== 'number') {
+    r.problem(key, `expected a template (a string), got ${kindOf(v)}`);
+    return undefined;
+  }
+  const text = String(v);
+  checkTemplate(text, [...r.path, key], r.issues);
+  return text;
+}
 
 /** An MQTT subscription filter: `+` and `#` only as whole levels, `#` last. */
 const MQTT_FILTER = /^(?:[^+#/]*|\+)(?:\/(?:[^+#/]*|\+))*(?:\/#)?$|^#$/;
@@ -31,8 +50,8 @@ export function readKind(r: ConfigReader, newKey: string, legacyKey: string | un
     r.problem(undefined, `a ${what} needs a type: give ${newKey}: <type>${legacy}, one of ${kinds.join(', ')}`);
     return undefined;
   }
-  if (v === 'template' || isTemplate(v)) {
-    r.problem(key, `template ${what}s are not supported: hearth has no template engine`);
+  if (isTemplate(v)) {
+    r.problem(key, TEMPLATE_NOT_ALLOWED);
     return undefined;
   }
   if (typeof v !== 'string' || !kinds.includes(v)) {
@@ -45,7 +64,11 @@ export function readKind(r: ConfigReader, newKey: string, legacyKey: string | un
 /** above/below: a number, or the entity whose numeric state is the bound. */
 export function readBound(r: ConfigReader, key: string): NumericBound | undefined {
   const v = r.raw(key);
-  if (v === undefined || isTemplate(v)) return undefined;
+  if (v === undefined) return undefined;
+  if (isTemplate(v)) {
+    r.problem(key, TEMPLATE_NOT_ALLOWED);
+    return undefined;
+  }
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   if (typeof v === 'string') {
     const id = v.trim().toLowerCase();
@@ -110,7 +133,7 @@ export function parseTrigger(value: JsonValue, path: ConfigPath, issues: ConfigI
     case 'numeric_state': {
       const above = readBound(r, 'above');
       const below = readBound(r, 'below');
-      if (!present(r, 'value_template')) checkBounds(r, above, below);
+      checkBounds(r, above, below);
       trigger = {
         ...base,
         kind: 'numeric_state',
@@ -118,8 +141,14 @@ export function parseTrigger(value: JsonValue, path: ConfigPath, issues: ConfigI
         above,
         below,
         attribute: r.string('attribute'),
+        valueTemplate: readTemplate(r, 'value_template', false),
         forMs: readDuration(r, 'for'),
       };
+      break;
+    }
+    case 'template': {
+      const template = readTemplate(r, 'value_template', true) ?? '';
+      trigger = { ...base, kind: 'template', template, forMs: readDuration(r, 'for') };
       break;
     }
     case 'time': {
@@ -141,7 +170,9 @@ export function parseTrigger(value: JsonValue, path: ConfigPath, issues: ConfigI
           r.problem('event_type', `${JSON.stringify(t)} is not allowed: expected 1 to ${MAX_EVENT_TYPE_LENGTH} characters`);
         }
       }
-      trigger = { ...base, kind: 'event', eventTypes: types, eventData: readMapping(r, 'event_data') };
+      const eventData = readMapping(r, 'event_data');
+      checkTemplates(eventData, [...path, 'event_data'], issues);
+      trigger = { ...base, kind: 'event', eventTypes: types, eventData };
       break;
     }
     case 'homeassistant': {
@@ -157,12 +188,11 @@ export function parseTrigger(value: JsonValue, path: ConfigPath, issues: ConfigI
         patternText: 'an MQTT topic; + and # only as whole levels, # last',
       });
       const payload = r.string('payload');
-      const valueTemplate = r.string('value_template');
+      const valueTemplate = readTemplate(r, 'value_template', false);
       r.oneOf('encoding', ['utf-8', '']);
       r.number('qos', { min: 0, max: 2, integer: true });
       trigger = { ...base, kind: 'mqtt', topic, payload, valueTemplate };
-      finishReader(r, ['value_template']);
-      return trigger;
+      break;
     }
   }
   finishReader(r);
@@ -172,8 +202,7 @@ export function parseTrigger(value: JsonValue, path: ConfigPath, issues: ConfigI
 /** Parses a list of triggers (a single mapping counts as a list of one). */
 export function parseTriggers(value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): Trigger[] {
   if (typeof value === 'string') {
-    // Template strings were reported once for the whole section (reportTemplates).
-    if (!isTemplate(value)) issues.push({ path, message: `expected a list of triggers, got ${kindOf(value)}` });
+    issues.push({ path, message: `expected a list of triggers, got ${isTemplate(value) ? 'a template' : kindOf(value)}` });
     return [];
   }
   const out: Trigger[] = [];

@@ -3,6 +3,7 @@ import type { Context } from '../core/context.js';
 import type { JsonObject } from '../core/json.js';
 import { Halt, Run, type RunOutcome, runSequence } from './actions.js';
 import type { Action, RunPolicy } from './model.js';
+import type { TemplateVars } from './templating.js';
 import type { TriggerEnv } from './triggers.js';
 
 export interface RunResult {
@@ -14,7 +15,7 @@ export interface RunResult {
 }
 
 export interface StartOptions {
-  readonly variables: JsonObject;
+  readonly variables: TemplateVars;
   readonly context: Context;
   readonly triggerId?: string;
   /** Called once the mode accepted the run, before it starts (automations fire `automation_triggered`). */
@@ -31,6 +32,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 export class ScriptRunner {
   private readonly runs = new Set<Run>();
   private queueTail: Promise<unknown> = Promise.resolve();
+  /** Template errors already logged: each is logged once per automation or script, then at debug level. */
+  private readonly loggedErrors = new Set<string>();
   lastTriggeredUs: Micros | null = null;
 
   constructor(
@@ -74,7 +77,9 @@ export class ScriptRunner {
         this.abortAll();
       }
     }
-    const run = new Run(this.env, this.name, options.context, options.variables, options.triggerId);
+    const run = new Run(this.env, this.name, options.context, options.variables, options.triggerId, (message) =>
+      this.logOnce(message, `${this.name}: ${message}`, 'warn'),
+    );
     this.runs.add(run);
     options.onAccepted?.();
     this.lastTriggeredUs = this.env.core.clock.now();
@@ -115,12 +120,26 @@ export class ScriptRunner {
         return { outcome: 'failed', response: null, error: 'unexpected error' };
       }
       if (err.outcome === 'failed') {
-        this.env.log.error({ script: this.name }, `${this.name}: Error executing script. ${err.message}`);
+        const text = `${this.name}: Error executing script. ${err.message}`;
+        if (err.onceKey === undefined) this.env.log.error({ script: this.name }, text);
+        else this.logOnce(err.onceKey, text, 'error');
         return { outcome: 'failed', response: null, error: err.message };
       }
       if (err.outcome === 'stopped') this.env.log.info({ script: this.name }, `${this.name}: Stop script sequence: ${err.message}`);
       return { outcome: err.outcome, response: err.response };
     }
+  }
+
+  /** Logs a template error the first time it happens in this automation or script, and at debug level after. */
+  logOnce(key: string, text: string, level: 'warn' | 'error'): void {
+    const bindings = { script: this.name };
+    if (this.loggedErrors.has(key)) {
+      this.env.log.debug(bindings, text);
+      return;
+    }
+    // Bounded: a template whose error text changes each run cannot grow the set without limit.
+    if (this.loggedErrors.size < 100) this.loggedErrors.add(key);
+    this.env.log[level](bindings, text);
   }
 
   private logExceeded(message: string): void {

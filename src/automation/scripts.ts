@@ -5,6 +5,7 @@ import type { JsonObject } from '../core/json.js';
 import { addScript, type ScriptHandle, type ScriptPlatform } from '../domains/script.js';
 import type { ScriptDefinition } from './model.js';
 import { type RunResult, ScriptRunner } from './runner.js';
+import { errorText, renderVariables, templateState } from './templating.js';
 import type { TriggerEnv } from './triggers.js';
 
 export const SCRIPT_OWNER = 'script';
@@ -88,8 +89,21 @@ class Script implements ScriptPlatform {
   }
 
   private launch(variables: JsonObject, context: Context): Promise<RunResult | undefined> {
-    this.env.core.bus.fire('script_started', { name: this.def.alias, entity_id: this.entityId }, context);
-    return this.runner.start({ variables: { ...this.def.variables, ...variables }, context }) ?? Promise.resolve(undefined);
+    const { core, templates } = this.env;
+    const given: Record<string, unknown> = { this: templateState(core.states.get(this.entityId)) };
+    // A field left out takes its default, as Home Assistant's script fields do.
+    for (const [key, field] of Object.entries(this.def.fields)) if (field.default !== undefined) given[key] = field.default;
+    Object.assign(given, variables, { context: { id: context.id, parent_id: context.parent_id, user_id: context.user_id } });
+    let vars: Record<string, unknown>;
+    try {
+      vars = renderVariables(templates, this.def.variables, given, this.entityId, true);
+    } catch (err) {
+      const message = `Error rendering variables: ${errorText(err)}`;
+      this.runner.logOnce(message, `${this.entityId}: ${message}`, 'error');
+      return Promise.resolve({ outcome: 'failed', response: null, error: message });
+    }
+    core.bus.fire('script_started', { name: this.def.alias, entity_id: this.entityId }, context);
+    return this.runner.start({ variables: vars, context }) ?? Promise.resolve(undefined);
   }
 
   private write(): void {

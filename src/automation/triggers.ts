@@ -1,46 +1,21 @@
-import type { Context } from '../core/context.js';
+import { isoFromMicros } from '../core/clock.js';
 import type { HubEvent } from '../core/event-bus.js';
 import { isJsonObject, type JsonObject, type JsonValue, jsonEqual } from '../core/json.js';
-import type { Logger } from '../core/log.js';
-import { type ConditionEnv, inNumericRange, numericValue, stateValue } from './conditions.js';
+import { inNumericRange, numericValue, stateValue, templateNumber } from './conditions.js';
 import type { EventTrigger, HomeAssistantTrigger, MqttTrigger, NumericStateTrigger, StateTrigger, TimeTrigger, Trigger } from './model.js';
-import type { StateDispatch } from './state-dispatch.js';
+import { errorText, renderComplex } from './templating.js';
 import { TimerSet } from './timer-set.js';
+import { info, type TriggerCallback, type TriggerEnv, type TriggerScope } from './trigger-info.js';
+import { attachTemplate } from './trigger-template.js';
 
-/** What triggers need from the hub. */
-export interface TriggerEnv extends ConditionEnv {
-  readonly log: Logger;
-  readonly states: StateDispatch;
-  /** Owner key for bus listeners (removed in bulk when the extension stops). */
-  readonly owner: string;
-  /** True while the hub is starting: `homeassistant: start` triggers fire only then, not after a reload. */
-  readonly starting: boolean;
-  /** The broker connection for `mqtt` triggers; undefined without an `mqtt:` section. */
-  readonly mqtt?: MqttTriggerSource;
-}
-
-/** What an `mqtt` trigger needs: subscriptions (wildcards allowed) and a template renderer for value_template. */
-export interface MqttTriggerSource {
-  subscribe(
-    filter: string,
-    fn: (message: { readonly topic: string; readonly payload: string; readonly retain: boolean }) => void,
-  ): () => void;
-  render(template: string, variables: JsonObject): string;
-}
-
-/** What a trigger reports: Home Assistant's `trigger` variable, without the state objects. */
-export interface TriggerInfo {
-  readonly platform: string | null;
-  readonly id: string;
-  readonly idx: string;
-  readonly description?: string;
-  readonly entity_id?: string;
-  readonly event_type?: string;
-  readonly topic?: string;
-  readonly payload?: string;
-}
-
-export type TriggerCallback = (info: TriggerInfo, context: Context | null) => void;
+export {
+  type MqttTriggerSource,
+  type TriggerCallback,
+  type TriggerEnv,
+  type TriggerInfo,
+  type TriggerScope,
+  triggerVariable,
+} from './trigger-info.js';
 
 /**
  * A wall-clock target is re-checked at least this often, so a clock corrected by NTP (a Pi without an
@@ -49,10 +24,6 @@ export type TriggerCallback = (info: TriggerInfo, context: Context | null) => vo
 const RECHECK_MS = 60_000;
 /** A timer that wakes within this much of its target counts as on time. */
 const ON_TIME_US = 1_000_000;
-
-function info(t: Trigger, extra: Omit<TriggerInfo, 'id' | 'idx' | 'platform'>): TriggerInfo {
-  return { platform: t.kind, id: t.id, idx: String(t.index), ...extra };
-}
 
 function matches(list: readonly string[] | undefined, value: string | undefined, ifAbsent: boolean): boolean {
   if (list === undefined) return ifAbsent;
@@ -81,7 +52,13 @@ function attachState(env: TriggerEnv, t: StateTrigger, fire: TriggerCallback, ti
       if (!matchFrom(oldValue) || !matchTo(newValue)) return;
       // With from/to given, attribute-only changes do not count.
       if (!t.matchAll && oldValue === newValue) return;
-      const data = info(t, { entity_id: entityId, description: `state of ${entityId}` });
+      const data = info(t, {
+        entity_id: entityId,
+        from_state: old_state,
+        to_state: new_state,
+        description: `state of ${entityId}`,
+        for: t.forMs === undefined ? undefined : t.forMs / 1000,
+      });
       if (t.forMs === undefined) {
         fire(data, event.context);
         return;
@@ -97,9 +74,31 @@ function attachState(env: TriggerEnv, t: StateTrigger, fire: TriggerCallback, ti
   );
 }
 
-function attachNumericState(env: TriggerEnv, t: NumericStateTrigger, fire: TriggerCallback, timers: TimerSet): (() => void)[] {
+function attachNumericState(
+  env: TriggerEnv,
+  t: NumericStateTrigger,
+  fire: TriggerCallback,
+  timers: TimerSet,
+  scope: TriggerScope,
+): (() => void)[] {
   const { core } = env;
-  const inRange = (entityId: string) => inNumericRange(core, numericValue(core.states.get(entityId), t.attribute), t.above, t.below);
+  const failing = new Set<string>();
+  const numberOf = (entityId: string): number | undefined => {
+    const state = core.states.get(entityId);
+    if (t.valueTemplate === undefined) return numericValue(state, t.attribute);
+    try {
+      const n = templateNumber(env, t.valueTemplate, state, scope.variables, scope.name);
+      failing.delete(entityId);
+      return n;
+    } catch (err) {
+      // Logged once until the template renders again; an error counts as out of range.
+      if (!failing.has(entityId))
+        env.log.error({ automation: scope.name }, `${scope.name}: Error in numeric_state trigger value_template: ${errorText(err)}`);
+      failing.add(entityId);
+      return undefined;
+    }
+  };
+  const inRange = (entityId: string) => inNumericRange(core, numberOf(entityId), t.above, t.below);
   // An entity fires when it crosses into the range; one that starts outside is armed.
   const armed = new Set<string>();
   const pending = new Map<string, NodeJS.Timeout | undefined>();
@@ -115,7 +114,13 @@ function attachNumericState(env: TriggerEnv, t: NumericStateTrigger, fire: Trigg
         return;
       }
       if (!armed.delete(entityId)) return;
-      const data = info(t, { entity_id: entityId, description: `numeric state of ${entityId}` });
+      const data = info(t, {
+        entity_id: entityId,
+        from_state: event.data.old_state,
+        to_state: event.data.new_state,
+        description: `numeric state of ${entityId}`,
+        for: t.forMs === undefined ? undefined : t.forMs / 1000,
+      });
       if (t.forMs === undefined) {
         fire(data, event.context);
         return;
@@ -158,11 +163,31 @@ function eventMatches(event: HubEvent, wanted: JsonObject | undefined): boolean 
   return true;
 }
 
-function attachEvent(env: TriggerEnv, t: EventTrigger, fire: TriggerCallback): (() => void)[] {
+function attachEvent(env: TriggerEnv, t: EventTrigger, fire: TriggerCallback, scope: TriggerScope): (() => void)[] {
+  let wanted = t.eventData;
+  if (wanted !== undefined) {
+    // Home Assistant renders event_data once, when the trigger attaches, with the automation's variables.
+    try {
+      wanted = renderComplex(env.templates, wanted, scope.variables, `${scope.name} event_data`) as JsonObject;
+    } catch (err) {
+      env.log.error(
+        { automation: scope.name },
+        `${scope.name}: Error rendering event trigger event_data: ${errorText(err)}; it never fires`,
+      );
+      return [];
+    }
+  }
   return t.eventTypes.map((type) =>
     env.core.bus.on(env.owner, type, (event: HubEvent) => {
-      if (!eventMatches(event, t.eventData)) return;
-      fire(info(t, { event_type: event.event_type, description: `event '${event.event_type}'` }), event.context);
+      if (!eventMatches(event, wanted)) return;
+      const data: unknown = event.data;
+      const seen = {
+        event_type: event.event_type,
+        data: (isJsonObject(data as JsonValue) ? data : {}) as JsonObject,
+        origin: event.origin,
+        time_fired: isoFromMicros(event.timeFiredUs),
+      };
+      fire(info(t, { event_type: event.event_type, event: seen, description: `event '${event.event_type}'` }), event.context);
     }),
   );
 }
@@ -212,7 +237,12 @@ function attachMqtt(env: TriggerEnv, t: MqttTrigger, fire: TriggerCallback): (()
 }
 
 /** Attaches the enabled triggers; the returned function detaches them all and clears their timers. */
-export function attachTriggers(env: TriggerEnv, triggers: readonly Trigger[], fire: TriggerCallback): () => void {
+export function attachTriggers(
+  env: TriggerEnv,
+  triggers: readonly Trigger[],
+  fire: TriggerCallback,
+  scope: TriggerScope = { variables: {}, name: 'trigger' },
+): () => void {
   const timers = new TimerSet((err) => env.log.error({ err }, 'trigger failed'));
   const detach: (() => void)[] = [];
   for (const t of triggers) {
@@ -222,13 +252,16 @@ export function attachTriggers(env: TriggerEnv, triggers: readonly Trigger[], fi
         detach.push(...attachState(env, t, fire, timers));
         break;
       case 'numeric_state':
-        detach.push(...attachNumericState(env, t, fire, timers));
+        detach.push(...attachNumericState(env, t, fire, timers, scope));
+        break;
+      case 'template':
+        detach.push(...attachTemplate(env, t, fire, timers, scope));
         break;
       case 'time':
         attachTime(env, t, fire, timers);
         break;
       case 'event':
-        detach.push(...attachEvent(env, t, fire));
+        detach.push(...attachEvent(env, t, fire, scope));
         break;
       case 'homeassistant':
         detach.push(...attachHomeAssistant(env, t, fire, timers));

@@ -12,3 +12,4 @@ export { parseResult } from './literal.js';
 export { pyNumber } from './py-format.js';
 export { RenderInfo } from './render-info.js';
 export { templateEngineFor, textRenderer } from './shared.js';
+export { TemplateState } from './states.js';

@@ -80,17 +80,17 @@ automation:
     mode: sometimes
 `);
   t.same(messages, [
-    'automation[0].triggers[0].trigger: unknown trigger type "sunrise"; supported: state, numeric_state, time, event, homeassistant, mqtt',
+    'automation[0].triggers[0].trigger: unknown trigger type "sunrise"; supported: state, numeric_state, template, time, event, homeassistant, mqtt',
     'automation[0].triggers[1].entity_id: is required: expected an entity id or a list of entity ids',
     'automation[0].triggers[2].at: "25:00" is not a time of day: expected "HH:MM" or "HH:MM:SS"',
     'automation[0].triggers[3]: must contain at least one of above, below',
     'automation[0].triggers[4].for: "48:00:00" is longer than the maximum of 24 hours; use a time trigger for longer waits',
     'automation[0].triggers[4].colour: unknown option; allowed: alias, attribute, enabled, entity_id, for, from, id, not_from, not_to, to, trigger, variables',
-    'automation[0].conditions[0].condition: unknown condition type "sun"; supported: state, numeric_state, time, and, or, not, trigger',
+    'automation[0].conditions[0].condition: unknown condition type "sun"; supported: state, numeric_state, template, time, and, or, not, trigger',
     'automation[0].conditions[1].weekday: "funday" is not allowed: expected one of mon, tue, wed, thu, fri, sat, sun',
     'automation[0].actions[0].action: "not a service" is not a service: expected <domain>.<service>, e.g. light.turn_on',
     'automation[0].actions[1].delay: "soon" is not a duration: expected seconds (a number), "HH:MM:SS", or a mapping of days/hours/minutes/seconds/milliseconds',
-    'automation[0].actions[2]: unknown action: expected one of the keys action, service, delay, event, condition, wait_for_trigger, stop, variables, scene, if, choose, sequence (action: is a service call, service: its legacy name)',
+    'automation[0].actions[2]: unknown action: expected one of the keys action, service, delay, event, condition, wait_for_trigger, wait_template, stop, variables, scene, if, choose, sequence (action: is a service call, service: its legacy name)',
     'automation[0].actions[3].repeat: repeat actions are not supported',
     'automation[1].triggers: is required (or the legacy trigger:)',
     'automation[2].mode: "sometimes" is not allowed: expected one of single, restart, queued, parallel',
@@ -98,38 +98,72 @@ automation:
   ]);
 });
 
-t.test('templates get a clear "not supported" error wherever they appear', async (t) => {
-  const messages = validate(`
+t.test(
+  'templates are accepted where Home Assistant takes them; a broken one, or one where a fixed value belongs, names its key',
+  async (t) => {
+    const accepted = validate(`
 automation:
   - triggers:
       - trigger: template
         value_template: "{{ is_state('sun.sun', 'below_horizon') }}"
+        for: "00:01:00"
       - trigger: numeric_state
         entity_id: sensor.x
         value_template: "{{ state.attributes.x }}"
+        above: 3
     conditions: "{{ true }}"
     actions:
       - action: light.turn_on
+        target:
+          entity_id: "{{ trigger.entity_id }}"
         data:
           brightness: "{{ 3 * 4 }}"
       - wait_template: "{{ false }}"
+        timeout: 5
       - action: light.turn_on
-        data_template: { brightness: 3 }
+        data_template: { brightness: "{{ 3 }}" }
+      - delay: "{{ 2 }}"
+      - service_template: "light.turn_{{ 'on' }}"
 script:
   greet:
+    variables:
+      who: "{{ name | default('you') }}"
     sequence:
-      - event: "{{ name }}"
+      - event: greeted
+        event_data: { who: "{{ who }}" }
 `);
-  t.same(messages, [
-    'automation[0].conditions: templates are not supported: hearth has no template engine; give a fixed value',
-    'automation[0].actions[0].data.brightness: templates are not supported: hearth has no template engine; give a fixed value',
-    'automation[0].triggers[0].trigger: template triggers are not supported: hearth has no template engine',
-    'automation[0].triggers[1].value_template: templates are not supported: hearth has no template engine; give a fixed value',
-    'automation[0].actions[1].wait_template: templates are not supported: hearth has no template engine; give a fixed value',
-    'automation[0].actions[2].data_template: templates are not supported: hearth has no template engine; give a fixed value',
-    'script.greet.sequence[0].event: templates are not supported: hearth has no template engine; give a fixed value',
-  ]);
-});
+    t.same(accepted, []);
+    const refused = validate(`
+automation:
+  - triggers:
+      - trigger: template
+      - trigger: state
+        entity_id: "{{ 'light.x' }}"
+    conditions:
+      - condition: template
+        value_template: "{{ states('sensor.x') | float(0) > }}"
+    actions:
+      - action: light.turn_on
+        data:
+          brightness: "{% if %}"
+      - event: "{{ name }}"
+      - delay: "{{ 1 "
+scene:
+  - name: Evening
+    entities:
+      light.x: "{{ 'on' }}"
+`);
+    t.same(refused, [
+      "automation[0].triggers[0].value_template: is required: expected a template, e.g. \"{{ is_state('sun.sun', 'above_horizon') }}\"",
+      'automation[0].triggers[1].entity_id: a template is not allowed here: this key takes a fixed value',
+      'automation[0].conditions[0].value_template: invalid template: TemplateSyntaxError: unexpected token: }}',
+      'automation[0].actions[0].data.brightness: invalid template: TemplateSyntaxError: unexpected token: %}',
+      'automation[0].actions[1].event: a template is not allowed here: this key takes a fixed value',
+      'automation[0].actions[2].delay: invalid template: TemplateSyntaxError: expected variable end',
+      'scene[0].entities.light.x: a template is not allowed here: this key takes a fixed value',
+    ]);
+  },
+);
 
 t.test('delays take seconds, "HH:MM:SS" or a mapping; a day is the cap', async (t) => {
   const [s] = parseScripts(

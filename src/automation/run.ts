@@ -1,0 +1,80 @@
+import type { Context } from '../core/context.js';
+import type { JsonObject } from '../core/json.js';
+import { TemplateError } from '../template/index.js';
+import type { ConditionScope } from './conditions.js';
+import { errorText, type TemplateVars } from './templating.js';
+import type { TriggerEnv } from './triggers.js';
+
+/** How a run ended. */
+export type RunOutcome = 'finished' | 'stopped' | 'condition_failed' | 'aborted' | 'failed';
+
+/** Thrown inside a run to end it early: a `stop` action, a failed condition, a stop from outside. */
+export class Halt extends Error {
+  constructor(
+    readonly outcome: RunOutcome,
+    message: string,
+    readonly response: JsonObject | null = null,
+    /** Set for a template error: logged once per automation or script, then only at debug level. */
+    readonly onceKey?: string,
+  ) {
+    super(message);
+    this.name = 'Halt';
+  }
+}
+
+/** A template error that ends a run (Home Assistant stops the run on one). */
+export function templateHalt(err: unknown, where = ''): Halt {
+  const message = `${where}${errorText(err)}`;
+  return new Halt('failed', message, null, err instanceof TemplateError ? message : undefined);
+}
+
+/** One execution of a sequence of actions. */
+export class Run {
+  readonly abort = new AbortController();
+  /** What templates see: `trigger`, `this`, the automation's, the script's and the run's variables. */
+  readonly variables: Record<string, unknown>;
+  /** Service calls in flight; a queued or restart script called (and waited for) from inside its own run would deadlock or loop. */
+  inCall = 0;
+
+  constructor(
+    readonly env: TriggerEnv,
+    /** For log messages: `automation.x` or `script.y`. */
+    readonly name: string,
+    readonly context: Context,
+    variables: TemplateVars,
+    readonly triggerId: string | undefined,
+    /** Reports a condition's template error (the runner logs each message once). */
+    readonly reportError: (message: string) => void,
+  ) {
+    this.variables = { ...variables };
+  }
+
+  checkAborted(): void {
+    if (this.abort.signal.aborted) throw new Halt('aborted', 'stopped');
+  }
+
+  /** The scope conditions inside this run evaluate in. */
+  scope(): ConditionScope {
+    return { triggerId: this.triggerId, variables: this.variables, name: this.name, onError: this.reportError };
+  }
+}
+
+/** Waits `ms`, or throws Halt at once when the run is stopped; the timer never outlives the run. */
+export function delay(run: Run, ms: number): Promise<void> {
+  const { signal } = run.abort;
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new Halt('aborted', 'stopped'));
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new Halt('aborted', 'stopped'));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

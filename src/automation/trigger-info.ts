@@ -1,0 +1,72 @@
+import type { Context } from '../core/context.js';
+import type { JsonObject } from '../core/json.js';
+import type { Logger } from '../core/log.js';
+import type { State } from '../core/state.js';
+import type { ConditionEnv } from './conditions.js';
+import type { Trigger } from './model.js';
+import type { StateDispatch } from './state-dispatch.js';
+import { templateState } from './templating.js';
+
+/** What triggers need from the hub. */
+export interface TriggerEnv extends ConditionEnv {
+  readonly log: Logger;
+  readonly states: StateDispatch;
+  /** Owner key for bus listeners (removed in bulk when the extension stops). */
+  readonly owner: string;
+  /** True while the hub is starting: `homeassistant: start` triggers fire only then, not after a reload. */
+  readonly starting: boolean;
+  /** The broker connection for `mqtt` triggers; undefined without an `mqtt:` section. */
+  readonly mqtt?: MqttTriggerSource;
+}
+
+/** What an `mqtt` trigger needs: subscriptions (wildcards allowed) and a template renderer for value_template. */
+export interface MqttTriggerSource {
+  subscribe(
+    filter: string,
+    fn: (message: { readonly topic: string; readonly payload: string; readonly retain: boolean }) => void,
+  ): () => void;
+  render(template: string, variables: JsonObject): string;
+}
+
+/** What a trigger reports: Home Assistant's `trigger` variable. */
+export interface TriggerInfo {
+  readonly platform: string | null;
+  readonly id: string;
+  readonly idx: string;
+  readonly description?: string;
+  readonly entity_id?: string;
+  readonly event_type?: string;
+  readonly topic?: string;
+  readonly payload?: string;
+  /** State and numeric_state (and template) triggers: the states before and after the change. */
+  readonly from_state?: State | null;
+  readonly to_state?: State | null;
+  /** Event triggers: the event as templates read it (`trigger.event.data.x`). */
+  readonly event?: JsonObject;
+  /** A `for:` the trigger waited, in seconds. */
+  readonly for?: number;
+}
+
+export type TriggerCallback = (info: TriggerInfo, context: Context | null) => void;
+
+/** What the templates of triggers (template, numeric_state value_template, event_data) see: the automation's variables. */
+export interface TriggerScope {
+  readonly variables: Readonly<Record<string, unknown>>;
+  /** The automation, for template names and log messages. */
+  readonly name: string;
+}
+
+export function info(t: Trigger, extra: Omit<TriggerInfo, 'id' | 'idx' | 'platform'>): TriggerInfo {
+  return { platform: t.kind, id: t.id, idx: String(t.index), ...extra };
+}
+
+/** Home Assistant's `trigger` variable: the info, with the states as templates read them. */
+export function triggerVariable(info: TriggerInfo | undefined): Record<string, unknown> {
+  if (info === undefined) return { platform: null };
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(info)) {
+    if (value === undefined) continue;
+    out[key] = key === 'from_state' || key === 'to_state' ? templateState(value as State | null) : value;
+  }
+  return out;
+}

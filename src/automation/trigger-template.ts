@@ -1,0 +1,87 @@
+import type { Context } from '../core/context.js';
+import type { HubEvent } from '../core/event-bus.js';
+import { parseResult, RenderInfo } from '../template/index.js';
+import type { TemplateTrigger } from './model.js';
+import { errorText, render, resultAsBoolean } from './templating.js';
+import type { TimerSet } from './timer-set.js';
+import { info, type TriggerCallback, type TriggerEnv, type TriggerScope } from './trigger-info.js';
+
+/** A template that read the time renders again at each minute, as Home Assistant's track_template does. */
+const TIME_TICK_MS = 60_000;
+
+/**
+ * The `template` trigger (Home Assistant's template trigger): rendered at attach time, then again after each change of
+ * an entity the last render read (RenderInfo); it fires when the result becomes true, and with `for:` only when it
+ * stays true that long. A render error counts as false and is logged once until the template renders again.
+ */
+export function attachTemplate(
+  env: TriggerEnv,
+  t: TemplateTrigger,
+  fire: TriggerCallback,
+  timers: TimerSet,
+  scope: TriggerScope,
+): (() => void)[] {
+  const name = `${scope.name} trigger`;
+  let last = new RenderInfo();
+  let wasTrue = true;
+  let failing = false;
+  let pending: NodeJS.Timeout | undefined;
+  let tick: NodeJS.Timeout | undefined;
+
+  const evaluate = (): boolean => {
+    try {
+      const { text, info: read } = render(env.templates, t.template, name, scope.variables);
+      last = read;
+      failing = false;
+      return resultAsBoolean(parseResult(text));
+    } catch (err) {
+      if (!failing) env.log.error({ automation: scope.name }, `${scope.name}: Error in template trigger: ${errorText(err)}`);
+      failing = true;
+      return false;
+    }
+  };
+
+  const scheduleTick = () => {
+    timers.cancel(tick);
+    tick = last.time ? timers.after(TIME_TICK_MS - (Date.now() % TIME_TICK_MS), () => check(null, null)) : undefined;
+  };
+
+  const check = (event: HubEvent<'state_changed'> | null, context: Context | null) => {
+    const now = evaluate();
+    scheduleTick();
+    if (!now) {
+      wasTrue = false;
+      timers.cancel(pending);
+      pending = undefined;
+      return;
+    }
+    if (wasTrue) return;
+    wasTrue = true;
+    const data = info(t, {
+      entity_id: event?.data.entity_id,
+      from_state: event?.data.old_state ?? null,
+      to_state: event?.data.new_state ?? null,
+      description: 'template',
+      for: t.forMs === undefined ? undefined : t.forMs / 1000,
+    });
+    if (t.forMs === undefined) fire(data, context);
+    else
+      pending = timers.after(t.forMs, () => {
+        pending = undefined;
+        fire(data, context);
+      });
+  };
+
+  // A template already true when attached does not fire: it must become true.
+  wasTrue = evaluate();
+  scheduleTick();
+  return [
+    env.core.bus.on(env.owner, 'state_changed', (event) => {
+      if (last.covers(event.data.entity_id)) check(event, event.context);
+    }),
+    () => {
+      timers.cancel(pending);
+      timers.cancel(tick);
+    },
+  ];
+}
