@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { entitiesYaml } from './configs.js';
-import { type BenchBroker, mqttSection } from './mqtt-broker.js';
+import { mqttSection, startBenchBroker } from './mqtt-broker.js';
 import type { FromObserver, HubAddress, ToObserver } from './mqtt-observer.js';
 import { BENCH, HUB_NODE_ARGS, type Hub, makeDataDir, monoMs, sleep, startHub, TSX } from './procs.js';
 import { next } from './ws-client-process.js';
@@ -37,6 +37,9 @@ export interface LatencyRow {
   readonly maxMs: number;
   /** The row's target applies (hub B's client); the others are references. */
   readonly target: boolean;
+  /** Hub B's client: per change, its receipt less hub A's client's (what the broker and hub B add). */
+  readonly hopP50Ms?: number;
+  readonly hopP99Ms?: number;
 }
 
 export function forkObserver(): ChildProcess {
@@ -84,17 +87,23 @@ function rowOf(
   path: string,
   sent: readonly number[],
   receipts: readonly [number, number][] = [],
-  target = false,
+  base?: readonly [number, number][],
 ): LatencyRow {
   const at = new Map(receipts);
+  const baseAt = new Map(base ?? []);
   const latencies: number[] = [];
+  const hops: number[] = [];
   let missing = 0;
   for (let i = WARMUP; i < sent.length; i++) {
     const t = at.get(SEQ0 + i);
+    const b = baseAt.get(SEQ0 + i);
     if (t === undefined) missing++;
     else latencies.push(t - (sent[i] as number));
+    if (t !== undefined && b !== undefined) hops.push(t - b);
   }
   latencies.sort((a, b) => a - b);
+  hops.sort((a, b) => a - b);
+  const target = base !== undefined;
   return {
     label,
     path,
@@ -104,6 +113,7 @@ function rowOf(
     p99Ms: percentile(latencies, 0.99),
     maxMs: latencies.at(-1) ?? Number.NaN,
     target,
+    ...(target ? { hopP50Ms: percentile(hops, 0.5), hopP99Ms: percentile(hops, 0.99) } : {}),
   };
 }
 
@@ -135,8 +145,9 @@ function prober(hub: Hub): { post(seq: number): void; failures(): number; close(
   };
 }
 
-/** Hubs A (the probe and `entities` published) and B (adopting) on the broker; the change latency through both. */
-async function hubCase(broker: BenchBroker, entities: number): Promise<LatencyRow[]> {
+/** Hubs A (the probe and `entities` published) and B (adopting) on a fresh broker; the change latency through both. */
+async function hubCase(entities: number): Promise<LatencyRow[]> {
+  const broker = await startBenchBroker();
   const work = mkdtempSync(join(tmpdir(), 'hearth-mqtt-latency-'));
   const dataA = await makeDataDir();
   const dataB = await makeDataDir();
@@ -163,7 +174,13 @@ async function hubCase(broker: BenchBroker, entities: number): Promise<LatencyRo
     const load = entities > 0 ? `, ${entities.toLocaleString('en')} more entities published` : ', idle';
     return [
       rowOf(`hub A's WebSocket client${load}`, 'REST on A → A → WebSocket (reference)', sent, report.receipts.A),
-      rowOf(`hub B's WebSocket client${load}`, 'REST on A → A → mosquitto → B → WebSocket', sent, report.receipts.B, true),
+      rowOf(
+        `hub B's WebSocket client${load}`,
+        'REST on A → A → mosquitto → B → WebSocket',
+        sent,
+        report.receipts.B,
+        report.receipts.A ?? [],
+      ),
     ];
   } finally {
     observer.kill();
@@ -171,11 +188,13 @@ async function hubCase(broker: BenchBroker, entities: number): Promise<LatencyRo
     await dataA.remove();
     await dataB.remove();
     rmSync(work, { recursive: true, force: true });
+    await broker.close();
   }
 }
 
 /** The floor: a bare mqtt.js publisher to a bare mqtt.js subscriber, the hub's two retained messages per change. */
-async function bareCase(broker: BenchBroker): Promise<LatencyRow> {
+async function bareCase(): Promise<LatencyRow> {
+  const broker = await startBenchBroker();
   const observer = forkObserver();
   const login = { url: broker.url, username: broker.username, password: broker.password };
   const client = mqtt.connect(broker.url, { username: broker.username, password: broker.password, reconnectPeriod: 0 });
@@ -196,15 +215,16 @@ async function bareCase(broker: BenchBroker): Promise<LatencyRow> {
   } finally {
     observer.kill();
     await new Promise<void>((resolve) => client.end(false, {}, () => resolve()));
+    await broker.close();
   }
 }
 
-export async function latencyRows(broker: BenchBroker): Promise<LatencyRow[]> {
+export async function latencyRows(): Promise<LatencyRow[]> {
   process.stderr.write('mqtt: latency, bare mqtt.js ...\n');
-  const bare = await bareCase(broker);
+  const bare = await bareCase();
   process.stderr.write('mqtt: latency, two idle hubs ...\n');
-  const idle = await hubCase(broker, 0);
+  const idle = await hubCase(0);
   process.stderr.write('mqtt: latency, hub A with 1,000 published entities ...\n');
-  const loaded = await hubCase(broker, 1000);
+  const loaded = await hubCase(1000);
   return [bare, ...idle, ...loaded];
 }

@@ -5,6 +5,7 @@
  *
  * - `watch`: stamps each new state of one entity (its state is a sequence number) on each hub it is told of;
  * - `subscribe`: the same for a bare subscriber of `<prefix>/state` topics (the reference);
+ * - `stamp`: the first given payload on a topic (a hub's birth: when it connected to the broker);
  * - `mirror`: counts the entities whose id contains `marker` with a real state (neither unavailable nor unknown),
  *   from get_states and state_changed, and says when there are `count`; `mirror-mqtt`: counts messages under a prefix.
  */
@@ -29,7 +30,9 @@ export type ToObserver =
   | { type: 'subscribe'; label: string; broker: BrokerLogin; prefix: string }
   | { type: 'report' }
   | { type: 'mirror'; hub: HubAddress; marker: string; count: number }
-  | { type: 'mirror-mqtt'; broker: BrokerLogin; prefix: string; count: number };
+  | { type: 'mirror-mqtt'; broker: BrokerLogin; prefix: string; count: number }
+  /** Stamps the first `payload` on `topic` (a hub's birth message) as receipts[label] = [[0, at]]. */
+  | { type: 'stamp'; label: string; broker: BrokerLogin; topic: string; payload: string };
 
 export type FromObserver =
   | { type: 'ready' }
@@ -79,14 +82,14 @@ function hubClient(hub: HubAddress, onState: (entityId: string, state: string | 
   });
 }
 
-function mqttClient(broker: BrokerLogin, prefix: string, onMessage: (topic: string, payload: Buffer, at: number) => void): Promise<void> {
+function mqttClient(broker: BrokerLogin, filter: string, onMessage: (topic: string, payload: Buffer, at: number) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const client = mqtt.connect(broker.url, { username: broker.username, password: broker.password, reconnectPeriod: 0 });
     closers.push(() => client.end(true));
     client.on('error', reject);
     client.on('message', (topic, payload) => onMessage(topic, payload, monoMs()));
     client.on('connect', () =>
-      client.subscribe(`${prefix}/#`, { qos: 0 }, (err) => {
+      client.subscribe(filter, { qos: 0 }, (err) => {
         if (err) reject(err);
         else resolve();
       }),
@@ -116,7 +119,7 @@ function onMessage(m: ToObserver): void {
       .catch(fail);
   } else if (m.type === 'subscribe') {
     const seen = new Set<number>();
-    mqttClient(m.broker, m.prefix, (topic, payload, at) => {
+    mqttClient(m.broker, `${m.prefix}/#`, (topic, payload, at) => {
       if (topic.endsWith('/state')) stamp(m.label, Number(payload.toString()), at, seen);
     })
       .then(() => send({ type: 'ready' }))
@@ -141,10 +144,17 @@ function onMessage(m: ToObserver): void {
     })
       .then(() => send({ type: 'ready' }))
       .catch(fail);
+  } else if (m.type === 'stamp') {
+    const seen = new Set<number>();
+    mqttClient(m.broker, m.topic, (_topic, payload, at) => {
+      if (payload.toString() === m.payload) stamp(m.label, 0, at, seen);
+    })
+      .then(() => send({ type: 'ready' }))
+      .catch(fail);
   } else if (m.type === 'mirror-mqtt') {
     let n = 0;
     let firstAt = Number.NaN;
-    mqttClient(m.broker, m.prefix, (_topic, _payload, at) => {
+    mqttClient(m.broker, `${m.prefix}/#`, (_topic, _payload, at) => {
       if (n === 0) firstAt = at;
       if (++n === m.count) send({ type: 'mirrored', at, firstAt, count: n });
     })
