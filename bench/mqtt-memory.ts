@@ -1,8 +1,8 @@
 /**
  * Memory added by the MQTT component: the built hub with 1,000 virtual entities, once without and once with an
  * `mqtt:` section (connected to mosquitto, publishing all 1,000 with discovery), each alone, with the Pi flags; the
- * settled RSS as bench/memory.ts reads it (bench/settle.ts). Alternated over three rounds (one reading now and then misses V8 giving memory back): the difference of the
- * medians is the figure.
+ * settled RSS as bench/memory.ts reads it (bench/settle.ts). Alternated over three rounds (a reading now and then
+ * misses V8 giving memory back): the difference of the medians is the figure.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
