@@ -4,12 +4,13 @@
  * settled RSS as bench/memory.ts reads it (bench/settle.ts). Alternated over three rounds (a reading now and then
  * misses V8 giving memory back): the difference of the medians is the figure.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { entitiesYaml } from './configs.js';
+import { type HeapShare, heapShares } from './heap-summary.js';
 import { mqttSection, startBenchBroker } from './mqtt-broker.js';
-import { makeDataDir, median, PI_NODE_ARGS, startHub } from './procs.js';
+import { httpRequest, makeDataDir, median, PI_NODE_ARGS, sleep, startHub } from './procs.js';
 import { type Reading, settle } from './settle.js';
 
 export const TARGET_MB = 6;
@@ -22,13 +23,30 @@ export interface MemoryResult {
   readonly withMb: number;
   readonly addedMb: number;
   readonly addedAnonMb: number;
+  /** What the live JS heap holds at the last round's reading, without and with (a heap snapshot right after it). */
+  readonly heap: { readonly without?: HeapSummary; readonly with?: HeapSummary };
 }
 
-async function reading(config: string): Promise<Reading> {
+export interface HeapSummary {
+  readonly totalMb: number;
+  readonly shares: HeapShare[];
+}
+
+async function reading(config: string, snapDir?: string): Promise<{ reading: Reading; heap?: HeapSummary }> {
   const data = await makeDataDir();
-  const hub = await startHub({ config, data, nodeArgs: PI_NODE_ARGS });
+  // The signal handler costs nothing until it is used, after the reading.
+  const nodeArgs = snapDir === undefined ? PI_NODE_ARGS : [...PI_NODE_ARGS, '--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapDir}`];
+  if (snapDir !== undefined) mkdirSync(snapDir);
+  const hub = await startHub({ config, data, nodeArgs });
   try {
-    return await settle(hub.child.pid as number, performance.now(), hub.readyMs, true);
+    const r = await settle(hub.child.pid as number, performance.now(), hub.readyMs, true);
+    if (snapDir === undefined) return { reading: r };
+    hub.child.kill('SIGUSR2');
+    // The hub writes the snapshot on its main thread; once it answers again, the file is complete.
+    for (let i = 0; i < 600 && !readdirSync(snapDir).some((f) => f.endsWith('.heapsnapshot')); i++) await sleep(50);
+    await httpRequest(hub.port, '/api/', { token: hub.token, timeoutMs: 60_000 });
+    const file = readdirSync(snapDir).find((f) => f.endsWith('.heapsnapshot'));
+    return { reading: r, heap: file === undefined ? undefined : heapShares(join(snapDir, file)) };
   } finally {
     await hub.stop();
     await data.remove();
@@ -45,10 +63,16 @@ export async function memoryResult(): Promise<MemoryResult> {
     writeFileSync(withMqtt, `${entitiesYaml(1000, 'Bench A')}${mqttSection(broker)}`);
     const without: Reading[] = [];
     const withIt: Reading[] = [];
+    const heap: { without?: HeapSummary; with?: HeapSummary } = {};
     for (let round = 0; round < ROUNDS; round++) {
       process.stderr.write(`mqtt: memory, round ${round + 1} of ${ROUNDS} ...\n`);
-      without.push(await reading(plain));
-      withIt.push(await reading(withMqtt));
+      const last = round === ROUNDS - 1;
+      const a = await reading(plain, last ? join(work, 'snap-without') : undefined);
+      const b = await reading(withMqtt, last ? join(work, 'snap-with') : undefined);
+      without.push(a.reading);
+      withIt.push(b.reading);
+      heap.without = a.heap;
+      heap.with = b.heap;
     }
     const withoutMb = median(without.map((r) => r.rssMb));
     const withMb = median(withIt.map((r) => r.rssMb));
@@ -59,6 +83,7 @@ export async function memoryResult(): Promise<MemoryResult> {
       withMb,
       addedMb: withMb - withoutMb,
       addedAnonMb: median(withIt.map((r) => r.anonMb)) - median(without.map((r) => r.anonMb)),
+      heap,
     };
   } finally {
     rmSync(work, { recursive: true, force: true });

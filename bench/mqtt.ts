@@ -8,6 +8,7 @@
  * Prints markdown; writes bench/out/mqtt.json with the targets.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import type { HeapShare } from './heap-summary.js';
 import { CHANGES, latencyRows, RATE, TARGET_P99_MS, WARMUP } from './mqtt-latency.js';
 import { memoryResult, TARGET_MB } from './mqtt-memory.js';
 import { ENTITIES, mirrorRows, TARGET_S } from './mqtt-mirror.js';
@@ -50,7 +51,35 @@ const lines = [
   `| without \`mqtt:\` | ${memory.without.map((r) => fmt(r.rssMb, 1)).join(', ')} | ${fmt(memory.withoutMb, 1)} | ${memory.without.map((r) => fmt(r.anonMb, 1)).join(', ')} |`,
   `| with \`mqtt:\` | ${memory.with.map((r) => fmt(r.rssMb, 1)).join(', ')} | ${fmt(memory.withMb, 1)} | ${memory.with.map((r) => fmt(r.anonMb, 1)).join(', ')} |`,
   '',
+  ...heapLines(),
 ];
+
+/** Where the difference goes: the live JS heap of the last round's two hubs (a snapshot right after each reading). */
+function heapLines(): string[] {
+  const { without, with: withIt } = memory.heap;
+  const last = (rs: readonly { rssMb: number; anonMb: number; fileMb: number }[]) => rs.at(-1);
+  const a = last(memory.without);
+  const b = last(memory.with);
+  if (without === undefined || withIt === undefined || a === undefined || b === undefined) return [];
+  const mb = (list: HeapShare[], category: string) => list.find((h) => h.category === category)?.mb ?? 0;
+  const categories = [...new Set([...without.shares, ...withIt.shares].map((h) => h.category))];
+  const rows = categories
+    .map((c) => ({ c, a: mb(without.shares, c), b: mb(withIt.shares, c) }))
+    .sort((x, y) => y.b - y.a - (x.b - x.a))
+    .filter((r) => Math.abs(r.b - r.a) >= 0.05);
+  const diff = (x: number, y: number) => `${y - x >= 0 ? '+' : ''}${fmt(y - x, 2)}`;
+  return [
+    "Where the last round's difference goes: the live JS heap from a heap snapshot right after each reading, the rest of the anonymous memory (V8's free heap space, malloc, buffers), and file-backed pages.",
+    '',
+    '| in the hub | without MB | with MB | added MB |',
+    '|---|---:|---:|---:|',
+    ...rows.map((r) => `| heap: ${r.c} | ${fmt(r.a, 2)} | ${fmt(r.b, 2)} | ${diff(r.a, r.b)} |`),
+    `| heap, all | ${fmt(without.totalMb, 2)} | ${fmt(withIt.totalMb, 2)} | ${diff(without.totalMb, withIt.totalMb)} |`,
+    `| anonymous memory beyond the live heap | ${fmt(a.anonMb - without.totalMb, 2)} | ${fmt(b.anonMb - withIt.totalMb, 2)} | ${diff(a.anonMb - without.totalMb, b.anonMb - withIt.totalMb)} |`,
+    `| file-backed pages | ${fmt(a.fileMb, 2)} | ${fmt(b.fileMb, 2)} | ${diff(a.fileMb, b.fileMb)} |`,
+    '',
+  ];
+}
 
 const b = latency.filter((r) => r.target);
 const aRows = latency.filter((r) => r.label.startsWith("hub A's"));
