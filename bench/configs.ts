@@ -9,8 +9,8 @@ import { join } from 'node:path';
 /** The light the REST benchmark reads and toggles. */
 export const BENCH_LIGHT = 'light.bench_light_0';
 
-export function entitiesYaml(count: number): string {
-  const lines = ['hub:', `  name: Bench ${count}`, '  time_zone: Europe/Amsterdam', 'virtual:'];
+export function entitiesYaml(count: number, hubName = `Bench ${count}`): string {
+  const lines = ['hub:', `  name: ${hubName}`, '  time_zone: Europe/Amsterdam', 'virtual:'];
   const lights = Math.max(1, Math.round(count * 0.05));
   const switches = Math.round(count * 0.05);
   const binary = Math.round(count * 0.1);

@@ -11,33 +11,16 @@
  * The peak is VmHWM. Prints markdown; writes bench/out/memory.json.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeEntitiesConfig } from './configs.js';
 import type { FromHarness, ToHarness } from './heap-harness.js';
 import { type HeapShare, heapShares } from './heap-summary.js';
-import {
-  BENCH,
-  type Floor,
-  fmt,
-  httpRequest,
-  type Memory,
-  makeDataDir,
-  memoryOf,
-  PI_NODE_ARGS,
-  sleep,
-  spawnFloor,
-  startHub,
-  stopProcess,
-  TSX,
-} from './procs.js';
+import { BENCH, type Floor, fmt, httpRequest, makeDataDir, PI_NODE_ARGS, sleep, spawnFloor, startHub, stopProcess, TSX } from './procs.js';
+import { MAX_SETTLE_MS, type Reading, SETTLE_MS, STABLE_MB, STABLE_MS, settle } from './settle.js';
 import { connectClients, next } from './ws-client-process.js';
 
-const SETTLE_MS = Number(process.env.MEMORY_BENCH_SETTLE_MS ?? 12_000);
-const MAX_SETTLE_MS = 25_000;
-const STABLE_MS = 3000;
-const STABLE_MB = 0.3;
 const CLIENTS = 100;
 const TARGET_RSS_MB = 64;
 const HEAP_WARMUP_UPDATES = 10_000;
@@ -62,44 +45,6 @@ const CASES: readonly Case[] = [
 
 const PI = { name: 'Pi flags', args: PI_NODE_ARGS };
 const DEFAULTS = { name: 'Node defaults', args: [] as readonly string[] };
-
-interface Reading extends Memory {
-  /** RSS 2 s after ready, before V8 gave start-up memory back. */
-  readonly earlyRssMb: number;
-  readonly peakRssMb: number;
-  readonly readyMs: number;
-  /** Seconds from ready to the settled reading. */
-  readonly settledAfterS: number;
-}
-
-function peakOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
-}
-
-/** Samples a process from its ready moment: RSS at 2 s, then at SETTLE_MS, and its peak. */
-/**
- * Samples a process from its ready moment: RSS at 2 s, then the settled RSS: the first reading after
- * SETTLE_MS that has stayed within STABLE_MB for STABLE_MS. V8's memory reducer gives start-up garbage
- * back about 8 s after the start's last full GC; with `awaitDrop` (a hub with the Pi flags), a reading
- * that has not dropped below the 2 s one yet waits for that, up to MAX_SETTLE_MS.
- */
-async function settle(pid: number, readyAt: number, readyMs: number, awaitDrop = false): Promise<Reading> {
-  await sleep(Math.max(0, readyAt + 2000 - performance.now()));
-  const early = memoryOf(pid);
-  await sleep(Math.max(0, readyAt + SETTLE_MS - STABLE_MS - performance.now()));
-  let since = performance.now();
-  let last = memoryOf(pid);
-  while (performance.now() < readyAt + MAX_SETTLE_MS) {
-    await sleep(500);
-    const now = memoryOf(pid);
-    if (Math.abs(now.rssMb - last.rssMb) > STABLE_MB) since = performance.now();
-    last = now;
-    const dropped = !awaitDrop || last.rssMb < early.rssMb - 1;
-    if (performance.now() >= readyAt + SETTLE_MS && performance.now() - since >= STABLE_MS && dropped) break;
-  }
-  return { ...last, earlyRssMb: early.rssMb, peakRssMb: peakOf(pid), readyMs, settledAfterS: (performance.now() - readyAt) / 1000 };
-}
 
 interface HubReading extends Reading {
   /** What the JS heap held at the reading, from a heap snapshot taken right after it (target case only). */

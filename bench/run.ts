@@ -30,6 +30,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { file: 'restore-writes.ts', title: 'Restore state: disk writes', out: 'restore-writes' },
   { file: 'recorder-disk.ts', title: 'Recorder: disk writes and memory', out: 'recorder-disk' },
   { file: 'history-query.ts', title: 'Recorder: history and statistics queries', out: 'history-query' },
+  { file: 'mqtt.ts', title: 'MQTT: hub to hub through mosquitto, 1,000 entities mirrored, memory', out: 'mqtt' },
 ];
 
 interface Target {
