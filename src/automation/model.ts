@@ -168,7 +168,19 @@ export type Action = ActionBase &
         readonly default?: readonly Action[];
       }
     | { readonly kind: 'sequence'; readonly actions: readonly Action[] }
+    | { readonly kind: 'repeat'; readonly loop: RepeatLoop; readonly sequence: readonly Action[] }
+    /** Each branch is one action (often a `sequence:`), run at the same time as the others. */
+    | { readonly kind: 'parallel'; readonly branches: readonly Action[] }
   );
+
+/** How a `repeat` action loops. `count` and `items` may be templates, rendered when the loop starts. */
+export type RepeatLoop =
+  | { readonly type: 'count'; readonly count: number | string }
+  | { readonly type: 'while' | 'until'; readonly conditions: readonly Condition[] }
+  | { readonly type: 'for_each'; readonly items: JsonValue };
+
+/** A loop stops with an error after this many iterations, as Home Assistant's REPEAT_TERMINATE_ITERATIONS. */
+export const MAX_REPEAT_ITERATIONS = 10_000;
 
 /** How a sequence of actions runs, shared by automations and scripts. */
 export interface RunPolicy {
