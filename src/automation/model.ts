@@ -59,6 +59,14 @@ export interface TimeTrigger extends TriggerBase {
   readonly at: readonly number[];
 }
 
+/** Fires when the hub's wall clock matches: each list holds the values its unit matches. */
+export interface TimePatternTrigger extends TriggerBase {
+  readonly kind: 'time_pattern';
+  readonly hours: readonly number[];
+  readonly minutes: readonly number[];
+  readonly seconds: readonly number[];
+}
+
 export interface EventTrigger extends TriggerBase {
   readonly kind: 'event';
   readonly eventTypes: readonly string[];
@@ -83,11 +91,21 @@ export type Trigger =
   | NumericStateTrigger
   | TemplateTrigger
   | TimeTrigger
+  | TimePatternTrigger
   | EventTrigger
   | HomeAssistantTrigger
   | MqttTrigger;
 export type TriggerKind = Trigger['kind'];
-export const TRIGGER_KINDS: readonly TriggerKind[] = ['state', 'numeric_state', 'template', 'time', 'event', 'homeassistant', 'mqtt'];
+export const TRIGGER_KINDS: readonly TriggerKind[] = [
+  'state',
+  'numeric_state',
+  'template',
+  'time',
+  'time_pattern',
+  'event',
+  'homeassistant',
+  'mqtt',
+];
 
 export type Condition =
   | {
