@@ -122,6 +122,7 @@ export class AutomationExtension implements Component {
       core: this.core,
       log: this.log,
       timeZone: this.timeZone,
+      location: { latitude: this.config.hub.latitude, longitude: this.config.hub.longitude },
       states: this.states as StateDispatch,
       owner: AUTOMATION_OWNER,
       starting,

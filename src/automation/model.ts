@@ -67,6 +67,13 @@ export interface TimePatternTrigger extends TriggerBase {
   readonly seconds: readonly number[];
 }
 
+/** Sunrise or sunset at the hub's location, moved by a signed offset. */
+export interface SunTrigger extends TriggerBase {
+  readonly kind: 'sun';
+  readonly event: 'sunrise' | 'sunset';
+  readonly offsetMs: number;
+}
+
 export interface EventTrigger extends TriggerBase {
   readonly kind: 'event';
   readonly eventTypes: readonly string[];
@@ -92,6 +99,7 @@ export type Trigger =
   | TemplateTrigger
   | TimeTrigger
   | TimePatternTrigger
+  | SunTrigger
   | EventTrigger
   | HomeAssistantTrigger
   | MqttTrigger;
@@ -102,6 +110,7 @@ export const TRIGGER_KINDS: readonly TriggerKind[] = [
   'template',
   'time',
   'time_pattern',
+  'sun',
   'event',
   'homeassistant',
   'mqtt',
@@ -132,10 +141,27 @@ export type Condition =
       /** 0 = Monday ... 6 = Sunday. */
       readonly weekdays?: readonly number[];
     }
+  | {
+      readonly kind: 'sun';
+      readonly before?: 'sunrise' | 'sunset';
+      readonly after?: 'sunrise' | 'sunset';
+      readonly beforeOffsetMs: number;
+      readonly afterOffsetMs: number;
+    }
   | { readonly kind: 'and' | 'or' | 'not'; readonly conditions: readonly Condition[] }
   | { readonly kind: 'trigger'; readonly ids: readonly string[] };
 export type ConditionKind = Condition['kind'];
-export const CONDITION_KINDS: readonly ConditionKind[] = ['state', 'numeric_state', 'template', 'time', 'and', 'or', 'not', 'trigger'];
+export const CONDITION_KINDS: readonly ConditionKind[] = [
+  'state',
+  'numeric_state',
+  'template',
+  'time',
+  'sun',
+  'and',
+  'or',
+  'not',
+  'trigger',
+];
 
 interface ActionBase {
   readonly alias?: string;

@@ -14,6 +14,7 @@ import {
   TEMPLATE_NOT_ALLOWED,
 } from './config-values.js';
 import { type NumericBound, TRIGGER_KINDS, type Trigger } from './model.js';
+import { parseSunTrigger } from './sun-rules.js';
 import { checkTemplate, checkTemplates } from './templating.js';
 import { parseTimePattern } from './time-pattern.js';
 
@@ -165,6 +166,9 @@ export function parseTrigger(value: JsonValue, path: ConfigPath, issues: ConfigI
     }
     case 'time_pattern':
       trigger = parseTimePattern(r, base);
+      break;
+    case 'sun':
+      trigger = parseSunTrigger(r, base);
       break;
     case 'event': {
       const types = readStringOrList(r, 'event_type', 'an event type') ?? [];

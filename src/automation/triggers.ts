@@ -3,6 +3,7 @@ import type { HubEvent } from '../core/event-bus.js';
 import { isJsonObject, type JsonObject, type JsonValue, jsonEqual } from '../core/json.js';
 import { inNumericRange, numericValue, stateValue, templateNumber } from './conditions.js';
 import type { EventTrigger, HomeAssistantTrigger, MqttTrigger, NumericStateTrigger, StateTrigger, TimeTrigger, Trigger } from './model.js';
+import { nextSunTrigger } from './sun-rules.js';
 import { errorText, renderComplex } from './templating.js';
 import { nextPatternTime } from './time-pattern.js';
 import { TimerSet } from './timer-set.js';
@@ -251,6 +252,14 @@ export function attachTriggers(
           timers,
           (afterUs) => nextPatternTime(t, env.timeZone, afterUs),
           () => fire(info(t, { description: 'time pattern' }), null),
+        );
+        break;
+      case 'sun':
+        scheduleWallClock(
+          env,
+          timers,
+          (afterUs) => nextSunTrigger(t, env, afterUs),
+          () => fire(info(t, { description: `sun ${t.event}`, event: t.event, offset: t.offsetMs / 1000 }), null),
         );
         break;
       case 'event':
