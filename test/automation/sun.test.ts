@@ -1,7 +1,7 @@
 import t from 'tap';
 import { nextSunEvent } from '../../src/automation/sun.js';
 import { isoFromMicros, ManualClock } from '../../src/core/clock.js';
-import { DEVICES, nextEvent, recordEvents, setup, validate } from './helpers.js';
+import { DEVICES, nextEvent, recordEvents, setup, stateBecomes, validate } from './helpers.js';
 
 const us = (iso: string) => Date.parse(iso) * 1000;
 // The test hub's location (helpers' HUB_SECTION).
@@ -50,6 +50,7 @@ automation:
 t.test('the sun trigger fires at sunrise moved by its offset, on the hub clock', async (t) => {
   const clock = new ManualClock(us(SUNRISE) - 1800_000_000 - 50_000);
   const { core } = await setup(t, AUTOMATIONS, { clock });
+  t.notOk(core.states.has('sun.sun'), 'no sun.sun without a sun: section');
   const fired = recordEvents(core, 'sun');
   const triggered = recordEvents(core, 'automation_triggered');
   if (fired.length === 0) await nextEvent(core, 'sun');
@@ -90,6 +91,7 @@ automation:
       - { condition: sun }
       - { condition: sun, after: dusk }
     actions: []
+sun: { elevation: 3 }
 `),
     [
       'automation[0].triggers[0].event: is required: expected one of sunrise, sunset',
@@ -97,6 +99,29 @@ automation:
       'automation[0].triggers[1].offset: "soon" is not a duration: expected seconds (a number), "HH:MM:SS", or a mapping of days/hours/minutes/seconds/milliseconds',
       'automation[0].conditions[0]: must contain at least one of before, after',
       'automation[0].conditions[1].after: "dusk" is not allowed: expected one of sunrise, sunset',
+      'sun: takes no options: write `sun:` alone; the location comes from hub: latitude/longitude',
     ],
   );
+});
+
+t.test('sun.sun: below the horizon before sunrise, above it from sunrise on, updated at the event', async (t) => {
+  const clock = new ManualClock(us(SUNRISE) - 50_000);
+  const { core } = await setup(t, `${DEVICES}\nsun:\n`, { clock });
+  const before = core.states.get('sun.sun');
+  t.equal(before?.state, 'below_horizon');
+  t.same(before?.attributes, {
+    next_dawn: '2026-01-16T07:02:58.529000+00:00',
+    next_dusk: '2026-01-15T16:36:24.278000+00:00',
+    next_midnight: '2026-01-15T23:50:12.086000+00:00',
+    next_noon: '2026-01-15T11:49:51.411000+00:00',
+    next_rising: '2026-01-15T07:43:14.235000+00:00',
+    next_setting: '2026-01-15T15:56:54.269000+00:00',
+    elevation: -0.35,
+    azimuth: 124.81,
+    rising: true,
+    friendly_name: 'Sun',
+  });
+  const after = await stateBecomes(core, 'sun.sun', 'above_horizon');
+  t.match(after.attributes.next_rising, /^2026-01-16T07:4/, 'the next rising is tomorrow’s');
+  t.equal(after.attributes.next_setting, '2026-01-15T15:56:54.269000+00:00');
 });
