@@ -81,7 +81,14 @@ export async function runRepeat(run: Run, action: RepeatAction, runSequence: Run
         for (let index = 1; ; index++) {
           if (index > MAX_REPEAT_ITERATIONS) throw runaway(run, 'until');
           await iteration(index, {});
-          if (checkConditions(run.env, loop.conditions, run.scope())) return;
+          // As Home Assistant, a condition that cannot be evaluated (a template error) ends an until loop too.
+          let failed = false;
+          const onError = (message: string): void => {
+            failed = true;
+            run.reportError(message);
+          };
+          const scope = { ...run.scope(), onError };
+          if (checkConditions(run.env, loop.conditions, scope) || failed) return;
         }
     }
   } finally {

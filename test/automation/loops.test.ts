@@ -61,6 +61,11 @@ script:
           while: "{{ true }}"
           sequence:
             - variables: { x: 1 }
+  until_broken:
+    sequence:
+      - repeat:
+          until: "{{ no_such_thing.attribute > 1 }}"
+          sequence: [ { event: tick, event_data: { index: "{{ repeat.index }}" } } ]
   bad_list:
     sequence:
       - repeat:
@@ -142,6 +147,14 @@ t.test('a runaway loop is stopped with an error after 10000 iterations, logged o
   const errors = log.entries.filter((e) => e.level === 'error' && e.msg.includes('looped'));
   t.equal(errors.length, 1, 'the second run logs at debug level only');
   t.match(errors[0]?.msg, /script\.forever: Error executing script\. Error for repeat at pos 1: While condition/);
+});
+
+t.test('an until condition that fails to render ends the loop, with the error logged', async (t) => {
+  const { core, log } = await setup(t, SCRIPTS);
+  const ticks = recordEvents(core, 'tick');
+  await core.services.call('script', 'until_broken', {});
+  t.equal(ticks.length, 1);
+  t.ok(log.entries.some((e) => e.level === 'warn' && e.msg.startsWith('script.until_broken:')));
 });
 
 t.test('for_each that does not render to a list fails the run', async (t) => {
