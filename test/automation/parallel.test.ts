@@ -38,7 +38,8 @@ script:
     sequence:
       - parallel:
           - action: light.turn_on
-            target: { entity_id: light.nowhere }
+            data: { brightness: very }
+            target: { entity_id: light.kitchen }
             continue_on_error: true
           - action: switch.turn_on
             target: { entity_id: switch.coffee_maker }
@@ -79,9 +80,10 @@ t.test('a failing branch fails the run once every branch has ended', async (t) =
 });
 
 t.test('continue_on_error on a branch lets the run go on', async (t) => {
-  const { core } = await setup(t, SCRIPTS);
+  const { core, log } = await setup(t, SCRIPTS);
   const marks = recordEvents(core, 'mark');
   await core.services.call('script', 'tolerant', {});
+  t.ok(log.entries.some((e) => e.level === 'warn' && e.msg.includes('call_service light.turn_on at pos 1 failed, continuing')));
   t.equal(core.states.get('switch.coffee_maker')?.state, 'on');
   t.same(
     marks.map((e) => e.data.who),
