@@ -3,6 +3,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
 import { TemplateError } from '../template/index.js';
 import { checkConditions } from './conditions.js';
 import { parseDuration } from './config-values.js';
+import { runParallel, runRepeat } from './loops.js';
 import type { Action } from './model.js';
 import { delay, Halt, type Run, templateHalt } from './run.js';
 import { render, renderComplex, renderVariables } from './templating.js';
@@ -154,6 +155,10 @@ async function execute(run: Run, action: Action): Promise<void> {
     }
     case 'sequence':
       return runSequence(run, action.actions);
+    case 'repeat':
+      return runRepeat(run, action, runSequence);
+    case 'parallel':
+      return runParallel(run, action.branches, runSequence);
   }
 }
 

@@ -4,6 +4,8 @@ import type { State } from '../core/state.js';
 import type { TemplateEngine } from '../template/index.js';
 import type { TimeZone } from './local-time.js';
 import type { Condition, NumericBound } from './model.js';
+import type { HubLocation } from './sun.js';
+import { checkSun } from './sun-rules.js';
 import { errorText, render, renderCondition, type TemplateVars, templateState } from './templating.js';
 
 /** What conditions read: the states, the clock, the hub's time zone and its template engine. */
@@ -11,6 +13,8 @@ export interface ConditionEnv {
   readonly core: Core;
   readonly timeZone: TimeZone;
   readonly templates: TemplateEngine;
+  /** The hub's latitude and longitude, for the sun trigger and condition. */
+  readonly location?: HubLocation;
 }
 
 /** What one evaluation sees: the trigger's id, the run's variables, and where a template error is reported. */
@@ -133,6 +137,8 @@ export function checkCondition(env: ConditionEnv, c: Condition, scope: Condition
       return c.conditions.some((x) => checkCondition(env, x, scope));
     case 'not':
       return !c.conditions.some((x) => checkCondition(env, x, scope));
+    case 'sun':
+      return checkSun(env, c);
     case 'trigger':
       return scope.triggerId !== undefined && c.ids.includes(scope.triggerId);
   }

@@ -3,7 +3,7 @@ import type { HubConfig } from '../config/types.js';
 import type { Component } from '../core/component.js';
 import type { Core } from '../core/core.js';
 import { HubError } from '../core/errors.js';
-import type { JsonValue } from '../core/json.js';
+import { isJsonObject, type JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import { TemplateEngine } from '../template/index.js';
 import { AUTOMATION_OWNER, AutomationSet } from './automations.js';
@@ -12,6 +12,8 @@ import { parseAutomations, parseScenes, parseScripts } from './parse-sections.js
 import { applyStates, SCENE_OWNER, SceneSet, sceneEntitiesFromData } from './scenes.js';
 import { SCRIPT_OWNER, ScriptSet } from './scripts.js';
 import { StateDispatch } from './state-dispatch.js';
+import type { HubLocation } from './sun.js';
+import { SUN_OWNER, SunEntity } from './sun-entity.js';
 import type { MqttTriggerSource, TriggerEnv } from './triggers.js';
 
 /** Validators for the `automation:`, `script:` and `scene:` sections (check-config uses them). */
@@ -24,6 +26,12 @@ export const AUTOMATION_SECTION_VALIDATORS: Record<string, (value: JsonValue, pa
   },
   scene: (value, path, issues) => {
     parseScenes(value, path, issues);
+  },
+  // `sun:` (empty) adds the sun.sun entity, as Home Assistant's sun integration; it takes no options.
+  sun: (value, path, issues) => {
+    if (value !== null && !(isJsonObject(value) && Object.keys(value).length === 0)) {
+      issues.push({ path, message: 'takes no options: write `sun:` alone; the location comes from hub: latitude/longitude' });
+    }
   },
 };
 
@@ -41,7 +49,7 @@ export interface AutomationExtensionOptions {
 
 /** Owner of the services that live as long as the extension (reloads, scene.apply, scene.create). */
 const SERVICES_OWNER = 'automation-extension';
-const OWNERS = [AUTOMATION_OWNER, SCRIPT_OWNER, SCENE_OWNER, SERVICES_OWNER];
+const OWNERS = [AUTOMATION_OWNER, SCRIPT_OWNER, SCENE_OWNER, SERVICES_OWNER, SUN_OWNER];
 type Section = 'automation' | 'script' | 'scene';
 
 function describeIssues(issues: readonly ConfigIssue[]): string {
@@ -65,6 +73,7 @@ export class AutomationExtension implements Component {
   private automations: AutomationSet | undefined;
   private scripts: ScriptSet | undefined;
   private scenes: SceneSet | undefined;
+  private sun: SunEntity | undefined;
 
   constructor(
     readonly core: Core,
@@ -98,6 +107,10 @@ export class AutomationExtension implements Component {
     this.automations = new AutomationSet(this.env(starting));
     this.automations.start(automations);
     this.registerServices();
+    if (Object.hasOwn(this.config.sections, 'sun')) {
+      this.sun = new SunEntity(core, this.location(), (err) => this.log.error({ err }, 'sun.sun update failed'));
+      this.sun.start();
+    }
     this.log.info({ automations: automations.length, scripts: scripts.length, scenes: scenes.length }, 'automations started');
   }
 
@@ -106,6 +119,8 @@ export class AutomationExtension implements Component {
     this.automations?.stop();
     this.scripts?.stop();
     this.scenes?.stop();
+    this.sun?.stop();
+    this.sun = undefined;
     this.states?.close();
     this.automations = undefined;
     this.scripts = undefined;
@@ -117,11 +132,16 @@ export class AutomationExtension implements Component {
     }
   }
 
+  private location(): HubLocation {
+    return { latitude: this.config.hub.latitude, longitude: this.config.hub.longitude };
+  }
+
   private env(starting: boolean): TriggerEnv {
     return {
       core: this.core,
       log: this.log,
       timeZone: this.timeZone,
+      location: this.location(),
       states: this.states as StateDispatch,
       owner: AUTOMATION_OWNER,
       starting,

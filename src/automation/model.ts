@@ -59,6 +59,21 @@ export interface TimeTrigger extends TriggerBase {
   readonly at: readonly number[];
 }
 
+/** Fires when the hub's wall clock matches: each list holds the values its unit matches. */
+export interface TimePatternTrigger extends TriggerBase {
+  readonly kind: 'time_pattern';
+  readonly hours: readonly number[];
+  readonly minutes: readonly number[];
+  readonly seconds: readonly number[];
+}
+
+/** Sunrise or sunset at the hub's location, moved by a signed offset. */
+export interface SunTrigger extends TriggerBase {
+  readonly kind: 'sun';
+  readonly event: 'sunrise' | 'sunset';
+  readonly offsetMs: number;
+}
+
 export interface EventTrigger extends TriggerBase {
   readonly kind: 'event';
   readonly eventTypes: readonly string[];
@@ -83,11 +98,23 @@ export type Trigger =
   | NumericStateTrigger
   | TemplateTrigger
   | TimeTrigger
+  | TimePatternTrigger
+  | SunTrigger
   | EventTrigger
   | HomeAssistantTrigger
   | MqttTrigger;
 export type TriggerKind = Trigger['kind'];
-export const TRIGGER_KINDS: readonly TriggerKind[] = ['state', 'numeric_state', 'template', 'time', 'event', 'homeassistant', 'mqtt'];
+export const TRIGGER_KINDS: readonly TriggerKind[] = [
+  'state',
+  'numeric_state',
+  'template',
+  'time',
+  'time_pattern',
+  'sun',
+  'event',
+  'homeassistant',
+  'mqtt',
+];
 
 export type Condition =
   | {
@@ -114,10 +141,27 @@ export type Condition =
       /** 0 = Monday ... 6 = Sunday. */
       readonly weekdays?: readonly number[];
     }
+  | {
+      readonly kind: 'sun';
+      readonly before?: 'sunrise' | 'sunset';
+      readonly after?: 'sunrise' | 'sunset';
+      readonly beforeOffsetMs: number;
+      readonly afterOffsetMs: number;
+    }
   | { readonly kind: 'and' | 'or' | 'not'; readonly conditions: readonly Condition[] }
   | { readonly kind: 'trigger'; readonly ids: readonly string[] };
 export type ConditionKind = Condition['kind'];
-export const CONDITION_KINDS: readonly ConditionKind[] = ['state', 'numeric_state', 'template', 'time', 'and', 'or', 'not', 'trigger'];
+export const CONDITION_KINDS: readonly ConditionKind[] = [
+  'state',
+  'numeric_state',
+  'template',
+  'time',
+  'sun',
+  'and',
+  'or',
+  'not',
+  'trigger',
+];
 
 interface ActionBase {
   readonly alias?: string;
@@ -168,7 +212,19 @@ export type Action = ActionBase &
         readonly default?: readonly Action[];
       }
     | { readonly kind: 'sequence'; readonly actions: readonly Action[] }
+    | { readonly kind: 'repeat'; readonly loop: RepeatLoop; readonly sequence: readonly Action[] }
+    /** Each branch is one action (often a `sequence:`), run at the same time as the others. */
+    | { readonly kind: 'parallel'; readonly branches: readonly Action[] }
   );
+
+/** How a `repeat` action loops. `count` and `items` may be templates, rendered when the loop starts. */
+export type RepeatLoop =
+  | { readonly type: 'count'; readonly count: number | string }
+  | { readonly type: 'while' | 'until'; readonly conditions: readonly Condition[] }
+  | { readonly type: 'for_each'; readonly items: JsonValue };
+
+/** A loop stops with an error after this many iterations, as Home Assistant's REPEAT_TERMINATE_ITERATIONS. */
+export const MAX_REPEAT_ITERATIONS = 10_000;
 
 /** How a sequence of actions runs, shared by automations and scripts. */
 export interface RunPolicy {

@@ -14,6 +14,7 @@ import {
 } from './config-values.js';
 import type { Action, Condition } from './model.js';
 import { parseCondition, parseConditions } from './parse-conditions.js';
+import { parseParallel, parseRepeat } from './parse-loops.js';
 import { parseTriggers, readTemplate } from './parse-triggers.js';
 import { checkTemplate, checkTemplates, hasTemplate } from './templating.js';
 
@@ -32,10 +33,10 @@ const ACTION_KEYS = [
   'if',
   'choose',
   'sequence',
+  'repeat',
+  'parallel',
 ] as const;
 const UNSUPPORTED_ACTIONS: Readonly<Record<string, string>> = {
-  repeat: 'repeat actions are not supported',
-  parallel: 'parallel actions are not supported',
   device_id: 'device actions are not supported; call a service instead',
   set_conversation_response: 'conversation responses are not supported',
 };
@@ -214,6 +215,10 @@ function parseActionKind(
     }
     case 'sequence':
       return { ...base, kind: 'sequence', actions: parseActions(r.raw('sequence'), [...path, 'sequence'], issues) };
+    case 'repeat':
+      return parseRepeat(r, base, parseActions);
+    case 'parallel':
+      return parseParallel(r, base, parseActions);
   }
 }
 

@@ -3,6 +3,7 @@ import type { JsonValue } from '../core/json.js';
 import { finishReader, isTemplate, listItems, parseTimeOfDay, readDuration, readEntityIds, readStringOrList } from './config-values.js';
 import { CONDITION_KINDS, type Condition } from './model.js';
 import { checkBounds, readBound, readKind, readTemplate } from './parse-triggers.js';
+import { parseSunCondition } from './sun-rules.js';
 import { checkTemplate } from './templating.js';
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
@@ -99,6 +100,9 @@ export function parseCondition(value: JsonValue, path: ConfigPath, issues: Confi
       condition = { kind, conditions: parseConditions(raw, [...path, nestedKey], issues) };
       break;
     }
+    case 'sun':
+      condition = parseSunCondition(r);
+      break;
     case 'trigger': {
       const ids = readStringOrList(r, 'id', 'a trigger id');
       if (ids === undefined) r.problem('id', 'is required: expected a trigger id or a list of them');

@@ -14,7 +14,9 @@ import {
   TEMPLATE_NOT_ALLOWED,
 } from './config-values.js';
 import { type NumericBound, TRIGGER_KINDS, type Trigger } from './model.js';
+import { parseSunTrigger } from './sun-rules.js';
 import { checkTemplate, checkTemplates } from './templating.js';
+import { parseTimePattern } from './time-pattern.js';
 
 /** A key that holds a template (value_template, wait_template): required or not, compiled at load. */
 export function readTemplate(r: ConfigReader, key: string, required: boolean): string | undefined {
@@ -162,6 +164,12 @@ export function parseTrigger(value: JsonValue, path: ConfigPath, issues: ConfigI
       trigger = { ...base, kind: 'time', at };
       break;
     }
+    case 'time_pattern':
+      trigger = parseTimePattern(r, base);
+      break;
+    case 'sun':
+      trigger = parseSunTrigger(r, base);
+      break;
     case 'event': {
       const types = readStringOrList(r, 'event_type', 'an event type') ?? [];
       if (!r.has('event_type')) r.problem('event_type', 'is required: expected an event type or a list of them');

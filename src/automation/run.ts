@@ -30,11 +30,12 @@ export function templateHalt(err: unknown, where = ''): Halt {
 
 /** One execution of a sequence of actions. */
 export class Run {
-  readonly abort = new AbortController();
+  /** Shared with the branches of `parallel` actions: stopping the run stops them all. */
+  readonly abort: AbortController;
   /** What templates see: `trigger`, `this`, the automation's, the script's and the run's variables. */
   readonly variables: Record<string, unknown>;
-  /** Service calls in flight; a queued or restart script called (and waited for) from inside its own run would deadlock or loop. */
-  inCall = 0;
+  /** Service calls in flight, counted across parallel branches. */
+  private readonly calls: { count: number };
 
   constructor(
     readonly env: TriggerEnv,
@@ -45,8 +46,25 @@ export class Run {
     readonly triggerId: string | undefined,
     /** Reports a condition's template error (the runner logs each message once). */
     readonly reportError: (message: string) => void,
+    parent?: Run,
   ) {
     this.variables = { ...variables };
+    this.abort = parent?.abort ?? new AbortController();
+    this.calls = parent?.calls ?? { count: 0 };
+  }
+
+  /** Service calls in flight; a queued or restart script called (and waited for) from inside its own run would deadlock or loop. */
+  get inCall(): number {
+    return this.calls.count;
+  }
+
+  set inCall(count: number) {
+    this.calls.count = count;
+  }
+
+  /** A branch of a `parallel` action: its own copy of the variables, the same context, stop signal and error log. */
+  fork(): Run {
+    return new Run(this.env, this.name, this.context, this.variables, this.triggerId, this.reportError, this);
   }
 
   checkAborted(): void {

@@ -42,7 +42,9 @@ export interface TriggerInfo {
   readonly from_state?: State | null;
   readonly to_state?: State | null;
   /** Event triggers: the event as templates read it (`trigger.event.data.x`). */
-  readonly event?: JsonObject;
+  readonly event?: JsonObject | string;
+  /** Sun triggers: the offset, in seconds. */
+  readonly offset?: number;
   /** A `for:` the trigger waited, in seconds. */
   readonly for?: number;
 }

@@ -3,10 +3,13 @@ import type { HubEvent } from '../core/event-bus.js';
 import { isJsonObject, type JsonObject, type JsonValue, jsonEqual } from '../core/json.js';
 import { inNumericRange, numericValue, stateValue, templateNumber } from './conditions.js';
 import type { EventTrigger, HomeAssistantTrigger, MqttTrigger, NumericStateTrigger, StateTrigger, TimeTrigger, Trigger } from './model.js';
+import { nextSunTrigger } from './sun-rules.js';
 import { errorText, renderComplex } from './templating.js';
+import { nextPatternTime } from './time-pattern.js';
 import { TimerSet } from './timer-set.js';
 import { info, type TriggerCallback, type TriggerEnv, type TriggerScope } from './trigger-info.js';
 import { attachTemplate } from './trigger-template.js';
+import { scheduleWallClock } from './wall-clock.js';
 
 export {
   type MqttTriggerSource,
@@ -16,14 +19,6 @@ export {
   type TriggerScope,
   triggerVariable,
 } from './trigger-info.js';
-
-/**
- * A wall-clock target is re-checked at least this often, so a clock corrected by NTP (a Pi without an
- * RTC boots with a wrong one) moves the trigger with it.
- */
-const RECHECK_MS = 60_000;
-/** A timer that wakes within this much of its target counts as on time. */
-const ON_TIME_US = 1_000_000;
 
 function matches(list: readonly string[] | undefined, value: string | undefined, ifAbsent: boolean): boolean {
   if (list === undefined) return ifAbsent;
@@ -135,23 +130,14 @@ function attachNumericState(
 }
 
 function attachTime(env: TriggerEnv, t: TimeTrigger, fire: TriggerCallback, timers: TimerSet): void {
-  const { clock } = env.core;
-  const arm = (secondsOfDay: number, target: number): void => {
-    const remainingMs = Math.max(0, (target - clock.now()) / 1000);
-    const final = remainingMs <= RECHECK_MS;
-    timers.after(final ? remainingMs : RECHECK_MS, () => {
-      const now = clock.now();
-      if (!final || target - now > ON_TIME_US) {
-        arm(secondsOfDay, target);
-        return;
-      }
-      fire(info(t, { description: 'time' }), null);
-      // The next day's time, counted from the target so a clock that stands still cannot fire twice.
-      arm(secondsOfDay, env.timeZone.nextAt(Math.max(target, now), secondsOfDay));
-    });
-  };
-  const now = clock.now();
-  for (const secondsOfDay of t.at) arm(secondsOfDay, env.timeZone.nextAt(now, secondsOfDay));
+  for (const secondsOfDay of t.at) {
+    scheduleWallClock(
+      env,
+      timers,
+      (afterUs) => env.timeZone.nextAt(afterUs, secondsOfDay),
+      () => fire(info(t, { description: 'time' }), null),
+    );
+  }
 }
 
 function eventMatches(event: HubEvent, wanted: JsonObject | undefined): boolean {
@@ -259,6 +245,22 @@ export function attachTriggers(
         break;
       case 'time':
         attachTime(env, t, fire, timers);
+        break;
+      case 'time_pattern':
+        scheduleWallClock(
+          env,
+          timers,
+          (afterUs) => nextPatternTime(t, env.timeZone, afterUs),
+          () => fire(info(t, { description: 'time pattern' }), null),
+        );
+        break;
+      case 'sun':
+        scheduleWallClock(
+          env,
+          timers,
+          (afterUs) => nextSunTrigger(t, env, afterUs),
+          () => fire(info(t, { description: `sun ${t.event}`, event: t.event, offset: t.offsetMs / 1000 }), null),
+        );
         break;
       case 'event':
         detach.push(...attachEvent(env, t, fire, scope));

@@ -80,18 +80,18 @@ automation:
     mode: sometimes
 `);
   t.same(messages, [
-    'automation[0].triggers[0].trigger: unknown trigger type "sunrise"; supported: state, numeric_state, template, time, event, homeassistant, mqtt',
+    'automation[0].triggers[0].trigger: unknown trigger type "sunrise"; supported: state, numeric_state, template, time, time_pattern, sun, event, homeassistant, mqtt',
     'automation[0].triggers[1].entity_id: is required: expected an entity id or a list of entity ids',
     'automation[0].triggers[2].at: "25:00" is not a time of day: expected "HH:MM" or "HH:MM:SS"',
     'automation[0].triggers[3]: must contain at least one of above, below',
     'automation[0].triggers[4].for: "48:00:00" is longer than the maximum of 24 hours; use a time trigger for longer waits',
     'automation[0].triggers[4].colour: unknown option; allowed: alias, attribute, enabled, entity_id, for, from, id, not_from, not_to, to, trigger, variables',
-    'automation[0].conditions[0].condition: unknown condition type "sun"; supported: state, numeric_state, template, time, and, or, not, trigger',
+    'automation[0].conditions[0]: must contain at least one of before, after',
     'automation[0].conditions[1].weekday: "funday" is not allowed: expected one of mon, tue, wed, thu, fri, sat, sun',
     'automation[0].actions[0].action: "not a service" is not a service: expected <domain>.<service>, e.g. light.turn_on',
     'automation[0].actions[1].delay: "soon" is not a duration: expected seconds (a number), "HH:MM:SS", or a mapping of days/hours/minutes/seconds/milliseconds',
-    'automation[0].actions[2]: unknown action: expected one of the keys action, service, delay, event, condition, wait_for_trigger, wait_template, stop, variables, scene, if, choose, sequence (action: is a service call, service: its legacy name)',
-    'automation[0].actions[3].repeat: repeat actions are not supported',
+    'automation[0].actions[2]: unknown action: expected one of the keys action, service, delay, event, condition, wait_for_trigger, wait_template, stop, variables, scene, if, choose, sequence, repeat, parallel (action: is a service call, service: its legacy name)',
+    'automation[0].actions[3].repeat.sequence: is required: expected a list of actions',
     'automation[1].triggers: is required (or the legacy trigger:)',
     'automation[2].mode: "sometimes" is not allowed: expected one of single, restart, queued, parallel',
     'automation[2].trigger: give either triggers: or the legacy trigger:, not both',

@@ -68,7 +68,7 @@ export async function setup(t: Teardown, yaml: string, options: { clock?: Clock;
   const driver = new VirtualDriver({ core, log, owner: 'virtual', dataDir: '' }, { items, random: seededRandom(7) });
   await driver.start();
   const sections: Record<string, JsonObject | readonly JsonObject[]> = {};
-  for (const key of ['automation', 'script', 'scene']) if (doc[key] !== undefined) sections[key] = doc[key] as JsonObject;
+  for (const key of ['automation', 'script', 'scene', 'sun']) if (doc[key] !== undefined) sections[key] = doc[key] as JsonObject;
   const config: HubConfig = { hub: { ...HUB_SECTION, time_zone: options.timeZone ?? HUB_SECTION.time_zone }, path: null, sections };
   const extension = new AutomationExtension(core, config, log);
   await extension.start();
