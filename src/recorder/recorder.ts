@@ -1,7 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Micros } from '../core/clock.js';
 import type { Component } from '../core/component.js';
 import type { Context } from '../core/context.js';
@@ -43,8 +42,6 @@ const SEAL_BYTES = 1024 * 1024;
 const CACHE_BYTES = 2 * 1024 * 1024;
 const MAX_RETRY_MS = 5 * 60_000;
 const WAL_FILE = 'wal';
-
-const deflateRawAsync = promisify(deflateRaw);
 
 /** Events the hub fires that carry nothing the logbook or a user reads back. */
 const NOT_RECORDED: ReadonlySet<string> = new Set(['state_changed', 'state_reported', 'service_registered', 'service_removed']);
@@ -325,8 +322,7 @@ export class Recorder implements Component, HistoryReader {
     }
     if (marks.length === 0) return;
     if (this.journal === undefined && !(await this.openJournal())) return this.failed();
-    // In the thread pool: points that arrive meanwhile go after the marks taken above, into the next commit.
-    const record = encodeRecord(await deflateRawAsync(w.view()));
+    const record = encodeRecord(deflateRawSync(w.view()));
     const journal = this.journal as AppendFile;
     if (await this.guard.run(() => journal.append(record))) {
       this.journalBytes += record.length;
