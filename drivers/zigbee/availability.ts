@@ -1,6 +1,6 @@
 import type { Clock, Micros } from '../../src/core/clock.js';
 import type { Logger } from '../../src/core/log.js';
-import type { Scheduler } from './scheduler.js';
+import type { Scheduler } from '../../src/util/scheduler.js';
 
 export interface AvailabilityOptions {
   readonly mainsTimeoutMs: number;

@@ -1,6 +1,7 @@
 import { chmod, stat } from 'node:fs/promises';
 import type { Controller } from 'zigbee-herdsman';
 import type { JsonObject, JsonValue } from '../../src/core/json.js';
+import { type Scheduler, timersScheduler } from '../../src/util/scheduler.js';
 import { type BackoffOptions, backoffDelay } from '../common/device-poller.js';
 import type { Driver, DriverContext } from '../driver.js';
 import { describeStartFailure } from './adapter-errors.js';
@@ -12,7 +13,6 @@ import { type ZigbeeHost, ZigbeeUnavailableError } from './host.js';
 import { COORDINATOR_ID, HubEntities } from './hub-entities.js';
 import { NameStore } from './names.js';
 import { checkDatabase, loadNetwork, type StoredNetwork, zigbeePaths } from './network.js';
-import { type Scheduler, timersScheduler } from './scheduler.js';
 import { listDevices, registerZigbeeServices } from './services.js';
 import type { DeviceEntitiesFactory, ZigbeeDevice } from './types.js';
 

@@ -1,8 +1,9 @@
 import { Timers } from './timers.js';
 
 /**
- * Timers that run on the hub's clock (helpers' timers). The hub passes `timersScheduler`; tests pass a manual
- * one that fires due callbacks when they move a ManualClock, so no test sleeps.
+ * Timers that run on the hub's clock (helpers' timers; the Zigbee driver's reconnect backoff, availability checks
+ * and daily backup). The hub passes `timersScheduler`; tests pass a manual one that fires due callbacks when they
+ * move a ManualClock, so no test sleeps.
  */
 export interface Scheduler {
   timeout(fn: () => void, ms: number): unknown;
