@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { bearerToken, hasBearerScheme } from '../../src/api/auth-header.js';
 import { CACHE_TTL_MS, MAX_CACHED_TOKENS, RequestAuth, type TokenAuthenticator } from '../../src/api/rest/auth-check.js';
 import type { Principal } from '../../src/auth/types.js';
+import { writeGuestAuth } from '../helpers/guest.js';
 import { startTestHub } from '../helpers/hub.js';
 
 t.test('the Authorization header is parsed as Home Assistant parses it', async (t) => {
@@ -152,32 +152,14 @@ t.test('a revoked token gets 401 at once', async (t) => {
 
 t.test('a non-admin may read and call services but not write states, fire events or read the error log', async (t) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'hearth-rest-auth-'));
-  const secret = 'guest-secret-of-enough-length';
-  const now = new Date().toISOString();
-  await writeFile(
-    join(dataDir, 'auth.json'),
-    JSON.stringify({
-      version: 1,
-      users: [{ id: 'guest0000', name: 'Guest', is_owner: false, is_admin: false, created_at: now }],
-      tokens: [
-        {
-          id: 'guesttoken',
-          user_id: 'guest0000',
-          name: 'guest',
-          hash: createHash('sha256').update(secret).digest('hex'),
-          created_at: now,
-          last_used_at: null,
-        },
-      ],
-    }),
-  );
+  const guestToken = await writeGuestAuth(dataDir);
   const { url, hub } = await startTestHub(t, { dataDir });
   t.teardown(async () => {
     // Stop first (it is idempotent): stopping writes the auth file, which would recreate a removed directory.
     await hub.stop();
     await rm(dataDir, { recursive: true, force: true });
   });
-  const headers = { authorization: `Bearer guesttoken.${secret}` };
+  const headers = { authorization: `Bearer ${guestToken}` };
 
   const expected: Record<string, number> = {
     'POST /api/states/light.kitchen': 401,

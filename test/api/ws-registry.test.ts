@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import WebSocket from 'ws';
 import type { Hub } from '../../src/hub.js';
+import { writeGuestAuth } from '../helpers/guest.js';
 import { startTestHub, type Teardown, type TestHub } from '../helpers/hub.js';
 import { WsClient, type WsMessage, withDeadline } from './ws-client.js';
 
@@ -504,31 +504,13 @@ t.test('subscribe_events delivers floor and label registry events', async (t) =>
 
 t.test('a non-admin user may list the registries but not change them', async (t) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'hearth-ws-registry-'));
-  const secret = 'guest-secret-of-enough-length';
-  const now = new Date().toISOString();
-  await writeFile(
-    join(dataDir, 'auth.json'),
-    JSON.stringify({
-      version: 1,
-      users: [{ id: 'guest0000', name: 'Guest', is_owner: false, is_admin: false, created_at: now }],
-      tokens: [
-        {
-          id: 'guesttoken',
-          user_id: 'guest0000',
-          name: 'guest',
-          hash: createHash('sha256').update(secret).digest('hex'),
-          created_at: now,
-          last_used_at: null,
-        },
-      ],
-    }),
-  );
+  const guestToken = await writeGuestAuth(dataDir);
   const th = await startTestHub(t, { yaml: YAML, dataDir });
   t.teardown(async () => {
     await th.hub.stop();
     await rm(dataDir, { recursive: true, force: true });
   });
-  const guest = await WsClient.authenticated(th.wsUrl, `guesttoken.${secret}`);
+  const guest = await WsClient.authenticated(th.wsUrl, guestToken);
   t.teardown(() => guest.close());
   for (const kind of ['entity', 'device', 'area', 'floor', 'label']) {
     t.equal((await guest.command(`config/${kind}_registry/list`)).success, true, `${kind} list`);

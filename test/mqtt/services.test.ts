@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -7,6 +6,7 @@ import type { ConfigIssue } from '../../src/config/reader.js';
 import { parseMqttSection } from '../../src/mqtt/config.js';
 import { fallbackRenderer } from '../../src/mqtt/template.js';
 import { WsClient } from '../api/ws-client.js';
+import { writeGuestAuth } from '../helpers/guest.js';
 import { startTestHub } from '../helpers/hub.js';
 import { startBroker } from '../helpers/mosquitto.js';
 import { watch } from '../helpers/mqtt-watch.js';
@@ -86,25 +86,7 @@ t.test('WebSocket mqtt/subscribe: admins get each message as an event', async (t
   const broker = await startBroker(t);
   const w = await watch(t, broker, ['none']);
   const dataDir = await mkdtemp(join(tmpdir(), 'hearth-mqtt-ws-'));
-  const secret = 'guest-secret-of-enough-length';
-  const now = new Date().toISOString();
-  await writeFile(
-    join(dataDir, 'auth.json'),
-    JSON.stringify({
-      version: 1,
-      users: [{ id: 'guest0000', name: 'Guest', is_owner: false, is_admin: false, created_at: now }],
-      tokens: [
-        {
-          id: 'guesttoken',
-          user_id: 'guest0000',
-          name: 'guest',
-          hash: createHash('sha256').update(secret).digest('hex'),
-          created_at: now,
-          last_used_at: null,
-        },
-      ],
-    }),
-  );
+  const guestToken = await writeGuestAuth(dataDir);
   const th = await startTestHub(t, { yaml: mqttYaml(broker, 'Home', ''), dataDir });
   const ws = await WsClient.authenticated(th.wsUrl, th.token);
   t.teardown(() => ws.close());
@@ -119,7 +101,7 @@ t.test('WebSocket mqtt/subscribe: admins get each message as an event', async (t
   const invalid = await ws.command('mqtt/subscribe', { topic: 'a/#/b' });
   t.match(invalid.error, { code: 'invalid_format' }, 'an invalid filter is refused');
 
-  const guest = await WsClient.authenticated(th.wsUrl, `guesttoken.${secret}`);
+  const guest = await WsClient.authenticated(th.wsUrl, guestToken);
   t.teardown(() => guest.close());
   const denied = await guest.command('mqtt/subscribe', { topic: '#' });
   t.match(denied.error, { code: 'unauthorized' }, 'a non-admin may not');
