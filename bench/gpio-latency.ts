@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { next } from './ws-client-process.js';
+import { next, receiptLatencies } from './ws-client-process.js';
 
 const CLIENTS = 10;
 const LOAD_ENTITIES = 1000;
@@ -392,22 +392,12 @@ async function runCase(c: Case): Promise<Row> {
     cli.send({ type: 'report' } satisfies ToClients);
     const report = await reportP;
 
-    const from = startAt + WARMUP_MS;
-    const latencies: number[] = [];
-    let missing = 0;
-    let measuredEdges = 0;
-    for (const [k, t0] of result.edges.entries()) {
-      if (t0 < from) continue;
-      measuredEdges++;
-      for (const mine of report.receipts) {
-        const at = mine[k];
-        if (at === undefined) missing++;
-        else latencies.push(at - t0);
-      }
-    }
-    latencies.sort((a, b) => a - b);
-    const bus = result.edges.flatMap((t0, k) => (t0 >= from && result.busMs[k] !== undefined ? [result.busMs[k] as number] : []));
-    bus.sort((a, b) => a - b);
+    const {
+      measured: measuredEdges,
+      latencies,
+      missing,
+      bus,
+    } = receiptLatencies(result.edges, result.busMs, report.receipts, startAt + WARMUP_MS);
     const seconds = (WARMUP_MS + DURATION_MS) / 1000;
     const p99 = percentile(latencies, 0.99);
     return {

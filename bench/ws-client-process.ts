@@ -39,3 +39,42 @@ export async function connectClients(port: number, token: string, count: number,
   }
   return clients;
 }
+
+/** Latencies of events sent at known times (monotonic ms) and stamped on arrival by each client, from `from` on. */
+export interface ReceiptLatencies {
+  /** Events sent at or after `from`. */
+  readonly measured: number;
+  /** Send to receipt, ms, over every client and event, sorted. */
+  readonly latencies: number[];
+  /** Events a client never received. */
+  readonly missing: number;
+  /** The in-process part (send to the hub's bus), ms, of the measured events, sorted. */
+  readonly bus: number[];
+}
+
+/** Joins the server's send times (and bus times) with each client's receipts, index by index. */
+export function receiptLatencies(
+  sent: readonly number[],
+  busMs: readonly (number | undefined)[],
+  receipts: readonly number[][],
+  from: number,
+): ReceiptLatencies {
+  const latencies: number[] = [];
+  const bus: number[] = [];
+  let missing = 0;
+  let measured = 0;
+  for (const [k, t0] of sent.entries()) {
+    if (t0 < from) continue;
+    measured++;
+    const b = busMs[k];
+    if (b !== undefined) bus.push(b);
+    for (const mine of receipts) {
+      const at = mine[k];
+      if (at === undefined) missing++;
+      else latencies.push(at - t0);
+    }
+  }
+  latencies.sort((a, b) => a - b);
+  bus.sort((a, b) => a - b);
+  return { measured, latencies, missing, bus };
+}

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { next } from './ws-client-process.js';
+import { next, receiptLatencies } from './ws-client-process.js';
 
 export const CLIENTS = 10;
 export const REPORT_HZ = Number(process.env.ZIGBEE_BENCH_REPORT_HZ ?? 100);
@@ -247,22 +247,7 @@ export async function zigbeeLatency(serverRole: 'server' | 'floor-server'): Prom
     cli.send({ type: 'report' } satisfies ToClients);
     const report = await reportP;
 
-    const from = startAt + WARMUP_MS;
-    const latencies: number[] = [];
-    let missing = 0;
-    let measured = 0;
-    for (const [k, t0] of result.reports.entries()) {
-      if (t0 < from) continue;
-      measured++;
-      for (const mine of report.receipts) {
-        const at = mine[k];
-        if (at === undefined) missing++;
-        else latencies.push(at - t0);
-      }
-    }
-    latencies.sort((a, b) => a - b);
-    const bus = result.reports.flatMap((t0, k) => (t0 >= from && result.busMs[k] !== undefined ? [result.busMs[k] as number] : []));
-    bus.sort((a, b) => a - b);
+    const { measured, latencies, missing, bus } = receiptLatencies(result.reports, result.busMs, report.receipts, startAt + WARMUP_MS);
     return {
       reports: measured,
       samples: latencies.length,
