@@ -1,6 +1,7 @@
 /**
  * The settled resident size of a process, as the memory benchmarks read it (bench/memory.ts, bench/mqtt-memory.ts):
- * RSS 2 s after ready, then the first reading after SETTLE_MS that has stayed still, and the peak.
+ * RSS 2 s after ready, then the first reading after SETTLE_MS that has stayed still, and the peak. bench/zigbee-memory.ts
+ * reads its hub and its reference the same way, with limits of its own.
  */
 import { readFileSync } from 'node:fs';
 import { type Memory, memoryOf, sleep } from './procs.js';
@@ -30,19 +31,26 @@ function peakOf(pid: number): number {
  * back about 8 s after the start's last full GC; with `awaitDrop` (a hub with the Pi flags), a reading
  * that has not dropped below the 2 s one yet waits for that, up to MAX_SETTLE_MS.
  */
-export async function settle(pid: number, readyAt: number, readyMs: number, awaitDrop = false): Promise<Reading> {
+export async function settle(
+  pid: number,
+  readyAt: number,
+  readyMs: number,
+  awaitDrop = false,
+  limits: { readonly settleMs: number; readonly maxSettleMs: number } = { settleMs: SETTLE_MS, maxSettleMs: MAX_SETTLE_MS },
+): Promise<Reading> {
+  const { settleMs, maxSettleMs } = limits;
   await sleep(Math.max(0, readyAt + 2000 - performance.now()));
   const early = memoryOf(pid);
-  await sleep(Math.max(0, readyAt + SETTLE_MS - STABLE_MS - performance.now()));
+  await sleep(Math.max(0, readyAt + settleMs - STABLE_MS - performance.now()));
   let since = performance.now();
   let last = memoryOf(pid);
-  while (performance.now() < readyAt + MAX_SETTLE_MS) {
+  while (performance.now() < readyAt + maxSettleMs) {
     await sleep(500);
     const now = memoryOf(pid);
     if (Math.abs(now.rssMb - last.rssMb) > STABLE_MB) since = performance.now();
     last = now;
     const dropped = !awaitDrop || last.rssMb < early.rssMb - 1;
-    if (performance.now() >= readyAt + SETTLE_MS && performance.now() - since >= STABLE_MS && dropped) break;
+    if (performance.now() >= readyAt + settleMs && performance.now() - since >= STABLE_MS && dropped) break;
   }
   return { ...last, earlyRssMb: early.rssMb, peakRssMb: peakOf(pid), readyMs, settledAfterS: (performance.now() - readyAt) / 1000 };
 }

@@ -14,7 +14,6 @@ import {
   type Memory,
   makeDataDir,
   median,
-  memoryOf,
   PI_MALLOC_ENV,
   PI_NODE_ARGS,
   ROOT,
@@ -22,12 +21,11 @@ import {
   startHub,
   stopProcess,
 } from './procs.js';
+import { settle } from './settle.js';
 import { benchDevices } from './zigbee-sim.js';
 
 const SETTLE_MS = Number(process.env.ZIGBEE_BENCH_SETTLE_MS ?? 12_000);
 const MAX_SETTLE_MS = 30_000;
-const STABLE_MS = 3000;
-const STABLE_MB = 0.3;
 const STARTS = 3;
 
 /** Writes the loaded zigbee-herdsman modules (the CJS module cache) to $HEARTH_ZIGBEE_MODULES on SIGUSR2. */
@@ -44,25 +42,12 @@ export interface Settled extends Memory {
 }
 
 /**
- * RSS once it has stayed within STABLE_MB for STABLE_MS, read no earlier than SETTLE_MS after `from` and, as in
- * bench/memory.ts, once below the reading at 2 s: V8's memory reducer gives start-up garbage back about 8 s after the
- * last full GC, later on a busy machine (the same rule for the hub and the reference; at most MAX_SETTLE_MS).
+ * The settled RSS (bench/settle.ts), read no earlier than SETTLE_MS after `from` and, as in bench/memory.ts, once below
+ * the reading at 2 s (the same rule for the hub and the reference; at most MAX_SETTLE_MS).
  */
-async function settle(pid: number, from: number): Promise<Settled> {
-  await sleep(Math.max(0, from + 2000 - performance.now()));
-  const early = memoryOf(pid);
-  await sleep(Math.max(0, from + SETTLE_MS - STABLE_MS - performance.now()));
-  let since = performance.now();
-  let last = memoryOf(pid);
-  while (performance.now() < from + MAX_SETTLE_MS) {
-    await sleep(500);
-    const now = memoryOf(pid);
-    if (Math.abs(now.rssMb - last.rssMb) > STABLE_MB) since = performance.now();
-    last = now;
-    const dropped = last.rssMb < early.rssMb - 1;
-    if (performance.now() >= from + SETTLE_MS && performance.now() - since >= STABLE_MS && dropped) break;
-  }
-  return { ...last, earlyRssMb: early.rssMb, settledAfterS: (performance.now() - from) / 1000 };
+async function settledRss(pid: number, from: number): Promise<Settled> {
+  const r = await settle(pid, from, Number.NaN, true, { settleMs: SETTLE_MS, maxSettleMs: MAX_SETTLE_MS });
+  return { rssMb: r.rssMb, anonMb: r.anonMb, fileMb: r.fileMb, earlyRssMb: r.earlyRssMb, settledAfterS: r.settledAfterS };
 }
 
 /** Compiles the preload, the reference and the module probe into bench/out/ (plain Node, no tsx at run time). */
@@ -137,7 +122,7 @@ export async function zigbeeMemory(files: { preload: string; reference: string; 
       await sleep(250);
     }
     const pairedAt = performance.now();
-    const settled = await settle(hub.child.pid as number, pairedAt);
+    const settled = await settledRss(hub.child.pid as number, pairedAt);
     const modules = await zigbeeModulesOf(hub.child, modulesFile);
     hubReading = {
       ...settled,
@@ -170,7 +155,7 @@ export async function zigbeeMemory(files: { preload: string; reference: string; 
       child.once('exit', (code) => reject(new Error(`the reference exited (${code})`)));
     });
     const pairedAt = performance.now();
-    return { hub: hubReading, reference: { ...(await settle(child.pid as number, pairedAt)), pairedMs: pairedAt - t0 } };
+    return { hub: hubReading, reference: { ...(await settledRss(child.pid as number, pairedAt)), pairedMs: pairedAt - t0 } };
   } finally {
     await stopProcess(child);
   }
@@ -198,7 +183,7 @@ export async function demoWithoutZigbee(files: { probe: string }, work: string):
     try {
       readyMs.push(hub.readyMs);
       if (i === STARTS - 1) {
-        settled = await settle(hub.child.pid as number, performance.now());
+        settled = await settledRss(hub.child.pid as number, performance.now());
         modules = await zigbeeModulesOf(hub.child, modulesFile);
       }
     } finally {
