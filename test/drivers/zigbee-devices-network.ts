@@ -1,13 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Controller, type Events } from 'zigbee-herdsman';
+import type { Controller } from 'zigbee-herdsman';
 import { createDeviceEntities, type ZigbeeDeviceEntities } from '../../drivers/zigbee/device-entities.js';
 import type { DeviceEntitiesHost } from '../../drivers/zigbee/types.js';
 import type { Core } from '../../src/core/core.js';
 import type { JsonObject } from '../../src/core/json.js';
 import { type Logger, silentLogger } from '../../src/core/log.js';
 import { CATALOGUE, type CatalogueKey } from '../fixtures/zigbee/catalogue.js';
+import { fakeStickController, interviewed } from '../fixtures/zigbee/controller.js';
 import { FakeStick, quietZigbeeLogs } from '../fixtures/zigbee/fake-stick.js';
 import type { Teardown } from '../helpers/hub.js';
 
@@ -26,36 +24,10 @@ export interface ZigbeeNetwork {
   pair(key: CatalogueKey, name: string): Promise<ZigbeeDeviceEntities>;
 }
 
-function interviewed(controller: Controller, ieee: string): Promise<Events.DeviceInterviewPayload> {
-  return new Promise((resolve) => {
-    const listener = (event: Events.DeviceInterviewPayload): void => {
-      if (event.device.ieeeAddr !== ieee || event.status === 'started') return;
-      controller.off('deviceInterview', listener);
-      resolve(event);
-    };
-    controller.on('deviceInterview', listener);
-  });
-}
-
 export async function startZigbeeNetwork(t: Teardown, core: Core, log: Logger = silentLogger): Promise<ZigbeeNetwork> {
   await quietZigbeeLogs();
   const stick = new FakeStick();
-  const dir = await mkdtemp(join(tmpdir(), 'hearth-zigbee-devices-'));
-  const restore = stick.install();
-  const controller = new Controller({
-    network: { panID: 0x1a62, channelList: [11], extendedPanID: [1, 2, 3, 4, 5, 6, 7, 8], networkKey: [...Array(16).keys()] },
-    serialPort: { path: '/dev/ttyFAKE', adapter: 'zstack' },
-    databasePath: join(dir, 'database.db'),
-    databaseBackupPath: join(dir, 'database.db.backup'),
-    backupPath: join(dir, 'coordinator_backup.json'),
-    adapter: { disableLED: false },
-    acceptJoiningDeviceHandler: async () => true,
-  });
-  t.teardown(async () => {
-    await controller.stop().catch(() => undefined);
-    restore();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const { controller, dir } = await fakeStickController(t, stick, 'hearth-zigbee-devices-');
   await controller.start();
   await controller.permitJoin(254);
   core.devices.register({ identifiers: [['zigbee', stick.coordinatorIeee]], name: 'Zigbee coordinator', owner: 'zigbee' });
