@@ -24,6 +24,29 @@ function read(ctx: AdoptContext, payload: string, templateKey: string): string {
   return template === undefined ? payload.trim() : ctx.render(template, payloadVariables(payload)).trim();
 }
 
+/**
+ * The entity's state topics: `on(topicKey, templateKey, apply)` subscribes to the topic the config names (if any),
+ * reads each payload through its template, applies it to the model, and renders the entity's new state.
+ */
+function stateTopics(
+  ctx: AdoptContext,
+  render: () => ReturnType<TopicHandler>,
+): { topics: [string, TopicHandler][]; on: (topicKey: string, templateKey: string, apply: (v: string) => void) => void } {
+  const topics: [string, TopicHandler][] = [];
+  const on = (topicKey: string, templateKey: string, apply: (v: string) => void): void => {
+    const topic = optStr(ctx.config[topicKey]);
+    if (topic === undefined) return;
+    topics.push([
+      topic,
+      (p) => {
+        apply(read(ctx, p, templateKey));
+        return render();
+      },
+    ]);
+  };
+  return { topics, on };
+}
+
 function send(ctx: AdoptContext, topicKey: string, templateKey: string, value: string): void {
   const topic = optStr(ctx.config[topicKey]);
   if (topic === undefined) return;
@@ -59,18 +82,7 @@ export function climateParts(ctx: AdoptContext): AdoptedParts {
   const withFeatures: ClimateCapabilities = { ...caps, supportedFeatures: features };
   let model: ClimateModel = { hvacMode: null };
   const render = () => ({ state: model.hvacMode, attributes: climateStateAttributes(withFeatures, features, model) });
-  const topics: [string, TopicHandler][] = [];
-  const on = (topicKey: string, templateKey: string, apply: (v: string) => void): void => {
-    const topic = optStr(c[topicKey]);
-    if (topic)
-      topics.push([
-        topic,
-        (p) => {
-          apply(read(ctx, p, templateKey));
-          return render();
-        },
-      ]);
-  };
+  const { topics, on } = stateTopics(ctx, render);
   on('mode_state_topic', 'mode_state_template', (v) => {
     model = { ...model, hvacMode: modes.includes(v as HvacMode) ? (v as HvacMode) : null };
   });
@@ -121,18 +133,7 @@ export function fanParts(ctx: AdoptContext): AdoptedParts {
     state: model.on === null ? null : model.on ? 'on' : 'off',
     attributes: fanStateAttributes(withFeatures, allFeatures, model),
   });
-  const topics: [string, TopicHandler][] = [];
-  const on = (topicKey: string, templateKey: string, apply: (v: string) => void): void => {
-    const topic = optStr(c[topicKey]);
-    if (topic)
-      topics.push([
-        topic,
-        (p) => {
-          apply(read(ctx, p, templateKey));
-          return render();
-        },
-      ]);
-  };
+  const { topics, on } = stateTopics(ctx, render);
   on('state_topic', 'state_value_template', (v) => {
     if (v === payloadOn) model = { ...model, on: true };
     else if (v === payloadOff) model = { ...model, on: false };
