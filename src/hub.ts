@@ -132,6 +132,7 @@ export class Hub {
       dataDir,
       log: log.child({ module: 'restore_state' }),
       flushWindowS: config.hub.restore_flush_s,
+      reportWindowS: config.hub.restore_report_flush_s,
       reportDeadlineMs: driverStartTimeoutMs,
     });
     const recorderConfig = readRecorderConfig(config.sections);

@@ -34,8 +34,13 @@ export function readHubSection(r: ConfigReader): HubSection {
   };
   // Only when set, so a config without it reads as before.
   const restoreFlushS = r.number('restore_flush_s', { min: 0.1, max: 3600 });
+  const reportFlushS = r.number('restore_report_flush_s', { min: 0.1, max: 3600 });
   r.rejectUnknown();
-  return restoreFlushS === undefined ? hub : { ...hub, restore_flush_s: restoreFlushS };
+  return {
+    ...hub,
+    ...(restoreFlushS === undefined ? {} : { restore_flush_s: restoreFlushS }),
+    ...(reportFlushS === undefined ? {} : { restore_report_flush_s: reportFlushS }),
+  };
 }
 
 function nonEmpty(r: ConfigReader, key: string): string | undefined {

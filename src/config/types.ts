@@ -20,6 +20,8 @@ export interface HubSection {
   readonly internal_url: string | null;
   /** Seconds within which a restorable state change reaches the disk; absent means the store's default (5). */
   readonly restore_flush_s?: number;
+  /** The same for a device's own reports (no service call asked for them); default 60 s. */
+  readonly restore_report_flush_s?: number;
 }
 
 /**

@@ -148,6 +148,11 @@ export class Entity<P = unknown, D = unknown> {
     this.recentContextAt = this.clock.now();
   }
 
+  /** Whether a write carries a recent service call's context on this entity: what a user or automation asked for. */
+  followsCall(context: Context): boolean {
+    return this.recentContext !== undefined && context === this.recentContext;
+  }
+
   /** The context a write without an explicit one gets: a recent service call's, else a fresh one. */
   private contextFor(explicit: Context | undefined): Context {
     if (explicit !== undefined) return explicit;

@@ -16,6 +16,11 @@ import { applyStoredState, isRestorable, isRestorablePlatform } from './restore-
 /** The owner key of the store's listeners. */
 export const RESTORE_STATE_OWNER = 'restore_state';
 export const DEFAULT_FLUSH_WINDOW_MS = 5000;
+/**
+ * A device's own reports (a sensor-driven switch, a relay toggled at the wall) are written within this: the
+ * device tells its state again after a restart, and a flood of them must not cost a page every 5 s.
+ */
+export const DEFAULT_REPORT_WINDOW_MS = 60_000;
 /** The hub's driver start deadline: an entity its driver has not reported by then is `unavailable`. */
 export const DEFAULT_REPORT_DEADLINE_MS = 10_000;
 /** Compact when the journal outgrows this many times the snapshot (and at least COMPACT_MIN_BYTES). */
@@ -54,6 +59,10 @@ export interface RestoreStateOptions {
   readonly log: Logger;
   /** How long a change may wait to be written (coalescing every change in between); `hub: restore_flush_s`. */
   readonly flushWindowS?: number;
+  /** The same for changes no service call asked for (a device's own reports); `hub: restore_report_flush_s`. */
+  readonly reportWindowS?: number;
+  /** false: no flush timers; the caller drives writes with flushIfDue() on a manual clock (the benchmark). */
+  readonly timers?: boolean;
   /** How long an entity shown as restored waits for its driver's first report before it is `unavailable`. */
   readonly reportDeadlineMs?: number;
   /** The journal's file operations (tests inject a full disk). */
@@ -102,6 +111,7 @@ export class RestoreState implements EntityRestoreHook, Component {
   private readonly snapshotPath: string;
   private readonly journalPath: string;
   private readonly flushWindowMs: number;
+  private readonly reportWindowMs: number;
   private readonly reportDeadlineMs: number;
   private readonly guard: WriteGuard;
   /** The last state of every restorable entity, loaded at start and kept current. */
@@ -119,6 +129,9 @@ export class RestoreState implements EntityRestoreHook, Component {
   private seq = 0;
   private needsCompaction = false;
   private flushTimer: NodeJS.Timeout | undefined;
+  /** The window the pending flush timer was set for, and when (core clock, µs) it fires. */
+  private timerWindowMs = Number.POSITIVE_INFINITY;
+  private dueAtUs = Number.POSITIVE_INFINITY;
   private retryMs: number;
   private writing: Promise<void> = Promise.resolve();
   private writingRestored = false;
@@ -129,6 +142,10 @@ export class RestoreState implements EntityRestoreHook, Component {
     this.snapshotPath = join(this.dir, SNAPSHOT_FILE);
     this.journalPath = join(this.dir, JOURNAL_FILE);
     this.flushWindowMs = options.flushWindowS === undefined ? DEFAULT_FLUSH_WINDOW_MS : options.flushWindowS * 1000;
+    this.reportWindowMs = Math.max(
+      this.flushWindowMs,
+      options.reportWindowS === undefined ? DEFAULT_REPORT_WINDOW_MS : options.reportWindowS * 1000,
+    );
     this.reportDeadlineMs = options.reportDeadlineMs ?? DEFAULT_REPORT_DEADLINE_MS;
     this.retryMs = this.flushWindowMs;
     this.guard = new WriteGuard(options.log, 'restore state');
@@ -183,8 +200,7 @@ export class RestoreState implements EntityRestoreHook, Component {
     core.entities.setRestoreHook(undefined);
     for (const { timer } of this.awaiting.values()) clearTimeout(timer);
     this.awaiting.clear();
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
+    this.clearFlushTimer();
     await this.flush();
     await this.journal?.close().catch(() => {});
     this.journal = undefined;
@@ -194,6 +210,11 @@ export class RestoreState implements EntityRestoreHook, Component {
   flush(): Promise<void> {
     this.writing = this.writing.then(() => this.writeOnce());
     return this.writing;
+  }
+
+  /** Flushes when the pending changes' window has passed on the core clock (the benchmark's simulated hour). */
+  flushIfDue(): Promise<void> | undefined {
+    return this.options.core.clock.now() >= this.dueAtUs ? this.flush() : undefined;
   }
 
   // --- Entities hook ---------------------------------------------------------------------------------
@@ -252,17 +273,38 @@ export class RestoreState implements EntityRestoreHook, Component {
     }
     // Outputs driven to their safe state while the hub stops are not what the user set.
     if (core.runState === 'STOPPING' || core.runState === 'STOPPED') return;
-    this.record(next);
+    // What a user or an automation asked for gets the short window; a device's own report the long one.
+    const asked = next.context.user_id !== null || entity.followsCall(next.context) || isRestorablePlatform(entity.platform);
+    this.record(next, asked ? this.flushWindowMs : this.reportWindowMs);
   }
 
-  private record(state: State): void {
+  private record(state: State, windowMs: number): void {
     this.dirty.set(state.entity_id, state);
-    if (this.flushTimer === undefined && this.running) {
-      this.flushTimer = setTimeout(() => {
-        this.flushTimer = undefined;
-        void this.flush();
-      }, this.flushWindowMs);
-    }
+    this.scheduleFlush(windowMs);
+  }
+
+  /** Makes sure a flush happens within `windowMs`: a change with a shorter window moves a pending flush earlier. */
+  private scheduleFlush(windowMs: number): void {
+    // The hot path (a flood of reports while their flush is pending) is this one comparison.
+    if (!this.running || windowMs >= this.timerWindowMs) return;
+    const now = this.options.core.clock.now();
+    const due = now + windowMs * 1000;
+    if (due >= this.dueAtUs) return;
+    clearTimeout(this.flushTimer);
+    this.timerWindowMs = windowMs;
+    this.dueAtUs = due;
+    if (this.options.timers === false) return;
+    this.flushTimer = setTimeout(() => {
+      this.clearFlushTimer();
+      void this.flush();
+    }, windowMs);
+  }
+
+  private clearFlushTimer(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    this.timerWindowMs = Number.POSITIVE_INFINITY;
+    this.dueAtUs = Number.POSITIVE_INFINITY;
   }
 
   private async reapply(entity: Entity, stored: StoredState): Promise<void> {
@@ -276,7 +318,7 @@ export class RestoreState implements EntityRestoreHook, Component {
     // Whatever the device does now is the state to keep.
     const now = core.states.get(entity.id);
     if (now !== undefined && now.state !== UNAVAILABLE && now.state !== UNKNOWN && this.running) {
-      this.record(now);
+      this.record(now, this.flushWindowMs);
     }
   }
 
@@ -302,6 +344,8 @@ export class RestoreState implements EntityRestoreHook, Component {
     const batch = new Map<string, StoredState>();
     for (const [id, pending] of this.dirty) batch.set(id, this.materialize(id, pending));
     this.dirty = new Map();
+    // Everything pending goes with this write: the next change starts a new window.
+    this.clearFlushTimer();
     return batch;
   }
 
@@ -357,10 +401,7 @@ export class RestoreState implements EntityRestoreHook, Component {
     for (const [id, entry] of batch) if (!this.dirty.has(id)) this.dirty.set(id, entry);
     this.needsCompaction = true;
     if (this.running && this.flushTimer === undefined) {
-      this.flushTimer = setTimeout(() => {
-        this.flushTimer = undefined;
-        void this.flush();
-      }, this.retryMs);
+      this.scheduleFlush(this.retryMs);
       this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
     }
   }

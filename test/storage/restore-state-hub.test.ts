@@ -119,4 +119,9 @@ t.test('hub: restore_flush_s is read, checked, and absent unless set', async (t)
   t.equal(parseConfigText('hub:\n  restore_flush_s: 2\n', null, SECTION_VALIDATORS).hub.restore_flush_s, 2);
   t.equal(parseConfigText('hub:\n  name: Home\n', null, SECTION_VALIDATORS).hub.restore_flush_s, undefined);
   t.throws(() => parseConfigText('hub:\n  restore_flush_s: 0\n', null, SECTION_VALIDATORS), /restore_flush_s: 0 is not allowed/);
+  t.equal(parseConfigText('hub:\n  restore_report_flush_s: 30\n', null, SECTION_VALIDATORS).hub.restore_report_flush_s, 30);
+  t.throws(
+    () => parseConfigText('hub:\n  restore_report_flush_s: 7200\n', null, SECTION_VALIDATORS),
+    /restore_report_flush_s: 7200 is not allowed/,
+  );
 });

@@ -2,6 +2,8 @@ import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { ManualClock } from '../../src/core/clock.js';
+import { createContext } from '../../src/core/context.js';
 import { Core } from '../../src/core/core.js';
 import type { Entity } from '../../src/core/entities.js';
 import { silentLogger } from '../../src/core/log.js';
@@ -27,7 +29,7 @@ interface Rig {
 }
 
 async function rig(t: Teardown, dir: string, options: Partial<RestoreStateOptions> = {}): Promise<Rig> {
-  const core = new Core({ log: silentLogger });
+  const core = options.core ?? new Core({ log: silentLogger });
   const writes: WriteResult[] = [];
   const waiters: ((w: WriteResult) => void)[] = [];
   const store = await RestoreState.open({
@@ -35,6 +37,7 @@ async function rig(t: Teardown, dir: string, options: Partial<RestoreStateOption
     dataDir: dir,
     log: silentLogger,
     flushWindowS: 0.1,
+    reportWindowS: 0.1,
     ...options,
     onWrite: (w) => {
       writes.push(w);
@@ -57,6 +60,35 @@ async function rig(t: Teardown, dir: string, options: Partial<RestoreStateOption
     add: (id) => core.entities.add({ entityId: id, owner: 'test', platform: {}, name: id }),
   };
 }
+
+t.test("a device's own reports wait for the long window; what a user or a service call set, the short one", async (t) => {
+  const dir = await dataDir(t);
+  const clock = new ManualClock();
+  const r = await rig(t, dir, { core: new Core({ log: silentLogger, clock }), flushWindowS: 5, reportWindowS: 60 });
+  const relay = r.add('switch.relay');
+  const lamp = r.add('light.lamp');
+  relay.report('on');
+  clock.advance(10_000_000);
+  t.equal(r.store.flushIfDue(), undefined, 'a report 10 s ago is not due yet');
+  lamp.useContext(createContext(clock.now(), 'user-1'));
+  lamp.report('on');
+  clock.advance(4_000_000);
+  t.equal(r.store.flushIfDue(), undefined, 'the service call moved the flush to its own 5 s window, not yet passed');
+  clock.advance(1_000_000);
+  await r.store.flushIfDue();
+  t.same([...(r.writes.at(-1)?.changes.keys() ?? [])].sort(), ['light.lamp', 'switch.relay'], 'both written together');
+  relay.report('off', undefined, createContext(clock.now(), 'user-1'));
+  clock.advance(5_000_000);
+  await r.store.flushIfDue();
+  t.same([...(r.writes.at(-1)?.changes.keys() ?? [])], ['switch.relay'], "a user's context counts as asked for");
+  clock.advance(120_000_000);
+  relay.report('on');
+  clock.advance(59_000_000);
+  t.equal(r.store.flushIfDue(), undefined);
+  clock.advance(1_000_000);
+  await r.store.flushIfDue();
+  t.equal(r.store.get('switch.relay')?.state, 'on', 'the report written at its 60 s window');
+});
 
 t.test('ten changes within a window cost one append of the entities that changed; sensors cost nothing', async (t) => {
   const dir = await dataDir(t);
