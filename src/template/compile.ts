@@ -1,5 +1,5 @@
 import { fault, TemplateError, type TemplateFault } from './errors.js';
-import { Compiler, type NjEnvironment, type NjNode, type NjTemplate, nodes, nunjucks, transformer } from './nunjucks.js';
+import { type NjCompilerClass, type NjEnvironment, type NjNode, type NjTemplate, nj } from './nunjucks.js';
 import { parseTemplate } from './parse.js';
 import { FORBIDDEN_NAMES, NODE_GLOBALS } from './sandbox.js';
 
@@ -30,133 +30,143 @@ function emitCall(self: Emitter, fn: string, node: NjNode, frame: unknown): void
 type Inherited = (this: unknown, node: NjNode, frame: unknown) => void;
 
 function inherited(name: string): Inherited {
-  return (Compiler.prototype as unknown as Record<string, Inherited>)[name] as Inherited;
+  return (nj().Compiler.prototype as unknown as Record<string, Inherited>)[name] as Inherited;
 }
 
-class HearthCompiler extends Compiler {
-  /**
-   * The callee's name, which nunjucks writes into the generated code as a string for its error messages,
-   * escaping only `"`: a string literal holding `\"` would end that string and let the rest run as code
-   * (and a newline breaks it). Only plain characters are kept.
-   */
-  _getNodeName(node: NjNode): string {
-    const name = (inherited('_getNodeName') as unknown as (this: unknown, n: NjNode) => string).call(this, node);
-    return name.replace(/[^A-Za-z0-9_.()[\] -]/g, '_');
-  }
-  /**
-   * `{% set ns.x = value %}` sets an attribute of a namespace(), as in Jinja; nunjucks parses it but would
-   * compile it as a variable named "undefined".
-   */
-  compileSet(node: NjNode, frame: unknown): void {
-    const targets = node.targets as NjNode[];
-    const first = targets[0];
-    if (targets.length === 1 && first !== undefined && first.typename === 'LookupVal' && isNode(node.value)) {
-      this._emit('runtime.hearth.setAttr(');
-      this.compile(first.target as NjNode, frame);
-      this._emit(',');
-      this.compile(first.val as NjNode, frame);
-      this._emit(',');
-      this.compile(node.value, frame);
-      this._emit(');\n');
-      return;
+let compilerClass: NjCompilerClass | undefined;
+
+/** The compiler, defined on the first compile: it extends nunjucks', which is loaded only then. */
+function hearthCompiler(): NjCompilerClass {
+  compilerClass ??= defineCompiler(nj().Compiler);
+  return compilerClass;
+}
+
+function defineCompiler(Compiler: NjCompilerClass): NjCompilerClass {
+  return class HearthCompiler extends Compiler {
+    /**
+     * The callee's name, which nunjucks writes into the generated code as a string for its error messages,
+     * escaping only `"`: a string literal holding `\"` would end that string and let the rest run as code
+     * (and a newline breaks it). Only plain characters are kept.
+     */
+    _getNodeName(node: NjNode): string {
+      const name = (inherited('_getNodeName') as unknown as (this: unknown, n: NjNode) => string).call(this, node);
+      return name.replace(/[^A-Za-z0-9_.()[\] -]/g, '_');
     }
-    if (targets.some((target) => target.typename !== 'Symbol')) {
-      throw new TreeProblem(fault('TemplateSyntaxError', 'can only assign to names and to attributes of a namespace()'), node);
+    /**
+     * `{% set ns.x = value %}` sets an attribute of a namespace(), as in Jinja; nunjucks parses it but would
+     * compile it as a variable named "undefined".
+     */
+    compileSet(node: NjNode, frame: unknown): void {
+      const targets = node.targets as NjNode[];
+      const first = targets[0];
+      if (targets.length === 1 && first !== undefined && first.typename === 'LookupVal' && isNode(node.value)) {
+        this._emit('runtime.hearth.setAttr(');
+        this.compile(first.target as NjNode, frame);
+        this._emit(',');
+        this.compile(first.val as NjNode, frame);
+        this._emit(',');
+        this.compile(node.value, frame);
+        this._emit(');\n');
+        return;
+      }
+      if (targets.some((target) => target.typename !== 'Symbol')) {
+        throw new TreeProblem(fault('TemplateSyntaxError', 'can only assign to names and to attributes of a namespace()'), node);
+      }
+      inherited('compileSet').call(this, node, frame);
     }
-    inherited('compileSet').call(this, node, frame);
-  }
-  /** A parenthesised group with commas is a Python tuple (a list here), not JavaScript's comma operator. */
-  compileGroup(node: NjNode, frame: unknown): void {
-    const children = node.children ?? [];
-    this._emit(children.length > 1 ? '[' : '(');
-    children.forEach((child, i) => {
-      if (i > 0) this._emit(',');
-      this.compile(child, frame);
-    });
-    this._emit(children.length > 1 ? ']' : ')');
-  }
-  compileAdd(node: NjNode, frame: unknown): void {
-    emitCall(this, 'add', node, frame);
-  }
-  compileSub(node: NjNode, frame: unknown): void {
-    emitCall(this, 'sub', node, frame);
-  }
-  compileMul(node: NjNode, frame: unknown): void {
-    emitCall(this, 'mul', node, frame);
-  }
-  compileDiv(node: NjNode, frame: unknown): void {
-    emitCall(this, 'div', node, frame);
-  }
-  compileFloorDiv(node: NjNode, frame: unknown): void {
-    emitCall(this, 'floorDiv', node, frame);
-  }
-  compileMod(node: NjNode, frame: unknown): void {
-    emitCall(this, 'mod', node, frame);
-  }
-  compilePow(node: NjNode, frame: unknown): void {
-    emitCall(this, 'pow', node, frame);
-  }
-  compileNeg(node: NjNode, frame: unknown): void {
-    this._emit(`${at(node)}runtime.hearth.neg(`);
-    this.compile(node.target as NjNode, frame);
-    this._emit('))');
-  }
-  compileConcat(node: NjNode, frame: unknown): void {
-    emitCall(this, 'concat', node, frame);
-  }
-  compileCompare(node: NjNode, frame: unknown): void {
-    this._emit(`${at(node)}runtime.hearth.compare(`);
-    this.compile(node.expr as NjNode, frame);
-    for (const op of node.ops as { type: string; expr: NjNode }[]) {
-      this._emit(`,${JSON.stringify(op.type)},`);
-      this.compile(op.expr, frame);
+    /** A parenthesised group with commas is a Python tuple (a list here), not JavaScript's comma operator. */
+    compileGroup(node: NjNode, frame: unknown): void {
+      const children = node.children ?? [];
+      this._emit(children.length > 1 ? '[' : '(');
+      children.forEach((child, i) => {
+        if (i > 0) this._emit(',');
+        this.compile(child, frame);
+      });
+      this._emit(children.length > 1 ? ']' : ')');
     }
-    this._emit('))');
-  }
-  /**
-   * Python's truthiness for `not`, `and`, `or` and `x if c else y` (an empty list or dict is false; `a or b`
-   * is `a` when it is true, else `b`, evaluated only then); `{% if %}` conditions become `not not c`.
-   */
-  compileNot(node: NjNode, frame: unknown): void {
-    this._emit('!runtime.hearth.truthy(');
-    this.compile(node.target as NjNode, frame);
-    this._emit(')');
-  }
-  compileOr(node: NjNode, frame: unknown): void {
-    this._emit('((__left) => runtime.hearth.truthy(__left) ? __left : (');
-    this.compile(node.right as NjNode, frame);
-    this._emit('))(');
-    this.compile(node.left as NjNode, frame);
-    this._emit(')');
-  }
-  compileAnd(node: NjNode, frame: unknown): void {
-    this._emit('((__left) => runtime.hearth.truthy(__left) ? (');
-    this.compile(node.right as NjNode, frame);
-    this._emit(') : __left)(');
-    this.compile(node.left as NjNode, frame);
-    this._emit(')');
-  }
-  compileInlineIf(node: NjNode, frame: unknown): void {
-    this._emit('(runtime.hearth.truthy(');
-    this.compile(node.cond as NjNode, frame);
-    this._emit(') ? ');
-    this.compile(node.body as NjNode, frame);
-    this._emit(' : ');
-    if (isNode(node.else_)) this.compile(node.else_, frame);
-    else this._emit('undefined');
-    this._emit(')');
-  }
-  /** Attribute and name lookups set the position too, so an error there names its own line and column. */
-  compileLookupVal(node: NjNode, frame: unknown): void {
-    this._emit(at(node));
-    inherited('compileLookupVal').call(this, node, frame);
-    this._emit(')');
-  }
-  compileSymbol(node: NjNode, frame: unknown): void {
-    this._emit(at(node));
-    inherited('compileSymbol').call(this, node, frame);
-    this._emit(')');
-  }
+    compileAdd(node: NjNode, frame: unknown): void {
+      emitCall(this, 'add', node, frame);
+    }
+    compileSub(node: NjNode, frame: unknown): void {
+      emitCall(this, 'sub', node, frame);
+    }
+    compileMul(node: NjNode, frame: unknown): void {
+      emitCall(this, 'mul', node, frame);
+    }
+    compileDiv(node: NjNode, frame: unknown): void {
+      emitCall(this, 'div', node, frame);
+    }
+    compileFloorDiv(node: NjNode, frame: unknown): void {
+      emitCall(this, 'floorDiv', node, frame);
+    }
+    compileMod(node: NjNode, frame: unknown): void {
+      emitCall(this, 'mod', node, frame);
+    }
+    compilePow(node: NjNode, frame: unknown): void {
+      emitCall(this, 'pow', node, frame);
+    }
+    compileNeg(node: NjNode, frame: unknown): void {
+      this._emit(`${at(node)}runtime.hearth.neg(`);
+      this.compile(node.target as NjNode, frame);
+      this._emit('))');
+    }
+    compileConcat(node: NjNode, frame: unknown): void {
+      emitCall(this, 'concat', node, frame);
+    }
+    compileCompare(node: NjNode, frame: unknown): void {
+      this._emit(`${at(node)}runtime.hearth.compare(`);
+      this.compile(node.expr as NjNode, frame);
+      for (const op of node.ops as { type: string; expr: NjNode }[]) {
+        this._emit(`,${JSON.stringify(op.type)},`);
+        this.compile(op.expr, frame);
+      }
+      this._emit('))');
+    }
+    /**
+     * Python's truthiness for `not`, `and`, `or` and `x if c else y` (an empty list or dict is false; `a or b`
+     * is `a` when it is true, else `b`, evaluated only then); `{% if %}` conditions become `not not c`.
+     */
+    compileNot(node: NjNode, frame: unknown): void {
+      this._emit('!runtime.hearth.truthy(');
+      this.compile(node.target as NjNode, frame);
+      this._emit(')');
+    }
+    compileOr(node: NjNode, frame: unknown): void {
+      this._emit('((__left) => runtime.hearth.truthy(__left) ? __left : (');
+      this.compile(node.right as NjNode, frame);
+      this._emit('))(');
+      this.compile(node.left as NjNode, frame);
+      this._emit(')');
+    }
+    compileAnd(node: NjNode, frame: unknown): void {
+      this._emit('((__left) => runtime.hearth.truthy(__left) ? (');
+      this.compile(node.right as NjNode, frame);
+      this._emit(') : __left)(');
+      this.compile(node.left as NjNode, frame);
+      this._emit(')');
+    }
+    compileInlineIf(node: NjNode, frame: unknown): void {
+      this._emit('(runtime.hearth.truthy(');
+      this.compile(node.cond as NjNode, frame);
+      this._emit(') ? ');
+      this.compile(node.body as NjNode, frame);
+      this._emit(' : ');
+      if (isNode(node.else_)) this.compile(node.else_, frame);
+      else this._emit('undefined');
+      this._emit(')');
+    }
+    /** Attribute and name lookups set the position too, so an error there names its own line and column. */
+    compileLookupVal(node: NjNode, frame: unknown): void {
+      this._emit(at(node));
+      inherited('compileLookupVal').call(this, node, frame);
+      this._emit(')');
+    }
+    compileSymbol(node: NjNode, frame: unknown): void {
+      this._emit(at(node));
+      inherited('compileSymbol').call(this, node, frame);
+      this._emit(')');
+    }
+  };
 }
 
 const UNSUPPORTED_TAGS: Readonly<Record<string, string>> = {
@@ -238,7 +248,7 @@ function leftAssociated(node: NjNode, level: readonly string[]): NjNode {
   walk(node);
   let acc = pythonSemantics(operands[0] as NjNode);
   ops.forEach((op, i) => {
-    const Op = nodes[op.typename as 'Mul'];
+    const Op = nj().nodes[op.typename as 'Mul'];
     acc = new Op(op.lineno, op.colno, acc, pythonSemantics(operands[i + 1] as NjNode));
   });
   return acc;
@@ -259,7 +269,11 @@ function pythonSemantics(node: NjNode): NjNode {
   }
   if ((node.typename === 'If' || node.typename === 'IfAsync') && isNode(node.cond)) {
     const cond = node.cond;
-    (node as unknown as { cond: NjNode }).cond = new nodes.Not(cond.lineno, cond.colno, new nodes.Not(cond.lineno, cond.colno, cond));
+    (node as unknown as { cond: NjNode }).cond = new (nj().nodes.Not)(
+      cond.lineno,
+      cond.colno,
+      new (nj().nodes.Not)(cond.lineno, cond.colno, cond),
+    );
   }
   return node;
 }
@@ -291,8 +305,8 @@ export function compileTemplate(env: NjEnvironment, source: string, name: string
   try {
     const ast = parseTemplate(source);
     checkTree(ast, env);
-    const compiler = new HearthCompiler(name, false);
-    compiler.compile(transformer.transform(pythonSemantics(ast), [], name));
+    const compiler = new (hearthCompiler())(name, false);
+    compiler.compile(nj().transformer.transform(pythonSemantics(ast), [], name));
     code = compiler.getCode();
   } catch (err) {
     if (err instanceof TreeProblem) {
@@ -305,5 +319,5 @@ export function compileTemplate(env: NjEnvironment, source: string, name: string
     throw new TemplateError('TemplateSyntaxError', message, name, position);
   }
   const props: unknown = new Function(code)();
-  return new nunjucks.Template({ type: 'code', obj: props }, env, name);
+  return new (nj().nunjucks.Template)({ type: 'code', obj: props }, env, name);
 }

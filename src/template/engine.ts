@@ -69,14 +69,21 @@ const DELIMITERS = /\{%|\{\{|\{#/;
  */
 export class TemplateEngine {
   readonly limits: TemplateLimits;
-  private readonly env: NjEnvironment;
+  private envCache: NjEnvironment | undefined;
   private readonly cache = new Map<string, Compiled>();
 
   constructor(private readonly options: TemplateEngineOptions) {
     this.limits = { ...DEFAULT_TEMPLATE_LIMITS, ...options.limits };
-    const name = options.timeZone ?? 'UTC';
-    const zone: PyZone = { name, offsets: name === 'UTC' ? UTC_OFFSETS : (readSystemZone(name) ?? UTC_OFFSETS) };
-    this.env = environmentFor({ core: options.core, registries: options.registries, zone });
+  }
+
+  /** Made on the first template that is not static: a hub without templates never loads nunjucks. */
+  private get env(): NjEnvironment {
+    if (this.envCache === undefined) {
+      const name = this.options.timeZone ?? 'UTC';
+      const zone: PyZone = { name, offsets: name === 'UTC' ? UTC_OFFSETS : (readSystemZone(name) ?? UTC_OFFSETS) };
+      this.envCache = environmentFor({ core: this.options.core, registries: this.options.registries, zone });
+    }
+    return this.envCache;
   }
 
   /** How many compiled templates are cached (bounded by limits.cachedTemplates). */

@@ -8,7 +8,7 @@ import { stateFunctions } from './functions-states.js';
 import { regexFindall, regexFindallIndex, regexMatch, regexReplace, regexSearch } from './functions-text.js';
 import { timeFunctions } from './functions-time.js';
 import { bool, float, fromJson, iif, int, isNumber, minMax, round, toJson } from './functions-values.js';
-import { type NjEnvironment, nunjucks } from './nunjucks.js';
+import { type NjEnvironment, nj } from './nunjucks.js';
 import { templateCallable } from './objects.js';
 import { installSandbox } from './sandbox.js';
 import { checkStringSize, step } from './scope.js';
@@ -62,7 +62,7 @@ const KEPT_NUNJUCKS_FILTERS = [
  */
 export function environmentFor(deps: EnvironmentDeps): NjEnvironment {
   installSandbox();
-  const env = new nunjucks.Environment(null, { autoescape: false, dev: true, throwOnUndefined: false });
+  const env = new (nj().nunjucks.Environment)(null, { autoescape: false, dev: true, throwOnUndefined: false });
   for (const key of Object.keys(env.globals)) delete env.globals[key];
   for (const key of Object.keys(env.tests)) delete env.tests[key];
   for (const key of Object.keys(env.filters)) {

@@ -65,22 +65,43 @@ interface NjModule {
   Template: new (src: { type: 'code'; obj: unknown }, env: NjEnvironment, path: string) => NjTemplate;
 }
 
-const require = createRequire(import.meta.url);
-
-export const nunjucks = require('nunjucks') as NjModule;
-export const runtime = require('nunjucks/src/runtime.js') as NjRuntime;
-export const parser = require('nunjucks/src/parser.js') as { parse(src: string, extensions: unknown[], opts: unknown): NjNode };
-export const transformer = require('nunjucks/src/transformer.js') as {
-  transform(ast: NjNode, asyncFilters: string[], name: string): NjNode;
-};
-export const Compiler = (require('nunjucks/src/compiler.js') as { Compiler: NjCompilerClass }).Compiler;
 type BinOp = new (lineno: number, colno: number, left: NjNode, right: NjNode) => NjNode;
-export const nodes = require('nunjucks/src/nodes.js') as {
-  Not: new (lineno: number, colno: number, target: NjNode) => NjNode;
-  Mul: BinOp;
-  Div: BinOp;
-  FloorDiv: BinOp;
-  Mod: BinOp;
-  Add: BinOp;
-  Sub: BinOp;
-};
+
+export interface Nunjucks {
+  readonly nunjucks: NjModule;
+  readonly runtime: NjRuntime;
+  readonly transformer: { transform(ast: NjNode, asyncFilters: string[], name: string): NjNode };
+  readonly Compiler: NjCompilerClass;
+  readonly nodes: {
+    Not: new (lineno: number, colno: number, target: NjNode) => NjNode;
+    Mul: BinOp;
+    Div: BinOp;
+    FloorDiv: BinOp;
+    Mod: BinOp;
+    Add: BinOp;
+    Sub: BinOp;
+  };
+}
+
+const require = createRequire(import.meta.url);
+let loaded: Nunjucks | undefined;
+
+/**
+ * nunjucks, loaded on the first template: a hub whose configuration has none (and no client asks for a
+ * render) never loads it, which keeps about 1-2 MB of code and source text out of its memory.
+ */
+export function nj(): Nunjucks {
+  loaded ??= {
+    nunjucks: require('nunjucks') as NjModule,
+    runtime: require('nunjucks/src/runtime.js') as NjRuntime,
+    transformer: require('nunjucks/src/transformer.js') as Nunjucks['transformer'],
+    Compiler: (require('nunjucks/src/compiler.js') as { Compiler: NjCompilerClass }).Compiler,
+    nodes: require('nunjucks/src/nodes.js') as Nunjucks['nodes'],
+  };
+  return loaded;
+}
+
+/** nunjucks' SafeString (what `| safe` and macros return); none exists before nunjucks is loaded. */
+export function isSafeString(value: unknown): value is { readonly val: string } {
+  return loaded !== undefined && value instanceof loaded.runtime.SafeString;
+}

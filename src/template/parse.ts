@@ -29,94 +29,105 @@ interface ParserInstance {
 
 type NodeClass = new (lineno: number, colno: number, ...fields: unknown[]) => NjNode;
 
+type ParserClass = new (tokens: unknown) => ParserInstance;
+type Nodes = Record<'FunCall' | 'LookupVal' | 'Literal' | 'Filter' | 'Symbol' | 'NodeList' | 'Is' | 'Not', NodeClass>;
+type Lexer = { lex(src: string, opts: unknown): unknown };
+
 const require = createRequire(import.meta.url);
-const { Parser } = require('nunjucks/src/parser.js') as { Parser: new (tokens: unknown) => ParserInstance };
-const lexer = require('nunjucks/src/lexer.js') as { lex(src: string, opts: unknown): unknown };
-const nodes = require('nunjucks/src/nodes.js') as Record<
-  'FunCall' | 'LookupVal' | 'Literal' | 'Filter' | 'Symbol' | 'NodeList' | 'Is' | 'Not',
-  NodeClass
->;
+let loaded: { readonly Parser: ParserClass; readonly lexer: Lexer } | undefined;
+
+/** The parser and lexer, defined on the first parse: nunjucks is loaded only then (see nunjucks.ts). */
+function hearthParser(): { readonly Parser: ParserClass; readonly lexer: Lexer } {
+  loaded ??= {
+    Parser: defineParser((require('nunjucks/src/parser.js') as { Parser: ParserClass }).Parser, require('nunjucks/src/nodes.js') as Nodes),
+    lexer: require('nunjucks/src/lexer.js') as Lexer,
+  };
+  return loaded;
+}
 
 /** Words that end an expression rather than start a test's argument (`x is defined and y`). */
 const NOT_AN_ARGUMENT = new Set(['and', 'or', 'else', 'if', 'is', 'in', 'not']);
 const ARGUMENT_STARTS = new Set(['int', 'float', 'string', 'left-bracket', 'left-curly', 'none', 'boolean']);
 
-class HearthParser extends (Parser as unknown as new (tokens: unknown) => ParserInstance) {
-  /**
-   * `x is test`, `x is test(arg)` and, as in Jinja, `x is test arg` for a test with one argument
-   * (`x is divisibleby 3`, `x is eq 'on'`), which nunjucks does not parse.
-   */
-  parseIs(): NjNode {
-    let node = this.parseCompare();
-    if (!this.skipSymbol('is')) return node;
-    const not = this.skipSymbol('not');
-    const tok = this.peekToken();
-    let test: NjNode;
-    if (tok !== null && tok.type === 'symbol') {
-      this.nextToken();
-      const name = new nodes.Symbol(tok.lineno, tok.colno, tok.value);
-      const next = this.peekToken();
-      if (next !== null && next.type === 'left-paren') test = new nodes.FunCall(tok.lineno, tok.colno, name, this.parseSignature());
-      else if (next !== null && (ARGUMENT_STARTS.has(next.type) || (next.type === 'symbol' && !NOT_AN_ARGUMENT.has(next.value)))) {
-        const arg = this.parsePostfix(this.parsePrimary(true));
-        test = new nodes.FunCall(tok.lineno, tok.colno, name, new nodes.NodeList(next.lineno, next.colno, [arg]));
-      } else test = name;
-    } else test = this.parseCompare();
-    node = new nodes.Is(node.lineno, node.colno, node, test);
-    return not ? new nodes.Not(node.lineno, node.colno, node) : node;
-  }
-
-  /** A float literal with a whole value (`2.0`) stays a float, as Python's does: it reads as `2 | float`. */
-  override parsePrimary(noPostfix?: boolean): NjNode {
-    const tok = this.peekToken();
-    if (tok !== null && tok.type === 'float' && Number.isInteger(Number.parseFloat(tok.value))) {
-      this.nextToken();
-      const literal = new nodes.Literal(tok.lineno, tok.colno, Number.parseFloat(tok.value));
-      const args = new nodes.NodeList(tok.lineno, tok.colno, [literal]);
-      const node = new nodes.Filter(tok.lineno, tok.colno, new nodes.Symbol(tok.lineno, tok.colno, 'float'), args);
-      return noPostfix === true ? node : this.parsePostfix(node);
-    }
-    return super.parsePrimary(noPostfix);
-  }
-
-  /** nunjucks' postfix loop (calls, `[index]`, `.name`) with slices added to the `[` case. */
-  parsePostfix(start: NjNode): NjNode {
-    let node = start;
-    for (let tok = this.peekToken(); tok !== null; tok = this.peekToken()) {
-      if (tok.type === 'left-paren') {
-        node = new nodes.FunCall(tok.lineno, tok.colno, node, this.parseSignature());
-      } else if (tok.type === 'left-bracket') {
-        node = this.parseSubscript(node, tok);
-      } else if (tok.type === 'operator' && tok.value === '.') {
+function defineParser(Parser: ParserClass, nodes: Nodes): ParserClass {
+  return class HearthParser extends Parser {
+    /**
+     * `x is test`, `x is test(arg)` and, as in Jinja, `x is test arg` for a test with one argument
+     * (`x is divisibleby 3`, `x is eq 'on'`), which nunjucks does not parse.
+     */
+    parseIs(): NjNode {
+      let node = this.parseCompare();
+      if (!this.skipSymbol('is')) return node;
+      const not = this.skipSymbol('not');
+      const tok = this.peekToken();
+      let test: NjNode;
+      if (tok !== null && tok.type === 'symbol') {
         this.nextToken();
-        const val = this.nextToken();
-        if (val === null || val.type !== 'symbol')
-          this.fail(`expected name as lookup value, got ${val?.value ?? 'the end'}`, val?.lineno, val?.colno);
-        node = new nodes.LookupVal(tok.lineno, tok.colno, node, new nodes.Literal(val.lineno, val.colno, val.value));
-      } else break;
+        const name = new nodes.Symbol(tok.lineno, tok.colno, tok.value);
+        const next = this.peekToken();
+        if (next !== null && next.type === 'left-paren') test = new nodes.FunCall(tok.lineno, tok.colno, name, this.parseSignature());
+        else if (next !== null && (ARGUMENT_STARTS.has(next.type) || (next.type === 'symbol' && !NOT_AN_ARGUMENT.has(next.value)))) {
+          const arg = this.parsePostfix(this.parsePrimary(true));
+          test = new nodes.FunCall(tok.lineno, tok.colno, name, new nodes.NodeList(next.lineno, next.colno, [arg]));
+        } else test = name;
+      } else test = this.parseCompare();
+      node = new nodes.Is(node.lineno, node.colno, node, test);
+      return not ? new nodes.Not(node.lineno, node.colno, node) : node;
     }
-    return node;
-  }
 
-  private parseSubscript(target: NjNode, open: Token): NjNode {
-    this.nextToken();
-    const none = () => new nodes.Literal(open.lineno, open.colno, null);
-    const at = (type: string) => this.peekToken()?.type === type;
-    const first = at('colon') ? none() : this.parseExpression();
-    if (!this.skip('colon')) {
-      this.expect('right-bracket');
-      return new nodes.LookupVal(open.lineno, open.colno, target, first);
+    /** A float literal with a whole value (`2.0`) stays a float, as Python's does: it reads as `2 | float`. */
+    override parsePrimary(noPostfix?: boolean): NjNode {
+      const tok = this.peekToken();
+      if (tok !== null && tok.type === 'float' && Number.isInteger(Number.parseFloat(tok.value))) {
+        this.nextToken();
+        const literal = new nodes.Literal(tok.lineno, tok.colno, Number.parseFloat(tok.value));
+        const args = new nodes.NodeList(tok.lineno, tok.colno, [literal]);
+        const node = new nodes.Filter(tok.lineno, tok.colno, new nodes.Symbol(tok.lineno, tok.colno, 'float'), args);
+        return noPostfix === true ? node : this.parsePostfix(node);
+      }
+      return super.parsePrimary(noPostfix);
     }
-    const stop = at('colon') || at('right-bracket') ? none() : this.parseExpression();
-    let step = none();
-    if (this.skip('colon') && !at('right-bracket')) step = this.parseExpression();
-    this.expect('right-bracket');
-    const args = new nodes.NodeList(open.lineno, open.colno, [target, first, stop, step]);
-    return new nodes.Filter(open.lineno, open.colno, new nodes.Symbol(open.lineno, open.colno, '__slice'), args);
-  }
+
+    /** nunjucks' postfix loop (calls, `[index]`, `.name`) with slices added to the `[` case. */
+    parsePostfix(start: NjNode): NjNode {
+      let node = start;
+      for (let tok = this.peekToken(); tok !== null; tok = this.peekToken()) {
+        if (tok.type === 'left-paren') {
+          node = new nodes.FunCall(tok.lineno, tok.colno, node, this.parseSignature());
+        } else if (tok.type === 'left-bracket') {
+          node = this.parseSubscript(node, tok);
+        } else if (tok.type === 'operator' && tok.value === '.') {
+          this.nextToken();
+          const val = this.nextToken();
+          if (val === null || val.type !== 'symbol')
+            this.fail(`expected name as lookup value, got ${val?.value ?? 'the end'}`, val?.lineno, val?.colno);
+          node = new nodes.LookupVal(tok.lineno, tok.colno, node, new nodes.Literal(val.lineno, val.colno, val.value));
+        } else break;
+      }
+      return node;
+    }
+
+    private parseSubscript(target: NjNode, open: Token): NjNode {
+      this.nextToken();
+      const none = () => new nodes.Literal(open.lineno, open.colno, null);
+      const at = (type: string) => this.peekToken()?.type === type;
+      const first = at('colon') ? none() : this.parseExpression();
+      if (!this.skip('colon')) {
+        this.expect('right-bracket');
+        return new nodes.LookupVal(open.lineno, open.colno, target, first);
+      }
+      const stop = at('colon') || at('right-bracket') ? none() : this.parseExpression();
+      let step = none();
+      if (this.skip('colon') && !at('right-bracket')) step = this.parseExpression();
+      this.expect('right-bracket');
+      const args = new nodes.NodeList(open.lineno, open.colno, [target, first, stop, step]);
+      return new nodes.Filter(open.lineno, open.colno, new nodes.Symbol(open.lineno, open.colno, '__slice'), args);
+    }
+  };
 }
 
 /** Parses a template into nunjucks' tree. */
 export function parseTemplate(source: string): NjNode {
-  return new HearthParser(lexer.lex(source, {})).parseAsRoot();
+  const { Parser, lexer } = hearthParser();
+  return new Parser(lexer.lex(source, {})).parseAsRoot();
 }

@@ -1,4 +1,4 @@
-import { runtime } from './nunjucks.js';
+import { isSafeString } from './nunjucks.js';
 import { isPlainObject, TemplateObject } from './objects.js';
 import { PyFloat } from './py-float.js';
 import { step } from './scope.js';
@@ -7,8 +7,6 @@ import { step } from './scope.js';
  * Values printed as Python prints them, which is what Home Assistant's templates output: `True`, `None`,
  * `['a', 1]`, `{'k': 'v'}`, `1e-07`.
  */
-
-const SafeString = runtime.SafeString;
 
 /** Python's repr of a float or int (JavaScript has one number type; integers print without `.0`). */
 export function pyNumber(n: number): string {
@@ -41,7 +39,7 @@ export function pyStringRepr(s: string): string {
 export function pyStr(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined) return '';
-  if (value instanceof SafeString) return value.val;
+  if (isSafeString(value)) return value.val;
   if (value instanceof TemplateObject) return value.pyStr();
   return pyRepr(value);
 }
@@ -69,7 +67,7 @@ export function pyRepr(value: unknown): string {
   if (value === null) return 'None';
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
   if (value instanceof TemplateObject) return value.pyRepr();
-  if (value instanceof SafeString) return pyStringRepr(value.val);
+  if (isSafeString(value)) return pyStringRepr(value.val);
   if (isPlainObject(value)) {
     const parts: string[] = [];
     for (const [k, v] of Object.entries(value)) if (k !== '__keywords') parts.push(`${pyStringRepr(k)}: ${pyRepr(v)}`);
@@ -84,7 +82,7 @@ export function pyTypeName(value: unknown): string {
   if (value === null) return 'NoneType';
   if (typeof value === 'boolean') return 'bool';
   if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
-  if (typeof value === 'string' || value instanceof SafeString) return 'str';
+  if (typeof value === 'string' || isSafeString(value)) return 'str';
   if (Array.isArray(value)) return 'list';
   if (value instanceof TemplateObject) return value.pyType;
   if (typeof value === 'function') return 'function';

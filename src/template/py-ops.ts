@@ -1,5 +1,5 @@
 import { fault } from './errors.js';
-import { runtime } from './nunjucks.js';
+import { isSafeString } from './nunjucks.js';
 import { type BinaryOp, isPlainObject, NOT_SUPPORTED, TemplateObject } from './objects.js';
 import { isFloat, num, type PyFloat, pyFloat } from './py-float.js';
 import { pyNumber, pyRepr, pyStr, pyTypeName } from './py-format.js';
@@ -10,8 +10,6 @@ import { checkItems, checkStringSize, step, undefinedFault } from './scope.js';
  * JavaScript's: `[1] + [2]` is `[1, 2]`, not `"12"`; `'a' < 1` is a TypeError, as in Home Assistant;
  * `now() - timedelta(hours=1)` is a datetime.
  */
-
-const SafeString = runtime.SafeString;
 
 function isNum(v: unknown): boolean {
   return num(v) !== undefined;
@@ -28,7 +26,7 @@ function n(v: unknown): number {
 
 function str(v: unknown): string | undefined {
   if (typeof v === 'string') return v;
-  if (v instanceof SafeString) return v.val;
+  if (isSafeString(v)) return v.val;
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 import { fault } from './errors.js';
 import { FORBIDDEN_NAMES, NODE_GLOBALS } from './forbidden.js';
 import { setAttr } from './functions-misc.js';
-import { type NjContext, type NjFrame, runtime } from './nunjucks.js';
+import { isSafeString, type NjContext, type NjFrame, nj } from './nunjucks.js';
 import { attributeHostOf, isPlainObject, isTemplateCallable, itemsOfFunction, TemplateObject, templateCallable } from './objects.js';
 import { pyStr, pyTruthy, pyTypeName } from './py-format.js';
 import { pyMethod } from './py-methods.js';
@@ -20,8 +20,6 @@ import { checkStringSize, currentScope, missing, step, undefinedFault } from './
  *   its output limit or its string size limit.
  */
 
-const SafeString = runtime.SafeString;
-
 function refuse(name: string): never {
   throw fault('SecurityError', `access to '${name}' is not allowed in templates`);
 }
@@ -34,7 +32,7 @@ function index(list: { readonly length: number }, key: number): number | undefin
 
 function memberLookup(obj: unknown, key: unknown): unknown {
   step();
-  const name = typeof key === 'number' || typeof key === 'string' ? key : key instanceof SafeString ? key.val : undefined;
+  const name = typeof key === 'number' || typeof key === 'string' ? key : isSafeString(key) ? key.val : undefined;
   if (typeof name === 'string' && FORBIDDEN_NAMES.has(name)) refuse(name);
   if (obj === undefined) throw undefinedFault();
   if (obj === null) return missing(`'None' has no attribute '${String(name)}'`);
@@ -48,7 +46,7 @@ function memberLookup(obj: unknown, key: unknown): unknown {
     const value = obj.getAttr(String(name));
     return value === undefined ? missing(`'${obj.pyType}' object has no attribute '${String(name)}'`) : value;
   }
-  const text = typeof obj === 'string' ? obj : obj instanceof SafeString ? obj.val : undefined;
+  const text = typeof obj === 'string' ? obj : isSafeString(obj) ? obj.val : undefined;
   if (text !== undefined) {
     if (typeof name === 'number') {
       const i = index(text, name);
@@ -130,7 +128,7 @@ export function iterationItems(value: unknown): unknown {
     throw fault('TypeError', `'${value.pyType}' object is not iterable`);
   }
   if (typeof value === 'string') return [...value];
-  if (value instanceof SafeString) return [...value.val];
+  if (isSafeString(value)) return [...value.val];
   if (isPlainObject(value)) return Object.keys(value);
   throw fault('TypeError', `'${pyTypeName(value)}' object is not iterable`);
 }
@@ -144,6 +142,7 @@ const INSTALLED = Symbol.for('hearth.template.sandbox');
 
 /** Replaces nunjucks' runtime functions with the sandboxed ones (idempotent). */
 export function installSandbox(): void {
+  const { runtime } = nj();
   if (runtime[INSTALLED as unknown as string] === true) return;
   runtime[INSTALLED as unknown as string] = true;
   runtime.memberLookup = memberLookup;
