@@ -104,6 +104,8 @@ export class MqttConnection {
       reconnectPeriod: this.delayMs,
       connectTimeout: 10_000,
       resubscribe: false,
+      // A refused CONNACK (protocol 5 unknown to the broker, a bad password) would otherwise end the retries for good.
+      reconnectOnConnackError: true,
       queueQoSZero: false,
       // mqtt-packet would otherwise keep a ready-made Buffer for every 16-bit number (65,536 of them, some 6 MB of
       // heap for the life of the process) to save a two-byte allocation per packet.

@@ -2,6 +2,7 @@ import t from 'tap';
 import { startTestHub } from '../helpers/hub.js';
 import { memoryLogger } from '../helpers/logger.js';
 import { startBroker } from '../helpers/mosquitto.js';
+import { startV311Proxy } from '../helpers/mqtt-v311-proxy.js';
 import { watch } from '../helpers/mqtt-watch.js';
 import { mqttYaml, startMqttHub, waitState } from './hubs.js';
 
@@ -158,4 +159,20 @@ t.test("adopted entities are unavailable while this hub's broker connection is d
   await waitState(core, 'switch.garage_light', (s) => s.state === 'off', 10_000);
   await waitState(core, 'sensor.plain', (s) => s.state === '8', 10_000);
   t.pass('both back once the broker is');
+});
+
+t.test('a broker that speaks only 3.1.1 refuses protocol 5: the hub falls back, says so once, and works', async (t) => {
+  const broker = await startBroker(t);
+  const proxy = await startV311Proxy(t, broker.port);
+  const hub = await startMqttHub(t, { ...broker, url: `mqtt://127.0.0.1:${proxy.port}` }, 'Home', SWITCHES, '', 50);
+  await hub.hub.mqtt?.settled();
+  t.ok(hub.hub.mqtt?.connected, 'connected');
+  t.equal(proxy.refused, 1, 'protocol 5 asked for once');
+  t.ok(proxy.passed >= 1, 'then 3.1.1');
+  t.equal(hub.logs.filter((l) => l.msg === 'MQTT broker refuses protocol 5; using 3.1.1').length, 1, 'logged once');
+  const w = await watch(t, broker, ['hearth/#']);
+  t.equal(await w.waitFor('hearth/home/status'), 'online', 'the birth message went through');
+  await w.publish('hearth/home/switch.s4/set', 'ON');
+  await waitState(hub.hub.core, 'switch.s4', (s) => s.state === 'on');
+  t.equal(await w.waitFor('hearth/home/switch.s4/state', (p) => p === 'on'), 'on', 'commands and states over 3.1.1');
 });
