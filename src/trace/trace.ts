@@ -7,14 +7,7 @@ export type TraceDomain = 'automation' | 'script';
 export const TRACE_DOMAINS: readonly TraceDomain[] = ['automation', 'script'];
 
 /** Home Assistant's script_execution values. */
-export type ScriptExecution =
-  | 'finished'
-  | 'failed_conditions'
-  | 'failed_single'
-  | 'failed_max_runs'
-  | 'aborted'
-  | 'cancelled'
-  | 'error';
+export type ScriptExecution = 'finished' | 'failed_conditions' | 'failed_single' | 'failed_max_runs' | 'aborted' | 'cancelled' | 'error';
 
 /** How much one trace may keep; the first steps are kept and the rest counted as dropped. */
 export interface TraceLimits {
@@ -50,7 +43,10 @@ export class TraceStep {
 }
 
 /** The variables that differ from the baseline (by identity: run variables are replaced, never changed in place). */
-function changed(variables: Readonly<Record<string, unknown>>, baseline: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
+function changed(
+  variables: Readonly<Record<string, unknown>>,
+  baseline: Readonly<Record<string, unknown>>,
+): Record<string, unknown> | undefined {
   let out: Record<string, unknown> | undefined;
   for (const key in variables) {
     const value = variables[key];
