@@ -70,7 +70,7 @@ t.test('a run that finishes keeps its trigger, conditions and each step with its
   });
   t.same(stepAt(trace, 'action/1').changed_variables, { level: 42 }, 'the variables an action set');
   t.same(resultAt(trace, 'action/2'), { event: 'done', event_data: { level: 42 } });
-  t.equal(trace.config.id, 'evening', 'the configuration as written');
+  t.match(trace.config, { id: 'evening', alias: 'Evening' }, 'the configuration as written');
   t.equal(trace.error, undefined);
 });
 
