@@ -1,5 +1,5 @@
 import t from 'tap';
-import { DEVICES, nextEvent, setup } from './helpers.js';
+import { DEVICES, nextEvent, setup, validate } from './helpers.js';
 import { finishedTrace, finishedTraces, resultAt, stepAt } from './trace-helpers.js';
 
 const AUTOMATIONS = `${DEVICES}
@@ -164,4 +164,29 @@ t.test('a repeat of 10,000 iterations keeps the first 20 of each step, counts th
   t.same(resultAt(trace, 'sequence/1'), { event: 'after_loop', event_data: {} }, 'the step after the loop is there');
   t.equal(trace.last_step, 'sequence/1');
   t.ok(JSON.stringify(trace).length < 64 * 1024, 'the whole trace stays small');
+});
+
+t.test('trace: stored_traces is checked like the rest of the configuration', async (t) => {
+  t.same(
+    validate(`
+automation:
+  - id: a
+    trace: { stored_traces: -1 }
+    triggers: [{ trigger: event, event_type: x }]
+    actions: []
+  - id: b
+    trace: { stored_traces: 3, keep: forever }
+    triggers: [{ trigger: event, event_type: x }]
+    actions: []
+script:
+  s:
+    trace: { stored_traces: 1000 }
+    sequence: []
+`),
+    [
+      'automation[0].trace.stored_traces: -1 is not allowed: expected an integer from 0 to 100',
+      'automation[1].trace.keep: unknown option; allowed: stored_traces',
+      'script.s.trace.stored_traces: 1000 is not allowed: expected an integer from 0 to 100',
+    ],
+  );
 });
