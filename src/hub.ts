@@ -190,6 +190,7 @@ export class Hub {
         mqtt: mqttSubscriber,
         statistics,
         helpers: (domain) => helpers.collection(domain),
+        traces: automations.traces,
       }),
     });
     const drivers = new Drivers({

@@ -1,6 +1,7 @@
 import { HubError, isHubError } from '../core/errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
 import { TemplateError } from '../template/index.js';
+import type { TraceStep } from '../trace/trace.js';
 import { checkConditions } from './conditions.js';
 import { parseDuration } from './config-values.js';
 import { runParallel, runRepeat } from './loops.js';
@@ -78,12 +79,20 @@ async function callService(
 }
 
 /** The `wait` variable after wait_template or wait_for_trigger. */
-function setWait(run: Run, result: WaitResult, continueOnTimeout: boolean, what: string): void {
-  run.variables.wait = { completed: result.completed, remaining: result.remaining, trigger: result.trigger };
-  if (!result.completed && !continueOnTimeout) throw new Halt('stopped', `${what} timed out`);
+function setWait(run: Run, step: TraceStep | undefined, result: WaitResult, continueOnTimeout: boolean, what: string): void {
+  const wait = { completed: result.completed, remaining: result.remaining, trigger: result.trigger };
+  run.variables.wait = wait;
+  if (step !== undefined) step.result = { wait };
+  if (!result.completed && !continueOnTimeout) {
+    if (step !== undefined) step.result = { wait, timeout: true };
+    // Home Assistant aborts the script on such a timeout (_AbortScript).
+    if (run.trace !== undefined) run.trace.executionOverride = 'aborted';
+    throw new Halt('stopped', `${what} timed out`);
+  }
 }
 
-async function execute(run: Run, action: Action): Promise<void> {
+/** Runs one action; `step` is its trace element (for its result), `path` where its nested steps are traced. */
+async function execute(run: Run, action: Action, step: TraceStep | undefined, path: string): Promise<void> {
   const { env } = run;
   switch (action.kind) {
     case 'service': {
@@ -91,20 +100,35 @@ async function execute(run: Run, action: Action): Promise<void> {
       const data = renderedMapping(run, action.data, 'data');
       const target = action.target === undefined ? undefined : renderedMapping(run, action.target, 'target');
       const withResponse = action.responseVariable !== undefined;
+      if (step !== undefined) {
+        const params = { domain, service, service_data: data, target: target ?? {} };
+        step.result = { params, running_script: domain === 'script' && service !== 'turn_on' };
+      }
       const result = await callService(run, domain, service, data, target, withResponse);
       if (action.responseVariable !== undefined) run.variables[action.responseVariable] = result.response;
       return;
     }
-    case 'delay':
-      return delay(run, action.template === undefined ? action.ms : delayMs(run, action.template));
-    case 'event':
-      env.core.bus.fire(action.eventType, renderedMapping(run, action.eventData, 'event_data'), run.context);
+    case 'delay': {
+      const ms = action.template === undefined ? action.ms : delayMs(run, action.template);
+      if (step !== undefined) step.result = { delay: ms / 1000, done: false };
+      await delay(run, ms);
+      if (step !== undefined) step.result = { delay: ms / 1000, done: true };
       return;
-    case 'condition':
-      if (!checkConditions(env, [action.condition], run.scope())) throw new Halt('condition_failed', 'condition did not pass');
+    }
+    case 'event': {
+      const data = renderedMapping(run, action.eventData, 'event_data');
+      if (step !== undefined) step.result = { event: action.eventType, event_data: data };
+      env.core.bus.fire(action.eventType, data, run.context);
       return;
+    }
+    case 'condition': {
+      const passed = checkConditions(env, [action.condition], run.scope());
+      if (step !== undefined) step.result = { result: passed };
+      if (!passed) throw new Halt('condition_failed', 'condition did not pass');
+      return;
+    }
     case 'wait_for_trigger':
-      setWait(run, await waitForTrigger(run, action.triggers, action.timeoutMs), action.continueOnTimeout, 'wait_for_trigger');
+      setWait(run, step, await waitForTrigger(run, action.triggers, action.timeoutMs), action.continueOnTimeout, 'wait_for_trigger');
       return;
     case 'wait_template': {
       let result: WaitResult;
@@ -113,11 +137,16 @@ async function execute(run: Run, action: Action): Promise<void> {
       } catch (err) {
         throw err instanceof TemplateError ? templateHalt(err, 'Error in wait_template: ') : err;
       }
-      setWait(run, result, action.continueOnTimeout, 'wait_template');
+      setWait(run, step, result, action.continueOnTimeout, 'wait_template');
       return;
     }
     case 'stop': {
-      if (action.error) throw new Halt('failed', action.reason || 'stopped with an error');
+      if (step !== undefined) step.result = { stop: action.reason, error: action.error };
+      if (action.error) {
+        // Home Assistant ends such a run as aborted, with the reason as the step's error.
+        if (run.trace !== undefined) run.trace.executionOverride = 'aborted';
+        throw new Halt('failed', action.reason || 'stopped with an error');
+      }
       let response: JsonObject | null = null;
       if (action.responseVariable !== undefined) {
         const value = run.variables[action.responseVariable];
@@ -136,57 +165,95 @@ async function execute(run: Run, action: Action): Promise<void> {
       }
       return;
     case 'scene':
+      if (step !== undefined) {
+        step.result = { params: { domain: 'scene', service: 'turn_on', service_data: {}, target: { entity_id: action.entityId } } };
+      }
       await callService(run, 'scene', 'turn_on', { entity_id: action.entityId }, undefined, false);
       return;
     case 'if': {
-      const branch = checkConditions(env, action.conditions, run.scope()) ? action.then : action.else;
-      if (branch !== undefined) await runSequence(run, branch);
+      const passed = checkConditions(env, action.conditions, run.scope(), `${path}/if/condition`);
+      const branch = passed ? action.then : action.else;
+      if (branch === undefined) return;
+      if (step !== undefined) step.result = { choice: passed ? 'then' : 'else' };
+      await runSequence(run, branch, `${path}/${passed ? 'then' : 'else'}`);
       return;
     }
     case 'choose': {
-      for (const option of action.options) {
-        if (checkConditions(env, option.conditions, run.scope())) {
-          await runSequence(run, option.sequence);
+      for (let i = 0; i < action.options.length; i++) {
+        const option = action.options[i] as (typeof action.options)[number];
+        if (checkConditions(env, option.conditions, run.scope(), `${path}/choose/${i}/conditions`)) {
+          if (step !== undefined) step.result = { choice: i };
+          await runSequence(run, option.sequence, `${path}/choose/${i}/sequence`);
           return;
         }
       }
-      if (action.default !== undefined) await runSequence(run, action.default);
+      if (action.default === undefined) return;
+      if (step !== undefined) step.result = { choice: 'default' };
+      await runSequence(run, action.default, `${path}/default`);
       return;
     }
     case 'sequence':
-      return runSequence(run, action.actions);
+      return runSequence(run, action.actions, `${path}/sequence`);
     case 'repeat':
-      return runRepeat(run, action, runSequence);
+      return runRepeat(run, action, runSequence, `${path}/repeat`);
     case 'parallel':
-      return runParallel(run, action.branches, runSequence);
+      return runParallel(run, action.branches, runSequence, `${path}/parallel`);
   }
 }
 
-/** Runs actions in order. An error ends the run (Halt 'failed') unless the action has continue_on_error. */
-export async function runSequence(run: Run, actions: readonly Action[]): Promise<void> {
+/** Errors already recorded on the step they came from, so the steps around it do not repeat them. */
+const traced = new WeakSet<object>();
+
+/** Ends a step's trace element: what the error means for the trace (a stop or a cancel is no error). */
+function leaveStep(run: Run, step: TraceStep | undefined, err?: unknown, message?: string): void {
+  if (step === undefined || run.trace === undefined) return;
+  let error: string | undefined;
+  if (err !== undefined && !traced.has(err as object)) {
+    if (!(err instanceof Halt) || err.outcome === 'failed') error = message ?? (err instanceof Error ? err.message : String(err));
+    if (typeof err === 'object' && err !== null) traced.add(err);
+  }
+  run.trace.leave(step, run.variables, error);
+}
+
+/** A failure wrapped for the caller: marked as traced when the one it wraps was. */
+function wrapped(err: unknown, halt: Halt): Halt {
+  if (traced.has(err as object)) traced.add(halt);
+  return halt;
+}
+
+/**
+ * Runs actions in order, each traced at `<path>/<n>` (the one place every step passes through). An error ends the
+ * run (Halt 'failed') unless the action has continue_on_error.
+ */
+export async function runSequence(run: Run, actions: readonly Action[], path: string): Promise<void> {
   for (let pos = 0; pos < actions.length; pos++) {
     const action = actions[pos] as Action;
     run.checkAborted();
+    const stepPath = `${path}/${action.pos ?? pos}`;
+    const step = run.trace?.enter(stepPath, run.variables);
     try {
-      await execute(run, action);
+      await execute(run, action, step, stepPath);
+      leaveStep(run, step);
     } catch (err) {
       if (err instanceof Halt) {
+        leaveStep(run, step, err);
         // A template error is an error like any other for continue_on_error (Home Assistant's TemplateError).
         if (err.onceKey !== undefined && action.continueOnError) {
           run.env.log.warn({ script: run.name }, `${run.name}: ${describe(action)} at pos ${pos + 1} failed, continuing: ${err.message}`);
           continue;
         }
         if (err.onceKey !== undefined && !err.message.startsWith('Error for '))
-          throw new Halt('failed', `Error for ${describe(action)} at pos ${pos + 1}: ${err.message}`, null, err.onceKey);
+          throw wrapped(err, new Halt('failed', `Error for ${describe(action)} at pos ${pos + 1}: ${err.message}`, null, err.onceKey));
         throw err;
       }
       const message = isHubError(err) ? err.message : err instanceof Error ? err.message : String(err);
+      leaveStep(run, step, err, message);
       if (action.continueOnError && isHubError(err)) {
         run.env.log.warn({ script: run.name }, `${run.name}: ${describe(action)} at pos ${pos + 1} failed, continuing: ${message}`);
         continue;
       }
       if (!isHubError(err)) run.env.log.error({ err, script: run.name }, `${run.name}: unexpected error`);
-      throw new Halt('failed', `Error for ${describe(action)} at pos ${pos + 1}: ${message}`);
+      throw wrapped(err, new Halt('failed', `Error for ${describe(action)} at pos ${pos + 1}: ${message}`));
     }
   }
 }

@@ -111,6 +111,17 @@ class Automation implements AutomationPlatform, RestorablePlatform {
     const { core, log } = this.env;
     const context = createContext(core.clock.now(), null, cause?.id ?? null);
     const given = { this: templateState(core.states.get(this.entityId)), ...variables, trigger: triggerVariable(info) };
+    const { def } = this;
+    // Automations without an `id:` are traced under their object id (Home Assistant traces only those with one).
+    const trace = this.env.traces?.begin({
+      domain: 'automation',
+      itemId: def.uniqueId ?? def.objectId,
+      context,
+      config: def.config,
+      storedTraces: def.storedTraces,
+    });
+    if (trace !== undefined) trace.trigger = info?.description ?? null;
+    const triggerPath = info === undefined ? 'trigger' : `trigger/${info.idx}`;
     let vars: Record<string, unknown>;
     try {
       // The automation's variables, rendered after the trigger and before the conditions, as Home Assistant does.
@@ -118,16 +129,21 @@ class Automation implements AutomationPlatform, RestorablePlatform {
     } catch (err) {
       const message = `Error rendering variables: ${errorText(err)}`;
       this.runner.logOnce(message, `${this.entityId}: ${message}`, 'error');
+      trace?.record(triggerPath, given, undefined, message);
+      trace?.finish('error', message);
       return;
     }
+    trace?.record(triggerPath, vars);
     const scope = {
       triggerId: info?.id,
       variables: vars,
       name: this.entityId,
       onError: (message: string) => this.runner.logOnce(message, `${this.entityId}: ${message}`, 'warn'),
+      trace,
     };
-    if (!skipCondition && !checkConditions(this.env, this.def.conditions, scope)) {
+    if (!skipCondition && !checkConditions(this.env, this.def.conditions, scope, 'condition')) {
       log.debug({ automation: this.entityId }, `${this.entityId}: conditions not met, not running the actions`);
+      trace?.finish('failed_conditions');
       return;
     }
     const data: KnownEvents['automation_triggered'] = { name: this.def.alias, entity_id: this.entityId };
@@ -138,6 +154,7 @@ class Automation implements AutomationPlatform, RestorablePlatform {
       triggerId: info?.id,
       // Home Assistant leaves `source` out for a manual trigger.
       onAccepted: () => core.bus.fire('automation_triggered', data, context),
+      trace,
     });
     if (run !== undefined) await run;
   }

@@ -2,6 +2,7 @@ import type { Core } from '../core/core.js';
 import type { JsonValue } from '../core/json.js';
 import type { State } from '../core/state.js';
 import type { TemplateEngine } from '../template/index.js';
+import type { RunTrace } from '../trace/trace.js';
 import type { TimeZone } from './local-time.js';
 import type { Condition, NumericBound } from './model.js';
 import type { HubLocation } from './sun.js';
@@ -25,6 +26,8 @@ export interface ConditionScope {
   readonly name: string;
   /** A template that failed: the condition is false (Home Assistant's ConditionError) and the error reported. */
   readonly onError: (message: string) => void;
+  /** Where each condition's result is recorded, when the run is traced. */
+  readonly trace?: RunTrace;
 }
 
 /** A numeric_state value_template's number: rendered with `state`, read as a float; undefined when it is not one. */
@@ -91,8 +94,30 @@ export function inNumericRange(
 
 const END_OF_DAY = 86_400;
 
-/** Evaluates one condition in a run's scope. */
-export function checkCondition(env: ConditionEnv, c: Condition, scope: ConditionScope): boolean {
+/**
+ * Evaluates one condition in a run's scope; with a trace path (`condition/0`, `action/1/if/condition/0`), its
+ * result is recorded there, and its nested conditions under `<path>/conditions/<n>`.
+ */
+export function checkCondition(env: ConditionEnv, c: Condition, scope: ConditionScope, path?: string): boolean {
+  const trace = path === undefined ? undefined : scope.trace;
+  if (trace === undefined || path === undefined) return evaluate(env, c, scope);
+  let error: string | undefined;
+  const traced: ConditionScope = {
+    ...scope,
+    onError: (message) => {
+      error = message;
+      scope.onError(message);
+    },
+  };
+  const step = trace.enter(path, scope.variables);
+  const result = evaluate(env, c, traced, path);
+  step.result = { result };
+  trace.leave(step, scope.variables, error);
+  return result;
+}
+
+function evaluate(env: ConditionEnv, c: Condition, scope: ConditionScope, path?: string): boolean {
+  const nested = (x: Condition, i: number) => checkCondition(env, x, scope, path === undefined ? undefined : `${path}/conditions/${i}`);
   switch (c.kind) {
     case 'state': {
       const now = env.core.clock.now();
@@ -132,11 +157,11 @@ export function checkCondition(env: ConditionEnv, c: Condition, scope: Condition
       return c.weekdays === undefined || c.weekdays.includes(local.weekday);
     }
     case 'and':
-      return c.conditions.every((x) => checkCondition(env, x, scope));
+      return c.conditions.every(nested);
     case 'or':
-      return c.conditions.some((x) => checkCondition(env, x, scope));
+      return c.conditions.some(nested);
     case 'not':
-      return !c.conditions.some((x) => checkCondition(env, x, scope));
+      return !c.conditions.some(nested);
     case 'sun':
       return checkSun(env, c);
     case 'trigger':
@@ -144,7 +169,10 @@ export function checkCondition(env: ConditionEnv, c: Condition, scope: Condition
   }
 }
 
-export function checkConditions(env: ConditionEnv, conditions: readonly Condition[], scope: ConditionScope): boolean {
-  for (const c of conditions) if (!checkCondition(env, c, scope)) return false;
+/** True when every condition passes (stopping at the first that fails); traced under `<path>/<n>` when given. */
+export function checkConditions(env: ConditionEnv, conditions: readonly Condition[], scope: ConditionScope, path?: string): boolean {
+  for (let i = 0; i < conditions.length; i++) {
+    if (!checkCondition(env, conditions[i] as Condition, scope, path === undefined ? undefined : `${path}/${i}`)) return false;
+  }
   return true;
 }

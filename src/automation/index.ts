@@ -6,6 +6,7 @@ import { HubError } from '../core/errors.js';
 import { isJsonObject, type JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import { TemplateEngine } from '../template/index.js';
+import { TraceStore } from '../trace/store.js';
 import { AUTOMATION_OWNER, AutomationSet } from './automations.js';
 import { TimeZone } from './local-time.js';
 import { parseAutomations, parseScenes, parseScripts } from './parse-sections.js';
@@ -14,6 +15,7 @@ import { SCRIPT_OWNER, ScriptSet } from './scripts.js';
 import { StateDispatch } from './state-dispatch.js';
 import type { HubLocation } from './sun.js';
 import { SUN_OWNER, SunEntity } from './sun-entity.js';
+import { traceValue } from './trace-values.js';
 import type { MqttTriggerSource, TriggerEnv } from './triggers.js';
 
 /** Validators for the `automation:`, `script:` and `scene:` sections (check-config uses them). */
@@ -74,6 +76,8 @@ export class AutomationExtension implements Component {
   private scripts: ScriptSet | undefined;
   private scenes: SceneSet | undefined;
   private sun: SunEntity | undefined;
+  /** The traces of the last runs of each automation and script (in memory; kept across reloads). */
+  readonly traces: TraceStore;
 
   constructor(
     readonly core: Core,
@@ -86,6 +90,7 @@ export class AutomationExtension implements Component {
       log.error({ time_zone: config.hub.time_zone }, `unknown time zone ${config.hub.time_zone}; time triggers use UTC`);
     this.timeZone = zone ?? TimeZone.UTC;
     this.templates = options.templates ?? new TemplateEngine({ core, timeZone: zone === undefined ? 'UTC' : config.hub.time_zone });
+    this.traces = new TraceStore({ clock: core.clock, plain: traceValue });
   }
 
   async start(): Promise<void> {
@@ -147,6 +152,7 @@ export class AutomationExtension implements Component {
       starting,
       mqtt: this.options.mqtt,
       templates: this.templates,
+      traces: this.traces,
     };
   }
 

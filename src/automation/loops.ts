@@ -5,7 +5,7 @@ import { Halt, type Run, templateHalt } from './run.js';
 import { renderComplex } from './templating.js';
 
 /** Passed in by actions.ts, so the two modules do not import each other. */
-export type RunSequence = (run: Run, actions: readonly Action[]) => Promise<void>;
+export type RunSequence = (run: Run, actions: readonly Action[], path: string) => Promise<void>;
 
 /** One event-loop turn between iterations: a loop of quick steps cannot starve sockets and timers. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -47,13 +47,17 @@ function runaway(run: Run, type: string): Halt {
   return new Halt('failed', message, null, message);
 }
 
-/** Runs a `repeat` action; `repeat` (index, first, last, item) is set per iteration and the outer one restored after. */
-export async function runRepeat(run: Run, action: RepeatAction, runSequence: RunSequence): Promise<void> {
+/**
+ * Runs a `repeat` action; `repeat` (index, first, last, item) is set per iteration and the outer one restored after.
+ * `path` is the trace path of the loop (`action/0/repeat`): its steps are traced under `sequence`, its conditions
+ * under `while`/`until`.
+ */
+export async function runRepeat(run: Run, action: RepeatAction, runSequence: RunSequence, path: string): Promise<void> {
   const hadOuter = Object.hasOwn(run.variables, 'repeat');
   const outer = run.variables.repeat;
   const iteration = async (index: number, extra: Record<string, unknown>) => {
     run.variables.repeat = { first: index === 1, index, ...extra };
-    await runSequence(run, action.sequence);
+    await runSequence(run, action.sequence, `${path}/sequence`);
     await nextTurn();
     run.checkAborted();
   };
@@ -74,7 +78,7 @@ export async function runRepeat(run: Run, action: RepeatAction, runSequence: Run
         for (let index = 1; ; index++) {
           if (index > MAX_REPEAT_ITERATIONS) throw runaway(run, 'while');
           run.variables.repeat = { first: index === 1, index };
-          if (!checkConditions(run.env, loop.conditions, run.scope())) return;
+          if (!checkConditions(run.env, loop.conditions, run.scope(), `${path}/while`)) return;
           await iteration(index, {});
         }
       case 'until':
@@ -88,7 +92,7 @@ export async function runRepeat(run: Run, action: RepeatAction, runSequence: Run
             run.reportError(message);
           };
           const scope = { ...run.scope(), onError };
-          if (checkConditions(run.env, loop.conditions, scope) || failed) return;
+          if (checkConditions(run.env, loop.conditions, scope, `${path}/until`) || failed) return;
         }
     }
   } finally {
@@ -101,7 +105,14 @@ export async function runRepeat(run: Run, action: RepeatAction, runSequence: Run
  * Runs each branch at the same time with its own copy of the variables. As Home Assistant's asyncio.gather with
  * return_exceptions, every branch runs to its end; then the first failure (or stop) ends the run.
  */
-export async function runParallel(run: Run, branches: readonly Action[], runSequence: RunSequence): Promise<void> {
-  const results = await Promise.allSettled(branches.map((branch) => runSequence(run.fork(), [branch])));
+export async function runParallel(run: Run, branches: readonly Action[], runSequence: RunSequence, path: string): Promise<void> {
+  // Traced as Home Assistant does: a branch's actions under `parallel/<n>/sequence/<m>`.
+  const results = await Promise.allSettled(
+    branches.map((branch, i) =>
+      branch.kind === 'sequence'
+        ? runSequence(run.fork(), branch.actions, `${path}/${i}/sequence`)
+        : runSequence(run.fork(), [branch], `${path}/${i}/sequence`),
+    ),
+  );
   for (const result of results) if (result.status === 'rejected') throw result.reason;
 }

@@ -166,6 +166,8 @@ export const CONDITION_KINDS: readonly ConditionKind[] = [
 interface ActionBase {
   readonly alias?: string;
   readonly continueOnError: boolean;
+  /** Its index in the configured list when actions before it are disabled, so trace paths match the config. */
+  readonly pos?: number;
 }
 
 export type Action = ActionBase &
@@ -233,7 +235,18 @@ export interface RunPolicy {
   readonly maxExceeded: MaxExceeded;
 }
 
-export interface AutomationDefinition extends RunPolicy {
+/** Upper bound for `trace: stored_traces:` (Home Assistant's default is 5). */
+export const MAX_STORED_TRACES = 100;
+
+/** What a trace of an automation or script run keeps of its definition. */
+export interface TraceSettings {
+  /** `trace: stored_traces:`: how many runs are kept. */
+  readonly storedTraces: number;
+  /** The configuration as written, shown with each trace. */
+  readonly config: JsonObject;
+}
+
+export interface AutomationDefinition extends RunPolicy, TraceSettings {
   readonly objectId: string;
   readonly uniqueId?: string;
   readonly alias: string;
@@ -254,7 +267,7 @@ export interface ScriptField {
   readonly advanced: boolean;
 }
 
-export interface ScriptDefinition extends RunPolicy {
+export interface ScriptDefinition extends RunPolicy, TraceSettings {
   readonly objectId: string;
   readonly alias: string;
   readonly icon?: string;

@@ -267,9 +267,9 @@ export function parseAction(value: JsonValue, path: ConfigPath, issues: ConfigIs
 /** Parses a list of actions (a single mapping counts as a list of one). */
 export function parseActions(value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): Action[] {
   const out: Action[] = [];
-  for (const item of listItems(value, path)) {
+  listItems(value, path).forEach((item, i) => {
     const a = parseAction(item.value, item.path, issues);
-    if (a !== undefined) out.push(a);
-  }
+    if (a !== undefined) out.push(i === out.length ? a : { ...a, pos: i });
+  });
   return out;
 }

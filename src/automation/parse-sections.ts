@@ -1,12 +1,14 @@
 import { type ConfigIssue, type ConfigPath, ConfigReader, kindOf } from '../config/reader.js';
 import { isValidEntityId, MAX_STATE_LENGTH, slugify } from '../core/entity-id.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
+import { DEFAULT_STORED_TRACES } from '../trace/store.js';
 import { finishReader, isObjectId, readMapping, refuseTemplates } from './config-values.js';
 import {
   type AutomationDefinition,
   DEFAULT_MAX_RUNS,
   MAX_EXCEEDED_LEVELS,
   MAX_MAX_RUNS,
+  MAX_STORED_TRACES,
   RUN_MODES,
   type RunPolicy,
   type SceneDefinition,
@@ -68,6 +70,15 @@ function readEither(
   return { value, path: [...r.path, key] };
 }
 
+/** `trace: {stored_traces: N}`: how many runs keep their trace (Home Assistant's default, 5). */
+function readStoredTraces(r: ConfigReader): number {
+  const trace = r.child('trace');
+  if (trace === undefined) return DEFAULT_STORED_TRACES;
+  const n = trace.number('stored_traces', { integer: true, min: 0, max: MAX_STORED_TRACES });
+  trace.rejectUnknown();
+  return n ?? DEFAULT_STORED_TRACES;
+}
+
 /** Gives each entity a unique object id: `name`, then `name_2`, `name_3`, ... as Home Assistant's registry does. */
 function uniqueObjectId(base: string, taken: Set<string>): string {
   let id = base;
@@ -120,8 +131,9 @@ export function parseAutomations(section: JsonValue | undefined, path: ConfigPat
       triggers: parseTriggers(triggers.value, triggers.path, issues),
       conditions: parseConditions(conditions.value, conditions.path, issues),
       actions: parseActions(actions.value, actions.path, issues),
+      storedTraces: readStoredTraces(r),
+      config: isJsonObject(item) ? item : {},
     };
-    r.raw('trace');
     finishReader(r);
     out.push(definition);
   });
@@ -187,8 +199,9 @@ export function parseScripts(section: JsonValue | undefined, path: ConfigPath, i
       fields: parseFields(r),
       variables: readVariables(r),
       sequence: parseActions(r.raw('sequence'), [...itemPath, 'sequence'], issues),
+      storedTraces: readStoredTraces(r),
+      config: isJsonObject(value) ? value : {},
     };
-    r.raw('trace');
     finishReader(r);
     out.push(definition);
   }

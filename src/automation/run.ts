@@ -1,6 +1,7 @@
 import type { Context } from '../core/context.js';
 import type { JsonObject } from '../core/json.js';
 import { TemplateError } from '../template/index.js';
+import type { RunTrace } from '../trace/trace.js';
 import type { ConditionScope } from './conditions.js';
 import { errorText, type TemplateVars } from './templating.js';
 import type { TriggerEnv } from './triggers.js';
@@ -36,6 +37,8 @@ export class Run {
   readonly variables: Record<string, unknown>;
   /** Service calls in flight, counted across parallel branches. */
   private readonly calls: { count: number };
+  /** The trace this run records into (shared with its parallel branches); undefined for untraced runs. */
+  trace: RunTrace | undefined;
 
   constructor(
     readonly env: TriggerEnv,
@@ -51,6 +54,7 @@ export class Run {
     this.variables = { ...variables };
     this.abort = parent?.abort ?? new AbortController();
     this.calls = parent?.calls ?? { count: 0 };
+    this.trace = parent?.trace;
   }
 
   /** Service calls in flight; a queued or restart script called (and waited for) from inside its own run would deadlock or loop. */
@@ -73,7 +77,7 @@ export class Run {
 
   /** The scope conditions inside this run evaluate in. */
   scope(): ConditionScope {
-    return { triggerId: this.triggerId, variables: this.variables, name: this.name, onError: this.reportError };
+    return { triggerId: this.triggerId, variables: this.variables, name: this.name, onError: this.reportError, trace: this.trace };
   }
 }
 

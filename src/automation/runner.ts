@@ -1,6 +1,7 @@
 import type { Micros } from '../core/clock.js';
 import type { Context } from '../core/context.js';
 import type { JsonObject } from '../core/json.js';
+import type { RunTrace, ScriptExecution } from '../trace/trace.js';
 import { Halt, Run, type RunOutcome, runSequence } from './actions.js';
 import type { Action, RunPolicy } from './model.js';
 import type { TemplateVars } from './templating.js';
@@ -20,7 +21,19 @@ export interface StartOptions {
   readonly triggerId?: string;
   /** Called once the mode accepted the run, before it starts (automations fire `automation_triggered`). */
   readonly onAccepted?: () => void;
+  /** The run's trace: its steps are recorded there, and it is finished with the run's outcome (or the refusal). */
+  readonly trace?: RunTrace;
 }
+
+/** Home Assistant's script_execution for each way a run ends. */
+const EXECUTION: Record<RunOutcome, ScriptExecution> = {
+  finished: 'finished',
+  // A `stop` action ends the script normally.
+  stopped: 'finished',
+  condition_failed: 'aborted',
+  aborted: 'cancelled',
+  failed: 'error',
+};
 
 /** Lets the event loop breathe between runs, so automations that re-trigger each other cannot starve it. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -66,10 +79,12 @@ export class ScriptRunner {
     if (this.runs.size > 0) {
       if (mode === 'single') {
         this.logExceeded('Already running');
+        options.trace?.finish('failed_single');
         return undefined;
       }
       if (mode !== 'restart' && this.runs.size >= max) {
         this.logExceeded('Maximum number of runs exceeded');
+        options.trace?.finish('failed_max_runs');
         return undefined;
       }
       if (mode === 'restart') {
@@ -80,6 +95,7 @@ export class ScriptRunner {
     const run = new Run(this.env, this.name, options.context, options.variables, options.triggerId, (message) =>
       this.logOnce(message, `${this.name}: ${message}`, 'warn'),
     );
+    run.trace = options.trace;
     this.runs.add(run);
     options.onAccepted?.();
     this.lastTriggeredUs = this.env.core.clock.now();
@@ -92,6 +108,7 @@ export class ScriptRunner {
     } else done = this.execute(run);
     return done.then((result) => {
       if (this.runs.delete(run)) this.onChange(undefined);
+      run.trace?.finish(EXECUTION[result.outcome], result.error);
       return result;
     });
   }
@@ -112,7 +129,7 @@ export class ScriptRunner {
     try {
       await nextTurn();
       run.checkAborted();
-      await runSequence(run, this.sequence);
+      await runSequence(run, this.sequence, run.trace?.root ?? 'sequence');
       return { outcome: 'finished', response: null };
     } catch (err) {
       if (!(err instanceof Halt)) {

@@ -89,7 +89,9 @@ class Script implements ScriptPlatform {
   }
 
   private launch(variables: JsonObject, context: Context): Promise<RunResult | undefined> {
-    const { core, templates } = this.env;
+    const { core, templates, traces } = this.env;
+    const { def } = this;
+    const trace = traces?.begin({ domain: 'script', itemId: def.objectId, context, config: def.config, storedTraces: def.storedTraces });
     const given: Record<string, unknown> = { this: templateState(core.states.get(this.entityId)) };
     // A field left out takes its default, as Home Assistant's script fields do.
     for (const [key, field] of Object.entries(this.def.fields)) if (field.default !== undefined) given[key] = field.default;
@@ -100,10 +102,11 @@ class Script implements ScriptPlatform {
     } catch (err) {
       const message = `Error rendering variables: ${errorText(err)}`;
       this.runner.logOnce(message, `${this.entityId}: ${message}`, 'error');
+      trace?.finish('error', message);
       return Promise.resolve({ outcome: 'failed', response: null, error: message });
     }
     core.bus.fire('script_started', { name: this.def.alias, entity_id: this.entityId }, context);
-    return this.runner.start({ variables: vars, context }) ?? Promise.resolve(undefined);
+    return this.runner.start({ variables: vars, context, trace }) ?? Promise.resolve(undefined);
   }
 
   private write(): void {

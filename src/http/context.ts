@@ -25,6 +25,17 @@ export interface HelperItems {
   delete(id: string): void;
 }
 
+/**
+ * The traces of automation and script runs as `trace/list`, `trace/get` and `trace/contexts` read them (src/trace
+ * implements it). `domain` is `automation` or `script`, checked by the caller.
+ */
+export interface TraceReader {
+  list(domain?: 'automation' | 'script', itemId?: string): JsonObject[];
+  /** undefined when that run is not (or no longer) kept. */
+  get(domain: 'automation' | 'script', itemId: string, runId: string): JsonObject | undefined;
+  contexts(domain?: 'automation' | 'script', itemId?: string): JsonObject;
+}
+
 /** What the API modules (REST, WebSocket, web pages) share. */
 export interface ApiContext {
   readonly core: Core;
@@ -45,4 +56,6 @@ export interface ApiContext {
   readonly mqtt?: MqttSubscriber;
   /** The helpers' stored items by domain (`input_boolean/create` ...); undefined in hubs made without them. */
   readonly helpers?: (domain: string) => HelperItems | undefined;
+  /** Automation and script traces; undefined in hubs made without automations (the commands then find nothing). */
+  readonly traces?: TraceReader;
 }

@@ -53,8 +53,8 @@ const VENDOR: readonly VendorFile[] = [
   { name: 'vendor/uplot.css', path: (resolve) => join(dirname(resolve('uplot')), 'uPlot.min.css') },
 ];
 
-/** Modules loaded on demand (the history dialog): not preloaded with the dashboard. */
-const LAZY_MODULES: ReadonlySet<string> = new Set(['history.js', 'vendor/uplot.js']);
+/** Modules loaded on demand (the history and last-runs dialogs): not preloaded with the dashboard. */
+const LAZY_MODULES: ReadonlySet<string> = new Set(['history.js', 'traces.js', 'vendor/uplot.js']);
 
 /**
  * Loads, rewrites and gzips the assets once, on the first page view rather than at start-up, so the hub

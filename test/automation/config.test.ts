@@ -33,7 +33,8 @@ t.test('the 2024.10+ syntax and the legacy syntax parse to the same automation',
   const [a] = parseAutomations(modern, ['automation'], issues);
   const [b] = parseAutomations(legacy, ['automation'], issues);
   t.same(issues, []);
-  t.same(a, b);
+  // The same but for the configuration as written, which each keeps for its traces.
+  t.same({ ...a, config: null }, { ...b, config: null });
   t.match(a, {
     objectId: 'porch',
     alias: 'Porch light on motion',

@@ -14,6 +14,7 @@ import { bool, entityIds, intMap, nonNegativeInt, object, optional, positiveInt,
 import { STATISTICS_COMMANDS } from './statistics-commands.js';
 import { EntitiesSubscription, subscribeEvents } from './subscriptions.js';
 import { TEMPLATE_COMMANDS } from './template-commands.js';
+import { TRACE_COMMANDS } from './trace-commands.js';
 
 /** Event types a non-admin user may subscribe to (HA auth/permissions/events.py, 2024.4+). */
 const SUBSCRIBE_ALLOWLIST: ReadonlySet<string> = new Set([
@@ -198,4 +199,5 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ...TEMPLATE_COMMANDS,
   ...MQTT_COMMANDS,
   ...HELPER_COMMANDS,
+  ...TRACE_COMMANDS,
 ]);

@@ -328,10 +328,25 @@ function SceneControls({ act }) {
   return html`<div class="controls"><${Buttons} buttons=${[{ label: 'Activate', primary: true, onClick: () => act('turn_on') }]} /></div>`;
 }
 
+/**
+ * Opens the dialog of an automation's or script's last runs (traces.js, loaded on the first click). Traces are
+ * kept under the automation's `id` (its object id without one) and the script's object id.
+ * @param {EntityState} st
+ */
+function showRuns(st) {
+  const [domain, objectId] = st.entity_id.split('.');
+  const itemId = domain === 'automation' && typeof st.attributes.id === 'string' ? st.attributes.id : objectId;
+  const name = String(st.attributes.friendly_name ?? st.entity_id);
+  window.dispatchEvent(new CustomEvent('hearth-traces', { detail: { domain, itemId, name } }));
+}
+
 /** @param {{ st: EntityState, act: Act }} props */
 function ScriptControls({ st, act }) {
   const running = st.state === 'on';
-  return html`<div class="controls"><${Buttons} buttons=${[{ label: running ? 'Stop' : 'Run', primary: !running, onClick: () => act(running ? 'turn_off' : 'turn_on') }]} /></div>`;
+  return html`<div class="controls"><${Buttons} buttons=${[
+    { label: running ? 'Stop' : 'Run', primary: !running, onClick: () => act(running ? 'turn_off' : 'turn_on') },
+    { label: 'Last runs', onClick: () => showRuns(st) },
+  ]} /></div>`;
 }
 
 /** @param {{ st: EntityState, act: Act }} props */
@@ -339,7 +354,7 @@ function AutomationControls({ st, act }) {
   const last = st.attributes.last_triggered;
   return html`<div class="controls">
   ${typeof last === 'string' ? html`<p class="detail">Last run ${new Date(last).toLocaleString()}</p>` : null}
-  <${Buttons} buttons=${[{ label: 'Run now', onClick: () => act('trigger') }]} />
+  <${Buttons} buttons=${[{ label: 'Run now', onClick: () => act('trigger') }, { label: 'Last runs', onClick: () => showRuns(st) }]} />
 </div>`;
 }
 

@@ -97,6 +97,12 @@ window.addEventListener('hearth-history', (event) => {
   import('./history.js').then(({ openHistory }) => openHistory({ id, store, hub }));
 });
 
+// An automation's or script's "Last runs" opens its traces; the dialog's module loads on the first click.
+window.addEventListener('hearth-traces', (event) => {
+  const { domain, itemId, name } = /** @type {CustomEvent<{ domain: string, itemId: string, name: string }>} */ (event).detail;
+  import('./traces.js').then(({ openTraces }) => openTraces({ hub, domain, itemId, name }));
+});
+
 const root = document.getElementById('app');
 if (root !== null) {
   root.textContent = '';

@@ -1,0 +1,170 @@
+// @ts-check
+/**
+ * An automation's or script's last runs in a dialog (the hub keeps the last five of each): the list of runs with
+ * their time, trigger and outcome, and for the chosen run its steps in order, each with its result, the variables
+ * it changed and its error. Read with the WebSocket `trace/list` and `trace/get` commands; loaded on first use.
+ */
+
+import { html } from './html.js';
+import { useEffect, useState } from './vendor/hooks.js';
+import { render } from './vendor/preact.js';
+
+/** @typedef {{ command(message: object): Promise<any> }} Hub */
+/** @typedef {{ run_id: string, state: string, script_execution: string | null, timestamp: { start: string, finish: string | null }, trigger?: string | null, last_step: string | null, error?: string }} RunSummary */
+/** @typedef {{ path: string, timestamp: string, result?: Record<string, unknown>, changed_variables?: Record<string, unknown>, error?: string }} Step */
+
+/** What each script_execution means to a user. @type {Record<string, string>} */
+const OUTCOMES = {
+  finished: 'Finished',
+  failed_conditions: 'Stopped: conditions not met',
+  failed_single: 'Not run: already running',
+  failed_max_runs: 'Not run: too many runs',
+  aborted: 'Aborted',
+  cancelled: 'Cancelled',
+  error: 'Error',
+};
+
+/** @param {RunSummary} run */
+function outcomeText(run) {
+  if (run.state === 'running') return 'Running';
+  return OUTCOMES[run.script_execution ?? ''] ?? run.script_execution ?? 'Stopped';
+}
+
+/** @param {string} iso */
+function timeText(iso) {
+  return new Date(iso).toLocaleString([], { dateStyle: 'short', timeStyle: 'medium' });
+}
+
+/** @param {unknown} value */
+function jsonText(value) {
+  return JSON.stringify(value, null, 2);
+}
+
+/** A step's result in words: the service called, the branch taken, the wait, the condition's answer. @param {Step} step */
+function resultText(step) {
+  const r = step.result;
+  if (r === undefined) return '';
+  const params = /** @type {{ domain?: string, service?: string, service_data?: object, target?: object } | undefined} */ (r.params);
+  if (params !== undefined) {
+    const target =
+      params.target !== undefined && Object.keys(params.target).length > 0 ? ` on ${jsonText(params.target).replace(/\s+/g, ' ')}` : '';
+    return `Called ${params.domain}.${params.service}${target}`;
+  }
+  if ('choice' in r) return `Took ${typeof r.choice === 'number' ? `option ${r.choice + 1}` : r.choice}`;
+  if ('wait' in r) {
+    const wait = /** @type {{ completed?: boolean }} */ (r.wait);
+    return wait.completed ? 'Wait completed' : r.timeout ? 'Wait timed out: stopped' : 'Wait timed out';
+  }
+  if ('delay' in r) return `Delay of ${r.delay} s${r.done ? '' : ' (not over)'}`;
+  if ('event' in r) return `Fired event ${r.event}`;
+  if ('stop' in r) return `Stopped: ${r.stop}`;
+  if ('result' in r) return r.result ? 'Passed' : 'Did not pass';
+  return jsonText(r);
+}
+
+/** Every step of a trace in the order it happened (the paths keep the order first reached; a repeat's steps interleave). */
+function stepsInOrder(/** @type {Record<string, Step[]>} */ trace) {
+  const all = Object.values(trace).flat();
+  return all
+    .map((step, i) => ({ step, i }))
+    .sort((a, b) => a.step.timestamp.localeCompare(b.step.timestamp) || a.i - b.i)
+    .map((x) => x.step);
+}
+
+/** @param {{ hub: Hub, domain: string, itemId: string, runId: string }} props */
+function RunSteps({ hub, domain, itemId, runId }) {
+  const [trace, setTrace] = useState(/** @type {any} */ (null));
+  const [error, setError] = useState(/** @type {string | null} */ (null));
+  useEffect(() => {
+    let live = true;
+    setTrace(null);
+    hub.command({ type: 'trace/get', domain, item_id: itemId, run_id: runId }).then(
+      (t) => live && setTrace(t),
+      (/** @type {Error} */ err) => live && setError(err.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [runId]);
+  if (error !== null) return html`<p class="problem" role="alert">Could not load the run: ${error}</p>`;
+  if (trace === null) return html`<p class="loading">Loading…</p>`;
+  const steps = stepsInOrder(trace.trace);
+  return html`<div class="run-steps" data-run=${runId}>
+    ${trace.error !== undefined ? html`<p class="problem">${trace.error}</p>` : null}
+    ${trace.steps_dropped > 0 ? html`<p class="detail">${trace.steps_dropped} more steps were not kept.</p>` : null}
+    <ol class="steps">${steps.map(
+      (step, i) => html`<li key=${i} class=${step.error !== undefined ? 'step failed' : 'step'} data-path=${step.path}>
+        <code class="path">${step.path}</code>
+        <span class="result">${resultText(step)}</span>
+        ${step.error !== undefined ? html`<span class="error">${step.error}</span>` : null}
+        ${step.changed_variables !== undefined ? html`<details><summary>Changed variables: ${Object.keys(step.changed_variables).join(', ')}</summary><pre>${jsonText(step.changed_variables)}</pre></details>` : null}
+      </li>`,
+    )}</ol>
+  </div>`;
+}
+
+/** @param {{ hub: Hub, domain: string, itemId: string, name: string, close: () => void }} props */
+function TracesView({ hub, domain, itemId, name, close }) {
+  const [runs, setRuns] = useState(/** @type {RunSummary[] | null} */ (null));
+  const [chosen, setChosen] = useState(/** @type {string | null} */ (null));
+  const [error, setError] = useState(/** @type {string | null} */ (null));
+  useEffect(() => {
+    hub.command({ type: 'trace/list', domain, item_id: itemId }).then(
+      (/** @type {RunSummary[]} */ list) => {
+        const newest = list.slice().reverse();
+        setRuns(newest);
+        setChosen(newest[0]?.run_id ?? null);
+      },
+      (/** @type {Error} */ err) => setError(err.message),
+    );
+  }, []);
+  return html`<form method="dialog" class="history-head">
+    <h2 id="traces-title">${name}: last runs</h2>
+    <button class="close" aria-label="Close" onClick=${close}>×</button>
+  </form>
+  ${error !== null ? html`<p class="problem" role="alert">Could not load the runs: ${error}</p>` : runs === null ? html`<p class="loading">Loading…</p>` : runs.length === 0 ? html`<p class="empty">No runs yet.</p>` : null}
+  ${
+    runs !== null && runs.length > 0
+      ? html`<ul class="runs" aria-label="Runs">${runs.map(
+          (
+            run,
+          ) => html`<li key=${run.run_id}><button type="button" class=${run.run_id === chosen ? 'on' : ''} aria-pressed=${run.run_id === chosen} data-run=${run.run_id} data-outcome=${run.script_execution ?? run.state} onClick=${() => setChosen(run.run_id)}>
+      <time>${timeText(run.timestamp.start)}</time>
+      ${run.trigger !== undefined ? html`<span class="trigger">${run.trigger ?? 'manual'}</span>` : null}
+      <span class="outcome">${outcomeText(run)}</span>
+    </button></li>`,
+        )}</ul>`
+      : null
+  }
+  ${chosen !== null ? html`<${RunSteps} key=${chosen} hub=${hub} domain=${domain} itemId=${itemId} runId=${chosen} />` : null}`;
+}
+
+/**
+ * Opens the last runs of an automation or script; Escape or the close button closes it and gives focus back.
+ * @param {{ hub: Hub, domain: string, itemId: string, name: string }} props
+ */
+export function openTraces({ hub, domain, itemId, name }) {
+  let dialog = /** @type {HTMLDialogElement | null} */ (document.getElementById('traces-dialog'));
+  if (dialog === null) {
+    dialog = document.createElement('dialog');
+    dialog.id = 'traces-dialog';
+    dialog.className = 'history traces';
+    dialog.setAttribute('aria-labelledby', 'traces-title');
+    document.body.append(dialog);
+  }
+  const d = dialog;
+  const opener = /** @type {HTMLElement | null} */ (document.activeElement);
+  d.addEventListener(
+    'close',
+    () => {
+      render(null, d);
+      opener?.focus();
+    },
+    { once: true },
+  );
+  render(
+    html`<${TracesView} key=${`${domain}.${itemId}`} hub=${hub} domain=${domain} itemId=${itemId} name=${name} close=${() => d.close()} />`,
+    d,
+  );
+  if (!d.open) d.showModal();
+}
