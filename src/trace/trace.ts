@@ -9,9 +9,9 @@ export const TRACE_DOMAINS: readonly TraceDomain[] = ['automation', 'script'];
 /** Home Assistant's script_execution values. */
 export type ScriptExecution = 'finished' | 'failed_conditions' | 'failed_single' | 'failed_max_runs' | 'aborted' | 'cancelled' | 'error';
 
-/** How much one trace may keep; the first steps are kept and the rest counted as dropped. */
+/** How much one trace may keep; past the steps or bytes, later steps are counted as dropped. */
 export interface TraceLimits {
-  /** Elements per path: a repeat's inner steps keep their first iterations (Home Assistant keeps 20 per path too). */
+  /** Elements per path: a repeat's inner steps keep their last iterations (Home Assistant keeps the last 20 per path). */
   readonly perPath: number;
   /** Elements in the whole trace. */
   readonly steps: number;
@@ -33,6 +33,8 @@ export class TraceStep {
   error: string | undefined;
   /** The variables when the step began, until it ends (then dropped, so the trace holds no extra copies). */
   baseline: Readonly<Record<string, unknown>> | undefined;
+  /** What it counts against the trace's byte budget, given back when a later iteration replaces it. */
+  size = 0;
 
   constructor(
     readonly path: string,
@@ -111,13 +113,19 @@ export class RunTrace {
   enter(path: string, variables: Readonly<Record<string, unknown>>): TraceStep {
     this.lastStep = path;
     const list = this.steps.get(path);
-    const kept = this.count < this.limits.steps && this.bytes < this.limits.bytes && (list?.length ?? 0) < this.limits.perPath;
+    // A path keeps its last iterations, as Home Assistant's deque(maxlen=20): where a loop ended is what is debugged.
+    const full = list !== undefined && list.length >= this.limits.perPath;
+    const kept = full || (this.count < this.limits.steps && this.bytes < this.limits.bytes);
     const step = new TraceStep(path, this.now(), kept);
     if (!kept) {
       this.dropped++;
       return step;
     }
-    this.count++;
+    if (full) {
+      const oldest = list.shift() as TraceStep;
+      this.bytes -= oldest.size;
+      this.dropped++;
+    } else this.count++;
     step.baseline = this.lastVariables;
     step.changedVariables = changed(variables, this.lastVariables);
     this.lastVariables = { ...variables };
@@ -167,6 +175,7 @@ export class RunTrace {
       if (n > elementBytes / 2) step.changedVariables = shrink(step.changedVariables, elementBytes / 4);
       size += Math.min(n, elementBytes);
     }
+    step.size = size;
     this.bytes += size;
   }
 }
