@@ -52,13 +52,18 @@ function serviceName(run: Run, action: Extract<Action, { kind: 'service' }>): [s
   return name.split('.') as [string, string];
 }
 
-/** A templated delay: the rendered text or mapping read as a duration. */
-function delayMs(run: Run, template: JsonValue): number {
-  const value = rendered(run, template, 'delay');
+/** A templated delay or wait timeout: the rendered text or mapping read as a duration; a failure ends the run. */
+function durationMs(run: Run, template: JsonValue, what: 'delay' | 'timeout'): number {
+  const value = rendered(run, template, what);
   const issues: { path: readonly (string | number)[]; message: string }[] = [];
-  const ms = parseDuration(value, ['delay'], issues);
-  if (ms === undefined) throw new Halt('failed', `Error rendering delay template: ${issues[0]?.message ?? 'not a duration'}`);
+  const ms = parseDuration(value, [what], issues);
+  if (ms === undefined) throw new Halt('failed', `Error rendering ${what} template: ${issues[0]?.message ?? 'not a duration'}`);
   return ms;
+}
+
+/** A wait's timeout: fixed, or its template rendered as the wait starts. */
+function timeoutMs(run: Run, action: { readonly timeoutMs?: number; readonly timeoutTemplate?: JsonValue }): number | undefined {
+  return action.timeoutTemplate === undefined ? action.timeoutMs : durationMs(run, action.timeoutTemplate, 'timeout');
 }
 
 async function callService(
@@ -96,7 +101,7 @@ async function execute(run: Run, action: Action): Promise<void> {
       return;
     }
     case 'delay':
-      return delay(run, action.template === undefined ? action.ms : delayMs(run, action.template));
+      return delay(run, action.template === undefined ? action.ms : durationMs(run, action.template, 'delay'));
     case 'event':
       env.core.bus.fire(action.eventType, renderedMapping(run, action.eventData, 'event_data'), run.context);
       return;
@@ -104,12 +109,13 @@ async function execute(run: Run, action: Action): Promise<void> {
       if (!checkConditions(env, [action.condition], run.scope())) throw new Halt('condition_failed', 'condition did not pass');
       return;
     case 'wait_for_trigger':
-      setWait(run, await waitForTrigger(run, action.triggers, action.timeoutMs), action.continueOnTimeout, 'wait_for_trigger');
+      setWait(run, await waitForTrigger(run, action.triggers, timeoutMs(run, action)), action.continueOnTimeout, 'wait_for_trigger');
       return;
     case 'wait_template': {
       let result: WaitResult;
+      const timeout = timeoutMs(run, action);
       try {
-        result = await waitTemplate(run, action.template, action.timeoutMs);
+        result = await waitTemplate(run, action.template, timeout);
       } catch (err) {
         throw err instanceof TemplateError ? templateHalt(err, 'Error in wait_template: ') : err;
       }
