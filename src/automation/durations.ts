@@ -2,8 +2,7 @@ import type { ConfigReader } from '../config/reader.js';
 import type { JsonValue } from '../core/json.js';
 import type { TemplateEngine } from '../template/index.js';
 import { parseDuration, readDuration } from './config-values.js';
-import { checkTemplates, errorText, hasTemplate, renderComplex, type TemplateVars } from './templating.js';
-import { type TriggerEnv, type TriggerInfo, type TriggerScope, triggerVariable } from './trigger-info.js';
+import { checkTemplates, hasTemplate, renderComplex, type TemplateVars } from './templating.js';
 
 /**
  * A duration key Home Assistant also takes as a template (`for:` of state, numeric_state and template triggers and
@@ -33,24 +32,4 @@ export function renderDuration(engine: TemplateEngine, template: JsonValue, vari
   const ms = parseDuration(value, [], issues);
   if (ms === undefined) throw new Error(issues[0]?.message ?? `${JSON.stringify(value)} is not a duration`);
   return ms;
-}
-
-/**
- * A trigger's `for:` when it fires: undefined without one, its milliseconds, or null when its template failed (logged
- * with the automation's name; the trigger does not fire, as in Home Assistant). The template sees the automation's
- * variables and `trigger` (entity_id, from_state, to_state...).
- */
-export function triggerForMs(
-  env: TriggerEnv,
-  scope: TriggerScope,
-  t: { readonly forMs?: number; readonly forTemplate?: JsonValue },
-  data: TriggerInfo,
-): number | null | undefined {
-  if (t.forTemplate === undefined) return t.forMs;
-  try {
-    return renderDuration(env.templates, t.forTemplate, { ...scope.variables, trigger: triggerVariable(data) }, `${scope.name} for`);
-  } catch (err) {
-    env.log.error({ automation: scope.name }, `${scope.name}: Error rendering for template: ${errorText(err)}`);
-    return null;
-  }
 }

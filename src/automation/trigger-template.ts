@@ -1,10 +1,10 @@
 import type { Context } from '../core/context.js';
 import type { HubEvent } from '../core/event-bus.js';
 import { parseResult, RenderInfo } from '../template/index.js';
-import { triggerForMs } from './durations.js';
 import type { TemplateTrigger } from './model.js';
 import { errorText, render, resultAsBoolean } from './templating.js';
 import type { TimerSet } from './timer-set.js';
+import { triggerForMs } from './trigger-for.js';
 import { info, type TriggerCallback, type TriggerEnv, type TriggerScope } from './trigger-info.js';
 
 /** A template that read the time renders again at each minute, as Home Assistant's track_template does. */

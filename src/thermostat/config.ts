@@ -32,6 +32,10 @@ export interface ThermostatConfig {
   readonly coldTolerance: number;
   readonly hotTolerance: number;
   readonly minCycleMs: number;
+  /** max_cycle_duration: the longest run of the switch. */
+  readonly maxCycleMs?: number;
+  /** cycle_cooldown: the shortest time off between two runs. */
+  readonly cooldownMs: number;
   readonly keepAliveMs?: number;
   readonly initialHvacMode?: 'heat' | 'cool' | 'off';
   /** Preset name to its temperature, in Home Assistant's order. */
@@ -93,6 +97,8 @@ function readThermostat(value: JsonValue, path: ConfigPath, issues: ConfigIssue[
     coldTolerance: r.number('cold_tolerance', { default: DEFAULT_TOLERANCE }),
     hotTolerance: r.number('hot_tolerance', { default: DEFAULT_TOLERANCE }),
     minCycleMs: positiveDuration(r, 'min_cycle_duration') ?? 0,
+    maxCycleMs: positiveDuration(r, 'max_cycle_duration'),
+    cooldownMs: positiveDuration(r, 'cycle_cooldown') ?? 0,
     keepAliveMs: positiveDuration(r, 'keep_alive'),
     initialHvacMode: r.oneOf('initial_hvac_mode', ['cool', 'heat', 'off'] as const),
     presets,

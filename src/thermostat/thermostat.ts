@@ -15,8 +15,8 @@ import {
 } from '../domains/climate.js';
 import type { Scheduler } from '../util/scheduler.js';
 import type { ThermostatConfig } from './config.js';
-
-const PRESET_NONE = 'none';
+import { decide } from './control.js';
+import { PRESET_NONE, startSettings } from './restore.js';
 
 export interface ThermostatEnv {
   readonly core: Core;
@@ -32,6 +32,8 @@ interface ControlOptions {
   readonly force?: boolean;
   /** The keep_alive interval: the current command is sent again. */
   readonly keepAlive?: boolean;
+  /** max_cycle_duration ran out: the switch goes off. */
+  readonly maxCycle?: boolean;
 }
 
 /**
@@ -57,7 +59,12 @@ export class Thermostat {
   /** Why the sensor gives no temperature (unavailable, unknown, stalled); logged once per fault. */
   private fault: string | undefined;
   private checkTimer: unknown;
+  private cycleTimer: unknown;
   private keepAliveTimer: unknown;
+  /** When the switch last toggled; cycle_cooldown before start-up has passed, so it does not hold the first start. */
+  private lastToggledUs: number;
+  /** The context of the last command sent: a switch change with another one was made by hand. */
+  private ownContext: string | undefined;
   private staleTimer: unknown;
   private queue: Promise<void> = Promise.resolve();
   private stopped = false;
@@ -73,6 +80,7 @@ export class Thermostat {
     for (const [name, t] of config.presets) this.presetOf.set(t, name);
     this.target = config.targetTemp ?? null;
     this.savedTarget = config.targetTemp ?? config.presets[0]?.[1] ?? null;
+    this.lastToggledUs = env.core.clock.now() - config.cooldownMs * 1000;
     const precision = config.precision ?? 0.1;
     const platform: ClimatePlatform & { restoreState(): void } = {
       setHvacMode: (mode) => this.serial(async () => this.applyMode(mode)),
@@ -102,7 +110,15 @@ export class Thermostat {
   /** Restores the last target, preset and mode, reads the sensor and the switch, and starts the timers. */
   start(): void {
     const { core } = this.env;
-    this.restore();
+    const settings = startSettings(this.config, this.env.lastState(this.entityId), {
+      min: this.minTemp,
+      max: this.maxTemp,
+      modes: this.handle.capabilities.hvacModes,
+    });
+    this.target = settings.target;
+    this.preset = settings.preset;
+    this.mode = settings.mode;
+    if (settings.warning !== undefined) this.env.log.warn({ entity_id: this.entityId }, settings.warning);
     const sensor = core.states.get(this.config.sensor);
     if (sensor !== undefined) this.readSensor(sensor);
     this.armStale();
@@ -118,7 +134,8 @@ export class Thermostat {
   stop(): Promise<void> {
     this.stopped = true;
     const { scheduler } = this.env;
-    for (const timer of [this.checkTimer, this.keepAliveTimer, this.staleTimer]) if (timer !== undefined) scheduler.clear(timer);
+    for (const timer of [this.checkTimer, this.cycleTimer, this.keepAliveTimer, this.staleTimer])
+      if (timer !== undefined) scheduler.clear(timer);
     return this.queue;
   }
 
@@ -133,32 +150,11 @@ export class Thermostat {
     }
     if (entityId === this.config.heater && next !== null) {
       if (previous === null) void this.serial(() => this.checkSwitchInitialState());
+      if (previous?.state !== next.state) this.lastToggledUs = next.lastChangedUs;
+      // Switched by hand: the user has taken over, so pending re-checks and the max cycle are dropped (as in Home Assistant).
+      if (next.context.id !== this.ownContext) this.cancelTimers();
       this.write();
     }
-  }
-
-  /** Home Assistant's async_added_to_hass: configured values win over the stored ones. */
-  private restore(): void {
-    const stored = this.env.lastState(this.entityId);
-    const fallback = this.config.acMode ? this.maxTemp : this.minTemp;
-    if (stored !== undefined) {
-      if (this.target === null) {
-        const t = stored.attributes?.temperature;
-        if (typeof t === 'number') this.target = t;
-        else {
-          this.target = fallback;
-          this.env.log.warn({ entity_id: this.entityId }, `Undefined target temperature, falling back to ${fallback}`);
-        }
-      }
-      const preset = stored.attributes?.preset_mode;
-      if (typeof preset === 'string' && (preset === PRESET_NONE || this.presets.has(preset))) this.preset = preset;
-      const modes = this.handle.capabilities.hvacModes as readonly string[];
-      if (this.config.initialHvacMode === undefined && modes.includes(stored.state)) this.mode = stored.state as HvacMode;
-    } else if (this.target === null) {
-      this.target = fallback;
-      this.env.log.warn({ entity_id: this.entityId }, `No previously saved temperature, setting to ${fallback}`);
-    }
-    if (this.config.initialHvacMode !== undefined) this.mode = this.config.initialHvacMode;
   }
 
   private serial(fn: () => Promise<void>): Promise<void> {
@@ -264,59 +260,66 @@ export class Thermostat {
     await this.switchHeater(false);
   }
 
-  /** min_cycle_duration: the switch has been in its state that long (always true without one). */
-  private heldLongEnough(): boolean {
-    const ms = this.config.minCycleMs;
-    if (ms === 0) return true;
-    const since = this.env.core.states.get(this.config.heater)?.lastChangedUs;
-    if (since === undefined) return true;
-    const left = ms - (this.env.core.clock.now() - since) / 1000;
-    if (left <= 0) return true;
-    // Decide again when the hold ends (Home Assistant's _check_callback), so a due switch is not left for the next reading.
-    if (this.checkTimer === undefined && !this.stopped) {
-      this.checkTimer = this.env.scheduler.timeout(() => {
-        this.checkTimer = undefined;
-        void this.serial(() => this.control());
-      }, left);
-    }
-    return false;
-  }
-
   /** Home Assistant's _async_control_heating. */
   private async control(options: ControlOptions = {}): Promise<void> {
     if (this.stopped) return;
     if (!this.active && this.current !== null && this.target !== null) this.active = true;
     if (!this.active || this.mode === 'off' || this.target === null) return;
-    const on = this.heaterOn();
-    if (this.current === null) {
-      // A sensor fault: the switch stays off, and keep-alive repeats that.
-      if (on || options.keepAlive) await this.switchHeater(false, options.keepAlive);
+    if (options.maxCycle) {
+      await this.switchHeater(false);
       return;
     }
-    const tooCold = this.target >= this.current + this.config.coldTolerance;
-    const tooHot = this.current >= this.target + this.config.hotTolerance;
-    const ac = this.config.acMode;
-    if (on) {
-      if ((ac && tooCold) || (!ac && tooHot)) {
-        if (options.force || this.heldLongEnough()) await this.switchHeater(false);
-      } else if (options.keepAlive) await this.switchHeater(true, true);
-    } else if ((ac && tooHot) || (!ac && tooCold)) {
-      if (options.force || this.heldLongEnough()) await this.switchHeater(true);
-    } else if (options.keepAlive) await this.switchHeater(false, true);
+    const { core } = this.env;
+    const now = core.clock.now();
+    const changed = core.states.get(this.config.heater)?.lastChangedUs;
+    const d = decide({
+      current: this.current,
+      target: this.target,
+      coldTolerance: this.config.coldTolerance,
+      hotTolerance: this.config.hotTolerance,
+      acMode: this.config.acMode,
+      switchOn: this.heaterOn(),
+      force: options.force === true,
+      keepAlive: options.keepAlive === true,
+      heldMs: changed === undefined ? Number.POSITIVE_INFINITY : (now - changed) / 1000,
+      minCycleMs: this.config.minCycleMs,
+      sinceToggleMs: (now - this.lastToggledUs) / 1000,
+      cooldownMs: this.config.cooldownMs,
+    });
+    if (d.kind === 'switch') await this.switchHeater(d.on, d.keepAlive);
+    else if (d.kind === 'hold' && this.checkTimer === undefined && !this.stopped) {
+      // Decide again when the hold ends (Home Assistant's _check_callback), not only at the next reading.
+      this.checkTimer = this.env.scheduler.timeout(() => {
+        this.checkTimer = undefined;
+        void this.serial(() => this.control());
+      }, d.ms);
+    }
   }
 
   private async switchHeater(on: boolean, keepAlive = false): Promise<void> {
-    if (!keepAlive && this.checkTimer !== undefined) {
-      this.env.scheduler.clear(this.checkTimer);
-      this.checkTimer = undefined;
+    const { core, scheduler } = this.env;
+    const context = core.newContext();
+    this.ownContext = context.id;
+    await core.services.call('homeassistant', on ? 'turn_on' : 'turn_off', { entity_id: this.config.heater }, { context });
+    if (keepAlive) return;
+    this.lastToggledUs = core.clock.now();
+    this.cancelTimers();
+    const maxMs = this.config.maxCycleMs;
+    if (on && maxMs !== undefined && !this.stopped) {
+      // max_cycle_duration: a run of the switch ends after this long, whatever the temperature.
+      this.cycleTimer = scheduler.timeout(() => {
+        this.cycleTimer = undefined;
+        void this.serial(() => this.control({ maxCycle: true }));
+      }, maxMs);
     }
-    const { core } = this.env;
-    await core.services.call(
-      'homeassistant',
-      on ? 'turn_on' : 'turn_off',
-      { entity_id: this.config.heater },
-      { context: core.newContext() },
-    );
+  }
+
+  private cancelTimers(): void {
+    const { scheduler } = this.env;
+    if (this.checkTimer !== undefined) scheduler.clear(this.checkTimer);
+    if (this.cycleTimer !== undefined) scheduler.clear(this.cycleTimer);
+    this.checkTimer = undefined;
+    this.cycleTimer = undefined;
   }
 
   private write(): void {

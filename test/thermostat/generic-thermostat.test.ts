@@ -190,6 +190,31 @@ t.test('min_cycle_duration holds the switch in its state, then decides again', a
   t.same(h.switched, ['on', 'off', 'on'], 'a user setting the target is not held (force)');
 });
 
+t.test('max_cycle_duration ends a run; cycle_cooldown keeps the switch off before the next', async (t) => {
+  const h = await hub(t, study('    max_cycle_duration: { minutes: 20 }\n    cycle_cooldown: { minutes: 5 }\n'));
+  await h.temperature(16);
+  await h.wait('switch.study_heater', (s) => s.state === 'on');
+  t.same(h.switched, ['on'], 'the cooldown does not hold the first start');
+  h.scheduler.advance(20 * MINUTE - SECOND);
+  t.same(h.switched, ['on']);
+  h.scheduler.advance(SECOND);
+  await h.wait('switch.study_heater', (s) => s.state === 'off');
+  t.same(h.switched, ['on', 'off'], 'off after 20 minutes although still too cold');
+  await h.temperature(15.9);
+  await h.wait('climate.study', (s) => s.attributes.current_temperature === 15.9);
+  t.same(h.switched, ['on', 'off'], 'held off by the cooldown');
+  h.scheduler.advance(5 * MINUTE);
+  await h.wait('switch.study_heater', (s) => s.state === 'on');
+  t.same(h.switched, ['on', 'off', 'on'], 'on again when the cooldown ends');
+
+  await h.call('switch', 'turn_off', { entity_id: 'switch.study_heater' });
+  await h.call('switch', 'turn_on', { entity_id: 'switch.study_heater' });
+  h.scheduler.advance(30 * MINUTE);
+  await h.temperature(16.1);
+  await h.wait('climate.study', (s) => s.attributes.current_temperature === 16.1);
+  t.equal(h.core.states.get('switch.study_heater')?.state, 'on', 'switched by hand: the max cycle of the run before is dropped');
+});
+
 t.test('keep_alive sends the current command again', async (t) => {
   const h = await hub(t, study('    keep_alive: { minutes: 3 }\n'));
   const sent: string[] = [];
