@@ -27,6 +27,7 @@ import { Registries } from './registry/index.js';
 import { SECTION_VALIDATORS } from './sections.js';
 import { templateEngineFor } from './template/index.js';
 import { TemplateEntities } from './template-entities/index.js';
+import { Thermostats } from './thermostat/index.js';
 
 /** Re-exported for tests and benches; check-config imports ./sections.js so it never loads uWS. */
 export { SECTION_VALIDATORS };
@@ -214,6 +215,14 @@ export class Hub {
       templates: templateEngineFor(core, registries, config.hub.time_zone),
     });
 
+    const thermostats = new Thermostats({
+      core,
+      config,
+      log: log.child({ module: 'generic_thermostat' }),
+      scheduler: options.scheduler,
+      lastState: (entityId) => restore.get(entityId),
+    });
+
     const components: readonly Component[] = [
       restore,
       ...(recorder ? [recorder] : []),
@@ -227,6 +236,8 @@ export class Hub {
       ...(mqtt ? [mqtt] : []),
       // Before automations, so their triggers see the template entities from the start.
       templateEntities,
+      // After the switches and sensors they read (drivers, helpers, MQTT, template entities), before automations.
+      thermostats,
       automations,
     ];
     const lifecycle = new Lifecycle(components, { log, core });

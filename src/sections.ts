@@ -7,6 +7,7 @@ import { MQTT_SECTION_VALIDATORS } from './mqtt/config.js';
 import { RECORDER_SECTION_VALIDATORS } from './recorder/config.js';
 import { REGISTRY_SECTION_VALIDATORS } from './registry/index.js';
 import { TEMPLATE_SECTION_VALIDATORS } from './template-entities/index.js';
+import { CLIMATE_SECTION_VALIDATORS } from './thermostat/index.js';
 
 /**
  * Every top-level config section besides `hub:`, with the validator check-config runs on it. Kept apart from
@@ -21,6 +22,7 @@ export const SECTION_VALIDATORS: SectionValidators = {
   ...MQTT_SECTION_VALIDATORS,
   ...HELPER_SECTION_VALIDATORS,
   ...TEMPLATE_SECTION_VALIDATORS,
+  ...CLIMATE_SECTION_VALIDATORS,
 };
 
 /**

@@ -53,13 +53,18 @@ function serviceName(run: Run, action: Extract<Action, { kind: 'service' }>): [s
   return name.split('.') as [string, string];
 }
 
-/** A templated delay: the rendered text or mapping read as a duration. */
-function delayMs(run: Run, template: JsonValue): number {
-  const value = rendered(run, template, 'delay');
+/** A templated delay or wait timeout: the rendered text or mapping read as a duration; a failure ends the run. */
+function durationMs(run: Run, template: JsonValue, what: 'delay' | 'timeout'): number {
+  const value = rendered(run, template, what);
   const issues: { path: readonly (string | number)[]; message: string }[] = [];
-  const ms = parseDuration(value, ['delay'], issues);
-  if (ms === undefined) throw new Halt('failed', `Error rendering delay template: ${issues[0]?.message ?? 'not a duration'}`);
+  const ms = parseDuration(value, [what], issues);
+  if (ms === undefined) throw new Halt('failed', `Error rendering ${what} template: ${issues[0]?.message ?? 'not a duration'}`);
   return ms;
+}
+
+/** A wait's timeout: fixed, or its template rendered as the wait starts. */
+function timeoutMs(run: Run, action: { readonly timeoutMs?: number; readonly timeoutTemplate?: JsonValue }): number | undefined {
+  return action.timeoutTemplate === undefined ? action.timeoutMs : durationMs(run, action.timeoutTemplate, 'timeout');
 }
 
 async function callService(
@@ -109,7 +114,7 @@ async function execute(run: Run, action: Action, step: TraceStep | undefined, pa
       return;
     }
     case 'delay': {
-      const ms = action.template === undefined ? action.ms : delayMs(run, action.template);
+      const ms = action.template === undefined ? action.ms : durationMs(run, action.template, 'delay');
       if (step !== undefined) step.result = { delay: ms / 1000, done: false };
       await delay(run, ms);
       if (step !== undefined) step.result = { delay: ms / 1000, done: true };
@@ -128,12 +133,13 @@ async function execute(run: Run, action: Action, step: TraceStep | undefined, pa
       return;
     }
     case 'wait_for_trigger':
-      setWait(run, step, await waitForTrigger(run, action.triggers, action.timeoutMs), action.continueOnTimeout, 'wait_for_trigger');
+      setWait(run, step, await waitForTrigger(run, action.triggers, timeoutMs(run, action)), action.continueOnTimeout, 'wait_for_trigger');
       return;
     case 'wait_template': {
       let result: WaitResult;
+      const timeout = timeoutMs(run, action);
       try {
-        result = await waitTemplate(run, action.template, action.timeoutMs);
+        result = await waitTemplate(run, action.template, timeout);
       } catch (err) {
         throw err instanceof TemplateError ? templateHalt(err, 'Error in wait_template: ') : err;
       }

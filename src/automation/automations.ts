@@ -8,7 +8,7 @@ import type { RestorablePlatform } from '../restore/restore-policy.js';
 import { checkConditions } from './conditions.js';
 import type { AutomationDefinition } from './model.js';
 import { ScriptRunner } from './runner.js';
-import { errorText, renderVariables, templateState } from './templating.js';
+import { errorText, liveThis, renderVariables } from './templating.js';
 import { attachTriggers, type TriggerEnv, type TriggerInfo, triggerVariable } from './triggers.js';
 
 export const AUTOMATION_OWNER = 'automation';
@@ -42,8 +42,10 @@ class Automation implements AutomationPlatform, RestorablePlatform {
 
   /** Writes the first state and, unless `initial_state: false`, attaches the triggers. */
   begin(): void {
-    if (this.def.initialState) this.enable();
+    this.enabled = this.def.initialState;
+    // Written before the triggers attach, so that their templates' `this` is the automation's state, never None.
     this.write();
+    if (this.enabled) this.attach();
   }
 
   trigger(variables: JsonObject, skipCondition: boolean, context: Context): Promise<void> {
@@ -84,8 +86,12 @@ class Automation implements AutomationPlatform, RestorablePlatform {
 
   private enable(): void {
     this.enabled = true;
+    this.attach();
+  }
+
+  private attach(): void {
     // Another env per attachment: `homeassistant: start` fires only for automations attached during start-up.
-    const scope = { variables: { this: templateState(this.env.core.states.get(this.entityId)) }, name: this.entityId };
+    const scope = { variables: { this: liveThis(this.env.core, this.entityId) }, name: this.entityId };
     this.detach = attachTriggers(
       this.env,
       this.def.triggers,
@@ -110,7 +116,7 @@ class Automation implements AutomationPlatform, RestorablePlatform {
   private async fire(info: TriggerInfo | undefined, cause: Context | null, variables: JsonObject, skipCondition: boolean): Promise<void> {
     const { core, log } = this.env;
     const context = createContext(core.clock.now(), null, cause?.id ?? null);
-    const given = { this: templateState(core.states.get(this.entityId)), ...variables, trigger: triggerVariable(info) };
+    const given = { this: liveThis(core, this.entityId), ...variables, trigger: triggerVariable(info) };
     const { def } = this;
     // Automations without an `id:` are traced under their object id (Home Assistant traces only those with one).
     const trace = this.env.traces?.begin({

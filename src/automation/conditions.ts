@@ -3,6 +3,7 @@ import type { JsonValue } from '../core/json.js';
 import type { State } from '../core/state.js';
 import type { TemplateEngine } from '../template/index.js';
 import type { RunTrace } from '../trace/trace.js';
+import { renderDuration } from './durations.js';
 import type { TimeZone } from './local-time.js';
 import type { Condition, NumericBound } from './model.js';
 import type { HubLocation } from './sun.js';
@@ -121,11 +122,20 @@ function evaluate(env: ConditionEnv, c: Condition, scope: ConditionScope, path?:
   switch (c.kind) {
     case 'state': {
       const now = env.core.clock.now();
+      let forMs = c.forMs;
+      if (c.forTemplate !== undefined) {
+        try {
+          forMs = renderDuration(env.templates, c.forTemplate, scope.variables, `${scope.name} condition for`);
+        } catch (err) {
+          scope.onError(`In 'state' condition: Error rendering for template: ${errorText(err)}`);
+          return false;
+        }
+      }
       const test = (id: string): boolean => {
         const state = env.core.states.get(id);
         const value = stateValue(state, c.attribute);
         if (state === undefined || value === undefined || !c.states.includes(value)) return false;
-        return c.forMs === undefined || now - state.lastChangedUs >= c.forMs * 1000;
+        return forMs === undefined || now - state.lastChangedUs >= forMs * 1000;
       };
       return c.matchAny ? c.entityIds.some(test) : c.entityIds.every(test);
     }

@@ -33,6 +33,8 @@ export interface StateTrigger extends TriggerBase {
   /** True when none of from/to/not_from/not_to is given: then attribute-only changes trigger too. */
   readonly matchAll: boolean;
   readonly forMs?: number;
+  /** A templated `for:`, rendered when the trigger fires (with `trigger`) or the condition is checked. */
+  readonly forTemplate?: JsonValue;
 }
 
 export interface NumericStateTrigger extends TriggerBase {
@@ -44,6 +46,8 @@ export interface NumericStateTrigger extends TriggerBase {
   /** Rendered with `state` (the entity's state object); its number is compared instead of the state. */
   readonly valueTemplate?: string;
   readonly forMs?: number;
+  /** A templated `for:`, rendered when the trigger fires (with `trigger`) or the condition is checked. */
+  readonly forTemplate?: JsonValue;
 }
 
 /** Fires when the template's result becomes true (and, with `for:`, stays true that long). */
@@ -51,6 +55,8 @@ export interface TemplateTrigger extends TriggerBase {
   readonly kind: 'template';
   readonly template: string;
   readonly forMs?: number;
+  /** A templated `for:`, rendered when the trigger fires (with `trigger`) or the condition is checked. */
+  readonly forTemplate?: JsonValue;
 }
 
 export interface TimeTrigger extends TriggerBase {
@@ -123,6 +129,7 @@ export type Condition =
       readonly states: readonly string[];
       readonly attribute?: string;
       readonly forMs?: number;
+      readonly forTemplate?: JsonValue;
       readonly matchAny: boolean;
     }
   | {
@@ -191,12 +198,16 @@ export type Action = ActionBase &
         readonly kind: 'wait_for_trigger';
         readonly triggers: readonly Trigger[];
         readonly timeoutMs?: number;
+        /** A templated timeout, rendered when the wait starts. */
+        readonly timeoutTemplate?: JsonValue;
         readonly continueOnTimeout: boolean;
       }
     | {
         readonly kind: 'wait_template';
         readonly template: string;
         readonly timeoutMs?: number;
+        /** A templated timeout, rendered when the wait starts. */
+        readonly timeoutTemplate?: JsonValue;
         readonly continueOnTimeout: boolean;
       }
     | { readonly kind: 'stop'; readonly reason: string; readonly error: boolean; readonly responseVariable?: string }

@@ -2,21 +2,19 @@ import { type ConfigIssue, type ConfigPath, ConfigReader, kindOf } from '../conf
 import { MAX_EVENT_TYPE_LENGTH } from '../core/entity-id.js';
 import { TARGET_KEYS } from '../core/fields.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
-import {
-  finishReader,
-  isTemplate,
-  listItems,
-  parseDuration,
-  readDuration,
-  readEntityIds,
-  readMapping,
-  TEMPLATE_NOT_ALLOWED,
-} from './config-values.js';
+import { finishReader, isTemplate, listItems, parseDuration, readEntityIds, readMapping, TEMPLATE_NOT_ALLOWED } from './config-values.js';
+import { readDurationOrTemplate } from './durations.js';
 import type { Action, Condition } from './model.js';
 import { parseCondition, parseConditions } from './parse-conditions.js';
 import { parseParallel, parseRepeat } from './parse-loops.js';
 import { parseTriggers, readTemplate } from './parse-triggers.js';
 import { checkTemplate, checkTemplates, hasTemplate } from './templating.js';
+
+/** `timeout:` as a fixed duration or a template rendered when the wait starts. */
+function timeoutOf(r: ConfigReader): { timeoutMs?: number; timeoutTemplate?: JsonValue } {
+  const d = readDurationOrTemplate(r, 'timeout');
+  return d.template === undefined ? { timeoutMs: d.ms } : { timeoutTemplate: d.template };
+}
 
 /** Which key makes an action of which kind (checked in this order, as Home Assistant does). */
 const ACTION_KEYS = [
@@ -155,7 +153,7 @@ function parseActionKind(
         ...base,
         kind: 'wait_for_trigger',
         triggers,
-        timeoutMs: readDuration(r, 'timeout'),
+        ...timeoutOf(r),
         continueOnTimeout: r.boolean('continue_on_timeout', true),
       };
     }
@@ -164,7 +162,7 @@ function parseActionKind(
         ...base,
         kind: 'wait_template',
         template: readTemplate(r, 'wait_template', true) ?? '',
-        timeoutMs: readDuration(r, 'timeout'),
+        ...timeoutOf(r),
         continueOnTimeout: r.boolean('continue_on_timeout', true),
       };
     case 'stop': {

@@ -1,8 +1,8 @@
 import { type ConfigIssue, type ConfigPath, ConfigReader, kindOf } from '../config/reader.js';
 import type { JsonValue } from '../core/json.js';
-import { finishReader, isTemplate, listItems, parseTimeOfDay, readDuration, readEntityIds, readStringOrList } from './config-values.js';
+import { finishReader, isTemplate, listItems, parseTimeOfDay, readEntityIds, readStringOrList } from './config-values.js';
 import { CONDITION_KINDS, type Condition } from './model.js';
-import { checkBounds, readBound, readKind, readTemplate } from './parse-triggers.js';
+import { checkBounds, forOf, readBound, readKind, readTemplate } from './parse-triggers.js';
 import { parseSunCondition } from './sun-rules.js';
 import { checkTemplate } from './templating.js';
 
@@ -49,7 +49,7 @@ export function parseCondition(value: JsonValue, path: ConfigPath, issues: Confi
         entityIds: readEntityIds(r, 'entity_id', { required: true }),
         states: states ?? [],
         attribute: r.string('attribute'),
-        forMs: readDuration(r, 'for'),
+        ...forOf(r),
         matchAny: r.oneOf('match', ['all', 'any'] as const, 'all') === 'any',
       };
       break;

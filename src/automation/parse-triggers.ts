@@ -7,16 +7,22 @@ import {
   listItems,
   parseTimeOfDay,
   present,
-  readDuration,
   readEntityIds,
   readMapping,
   readStringOrList,
   TEMPLATE_NOT_ALLOWED,
 } from './config-values.js';
+import { readDurationOrTemplate } from './durations.js';
 import { type NumericBound, TRIGGER_KINDS, type Trigger } from './model.js';
 import { parseSunTrigger } from './sun-rules.js';
 import { checkTemplate, checkTemplates } from './templating.js';
 import { parseTimePattern } from './time-pattern.js';
+
+/** `for:` as a fixed duration or a template rendered when the trigger fires. */
+export function forOf(r: ConfigReader): { forMs?: number; forTemplate?: JsonValue } {
+  const d = readDurationOrTemplate(r, 'for');
+  return d.template === undefined ? { forMs: d.ms } : { forTemplate: d.template };
+}
 
 /** A key that holds a template (value_template, wait_template): required or not, compiled at load. */
 export function readTemplate(r: ConfigReader, key: string, required: boolean): string | undefined {
@@ -128,7 +134,7 @@ export function parseTrigger(value: JsonValue, path: ConfigPath, issues: ConfigI
         notTo,
         attribute: r.string('attribute'),
         matchAll,
-        forMs: readDuration(r, 'for'),
+        ...forOf(r),
       };
       break;
     }
@@ -144,13 +150,13 @@ export function parseTrigger(value: JsonValue, path: ConfigPath, issues: ConfigI
         below,
         attribute: r.string('attribute'),
         valueTemplate: readTemplate(r, 'value_template', false),
-        forMs: readDuration(r, 'for'),
+        ...forOf(r),
       };
       break;
     }
     case 'template': {
       const template = readTemplate(r, 'value_template', true) ?? '';
-      trigger = { ...base, kind: 'template', template, forMs: readDuration(r, 'for') };
+      trigger = { ...base, kind: 'template', template, ...forOf(r) };
       break;
     }
     case 'time': {

@@ -5,7 +5,7 @@ import type { JsonObject } from '../core/json.js';
 import { addScript, type ScriptHandle, type ScriptPlatform } from '../domains/script.js';
 import type { ScriptDefinition } from './model.js';
 import { type RunResult, ScriptRunner } from './runner.js';
-import { errorText, renderVariables, templateState } from './templating.js';
+import { errorText, liveThis, renderVariables } from './templating.js';
 import type { TriggerEnv } from './triggers.js';
 
 export const SCRIPT_OWNER = 'script';
@@ -92,7 +92,7 @@ class Script implements ScriptPlatform {
     const { core, templates, traces } = this.env;
     const { def } = this;
     const trace = traces?.begin({ domain: 'script', itemId: def.objectId, context, config: def.config, storedTraces: def.storedTraces });
-    const given: Record<string, unknown> = { this: templateState(core.states.get(this.entityId)) };
+    const given: Record<string, unknown> = { this: liveThis(core, this.entityId) };
     // A field left out takes its default, as Home Assistant's script fields do.
     for (const [key, field] of Object.entries(this.def.fields)) if (field.default !== undefined) given[key] = field.default;
     Object.assign(given, variables, { context: { id: context.id, parent_id: context.parent_id, user_id: context.user_id } });

@@ -3,7 +3,7 @@ import { Core } from '../core/core.js';
 import { isJsonObject, type JsonValue } from '../core/json.js';
 import { silentLogger } from '../core/log.js';
 import type { State } from '../core/state.js';
-import { isTemplate, parseResult, type RenderInfo, TemplateEngine, TemplateError, TemplateState } from '../template/index.js';
+import { isTemplate, LiveVariable, parseResult, type RenderInfo, TemplateEngine, TemplateError, TemplateState } from '../template/index.js';
 
 /**
  * Templates inside automations, scripts and template entities: the load-time syntax check (each problem at its own
@@ -103,6 +103,11 @@ export function renderCondition(
 /** A state as templates read it (`trigger.to_state.state`, `this.attributes.x`), or None. */
 export function templateState(state: State | null | undefined): TemplateState | null {
   return state === null || state === undefined ? null : TemplateState.of(state);
+}
+
+/** `this`: an entity's state as templates read it, looked up when each render starts. */
+export function liveThis(core: Core, entityId: string): LiveVariable {
+  return new LiveVariable(() => templateState(core.states.get(entityId)));
 }
 
 /** The message of any error out of a render, for logs and run results. */

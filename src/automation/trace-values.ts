@@ -1,5 +1,6 @@
 import type { JsonValue } from '../core/json.js';
 import { PyDateTime } from '../template/datetime.js';
+import { LiveVariable } from '../template/live.js';
 import { TemplateObject } from '../template/objects.js';
 import { TemplateState } from '../template/states.js';
 
@@ -8,6 +9,11 @@ import { TemplateState } from '../template/states.js';
  * as Home Assistant serializes it, a datetime in ISO form, anything else as templates print it.
  */
 export function traceValue(value: object): JsonValue | undefined {
+  if (value instanceof LiveVariable) {
+    // `this`: what it is when the trace is read.
+    const now = value.read();
+    return now === null || typeof now !== 'object' ? ((now ?? null) as JsonValue) : traceValue(now);
+  }
   if (value instanceof TemplateState) return value.state.toJSON();
   if (value instanceof PyDateTime) return value.isoformat();
   if (value instanceof TemplateObject) return value.pyStr();

@@ -4,6 +4,7 @@ import { parseResult, RenderInfo } from '../template/index.js';
 import type { TemplateTrigger } from './model.js';
 import { errorText, render, resultAsBoolean } from './templating.js';
 import type { TimerSet } from './timer-set.js';
+import { triggerForMs } from './trigger-for.js';
 import { info, type TriggerCallback, type TriggerEnv, type TriggerScope } from './trigger-info.js';
 
 /** A template that read the time renders again at each minute, as Home Assistant's track_template does. */
@@ -57,16 +58,18 @@ export function attachTemplate(
     }
     if (wasTrue) return;
     wasTrue = true;
-    const data = info(t, {
+    const found = info(t, {
       entity_id: event?.data.entity_id,
       from_state: event?.data.old_state ?? null,
       to_state: event?.data.new_state ?? null,
       description: 'template',
-      for: t.forMs === undefined ? undefined : t.forMs / 1000,
     });
-    if (t.forMs === undefined) fire(data, context);
+    const forMs = triggerForMs(env, scope, t, found);
+    if (forMs === null) return;
+    const data = forMs === undefined ? found : { ...found, for: forMs / 1000 };
+    if (forMs === undefined) fire(data, context);
     else
-      pending = timers.after(t.forMs, () => {
+      pending = timers.after(forMs, () => {
         pending = undefined;
         fire(data, context);
       });

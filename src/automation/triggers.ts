@@ -7,6 +7,7 @@ import { nextSunTrigger } from './sun-rules.js';
 import { errorText, renderComplex } from './templating.js';
 import { nextPatternTime } from './time-pattern.js';
 import { TimerSet } from './timer-set.js';
+import { triggerForMs } from './trigger-for.js';
 import { info, type TriggerCallback, type TriggerEnv, type TriggerScope } from './trigger-info.js';
 import { attachTemplate } from './trigger-template.js';
 import { scheduleWallClock } from './wall-clock.js';
@@ -25,7 +26,7 @@ function matches(list: readonly string[] | undefined, value: string | undefined,
   return value !== undefined && list.includes(value);
 }
 
-function attachState(env: TriggerEnv, t: StateTrigger, fire: TriggerCallback, timers: TimerSet): (() => void)[] {
+function attachState(env: TriggerEnv, t: StateTrigger, fire: TriggerCallback, timers: TimerSet, scope: TriggerScope): (() => void)[] {
   const pending = new Map<string, { timer: NodeJS.Timeout | undefined; from: string | undefined }>();
   const matchFrom = (v: string | undefined) => matches(t.from, v, true) && !matches(t.notFrom, v, false);
   const matchTo = (v: string | undefined) => matches(t.to, v, true) && !matches(t.notTo, v, false);
@@ -47,20 +48,17 @@ function attachState(env: TriggerEnv, t: StateTrigger, fire: TriggerCallback, ti
       if (!matchFrom(oldValue) || !matchTo(newValue)) return;
       // With from/to given, attribute-only changes do not count.
       if (!t.matchAll && oldValue === newValue) return;
-      const data = info(t, {
-        entity_id: entityId,
-        from_state: old_state,
-        to_state: new_state,
-        description: `state of ${entityId}`,
-        for: t.forMs === undefined ? undefined : t.forMs / 1000,
-      });
-      if (t.forMs === undefined) {
+      const found = info(t, { entity_id: entityId, from_state: old_state, to_state: new_state, description: `state of ${entityId}` });
+      const forMs = triggerForMs(env, scope, t, found);
+      if (forMs === null) return;
+      const data = forMs === undefined ? found : { ...found, for: forMs / 1000 };
+      if (forMs === undefined) {
         fire(data, event.context);
         return;
       }
       const previous = pending.get(entityId);
       if (previous !== undefined) timers.cancel(previous.timer);
-      const timer = timers.after(t.forMs, () => {
+      const timer = timers.after(forMs, () => {
         pending.delete(entityId);
         fire(data, event.context);
       });
@@ -109,18 +107,20 @@ function attachNumericState(
         return;
       }
       if (!armed.delete(entityId)) return;
-      const data = info(t, {
+      const found = info(t, {
         entity_id: entityId,
         from_state: event.data.old_state,
         to_state: event.data.new_state,
         description: `numeric state of ${entityId}`,
-        for: t.forMs === undefined ? undefined : t.forMs / 1000,
       });
-      if (t.forMs === undefined) {
+      const forMs = triggerForMs(env, scope, t, found);
+      if (forMs === null) return;
+      const data = forMs === undefined ? found : { ...found, for: forMs / 1000 };
+      if (forMs === undefined) {
         fire(data, event.context);
         return;
       }
-      const timer = timers.after(t.forMs, () => {
+      const timer = timers.after(forMs, () => {
         pending.delete(entityId);
         fire(data, event.context);
       });
@@ -235,7 +235,7 @@ export function attachTriggers(
     if (!t.enabled) continue;
     switch (t.kind) {
       case 'state':
-        detach.push(...attachState(env, t, fire, timers));
+        detach.push(...attachState(env, t, fire, timers, scope));
         break;
       case 'numeric_state':
         detach.push(...attachNumericState(env, t, fire, timers, scope));

@@ -2,7 +2,7 @@ import { checkConditions } from '../automation/conditions.js';
 import { TimeZone } from '../automation/local-time.js';
 import { ScriptRunner } from '../automation/runner.js';
 import { StateDispatch } from '../automation/state-dispatch.js';
-import { errorText, renderVariables, templateState } from '../automation/templating.js';
+import { errorText, liveThis, renderVariables } from '../automation/templating.js';
 import { attachTriggers, type TriggerEnv, triggerVariable } from '../automation/triggers.js';
 import type { ConfigIssue } from '../config/reader.js';
 import { formatPath } from '../config/reader.js';
@@ -159,7 +159,7 @@ export class TemplateEntities implements Component {
     const off = new ScriptRunner(this.env, `${entityId} turn_off`, policy, def.turnOff ?? [], () => undefined);
     this.runners.push(on, off);
     const run = async (runner: ScriptRunner, state: string) => {
-      await runner.start({ variables: { this: templateState(this.o.core.states.get(entityId)) }, context: this.o.core.newContext() });
+      await runner.start({ variables: { this: liveThis(this.o.core, entityId) }, context: this.o.core.newContext() });
       const it = item();
       if (it === undefined || def.state !== undefined) return;
       it.optimistic = state;

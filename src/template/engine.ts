@@ -7,6 +7,7 @@ import { environmentFor } from './environment.js';
 import { TemplateError, TemplateFault } from './errors.js';
 import { FORBIDDEN_NAMES } from './forbidden.js';
 import { parseResult } from './literal.js';
+import { LiveVariable } from './live.js';
 import type { NjEnvironment, NjTemplate } from './nunjucks.js';
 import { RenderInfo } from './render-info.js';
 import { inScope, type RenderScope } from './scope.js';
@@ -127,7 +128,9 @@ export class TemplateEngine {
     };
     const variables: Record<string, unknown> = {};
     // A variable named __proto__ would become the variables' prototype when copied; such names are never variables.
-    for (const [k, v] of Object.entries(options.variables ?? {})) if (!FORBIDDEN_NAMES.has(k)) variables[k] = v;
+    for (const [k, v] of Object.entries(options.variables ?? {})) {
+      if (!FORBIDDEN_NAMES.has(k)) variables[k] = v instanceof LiveVariable ? v.read() : v;
+    }
     const text = inScope(scope, () => compiled.template.render(variables));
     if (text.length > this.limits.outputChars) {
       throw new TemplateError('OutputTooLarge', `the output is over the limit of ${this.limits.outputChars} characters`, name, undefined);

@@ -9,6 +9,7 @@ export {
 } from './engine.js';
 export { TemplateError, type TemplateErrorKind } from './errors.js';
 export { parseResult } from './literal.js';
+export { LiveVariable } from './live.js';
 export { pyNumber } from './py-format.js';
 export { RenderInfo } from './render-info.js';
 export { templateEngineFor, textRenderer } from './shared.js';

@@ -159,7 +159,7 @@ t.test('a repeat of 10,000 iterations keeps the last 20 of each step, counts the
   t.equal(trace.script_execution, 'finished');
   t.equal(trace.trace['sequence/0/repeat/sequence/0']?.length, 20);
   t.equal(trace.trace['sequence/0/repeat/sequence/1']?.length, 20);
-  const iterations = trace.trace['sequence/0/repeat/sequence/0'] as { changed_variables?: Record<string, unknown> }[];
+  const iterations = trace.trace['sequence/0/repeat/sequence/0'] as readonly { changed_variables?: Record<string, unknown> }[];
   t.same(iterations.at(-1)?.changed_variables?.repeat, { first: false, index: 10_000, last: true }, 'the last iteration is kept');
   t.equal(trace.steps_dropped, 2 * 10_000 - 40);
   t.same(resultAt(trace, 'sequence/1'), { event: 'after_loop', event_data: {} }, 'the step after the loop is there');

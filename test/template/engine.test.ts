@@ -1,5 +1,5 @@
 import t from 'tap';
-import { TemplateError } from '../../src/template/index.js';
+import { LiveVariable, TemplateError } from '../../src/template/index.js';
 import { engineFixture } from './helpers.js';
 
 const tap = t;
@@ -202,6 +202,15 @@ t.test("variables: trigger, this and an automation's variables", async (t) => {
     ),
     'light.kitchen on Porch True',
   );
+});
+
+t.test('a LiveVariable is read when each render starts', async (t) => {
+  const f = engineFixture();
+  let n = 1;
+  const variables = { this: new LiveVariable(() => ({ state: String(n) })) };
+  t.equal(f.render('{{ this.state }}', { variables }), '1');
+  n = 2;
+  t.equal(f.render('{{ this.state }}', { variables }), '2', 'the same variables, the value at the second render');
 });
 
 t.test('errors name the kind, the template and the line and column', async (t) => {
