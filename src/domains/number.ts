@@ -82,6 +82,8 @@ export function addNumber(core: Core, options: NumberOptions): NumberHandle {
       entity.report(numberState(value, float), attributes);
     },
     setRange(next) {
+      const now = data.range;
+      if (now.min === next.min && now.max === next.max && now.step === next.step && now.mode === next.mode) return;
       data.range = next;
       entity.setFixed({ ...numberFixed(next, extra), ...(init.name === undefined ? {} : { friendly_name: init.name }) });
     },

@@ -50,6 +50,7 @@ export function addSelect(core: Core, options: SelectOptions): SelectHandle {
       entity.report(selectState(data.options, option), attributes);
     },
     setOptions(next) {
+      if (next.length === data.options.length && next.every((o, i) => o === data.options[i])) return;
       data.options = [...next];
       entity.setFixed({ ...selectFixed(next, icon), ...(init.name === undefined ? {} : { friendly_name: init.name }) });
     },
