@@ -8,6 +8,7 @@ import { expandDiscovery } from './abbreviations.js';
 import { ADOPTED_COMPONENTS, adoptedParts } from './adopt-components.js';
 import { availabilityOf, displayName, entityIdFor } from './adopt-naming.js';
 import type { TopicHandler } from './adopt-types.js';
+import { optStr } from './adopt-values.js';
 import type { MqttConfig } from './config.js';
 import type { MqttConnection } from './connection.js';
 import { splitDeviceConfig } from './device-discovery.js';
@@ -33,8 +34,6 @@ interface Adopted {
 
 /** Topics that several adopted entities share get the last message when one more subscribes (see MqttConnection). */
 const REPLAY = { replayLast: true } as const;
-
-const optStr = (v: JsonValue | undefined): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /**
  * Turns Home Assistant MQTT discovery from other publishers (zigbee2mqtt, Tasmota, ESPHome, other hearth hubs) into

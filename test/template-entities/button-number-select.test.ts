@@ -43,7 +43,11 @@ template:
             data:
               value: "{{ value }}"
       - name: "Guest timeout"
+        set_value: []
+      - name: "Shadow level"
+        state: "{{ states('input_number.level') }}"
         optimistic: true
+        max: 40
         set_value: []
     select:
       - name: "Living scene"
@@ -101,6 +105,13 @@ t.test('a template number follows its state, min and max templates, and set_valu
   t.equal(core.states.get('number.guest_timeout')?.state, 'unknown');
   await call(hub, 'number', 'set_value', { entity_id: 'number.guest_timeout', value: 30 });
   await waitForState(core, 'number.guest_timeout', (s) => s.state === '30.0');
+
+  // Optimistic with a state template: the value set shows at once, until the template renders again.
+  await waitForState(core, 'number.shadow_level', (s) => s.state === '12.5');
+  await call(hub, 'number', 'set_value', { entity_id: 'number.shadow_level', value: 33 });
+  await waitForState(core, 'number.shadow_level', (s) => s.state === '33.0');
+  await call(hub, 'input_number', 'set_value', { entity_id: 'input_number.level', value: 20 });
+  await waitForState(core, 'number.shadow_level', (s) => s.state === '20.0');
 });
 
 t.test('a template select renders its options and state; select_option runs with option and refuses others', async (t) => {
