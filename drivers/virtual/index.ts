@@ -6,6 +6,7 @@ import { Timers } from '../../src/util/timers.js';
 import type { Driver, DriverContext } from '../driver.js';
 import { virtualAlarmControlPanel } from './alarm-control-panel.js';
 import { virtualBinarySensor } from './binary-sensor.js';
+import { virtualButton } from './button.js';
 import { virtualCamera } from './camera.js';
 import { virtualClimate } from './climate.js';
 import { virtualCover } from './cover.js';
@@ -13,6 +14,8 @@ import { virtualFan } from './fan.js';
 import { virtualLight } from './light.js';
 import { virtualLock } from './lock.js';
 import { virtualMediaPlayer } from './media-player.js';
+import { virtualNumber } from './number.js';
+import { virtualSelect } from './select.js';
 import { virtualSensor } from './sensor.js';
 import { virtualSwitch } from './switch.js';
 import type { VirtualContext, VirtualPlatform } from './types.js';
@@ -34,6 +37,9 @@ export const VIRTUAL_PLATFORMS: Readonly<Record<string, VirtualPlatform<unknown>
       virtualLock,
       virtualAlarmControlPanel,
       virtualVacuum,
+      virtualButton,
+      virtualNumber,
+      virtualSelect,
     ] as VirtualPlatform<unknown>[]
   ).map((p) => [p.domain, p]),
 );

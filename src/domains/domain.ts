@@ -16,7 +16,8 @@ import type { ServiceCall } from '../core/services.js';
  *    attributes in Home Assistant's order;
  * 5. the service table: one `EntityServiceSpec` per service with its fields beside it, registered through
  *    `registerEntityServices` (domain-level services, with no entity, through `core.services.register`);
- * 6. the `Domain` object: `registerServices` and `reproduceState` (what scenes and restore state use).
+ * 6. the `Domain` object: `registerServices` and `reproduceState` (what scenes and restore state use), or
+ *    `restoreState` when the state is the domain's own record rather than something a service sets (button).
  */
 
 /** The owner key under which domains register their services. */
@@ -36,6 +37,11 @@ export interface Domain {
   readonly name: string;
   registerServices(core: Core): void;
   reproduceState?(core: Core, entityId: string, desired: DesiredState, context: Context): Promise<void>;
+  /**
+   * For a domain whose state no service can set without acting (a button's last press): restore state brings the
+   * entity back through this instead of reproduceState.
+   */
+  restoreState?(entity: Entity, stored: DesiredState, context: Context): void;
 }
 
 /** Cast an entity's platform after checking the domain, so services never act on a foreign platform. */

@@ -1,6 +1,7 @@
 import { alarmControlPanelDomain } from './alarm-control-panel.js';
 import { automationDomain } from './automation.js';
 import { binarySensorDomain } from './binary-sensor.js';
+import { buttonDomain } from './button.js';
 import { cameraDomain } from './camera.js';
 import { climateDomain } from './climate.js';
 import { counterDomain } from './counter.js';
@@ -17,8 +18,10 @@ import { inputTextDomain } from './input-text.js';
 import { lightDomain } from './light.js';
 import { lockDomain } from './lock.js';
 import { mediaPlayerDomain } from './media-player.js';
+import { numberDomain } from './number.js';
 import { sceneDomain } from './scene.js';
 import { scriptDomain } from './script.js';
+import { selectDomain } from './select.js';
 import { sensorDomain } from './sensor.js';
 import { switchDomain } from './switch.js';
 import { timerDomain } from './timer.js';
@@ -54,6 +57,9 @@ export const DOMAINS: readonly Domain[] = [
   lockDomain,
   alarmControlPanelDomain,
   vacuumDomain,
+  buttonDomain,
+  numberDomain,
+  selectDomain,
   automationDomain,
   scriptDomain,
   sceneDomain,

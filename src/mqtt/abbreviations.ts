@@ -69,6 +69,7 @@ const ABBREVIATIONS: Readonly<Record<string, string>> = {
   pl_on: 'payload_on',
   pl_open: 'payload_open',
   pl_prs: 'payload_press',
+  pl_rst: 'payload_reset',
   pl_stop: 'payload_stop',
   pl_unlk: 'payload_unlock',
   pos_clsd: 'position_closed',

@@ -12,9 +12,9 @@ import {
 } from '../domains/climate.js';
 import { type FanCapabilities, FanFeature, type FanModel, fanFeatures, fanFixedAttributes, fanStateAttributes } from '../domains/fan.js';
 import type { AdoptContext, AdoptedParts, TopicHandler } from './adopt-types.js';
+import { optStr } from './adopt-values.js';
 import { payloadVariables } from './template.js';
 
-const optStr = (v: JsonValue | undefined): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const strList = (v: JsonValue | undefined): string[] | undefined =>
   Array.isArray(v) ? (v as JsonValue[]).filter((x): x is string => typeof x === 'string') : undefined;
 

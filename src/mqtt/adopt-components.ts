@@ -3,8 +3,9 @@ import { CoverFeature } from '../domains/cover.js';
 import { type ColorMode, type LightCapabilities, type LightModel, type LightTurnOnParams, lightStateAttributes } from '../domains/light.js';
 import { LockFeature } from '../domains/lock.js';
 import { climateParts, fanParts } from './adopt-climate-fan.js';
+import { buttonParts, numberParts, selectParts } from './adopt-controls.js';
 import type { AdoptContext, AdoptedParts, TopicHandler } from './adopt-types.js';
-import { payloadVariables } from './template.js';
+import { commandPayload, optStr, renderValue, str } from './adopt-values.js';
 
 export const ADOPTED_COMPONENTS: ReadonlySet<string> = new Set([
   'switch',
@@ -15,23 +16,10 @@ export const ADOPTED_COMPONENTS: ReadonlySet<string> = new Set([
   'lock',
   'climate',
   'fan',
+  'button',
+  'number',
+  'select',
 ]);
-
-/** A payload option as Home Assistant's cv.string reads it: numbers as text, booleans as Python prints them. */
-const str = (v: JsonValue | undefined, d: string): string =>
-  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : typeof v === 'boolean' ? (v ? 'True' : 'False') : d;
-const optStr = (v: JsonValue | undefined): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
-/** A payload through the config's value template (`value_template` or the given key), if any. */
-function renderValue(ctx: AdoptContext, payload: string, templateKey = 'value_template'): string {
-  const template = optStr(ctx.config[templateKey]);
-  return template === undefined ? payload : ctx.render(template, payloadVariables(payload)).trim();
-}
-
-function commandPayload(ctx: AdoptContext, value: string): string {
-  const template = optStr(ctx.config.command_template);
-  return template === undefined ? value : ctx.render(template, { value });
-}
 
 function onOffParts(ctx: AdoptContext, withCommand: boolean, defaults: { on: string; off: string }): AdoptedParts {
   const c = ctx.config;
@@ -291,6 +279,12 @@ export function adoptedParts(component: string, ctx: AdoptContext): AdoptedParts
       return climateParts(ctx);
     case 'fan':
       return fanParts(ctx);
+    case 'button':
+      return buttonParts(ctx);
+    case 'number':
+      return numberParts(ctx);
+    case 'select':
+      return selectParts(ctx);
     default:
       return undefined;
   }

@@ -1,10 +1,9 @@
 import type { Core } from '../core/core.js';
 import { slugify } from '../core/entity-id.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
+import { optStr } from './adopt-values.js';
 
 // How an adopted entity is named and where its availability comes from, as Home Assistant reads a discovery config.
-
-const optStr = (v: JsonValue | undefined): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** `carbon_dioxide` -> `Carbon dioxide`: Home Assistant's English name of a device class. */
 const deviceClassName = (dc: string): string => dc.charAt(0).toUpperCase() + dc.slice(1).replace(/_/g, ' ');

@@ -13,6 +13,10 @@ export interface AdoptedParts {
    * (merged into the ones before). One topic may appear more than once (a JSON state read by several templates).
    */
   readonly topics: readonly (readonly [string, TopicHandler])[];
+  /** The state the entity's domain keeps rather than a topic (a button's last press), written until a topic gives one. */
+  readonly ownState?: () => string | null;
+  /** Whether restore state brings the entity back (a button's last press); others come back from the broker. */
+  readonly restore?: boolean;
 }
 
 export type TopicHandler = (payload: string) => { state?: string | null; attributes?: JsonObject };
@@ -22,4 +26,6 @@ export interface AdoptContext {
   readonly render: TemplateRenderer;
   /** Publishes a command (QoS and retain from the config). */
   publish(topic: string, payload: string): void;
+  /** Writes what the entity now assumes, as a topic's message would (optimistic: a command without a state topic). */
+  assume(result: ReturnType<TopicHandler>): void;
 }

@@ -7,6 +7,8 @@ import type { Registries } from '../registry/index.js';
 import { expandDiscovery } from './abbreviations.js';
 import { ADOPTED_COMPONENTS, adoptedParts } from './adopt-components.js';
 import { availabilityOf, displayName, entityIdFor } from './adopt-naming.js';
+import type { TopicHandler } from './adopt-types.js';
+import { optStr } from './adopt-values.js';
 import type { MqttConfig } from './config.js';
 import type { MqttConnection } from './connection.js';
 import { splitDeviceConfig } from './device-discovery.js';
@@ -32,8 +34,6 @@ interface Adopted {
 
 /** Topics that several adopted entities share get the last message when one more subscribes (see MqttConnection). */
 const REPLAY = { replayLast: true } as const;
-
-const optStr = (v: JsonValue | undefined): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /**
  * Turns Home Assistant MQTT discovery from other publishers (zigbee2mqtt, Tasmota, ESPHome, other hearth hubs) into
@@ -155,10 +155,13 @@ export class Adopter {
     const { core, connection, render, log } = this.o;
     const qos = c.qos === 1 || c.qos === 2 ? c.qos : 0;
     const retain = c.retain === true;
+    // An optimistic command's assumed state is applied as a message would be, once the entity exists.
+    let assume: (r: ReturnType<TopicHandler>) => void = () => undefined;
     const parts = adoptedParts(component, {
       config: c,
       render,
       publish: (t, payload) => connection.publish(t, payload, { qos, retain }),
+      assume: (r) => assume(r),
     });
     if (parts === undefined) throw new Error(`component ${component} is not adopted`);
     if (parts.topics.length === 0 && optStr(c.command_topic) === undefined) throw new Error('no state_topic or command_topic');
@@ -174,7 +177,7 @@ export class Adopter {
       fixed,
       uniqueId: uniqueId ? `mqtt_${uniqueId}` : undefined,
       deviceId,
-      restore: false,
+      restore: parts.restore ?? false,
       data: parts.data,
     });
     const offs: (() => void)[] = [];
@@ -194,8 +197,14 @@ export class Adopter {
         (c.availability_mode === 'any' ? [...known.values()].some((v) => v) : availability.every((a) => known.get(a.topic) === true));
       if (!available) entity.markUnavailable();
       else if (state !== undefined) entity.report(state, { ...jsonAttributes, ...attributes });
-      else entity.report(null, jsonAttributes);
+      else entity.report(parts.ownState?.() ?? null, jsonAttributes);
     };
+    const take = (r: ReturnType<TopicHandler>): void => {
+      if (r.state !== undefined) state = r.state;
+      if (r.attributes !== undefined) attributes = { ...attributes, ...r.attributes };
+      apply();
+    };
+    assume = take;
     const guard = (t: string, fn: () => void) => {
       try {
         fn();
@@ -231,10 +240,7 @@ export class Adopter {
           (m) =>
             guard(t, () => {
               if (m.payload.length === 0) return;
-              const r = parse(m.payload.toString());
-              if (r.state !== undefined) state = r.state;
-              if (r.attributes !== undefined) attributes = { ...attributes, ...r.attributes };
-              apply();
+              take(parse(m.payload.toString()));
             }),
           REPLAY,
         ),

@@ -115,6 +115,14 @@ export function commandCall(domain: string, what: string, payload: string): Comm
       return { service: 'set_percentage', data: { percentage: number(payload, 'fan percentage') } };
     case 'fan/preset_mode':
       return { service: 'set_preset_mode', data: { preset_mode: payload.trim() } };
+    case 'button/':
+      if (payload.trim().toUpperCase() !== 'PRESS') throw refuse('button', payload, 'PRESS');
+      return { service: 'press', data: {} };
+    case 'number/':
+      return { service: 'set_value', data: { value: number(payload, 'number') } };
+    case 'select/':
+      // The option as it is: select.select_option refuses one the entity does not have, naming its options.
+      return { service: 'select_option', data: { option: payload } };
     case 'fan/oscillation':
       return { service: 'oscillate', data: { oscillating: ['true', 'oscillate_on', 'on'].includes(payload.trim().toLowerCase()) } };
     default:

@@ -16,6 +16,9 @@ export const PUBLISHED_DOMAINS: ReadonlySet<string> = new Set([
   'climate',
   'fan',
   'alarm_control_panel',
+  'button',
+  'number',
+  'select',
 ]);
 
 /** Where one published entity lives: `<base>/<entity_id>/...`. */
@@ -206,6 +209,17 @@ export function componentConfig(domain: string, a: Attributes, t: EntityTopics):
       return fanConfig(a, t);
     case 'alarm_control_panel':
       return alarmConfig(a, t);
+    case 'button':
+      return { command_topic: t.command, payload_press: 'PRESS' };
+    case 'number': {
+      const out: Record<string, JsonValue> = { command_topic: t.command, state_topic: t.state };
+      for (const k of ['min', 'max', 'step'] as const) if (num(a[k]) !== undefined) out[k] = num(a[k]) as number;
+      if (typeof a.mode === 'string') out.mode = a.mode;
+      if (typeof a.unit_of_measurement === 'string') out.unit_of_measurement = a.unit_of_measurement;
+      return out;
+    }
+    case 'select':
+      return { command_topic: t.command, state_topic: t.state, options: strList(a.options) ?? [] };
     default:
       return undefined;
   }

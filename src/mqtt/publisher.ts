@@ -29,9 +29,14 @@ interface Published {
   readonly domain: string;
   readonly configTopic: string;
   readonly topics: EntityTopics;
+  /** The component part of the config last announced, for domains whose capabilities change (RECONFIGURED_DOMAINS). */
+  announced: string | undefined;
   /** What the availability topic says now; written only when it changes. */
   available: boolean | undefined;
 }
+
+/** Domains whose discovery config follows their state's attributes (a template number's range, a select's options). */
+const RECONFIGURED_DOMAINS: ReadonlySet<string> = new Set(['number', 'select']);
 
 /** Device changes and Home Assistant's birth come in bursts (a Zigbee network starting): one refresh per burst. */
 const REFRESH_DELAY_MS = 200;
@@ -75,6 +80,7 @@ export class Publisher {
         const { entity_id: id, new_state: s, old_state: old } = event.data;
         if (s === null) this.unpublish(id);
         else if (old === null || !this.published.has(id)) this.consider(id);
+        else if (this.reconfigured(id, s)) this.consider(id, true);
         else this.publishState(id, s);
       }),
       core.bus.on(owner, 'entity_registry_updated', (event) => {
@@ -161,12 +167,20 @@ export class Publisher {
     const domain = domainOf(entityId);
     const topics = entityTopics(config.baseTopic, entityId);
     const configTopic = `${config.discoveryPrefix}/${domain}/${config.nodeId}/${objectIdOf(entityId)}/config`;
-    this.published.set(entityId, { domain, configTopic, topics, available: undefined });
+    const announced = RECONFIGURED_DOMAINS.has(domain) ? JSON.stringify(componentConfig(domain, state.attributes, topics)) : undefined;
+    this.published.set(entityId, { domain, configTopic, topics, available: undefined, announced });
     if (config.discovery) {
       const payload = this.discoveryConfig(entityId, domain, state, topics);
       if (payload !== undefined) connection.publish(configTopic, JSON.stringify(payload), { qos: 1, retain: true });
     }
     this.publishState(entityId, state);
+  }
+
+  /** Whether the component part of a published entity's config changed with this state (announced again then). */
+  private reconfigured(entityId: string, s: State): boolean {
+    const p = this.published.get(entityId);
+    if (p?.announced === undefined || s.state === 'unavailable') return false;
+    return JSON.stringify(componentConfig(p.domain, s.attributes, p.topics)) !== p.announced;
   }
 
   private publishState(entityId: string, s: State): void {

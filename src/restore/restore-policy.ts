@@ -20,6 +20,9 @@ const RESTORED_DOMAINS: ReadonlySet<string> = new Set([
   'media_player',
   'automation',
   'alarm_control_panel',
+  // A button's last press (ButtonEntity is a RestoreEntity); number and select ask their device again, as in
+  // Home Assistant, where only some integrations restore them.
+  'button',
   // Helpers: each applies Home Assistant's own rule in restoreState (an `initial` wins; counter and timer
   // follow their `restore` option, which also sets the entity's `restore`).
   'input_boolean',
@@ -50,6 +53,14 @@ export function isRestorablePlatform(platform: unknown): platform is RestorableP
   return typeof platform === 'object' && platform !== null && typeof (platform as Partial<RestorablePlatform>).restoreState === 'function';
 }
 
+/**
+ * Whether the entity's platform or its domain restores it without acting (a helper, a button): such an entity's
+ * first `unknown` is its own report, not a device that has not answered yet.
+ */
+export function restoresItself(entity: Entity): boolean {
+  return isRestorablePlatform(entity.platform) || domainByName(entity.domain)?.restoreState !== undefined;
+}
+
 /** Brings an entity back to its stored state, through the one path its platform or domain offers. */
 export async function applyStoredState(core: Core, entity: Entity, stored: DesiredState, context: Context): Promise<void> {
   if (isRestorablePlatform(entity.platform)) {
@@ -57,6 +68,10 @@ export async function applyStoredState(core: Core, entity: Entity, stored: Desir
     return;
   }
   const domain = domainByName(entity.domain);
+  if (domain?.restoreState !== undefined) {
+    domain.restoreState(entity, stored, context);
+    return;
+  }
   if (domain?.reproduceState === undefined) return;
   await domain.reproduceState(core, entity.id, stored, context);
 }

@@ -11,7 +11,7 @@ import { type Attributes, State } from '../core/state.js';
 import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
 import { type AppendFile, decodeRecords, encodeRecord, type OpenAppendFile, openAppendFile } from '../storage/journal.js';
 import { WriteGuard } from '../storage/write-guard.js';
-import { applyStoredState, isRestorable, isRestorablePlatform } from './restore-policy.js';
+import { applyStoredState, isRestorable, restoresItself } from './restore-policy.js';
 
 /** The owner key of the store's listeners. */
 export const RESTORE_STATE_OWNER = 'restore_state';
@@ -263,7 +263,7 @@ export class RestoreState implements EntityRestoreHook, Component {
     const waiting = this.awaiting.get(id);
     // A platform that restores itself (a helper) may start `unknown` (an input_text without `initial`): that is its
     // first report. A driver's `unknown` is not: it waits for the device to tell a value.
-    if (next.state === UNKNOWN && (waiting === undefined || !isRestorablePlatform(entity.platform))) return; // Nothing a user set.
+    if (next.state === UNKNOWN && (waiting === undefined || !restoresItself(entity))) return; // Nothing a user set.
     if (waiting !== undefined) {
       // The driver's first report: the device answers, so the stored state goes back to it.
       clearTimeout(waiting.timer);
@@ -274,7 +274,7 @@ export class RestoreState implements EntityRestoreHook, Component {
     // Outputs driven to their safe state while the hub stops are not what the user set.
     if (core.runState === 'STOPPING' || core.runState === 'STOPPED') return;
     // What a user or an automation asked for gets the short window; a device's own report the long one.
-    const asked = next.context.user_id !== null || entity.followsCall(next.context) || isRestorablePlatform(entity.platform);
+    const asked = next.context.user_id !== null || entity.followsCall(next.context) || restoresItself(entity);
     this.record(next, asked ? this.flushWindowMs : this.reportWindowMs);
   }
 

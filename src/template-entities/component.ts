@@ -1,8 +1,8 @@
 import { checkConditions } from '../automation/conditions.js';
 import { TimeZone } from '../automation/local-time.js';
-import { ScriptRunner } from '../automation/runner.js';
+import type { ScriptRunner } from '../automation/runner.js';
 import { StateDispatch } from '../automation/state-dispatch.js';
-import { errorText, liveThis, renderVariables } from '../automation/templating.js';
+import { errorText, renderVariables } from '../automation/templating.js';
 import { attachTriggers, type TriggerEnv, triggerVariable } from '../automation/triggers.js';
 import type { ConfigIssue } from '../config/reader.js';
 import { formatPath } from '../config/reader.js';
@@ -11,10 +11,10 @@ import type { Component } from '../core/component.js';
 import type { Core } from '../core/core.js';
 import type { JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
-import type { DesiredState } from '../domains/domain.js';
 import { TemplateEngine } from '../template/index.js';
 import { parseTemplateSection, type TemplateBlock, type TemplateEntityDefinition } from './config.js';
-import { TEMPLATE_OWNER, TemplateRenderer, TemplateWriter } from './entity.js';
+import { TEMPLATE_OWNER, TemplateRenderer } from './entity.js';
+import { addTemplateEntity, type TemplateItem } from './platforms.js';
 
 export interface TemplateEntitiesOptions {
   readonly core: Core;
@@ -27,17 +27,8 @@ export interface TemplateEntitiesOptions {
 /** Home Assistant re-renders a template that read the time at each minute. */
 const TIME_TICK_MS = 60_000;
 
-/** One entity: its renderer, its writer and, for an optimistic switch, the state it was last told. */
-interface Item {
-  readonly renderer: TemplateRenderer;
-  readonly writer: TemplateWriter;
-  optimistic: string | null;
-  /** Trigger-based entities render only when their block's triggers fire. */
-  readonly triggered: boolean;
-}
-
 /**
- * The `template:` section's entities (sensor, binary_sensor, switch), as Home Assistant's template integration makes
+ * The `template:` section's entities (sensor, binary_sensor, switch, button, number, select), as Home Assistant's template integration makes
  * them. State-based entities render at start and again when an entity their last render read changes: changes are
  * gathered and rendered once per event-loop turn, so a burst renders each entity once. Trigger-based ones render when
  * their block's triggers fire, with `trigger` and the block's variables.
@@ -46,8 +37,8 @@ export class TemplateEntities implements Component {
   readonly name = 'template entities';
   readonly optional = true;
   readonly owner = TEMPLATE_OWNER;
-  private readonly items: Item[] = [];
-  private readonly dirty = new Set<Item>();
+  private readonly items: TemplateItem[] = [];
+  private readonly dirty = new Set<TemplateItem>();
   private readonly detach: (() => void)[] = [];
   private readonly runners: ScriptRunner[] = [];
   private flush: NodeJS.Immediate | undefined;
@@ -76,7 +67,7 @@ export class TemplateEntities implements Component {
     for (const issue of issues) this.o.log.error({ path: formatPath(issue.path) }, `${formatPath(issue.path)}: ${issue.message}`);
     for (const block of blocks) this.startBlock(block);
     this.detach.push(this.o.core.bus.on(TEMPLATE_OWNER, 'state_changed', (event) => this.changed(event.data.entity_id)));
-    for (const item of this.items) if (!item.triggered) this.renderItem(item);
+    for (const item of this.items) if (!item.triggered) this.renderTemplateItem(item);
     this.scheduleTick();
     this.o.log.info({ entities: this.items.length }, 'template entities started');
   }
@@ -112,73 +103,28 @@ export class TemplateEntities implements Component {
           }
           const scope = { triggerId: info.id, variables: vars, name, onError: (m: string) => this.o.log.warn({}, `template: ${m}`) };
           if (!checkConditions(this.env, block.conditions, scope)) return;
-          for (const item of items) item.writer.write(item.renderer.render(this.o.core, vars, item.optimistic));
+          for (const item of items) item.writer.write(item.renderer.render(this.o.core, vars, item.optimistic()));
         },
         { variables: {}, name },
       ),
     );
   }
 
-  private addEntity(def: TemplateEntityDefinition, triggered: boolean): Item {
-    const { core } = this.o;
-    const fixed: Record<string, JsonValue> = {};
-    if (def.stateClass !== undefined) fixed.state_class = def.stateClass;
-    if (def.unit !== undefined) fixed.unit_of_measurement = def.unit;
-    if (def.deviceClass !== undefined) fixed.device_class = def.deviceClass;
-    const entityId = `${def.domain}.${def.objectId}`;
-    const renderer = new TemplateRenderer(this.templates, this.o.log, def, entityId);
-    let item: Item | undefined;
-    // Restore (Home Assistant's RestoreEntity): a trigger-based entity shows its last state until a trigger fires, an
-    // optimistic switch takes its last state back without running its actions; a switch with a state template is
-    // never restored, since restoring through switch.turn_on would run turn_on's actions at every start.
-    const platform =
-      def.domain === 'switch'
-        ? this.switchPlatform(def, entityId, () => item)
-        : { restoreState: () => undefined /* the triggers' next render is newer than the stored state */ };
-    const restore = def.domain === 'switch' ? def.state === undefined : triggered;
-    const entity = core.entities.add({
-      entityId,
-      owner: TEMPLATE_OWNER,
-      platform,
-      name: def.name,
-      fixed,
-      uniqueId: def.uniqueId,
-      restore,
-    });
-    item = { renderer, writer: new TemplateWriter(entity, def), optimistic: def.domain === 'switch' ? 'off' : null, triggered };
+  private addEntity(def: TemplateEntityDefinition, triggered: boolean): TemplateItem {
+    const renderer = new TemplateRenderer(this.templates, this.o.log, def, `${def.domain}.${def.objectId}`);
+    const context = {
+      core: this.o.core,
+      env: this.env,
+      runners: this.runners,
+      render: (item: TemplateItem) => this.renderTemplateItem(item),
+    };
+    const item = addTemplateEntity(context, def, renderer, triggered);
     this.items.push(item);
-    // A trigger-based entity is unknown until its triggers first fire.
-    if (triggered && core.states.get(entityId) === undefined) entity.report(null);
     return item;
   }
 
-  /** turn_on/turn_off run their actions; without a state template the switch then takes the state (optimistic). */
-  private switchPlatform(def: TemplateEntityDefinition, entityId: string, item: () => Item | undefined) {
-    const policy = { mode: 'single' as const, max: 10, maxExceeded: 'warning' as const };
-    const on = new ScriptRunner(this.env, `${entityId} turn_on`, policy, def.turnOn ?? [], () => undefined);
-    const off = new ScriptRunner(this.env, `${entityId} turn_off`, policy, def.turnOff ?? [], () => undefined);
-    this.runners.push(on, off);
-    const run = async (runner: ScriptRunner, state: string) => {
-      await runner.start({ variables: { this: liveThis(this.o.core, entityId) }, context: this.o.core.newContext() });
-      const it = item();
-      if (it === undefined || def.state !== undefined) return;
-      it.optimistic = state;
-      this.renderItem(it);
-    };
-    return {
-      turnOn: () => run(on, 'on'),
-      turnOff: () => run(off, 'off'),
-      restoreState: (stored: DesiredState) => {
-        const it = item();
-        if (it === undefined || (stored.state !== 'on' && stored.state !== 'off')) return;
-        it.optimistic = stored.state;
-        this.renderItem(it);
-      },
-    };
-  }
-
-  private renderItem(item: Item): void {
-    item.writer.write(item.renderer.render(this.o.core, {}, item.optimistic));
+  private renderTemplateItem(item: TemplateItem): void {
+    item.writer.write(item.renderer.render(this.o.core, {}, item.optimistic()));
   }
 
   /** A state changed: every state-based entity whose last render read it renders again, once, on the next turn. */
@@ -191,7 +137,7 @@ export class TemplateEntities implements Component {
       this.flush = undefined;
       const items = [...this.dirty];
       this.dirty.clear();
-      for (const item of items) this.renderItem(item);
+      for (const item of items) this.renderTemplateItem(item);
       this.scheduleTick();
     });
   }
@@ -202,7 +148,7 @@ export class TemplateEntities implements Component {
     this.tick = setTimeout(
       () => {
         this.tick = undefined;
-        for (const item of this.items) if (!item.triggered && item.renderer.info.time) this.renderItem(item);
+        for (const item of this.items) if (!item.triggered && item.renderer.info.time) this.renderTemplateItem(item);
         this.scheduleTick();
       },
       TIME_TICK_MS - (Date.now() % TIME_TICK_MS),

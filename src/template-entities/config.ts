@@ -8,28 +8,15 @@ import { type ConfigIssue, type ConfigPath, ConfigReader, kindOf } from '../conf
 import { slugify } from '../core/entity-id.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
 import { BINARY_SENSOR_DEVICE_CLASSES } from '../domains/binary-sensor.js';
+import { BUTTON_DEVICE_CLASSES } from '../domains/button.js';
 import { SENSOR_DEVICE_CLASSES, SENSOR_STATE_CLASSES } from '../domains/sensor.js';
 
 /** The template entity domains hearth has. */
-export const TEMPLATE_DOMAINS = ['sensor', 'binary_sensor', 'switch'] as const;
+export const TEMPLATE_DOMAINS = ['sensor', 'binary_sensor', 'switch', 'button', 'number', 'select'] as const;
 export type TemplateDomain = (typeof TEMPLATE_DOMAINS)[number];
 
 /** Home Assistant's other template platforms, refused with the reason (hearth has no such domain). */
-const MISSING_DOMAINS = [
-  'button',
-  'number',
-  'select',
-  'image',
-  'light',
-  'cover',
-  'fan',
-  'lock',
-  'vacuum',
-  'weather',
-  'alarm_control_panel',
-  'event',
-  'update',
-];
+const MISSING_DOMAINS = ['image', 'light', 'cover', 'fan', 'lock', 'vacuum', 'weather', 'alarm_control_panel', 'event', 'update'];
 
 /** One template entity: its templates (rendered per change) and its fixed parts. */
 export interface TemplateEntityDefinition {
@@ -50,7 +37,48 @@ export interface TemplateEntityDefinition {
   readonly delayOffMs?: number;
   readonly turnOn?: readonly Action[];
   readonly turnOff?: readonly Action[];
+  /** button: what a press runs. */
+  readonly press?: readonly Action[];
+  /** number: what set_value runs (with `value`), and its range's templates (or fixed values as text). */
+  readonly setValue?: readonly Action[];
+  readonly min?: string;
+  readonly max?: string;
+  readonly step?: string;
+  /** select: what select_option runs (with `option`), and the options' template. */
+  readonly selectOption?: readonly Action[];
+  readonly options?: string;
+  /** number and select: a value set is shown at once (always so without a state template). */
+  readonly optimistic?: boolean;
 }
+
+/** The actions under `key`, for the domains that have it. */
+function readActions(r: ConfigReader, key: string, wanted: boolean): readonly Action[] | undefined {
+  return wanted && r.has(key) ? parseActions(r.raw(key), [...r.path, key], r.issues) : undefined;
+}
+
+/** A select's options: a template, or (a convenience Home Assistant lacks) a list written out. */
+function readOptions(r: ConfigReader): string | undefined {
+  const v = r.value.options;
+  if (Array.isArray(v) && v.every((o) => typeof o === 'string' || typeof o === 'number')) {
+    r.raw('options');
+    return JSON.stringify(v.map(String));
+  }
+  return readTemplate(r, 'options', true);
+}
+
+/** What each domain requires beside its state: [key, what it is]. */
+const REQUIRED: Readonly<Partial<Record<TemplateDomain, readonly (readonly [string, string])[]>>> = {
+  switch: [
+    ['turn_on', 'the actions that turn the switch on'],
+    ['turn_off', 'the actions that turn the switch off'],
+  ],
+  button: [['press', 'the actions a press runs']],
+  number: [['set_value', 'the actions that set the value (with the variable value)']],
+  select: [['select_option', 'the actions that select an option (with the variable option)']],
+};
+
+/** Domains whose state template may be left out: the state is then the last one set (optimistic). */
+const STATE_OPTIONAL: ReadonlySet<TemplateDomain> = new Set(['switch', 'button', 'number', 'select']);
 
 /** One item of the `template:` list: entities, and for trigger-based ones their triggers, conditions and variables. */
 export interface TemplateBlock {
@@ -104,31 +132,42 @@ function parseEntity(
     checkTemplates(item, [...path, 'attributes', key], issues);
     attributes[key] = typeof item === 'string' ? item : JSON.stringify(item);
   }
-  const deviceClasses: readonly string[] =
-    domain === 'sensor' ? SENSOR_DEVICE_CLASSES : domain === 'binary_sensor' ? BINARY_SENSOR_DEVICE_CLASSES : ['outlet', 'switch'];
+  const deviceClasses: Partial<Record<TemplateDomain, readonly string[]>> = {
+    sensor: SENSOR_DEVICE_CLASSES,
+    binary_sensor: BINARY_SENSOR_DEVICE_CLASSES,
+    switch: ['outlet', 'switch'],
+    button: BUTTON_DEVICE_CLASSES,
+  };
+  const classes = deviceClasses[domain];
   const definition: TemplateEntityDefinition = {
     domain,
     objectId,
     uniqueId: uniqueId === undefined ? undefined : blockUniqueId === undefined ? uniqueId : `${blockUniqueId}-${uniqueId}`,
     name: name ?? rawName ?? `Template ${domain}`,
-    state: readTemplateText(r, 'state'),
+    // A template button has no state: it is the time of its last press.
+    state: domain === 'button' ? undefined : readTemplateText(r, 'state'),
     availability: readTemplateText(r, 'availability'),
     icon: readTemplateText(r, 'icon'),
     picture: readTemplateText(r, 'picture'),
     attributes,
-    deviceClass: r.oneOf('device_class', deviceClasses),
-    unit: domain === 'sensor' ? r.string('unit_of_measurement') : undefined,
+    deviceClass: classes === undefined ? undefined : r.oneOf('device_class', classes),
+    unit: domain === 'sensor' || domain === 'number' ? r.string('unit_of_measurement') : undefined,
     stateClass: domain === 'sensor' ? r.oneOf('state_class', SENSOR_STATE_CLASSES) : undefined,
     delayOnMs: domain === 'binary_sensor' ? readDuration(r, 'delay_on') : undefined,
     delayOffMs: domain === 'binary_sensor' ? readDuration(r, 'delay_off') : undefined,
-    turnOn: domain === 'switch' && r.has('turn_on') ? parseActions(r.raw('turn_on'), [...path, 'turn_on'], issues) : undefined,
-    turnOff: domain === 'switch' && r.has('turn_off') ? parseActions(r.raw('turn_off'), [...path, 'turn_off'], issues) : undefined,
+    turnOn: readActions(r, 'turn_on', domain === 'switch'),
+    turnOff: readActions(r, 'turn_off', domain === 'switch'),
+    press: readActions(r, 'press', domain === 'button'),
+    setValue: readActions(r, 'set_value', domain === 'number'),
+    min: domain === 'number' ? readTemplateText(r, 'min') : undefined,
+    max: domain === 'number' ? readTemplateText(r, 'max') : undefined,
+    step: domain === 'number' ? readTemplateText(r, 'step') : undefined,
+    selectOption: readActions(r, 'select_option', domain === 'select'),
+    options: domain === 'select' ? readOptions(r) : undefined,
+    optimistic: domain === 'number' || domain === 'select' ? r.boolean('optimistic', false) : undefined,
   };
-  if (domain !== 'switch' && definition.state === undefined) r.problem('state', 'is required: expected a template');
-  if (domain === 'switch') {
-    if (!r.has('turn_on')) r.problem('turn_on', 'is required: expected the actions that turn the switch on');
-    if (!r.has('turn_off')) r.problem('turn_off', 'is required: expected the actions that turn the switch off');
-  }
+  if (!STATE_OPTIONAL.has(domain) && definition.state === undefined) r.problem('state', 'is required: expected a template');
+  for (const [key, what] of REQUIRED[domain] ?? []) if (!r.has(key)) r.problem(key, `is required: expected ${what}`);
   r.rejectUnknown();
   return definition;
 }

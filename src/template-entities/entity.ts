@@ -4,15 +4,34 @@ import type { Core } from '../core/core.js';
 import type { Entity } from '../core/entities.js';
 import type { JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
+import { DEFAULT_NUMBER_MAX, DEFAULT_NUMBER_MIN, type NumberRange, numberState } from '../domains/number.js';
 import { parseResult, RenderInfo, type TemplateEngine } from '../template/index.js';
 import type { TemplateEntityDefinition } from './config.js';
 
 export const TEMPLATE_OWNER = 'template';
 
-/** What a render gave: the state (null is unknown, undefined unavailable) and the attributes. */
-interface Rendered {
+/**
+ * What a render gave: the state (null is unknown, undefined unavailable), the attributes, and for a number its range
+ * and for a select its options (each rendered from its own template).
+ */
+export interface Rendered {
   readonly state: string | null | undefined;
   readonly attributes: Record<string, JsonValue>;
+  readonly range?: NumberRange;
+  readonly options?: readonly string[];
+}
+
+/** A rendered min, max or step as vol.Coerce(float) reads it; the default when it is not a number. */
+function renderedNumber(value: unknown, fallback: number | undefined): number | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+  return Number.isFinite(n) ? n : fallback;
+}
+
+/** Rendered options as cv.ensure_list and [cv.string] read them. */
+function renderedOptions(value: unknown): string[] {
+  if (value === null || value === undefined || value === '') return [];
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((o) => (typeof o === 'string' ? o : JSON.stringify(o)));
 }
 
 /**
@@ -56,9 +75,18 @@ export class TemplateRenderer {
       for (const [key, source] of Object.entries(def.attributes))
         attributes[key] = parseResult(one(source, `attributes.${key}`)) as JsonValue;
       const state = def.state === undefined ? optimistic : this.stateOf(one(def.state, 'state'));
+      const range =
+        def.domain === 'number'
+          ? {
+              min: renderedNumber(parseResult(one(def.min ?? '0', 'min')), DEFAULT_NUMBER_MIN) ?? DEFAULT_NUMBER_MIN,
+              max: renderedNumber(parseResult(one(def.max ?? '100', 'max')), DEFAULT_NUMBER_MAX) ?? DEFAULT_NUMBER_MAX,
+              step: renderedNumber(parseResult(one(def.step ?? '1', 'step')), undefined),
+            }
+          : undefined;
+      const options = def.domain === 'select' ? renderedOptions(parseResult(one(def.options ?? '[]', 'options'))) : undefined;
       this.info = info;
       this.failing = undefined;
-      return { state, attributes };
+      return { state, attributes, range, options };
     } catch (err) {
       this.info = info;
       const message = errorText(err);
@@ -68,13 +96,18 @@ export class TemplateRenderer {
     }
   }
 
-  /** The state as each domain reads the text (template sensor, binary_sensor and switch). */
+  /** The state as each domain reads the text (template sensor, binary_sensor, switch, number and select). */
   private stateOf(text: string): string | null {
     const value = parseResult(text);
     if (value === null) return null;
     switch (this.def.domain) {
       case 'sensor':
+      case 'select':
+      case 'button':
         return text;
+      case 'number':
+        // vol.Coerce(float): the state is Python's str() of a float.
+        return numberState(renderedNumber(value, undefined) ?? null, true);
       case 'binary_sensor':
         return resultAsBoolean(value) ? 'on' : 'off';
       case 'switch': {
@@ -91,19 +124,24 @@ export class TemplateRenderer {
 export class TemplateWriter {
   private pending: NodeJS.Timeout | undefined;
   private pendingState: string | undefined;
+  private lastAttributes: Record<string, JsonValue> = {};
 
   constructor(
     private readonly entity: Entity,
     private readonly def: TemplateEntityDefinition,
+    /** Hands a render's range or options to the entity's domain, which may then read the state differently (select). */
+    private readonly adapt?: (result: Rendered) => string | null,
   ) {}
 
   write(result: Rendered, context?: Context): void {
-    const { state, attributes } = result;
-    if (state === undefined) {
+    const { attributes } = result;
+    if (result.state === undefined) {
       this.cancel();
       this.entity.markUnavailable(context);
       return;
     }
+    const state = this.adapt === undefined ? result.state : this.adapt(result);
+    this.lastAttributes = attributes;
     const delay = state === 'on' ? this.def.delayOnMs : state === 'off' ? this.def.delayOffMs : undefined;
     const current = this.entity.state;
     if (state === null || delay === undefined || delay === 0 || current === undefined || current === state || current === 'unavailable') {
@@ -119,6 +157,13 @@ export class TemplateWriter {
       this.pendingState = undefined;
       this.entity.report(state, attributes, context);
     }, delay);
+  }
+
+  /** An optimistic state with a state template: written at once with the last attributes, until the next render. */
+  writeState(state: string | null, context?: Context): void {
+    if (!this.entity.available) return;
+    this.cancel();
+    this.entity.report(state, this.lastAttributes, context);
   }
 
   cancel(): void {

@@ -23,6 +23,9 @@ const DOMAINS = [
   'lock',
   'alarm_control_panel',
   'vacuum',
+  'button',
+  'number',
+  'select',
   'automation',
   'script',
   'scene',
@@ -59,7 +62,7 @@ t.test('the bundled build serves the demo over REST, WebSocket and the web pages
   t.same(
     DOMAINS.filter((d) => !domains.has(d)),
     [],
-    'entities of all 15 domains',
+    'entities of all 18 domains',
   );
   const call = await fetch(`${base}/api/services/light/turn_on`, {
     method: 'POST',

@@ -60,7 +60,10 @@ t.test('a zigbee2mqtt bridge, a Tasmota plug and an ESPHome node become entities
   const temp = await waitState(core, 'sensor.bathroom_climate_temperature', (s) => s.state === '21.37');
   t.equal(temp.attributes.unit_of_measurement, '°C');
   await waitState(core, 'binary_sensor.hall_motion_occupancy', (s) => s.state === 'on');
-  t.notOk(core.states.get('select.living_room_bulb_power_on_behavior'), 'a component hearth has no domain for is left alone');
+  const power = await waitState(core, 'select.living_room_bulb_power_on_behavior', (s) => s.state === 'previous');
+  t.same(power.attributes.options, ['off', 'on', 'toggle', 'previous'], 'a zigbee2mqtt select: its options, its state through value_json');
+  const identify = await waitState(core, 'button.living_room_bulb_identify', (s) => s.state === 'unknown');
+  t.equal(identify.attributes.device_class, 'identify', 'a zigbee2mqtt identify button, unknown until pressed');
   const device = [...core.devices.all()].find((d) => d.name === 'Living Room Bulb');
   t.equal(device?.manufacturer, 'Philips', 'the device block becomes a device');
   t.equal(core.entities.get('light.living_room_bulb')?.deviceId, device?.id, 'the entity belongs to it');
@@ -93,6 +96,36 @@ t.test('a zigbee2mqtt bridge, a Tasmota plug and an ESPHome node become entities
   t.equal(await w.waitFor('esp-greenhouse/switch/pump/command'), 'ON');
   await core.services.call('cover', 'set_cover_position', { entity_id: 'cover.esp_greenhouse_vent', position: 75 });
   t.equal(await w.waitFor('esp-greenhouse/cover/vent/position/command'), '75');
+
+  // ESPHome's number (its state printed with %f, a float here as in Home Assistant) and select.
+  const humidity = await waitState(core, 'number.esp_greenhouse_target_humidity', (s) => s.state === '65.0');
+  t.same(
+    { ...humidity.attributes },
+    { min: 30, max: 90, step: 0.5, mode: 'slider', unit_of_measurement: '%', friendly_name: 'esp-greenhouse Target Humidity' },
+  );
+  await waitState(core, 'select.esp_greenhouse_fan_mode', (s) => s.state === 'Low');
+  await core.services.call('number', 'set_value', { entity_id: 'number.esp_greenhouse_target_humidity', value: 70 });
+  t.equal(await w.waitFor('esp-greenhouse/number/target_humidity/command'), '70', 'an integral value is sent as an int');
+  await t.rejects(core.services.call('number', 'set_value', { entity_id: 'number.esp_greenhouse_target_humidity', value: 95 }), {
+    message: /Value 95\.0 for number\.esp_greenhouse_target_humidity is outside valid range 30\.0 - 90\.0/,
+  });
+  await w.publish('esp-greenhouse/number/target_humidity/state', '95.000000');
+  await w.publish('esp-greenhouse/number/target_humidity/state', '70.000000');
+  await waitState(core, 'number.esp_greenhouse_target_humidity', (s) => s.state === '70.0');
+  await core.services.call('select', 'select_option', { entity_id: 'select.esp_greenhouse_fan_mode', option: 'High' });
+  t.equal(await w.waitFor('esp-greenhouse/select/fan_mode/command'), 'High');
+  await t.rejects(core.services.call('select', 'select_option', { entity_id: 'select.esp_greenhouse_fan_mode', option: 'Turbo' }), {
+    message: /Option Turbo is not valid for entity select\.esp_greenhouse_fan_mode, valid options are: Auto, Low, High/,
+  });
+  await w.publish('esp-greenhouse/select/fan_mode/state', 'Turbo');
+  await w.publish('esp-greenhouse/select/fan_mode/state', 'High');
+  const fan = await waitState(core, 'select.esp_greenhouse_fan_mode', (s) => s.state === 'High');
+  t.equal(fan.state, 'High', 'a state that is not an option is ignored, the next one read');
+  await core.services.call('select', 'select_option', { entity_id: 'select.living_room_bulb_power_on_behavior', option: 'off' });
+  t.equal(await w.waitFor('zigbee2mqtt/Living Room Bulb/set/power_on_behavior'), 'off');
+  await core.services.call('button', 'press', { entity_id: 'button.living_room_bulb_identify' });
+  t.equal(await w.waitFor('zigbee2mqtt/Living Room Bulb/set/identify'), 'identify', 'a press publishes payload_press');
+  t.match(core.states.get('button.living_room_bulb_identify')?.state, /^\d{4}-\d\d-\d\dT/, 'and the button shows the press time');
 
   // Availability follows each publisher's own topic.
   await w.publish('tasmota_plug/tele/LWT', 'Offline', { retain: true });
@@ -197,4 +230,38 @@ t.test("device-based discovery (one config, several components) as Home Assistan
   await w.publish(topic, JSON.stringify({ ...device, cmps: { ...device.cmps, hum: { p: 'sensor' } } }), { retain: true });
   await gone;
   t.ok(core.states.get('sensor.bedroom_climate_temperature'), 'a component given by its platform alone is removed, the others stay');
+});
+
+t.test('an optimistic number and select (no state topic) show what they were told; payload_reset is unknown', async (t) => {
+  const broker = await startBroker(t);
+  const w = await watch(t, broker, ['x/#']);
+  const hub = await startMqttHub(t, broker, 'Home', '');
+  const core = hub.hub.core;
+  await w.publish(
+    'homeassistant/number/x/volume/config',
+    JSON.stringify({ name: 'Volume', cmd_t: 'x/volume/set', cmd_tpl: '{"volume": {{ value }}}', max: 11, uniq_id: 'x_volume' }),
+  );
+  await w.publish(
+    'homeassistant/number/x/level/config',
+    JSON.stringify({ name: 'Level', cmd_t: 'x/level/set', stat_t: 'x/level', pl_rst: 'RESET', uniq_id: 'x_level' }),
+  );
+  await w.publish(
+    'homeassistant/select/x/mode/config',
+    JSON.stringify({ name: 'Mode', cmd_t: 'x/mode/set', ops: ['a', 'b'], uniq_id: 'x_mode' }),
+  );
+  const volume = await waitState(core, 'number.volume', (s) => s.state === 'unknown');
+  t.match(volume.attributes, { min: 0, max: 11, step: 1, mode: 'auto' }, "Home Assistant's MQTT defaults");
+  await core.services.call('number', 'set_value', { entity_id: 'number.volume', value: 7 });
+  t.equal(await w.waitFor('x/volume/set'), '{"volume": 7}', 'through command_template with value');
+  await waitState(core, 'number.volume', (s) => s.state === '7');
+  await core.services.call('select', 'select_option', { entity_id: 'select.mode', option: 'b' });
+  t.equal(await w.waitFor('x/mode/set'), 'b');
+  await waitState(core, 'select.mode', (s) => s.state === 'b');
+  await waitState(core, 'number.level', () => true);
+  await hub.hub.mqtt?.settled();
+  await w.publish('x/level', '12');
+  await waitState(core, 'number.level', (s) => s.state === '12');
+  await w.publish('x/level', 'RESET');
+  await waitState(core, 'number.level', (s) => s.state === 'unknown');
+  t.equal(core.states.get('number.level')?.state, 'unknown', 'payload_reset');
 });

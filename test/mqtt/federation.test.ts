@@ -22,6 +22,9 @@ virtual:
   - {platform: fan, id: garage_vent, name: Garage Vent, speed_count: 4, oscillate: true}
   - {platform: cover, id: garage_door, name: Garage Door, device_class: garage, travel_time: 0.2}
   - {platform: lock, id: side_door, name: Side Door, transition_time: 0.1}
+  - {platform: button, id: garage_chime, name: Garage Chime}
+  - {platform: number, id: heater_offset, name: Heater Offset, min: -5, max: 5, step: 0.5, initial: 0}
+  - {platform: select, id: vent_program, name: Vent Program, options: [night, day, party], initial: day}
 `;
 const HOUSE = `
 virtual:
@@ -86,6 +89,29 @@ t.test('two and three hubs see and control each other through one broker, withou
   await core.services.call('lock', 'unlock', { entity_id: 'lock.side_door' });
   await waitState(core, 'lock.side_door', (s) => s.state === 'unlocked');
 
+  // Buttons, numbers and selects: pressed, set and chosen here, done there, with the same validation.
+  const chime = await waitState(core, 'button.garage_chime', (s) => s.state === 'unknown');
+  t.ok(chime, 'a button crosses over, unknown until pressed');
+  await core.services.call('button', 'press', { entity_id: 'button.garage_chime' });
+  await waitState(garage.hub.core, 'button.garage_chime', (s) => s.state !== 'unknown');
+  t.not(core.states.get('button.garage_chime')?.state, 'unknown', 'the press time shows on both hubs');
+  const offset = await waitState(core, 'number.heater_offset', (s) => s.state === '0');
+  t.match(offset.attributes, { min: -5, max: 5, step: 0.5, mode: 'auto' }, 'a number keeps its range');
+  await core.services.call('number', 'set_value', { entity_id: 'number.heater_offset', value: -2.5 });
+  await waitState(garage.hub.core, 'number.heater_offset', (s) => s.state === '-2.5');
+  await waitState(core, 'number.heater_offset', (s) => s.state === '-2.5');
+  await t.rejects(core.services.call('number', 'set_value', { entity_id: 'number.heater_offset', value: 9 }), {
+    message: /outside valid range -5\.0 - 5\.0/,
+  });
+  const program = await waitState(core, 'select.vent_program', (s) => s.state === 'day');
+  t.same(program.attributes.options, ['night', 'day', 'party'], 'a select keeps its options');
+  await core.services.call('select', 'select_next', { entity_id: 'select.vent_program' });
+  await waitState(garage.hub.core, 'select.vent_program', (s) => s.state === 'party');
+  await waitState(core, 'select.vent_program', (s) => s.state === 'party');
+  await t.rejects(core.services.call('select', 'select_option', { entity_id: 'select.vent_program', option: 'off' }), {
+    message: /valid options are: night, day, party/,
+  });
+
   await house.hub.mqtt?.settled();
   await garage.hub.mqtt?.settled();
   const houseConfigs = [...w.latest.keys()].filter((k) => k.includes('/house/') && w.latest.get(k) !== '');
@@ -128,11 +154,14 @@ t.test('two and three hubs see and control each other through one broker, withou
   t.same(
     ids,
     [
+      'button.garage_chime',
       'climate.garage',
       'cover.garage_door',
       'fan.garage_vent',
       'light.workbench',
       'lock.side_door',
+      'number.heater_offset',
+      'select.vent_program',
       'sensor.garage_temperature',
       'switch.garage_light',
       'switch.kettle',

@@ -26,6 +26,9 @@ virtual:
   - {platform: alarm_control_panel, id: alarm, name: Alarm, code: "1234"}
   - {platform: sensor, id: outdoor, name: Outdoor, device_class: temperature, min: 4, max: 17, interval: 3600}
   - {platform: binary_sensor, id: motion, name: Motion, device_class: motion, mean_interval: 3600, on_duration: 1}
+  - {platform: button, id: doorbell_test, name: Doorbell Test, device_class: identify}
+  - {platform: number, id: boiler_setpoint, name: Boiler Setpoint, min: 40, max: 80, step: 0.5, initial: 60, mode: box, unit_of_measurement: °C}
+  - {platform: select, id: boiler_mode, name: Boiler Mode, options: [eco, comfort, boost]}
 `;
 
 /** Required keys of Home Assistant's discovery schema per component (the PLATFORM_SCHEMA_MODERN of each platform). */
@@ -39,6 +42,9 @@ const REQUIRED: Readonly<Record<string, readonly string[]>> = {
   climate: [],
   fan: ['command_topic'],
   alarm_control_panel: ['command_topic', 'state_topic'],
+  button: ['command_topic'],
+  number: ['command_topic'],
+  select: ['command_topic', 'options'],
 };
 
 t.test('entities are announced with Home Assistant discovery, mirrored and controlled over MQTT', async (t) => {
@@ -58,6 +64,9 @@ t.test('entities are announced with Home Assistant discovery, mirrored and contr
     'alarm_control_panel.alarm',
     'sensor.outdoor',
     'binary_sensor.motion',
+    'button.doorbell_test',
+    'number.boiler_setpoint',
+    'select.boiler_mode',
   ];
   for (const id of published) {
     const [domain = '', object = ''] = id.split('.');
@@ -127,6 +136,39 @@ t.test('entities are announced with Home Assistant discovery, mirrored and contr
   await w.waitFor('hearth/test_home/switch.garden_pump/error', (p) => p.includes('PEAR'));
   t.equal(a.logs.filter((l) => l.msg.startsWith('MQTT command refused')).length, 2, 'one warning per entity');
   t.equal(a.hub.core.states.get('switch.garden_pump')?.state, 'off');
+
+  // Button, number and select: their configs as Home Assistant's MQTT platforms read them, commands as service calls.
+  const button = JSON.parse(w.latest.get(cfgTopic('button', 'doorbell_test')) ?? '{}') as Record<string, unknown>;
+  t.match(button, { payload_press: 'PRESS', device_class: 'identify', command_topic: 'hearth/test_home/button.doorbell_test/set' });
+  const setpoint = JSON.parse(w.latest.get(cfgTopic('number', 'boiler_setpoint')) ?? '{}') as Record<string, unknown>;
+  t.match(setpoint, {
+    min: 40,
+    max: 80,
+    step: 0.5,
+    mode: 'box',
+    unit_of_measurement: '°C',
+    state_topic: 'hearth/test_home/number.boiler_setpoint/state',
+  });
+  const mode = JSON.parse(w.latest.get(cfgTopic('select', 'boiler_mode')) ?? '{}') as Record<string, unknown>;
+  t.same(mode.options, ['eco', 'comfort', 'boost']);
+  await w.publish('hearth/test_home/button.doorbell_test/set', 'PRESS');
+  await waitState(a.hub.core, 'button.doorbell_test', (s) => s.state !== 'unknown');
+  await w.publish('hearth/test_home/number.boiler_setpoint/set', '65.5');
+  await waitState(a.hub.core, 'number.boiler_setpoint', (s) => s.state === '65.5');
+  await w.waitFor('hearth/test_home/number.boiler_setpoint/state', (p) => p === '65.5');
+  await w.publish('hearth/test_home/select.boiler_mode/set', 'boost');
+  await waitState(a.hub.core, 'select.boiler_mode', (s) => s.state === 'boost');
+  await w.waitFor('hearth/test_home/select.boiler_mode/state', (p) => p === 'boost');
+  await w.publish('hearth/test_home/number.boiler_setpoint/set', '95');
+  t.match(
+    await w.waitFor('hearth/test_home/number.boiler_setpoint/error'),
+    /Value 95\.0 for number\.boiler_setpoint is outside valid range 40\.0 - 80\.0/,
+  );
+  await w.publish('hearth/test_home/select.boiler_mode/set', 'turbo');
+  t.match(await w.waitFor('hearth/test_home/select.boiler_mode/error'), /Option turbo is not valid/);
+  await w.publish('hearth/test_home/button.doorbell_test/set', 'HOLD');
+  t.match(await w.waitFor('hearth/test_home/button.doorbell_test/error'), /expected PRESS/);
+  t.equal(a.hub.core.states.get('number.boiler_setpoint')?.state, '65.5', 'refused commands change nothing');
 
   // A removed entity's config is emptied.
   a.hub.core.entities.remove('switch.garden_pump');
@@ -210,4 +252,25 @@ virtual:
     'homeassistant/switch/filters/switch_pump/config',
   ]);
   t.equal(hub.hub.mqtt?.counts.published, 3);
+});
+
+t.test("a template select's options change: its config is announced again with them", async (t) => {
+  const broker = await startBroker(t);
+  const w = await watch(t, broker, ['homeassistant/#']);
+  const yaml = `
+input_select:
+  modes: {options: [a, b]}
+template:
+  - select:
+      - name: Mode
+        state: "{{ states('input_select.modes') }}"
+        options: "{{ state_attr('input_select.modes', 'options') }}"
+        select_option: []
+`;
+  const hub = await startMqttHub(t, broker, 'Templates', yaml, '  include: {domains: [select]}');
+  const topic = 'homeassistant/select/templates/select_mode/config';
+  await w.waitFor(topic, (p) => p !== '' && (JSON.parse(p) as { options: string[] }).options.length === 2);
+  await hub.hub.core.services.call('input_select', 'set_options', { entity_id: 'input_select.modes', options: ['a', 'b', 'c'] });
+  const again = JSON.parse(await w.waitFor(topic, (p) => p.includes('"c"'))) as { options: string[] };
+  t.same(again.options, ['a', 'b', 'c']);
 });

@@ -138,8 +138,8 @@ t.test('a refused template entity or template names the file, the line and the k
 template:
   - sensor:
       - name: No state
-    button:
-      - name: Press
+    weather:
+      - name: Forecast
   - binary_sensor:
       - name: Bad
         state: "{{ states('x') | float > }}"
@@ -151,7 +151,7 @@ template:
     message = err instanceof Error ? err.message : String(err);
   }
   t.match(message, /configuration\.yaml:24:9: template\[0\]\.sensor\[0\]\.state.*is required/);
-  t.match(message, /configuration\.yaml:25:5: template\[0\]\.button.*hearth has no button domain/);
+  t.match(message, /configuration\.yaml:25:5: template\[0\]\.weather.*hearth has no weather domain/);
   t.match(message, /configuration\.yaml:29:16: template\[1\]\.binary_sensor\[0\]\.state.*invalid template: TemplateSyntaxError/);
 });
 

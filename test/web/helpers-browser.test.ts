@@ -6,6 +6,10 @@ import { createOwnerInBrowser, openBrowser } from './browser.js';
 import { startWebHub } from './helpers.js';
 
 const YAML = `${MINIMAL_CONFIG}
+  - {platform: number, id: setpoint, name: Setpoint, min: 40, max: 80, mode: box, initial: 60, unit_of_measurement: °C}
+  - {platform: number, id: volume, name: Volume, min: 0, max: 10, initial: 2}
+  - {platform: select, id: program, name: Program, options: [eco, boost]}
+  - {platform: button, id: chime, name: Chime}
 input_boolean:
   guests: {name: Guests}
 input_number:
@@ -80,5 +84,24 @@ t.test('the dashboard drives the helpers with their own controls', async (t) => 
   await card('timer.tea').getByRole('button', { name: 'Cancel' }).click();
   await until(web.hub, 'timer.tea', (s) => s === 'idle', 'idle');
   t.pass('timer started, paused and cancelled');
+
+  // The devices' number, select and button use the same controls.
+  const box = card('number.setpoint').locator('input[type="number"]');
+  await box.fill('72');
+  await box.blur();
+  await until(web.hub, 'number.setpoint', (s) => s === '72', '72');
+  t.pass('a number in box mode set by typing');
+  const volume = card('number.volume').locator('input[type="range"]');
+  // fill() fires input and change on a range itself; a second change would race the first call's answer.
+  await volume.fill('7');
+  await until(web.hub, 'number.volume', (s) => s === '7', '7');
+  t.pass('a number set by its slider');
+  await card('select.program').locator('select').selectOption('boost');
+  await until(web.hub, 'select.program', (s) => s === 'boost', 'boost');
+  t.pass('a select picked');
+  await card('button.chime').getByRole('button', { name: 'Press' }).click();
+  await until(web.hub, 'button.chime', (s) => s !== 'unknown', 'pressed');
+  await card('button.chime').locator('.state', { hasText: 'Pressed' }).waitFor({ timeout: 1000 });
+  t.pass('a button pressed, its card says when');
   t.same(problems, [], 'no script errors or CSP violations');
 });

@@ -3,7 +3,7 @@
 
 import { Buttons, Choice, Slider, Toggle } from './controls.js';
 import { formatNumber, isActive, stateText } from './format.js';
-import { HELPER_CONTROLS } from './helper-cards.js';
+import { VALUE_CONTROLS } from './helper-cards.js';
 import { html } from './html.js';
 import { useEffect, useRef, useState } from './vendor/hooks.js';
 import { Component, h } from './vendor/preact.js';
@@ -372,5 +372,5 @@ const CONTROLS = {
   scene: SceneControls,
   script: ScriptControls,
   automation: AutomationControls,
-  ...HELPER_CONTROLS,
+  ...VALUE_CONTROLS,
 };

@@ -34,6 +34,20 @@ export function Slider({ label, value, min, max, step = 1, format, onCommit, dis
 }
 
 /**
+ * A number typed in (a number or input_number in box mode), committed on change; the browser keeps it within min..max.
+ * @param {{ label: string, value: number, min: number, max: number, step?: number, unit?: string, onCommit: (v: number) => Promise<unknown> | void, disabled?: boolean }} props
+ */
+export function NumberBox({ label, value, min, max, step = 1, unit, onCommit, disabled = false }) {
+  /** @param {Event} e */
+  const commit = (e) => {
+    const input = /** @type {HTMLInputElement} */ (e.currentTarget);
+    const v = Number(input.value);
+    if (input.value.trim() !== '' && Number.isFinite(v) && input.checkValidity()) onCommit(v);
+  };
+  return html`<label class="slider"><span class="label">${label}</span><input type="number" min=${min} max=${max} step=${step} value=${value} disabled=${disabled} onChange=${commit} /><output>${unit ?? ''}</output></label>`;
+}
+
+/**
  * A choice from a list (modes, presets, speeds).
  * @param {{ label: string, value: string | null | undefined, options: readonly string[], onPick: (v: string) => void, disabled?: boolean }} props
  */

@@ -86,6 +86,18 @@ export function stateText(st) {
       return typeof a.battery_level === 'number' ? `${humanize(s)} · ${a.battery_level}% battery` : humanize(s);
     case 'scene':
       return Number.isNaN(Date.parse(s)) ? humanize(s) : `Activated ${relativeTime(Date.parse(s) / 1000)}`;
+    case 'button':
+    case 'input_button':
+      return Number.isNaN(Date.parse(s)) ? humanize(s) : `Pressed ${relativeTime(Date.parse(s) / 1000)}`;
+    case 'number':
+    case 'input_number': {
+      const unit = typeof a.unit_of_measurement === 'string' ? ` ${a.unit_of_measurement}` : '';
+      const n = Number(s);
+      return `${s.trim() !== '' && Number.isFinite(n) ? formatNumber(n) : s}${unit}`;
+    }
+    case 'select':
+      // Options are shown as the device names them.
+      return s;
     case 'automation':
     case 'script':
       return humanize(s);
