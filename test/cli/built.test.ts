@@ -1,9 +1,11 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { WsClient } from '../api/ws-client.js';
+import { startBroker } from '../helpers/mosquitto.js';
+import { watch } from '../helpers/mqtt-watch.js';
 import { BUILT_CLI, REPO_ROOT, runCli, ServeProcess } from './cli-process.js';
 
 /**
@@ -94,4 +96,24 @@ t.test('the bundled build serves the demo over REST, WebSocket and the web pages
   const stopped = await p.stop('SIGTERM', 5_000);
   t.equal(stopped.code, 0, `exit 0 (stderr: ${p.stderr})`);
   t.equal(p.stderr, '');
+});
+
+t.test('the bundled build loads mqtt.js from its own chunk and nunjucks on the first template', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'hearth-built-mqtt-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const broker = await startBroker(t);
+  const w = await watch(t, broker, ['hearth/#']);
+  const config = join(dir, 'configuration.yaml');
+  await writeFile(
+    config,
+    `hub:\n  name: Built\nmqtt:\n  broker: ${broker.url}\n  username: ${broker.username}\n  password: ${broker.password}\nvirtual:\n  - {platform: switch, id: relay, name: Relay}\ntemplate:\n  - sensor:\n      - name: Relay text\n        state: "{{ states('switch.relay') | upper }}"\n`,
+  );
+  const p = new ServeProcess(['--config', config, '--data', dir, '--host', '127.0.0.1', '--port', '0'], undefined, 'built');
+  t.teardown(() => p.kill());
+  await p.waitForLog('hearth started');
+  t.equal(await w.waitFor('hearth/built/status'), 'online', 'connected through the bundled mqtt.js');
+  await w.publish('hearth/built/switch.relay/set', 'ON');
+  t.equal(await w.waitFor('hearth/built/sensor.relay_text/state', (v) => v === 'ON'), 'ON', 'the template entity rendered');
+  const stopped = await p.stop('SIGTERM', 5_000);
+  t.equal(stopped.code, 0, `exit 0 (stderr: ${p.stderr})`);
 });
