@@ -117,6 +117,8 @@ t.test('import, then the same stick comes up with every device paired and named'
       ['Living room lamp', bulb.ieee, 'successful'],
     ],
   );
+  // Each device's entities are made as it comes up, which on a loaded machine may be after permit_join.
+  for (const d of [plug, weather, bulb]) await waitForState(z.core, `sensor.zigbee_${d.ieee.slice(2)}_messages`, () => true, 10_000);
   t.same(
     z.recorded.calls.map((c) => c.name).sort(),
     [plug.ieee, 'Balcony', 'Living room lamp'].sort(),
