@@ -19,6 +19,8 @@ export const CLIENT_RUN_OWNER = 'websocket_api';
 const RUN_NAME = 'websocket_api script';
 /** Each command is a script of its own: one run, never refused. */
 const POLICY: RunPolicy = { mode: 'parallel', max: 1, maxExceeded: 'silent' };
+/** Runs going at once over all connections: a client looping on long delays cannot pile up timers without end. */
+export const MAX_CLIENT_RUNS = 256;
 /** Problems shown in one message; the rest are counted. */
 const SHOWN_ISSUES = 5;
 
@@ -103,6 +105,9 @@ export class ClientAutomation {
 
   async executeScript(sequence: JsonValue, variables: JsonObject | undefined, context: Context): Promise<JsonObject | null> {
     const actions = parseOrThrow(parseActions, 'sequence', sequence);
+    if (this.runners.size >= MAX_CLIENT_RUNS) {
+      throw new HubError('not_allowed', `At most ${MAX_CLIENT_RUNS} execute_script runs may go at once; wait for some to finish.`);
+    }
     this.states ??= new StateDispatch(this.o.core.bus, CLIENT_RUN_OWNER, (err) => this.o.log.error({ err }, `${RUN_NAME}: wait failed`));
     const env: TriggerEnv = { ...this.base(), states: this.states, owner: CLIENT_RUN_OWNER, starting: false };
     const runner = new ScriptRunner(env, RUN_NAME, POLICY, actions, () => {});

@@ -197,6 +197,18 @@ t.test('execute_script errors: Home Assistant codes and the message, never a sta
   t.equal((await ws.command('ping')).type, 'pong', 'the connection carries on');
 });
 
+t.test('execute_script: a run still going when the hub stops is stopped, and its caller told so', async (t) => {
+  const { th, ws } = await hub(t);
+  const started = await ws.command('subscribe_events', { event_type: 'started' });
+  const id = ws.takeId();
+  ws.send({ id, type: 'execute_script', sequence: [{ event: 'started' }, { delay: '00:10:00' }, { event: 'never' }] });
+  await ws.waitFor((m) => m.type === 'event' && m.id === started.id);
+  const stopping = th.hub.stop();
+  const reply = await ws.waitFor((m) => m.id === id);
+  await stopping;
+  t.same(errorOf(reply), { code: 'home_assistant_error', message: 'The script was stopped' });
+});
+
 t.test('validate_config: one entry per part given, through the automation parsers, changing nothing', async (t) => {
   const { th, ws } = await hub(t);
   const states = th.hub.core.states.states().length;

@@ -38,7 +38,13 @@ const executeScript = command({ sequence: required(anyJson), variables: optional
   const api = automationOf(conn, 'execute_script');
   const context = conn.env.ctx.core.newContext(user.id);
   const response = await api.executeScript(msg.sequence, msg.variables, context);
-  conn.sendResult(id, `{"context":${contextJson(context)},"response":${JSON.stringify(response)}}`);
+  let json: string;
+  try {
+    json = JSON.stringify(response);
+  } catch {
+    throw new HubError('internal', 'Invalid JSON in response');
+  }
+  conn.sendResult(id, `{"context":${contextJson(context)},"response":${json}}`);
 });
 
 /** The message keys validate_config reads: Home Assistant's plural ones (2024.10+) and the older singular ones. */
