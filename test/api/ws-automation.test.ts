@@ -211,7 +211,7 @@ t.test('execute_script: a run still going when the hub stops is stopped, and its
 
 t.test('validate_config: one entry per part given, through the automation parsers, changing nothing', async (t) => {
   const { th, ws } = await hub(t);
-  const states = th.hub.core.states.states().length;
+  const states = [...th.hub.core.states.states()].length;
   const plural = await ws.command('validate_config', {
     triggers: [{ trigger: 'state', entity_id: 'switch.coffee_maker', to: 'on' }],
     conditions: [{ condition: 'state', entity_id: 'light.kitchen', state: 'on' }, "{{ is_state('sun.sun', 'above_horizon') }}"],
@@ -233,7 +233,7 @@ t.test('validate_config: one entry per part given, through the automation parser
   t.match(result.condition, { valid: false, error: /"sometimes".* @ data\['condition'\]\['condition'\]/ });
   t.match(result.action, { valid: false, error: /@ data\['action'\]\[1\]\['target'\]\['entity_id'\]/ });
   t.same((await ws.command('validate_config', {})).result, {}, 'nothing given, nothing answered');
-  t.equal(th.hub.core.states.states().length, states, 'no entity was added');
+  t.equal([...th.hub.core.states.states()].length, states, 'no entity was added');
 });
 
 t.test('the official client: subscribeMessage on subscribe_trigger, and execute_script', async (t) => {
