@@ -40,7 +40,7 @@ function pathText(path: ConfigPath): string {
 }
 
 /** The problems of one part as one message, each naming its key. */
-export function describeProblems(issues: readonly ConfigIssue[]): string {
+function describeProblems(issues: readonly ConfigIssue[]): string {
   const shown = issues.slice(0, SHOWN_ISSUES).map((i) => `${i.message} @ data${pathText(i.path)}`);
   if (issues.length > shown.length) shown.push(`and ${issues.length - shown.length} more`);
   return shown.join('; ');
