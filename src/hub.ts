@@ -192,6 +192,7 @@ export class Hub {
         statistics,
         helpers: (domain) => helpers.collection(domain),
         traces: automations.traces,
+        automation: automations.client,
       }),
     });
     const drivers = new Drivers({

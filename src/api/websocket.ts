@@ -143,7 +143,11 @@ export function registerWebSocketApi(server: HttpServer, ctx: ApiContext, limits
   return {
     close() {
       stopRevokeListener();
-      for (const conn of [...connections]) conn.end(1001, 'Server shutting down');
+      for (const conn of [...connections]) {
+        // What is queued (a command's answer: an execute_script run stopped by the shutdown) goes out before the close frame.
+        conn.outbox.flush();
+        conn.end(1001, 'Server shutting down');
+      }
       connections.clear();
       scheduler.stop();
     },

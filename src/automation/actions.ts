@@ -221,9 +221,10 @@ function leaveStep(run: Run, step: TraceStep | undefined, err?: unknown, message
   run.trace.leave(step, run.variables, error);
 }
 
-/** A failure wrapped for the caller: marked as traced when the one it wraps was. */
+/** A failure wrapped for the caller: marked as traced when the one it wraps was, and keeping its root cause. */
 function wrapped(err: unknown, halt: Halt): Halt {
   if (traced.has(err as object)) traced.add(halt);
+  halt.cause = err instanceof Halt ? err.rootCause : err;
   return halt;
 }
 

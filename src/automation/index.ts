@@ -8,6 +8,7 @@ import type { Logger } from '../core/log.js';
 import { TemplateEngine } from '../template/index.js';
 import { TraceStore } from '../trace/store.js';
 import { AUTOMATION_OWNER, AutomationSet } from './automations.js';
+import { CLIENT_RUN_OWNER, ClientAutomation } from './client-api.js';
 import { TimeZone } from './local-time.js';
 import { parseAutomations, parseScenes, parseScripts } from './parse-sections.js';
 import { applyStates, SCENE_OWNER, SceneSet, sceneEntitiesFromData } from './scenes.js';
@@ -51,7 +52,7 @@ export interface AutomationExtensionOptions {
 
 /** Owner of the services that live as long as the extension (reloads, scene.apply, scene.create). */
 const SERVICES_OWNER = 'automation-extension';
-const OWNERS = [AUTOMATION_OWNER, SCRIPT_OWNER, SCENE_OWNER, SERVICES_OWNER, SUN_OWNER];
+const OWNERS = [AUTOMATION_OWNER, SCRIPT_OWNER, SCENE_OWNER, SERVICES_OWNER, SUN_OWNER, CLIENT_RUN_OWNER];
 type Section = 'automation' | 'script' | 'scene';
 
 function describeIssues(issues: readonly ConfigIssue[]): string {
@@ -78,6 +79,8 @@ export class AutomationExtension implements Component {
   private sun: SunEntity | undefined;
   /** The traces of the last runs of each automation and script (in memory; kept across reloads). */
   readonly traces: TraceStore;
+  /** subscribe_trigger, execute_script and validate_config for the WebSocket API. */
+  readonly client: ClientAutomation;
 
   constructor(
     readonly core: Core,
@@ -91,6 +94,14 @@ export class AutomationExtension implements Component {
     this.timeZone = zone ?? TimeZone.UTC;
     this.templates = options.templates ?? new TemplateEngine({ core, timeZone: zone === undefined ? 'UTC' : config.hub.time_zone });
     this.traces = new TraceStore({ clock: core.clock, plain: traceValue });
+    this.client = new ClientAutomation({
+      core,
+      log,
+      timeZone: this.timeZone,
+      location: this.location(),
+      templates: this.templates,
+      mqtt: options.mqtt,
+    });
   }
 
   async start(): Promise<void> {
@@ -126,6 +137,7 @@ export class AutomationExtension implements Component {
     this.scenes?.stop();
     this.sun?.stop();
     this.sun = undefined;
+    this.client.stop();
     this.states?.close();
     this.automations = undefined;
     this.scripts = undefined;

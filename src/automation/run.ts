@@ -21,6 +21,14 @@ export class Halt extends Error {
     super(message);
     this.name = 'Halt';
   }
+
+  /**
+   * What first went wrong, for callers that answer with it (WebSocket `execute_script`): the HubError or
+   * unexpected error an action threw, or the innermost Halt, before steps around it prefixed its message.
+   */
+  get rootCause(): unknown {
+    return this.cause ?? this;
+  }
 }
 
 /** A template error that ends a run (Home Assistant stops the run on one). */

@@ -13,6 +13,8 @@ export interface RunResult {
   readonly response: JsonObject | null;
   /** Why the run failed, for the caller of `script.<name>`. */
   readonly error?: string;
+  /** What first went wrong in a failed run (see Halt.rootCause). */
+  readonly cause?: unknown;
 }
 
 export interface StartOptions {
@@ -134,13 +136,13 @@ export class ScriptRunner {
     } catch (err) {
       if (!(err instanceof Halt)) {
         this.env.log.error({ err, script: this.name }, `${this.name}: unexpected error`);
-        return { outcome: 'failed', response: null, error: 'unexpected error' };
+        return { outcome: 'failed', response: null, error: 'unexpected error', cause: err };
       }
       if (err.outcome === 'failed') {
         const text = `${this.name}: Error executing script. ${err.message}`;
         if (err.onceKey === undefined) this.env.log.error({ script: this.name }, text);
         else this.logOnce(err.onceKey, text, 'error');
-        return { outcome: 'failed', response: null, error: err.message };
+        return { outcome: 'failed', response: null, error: err.message, cause: err.rootCause };
       }
       if (err.outcome === 'stopped') this.env.log.info({ script: this.name }, `${this.name}: Stop script sequence: ${err.message}`);
       return { outcome: err.outcome, response: err.response };

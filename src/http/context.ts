@@ -1,8 +1,9 @@
 import type { LoginGuard } from '../auth/bans.js';
 import type { AuthStore } from '../auth/store.js';
 import type { HubConfig } from '../config/types.js';
+import type { Context } from '../core/context.js';
 import type { Core } from '../core/core.js';
-import type { JsonObject } from '../core/json.js';
+import type { JsonObject, JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { HistoryReader, StatisticsReader } from '../recorder/types.js';
 import type { Registries } from '../registry/index.js';
@@ -36,6 +37,32 @@ export interface TraceReader {
   contexts(domain?: 'automation' | 'script', itemId?: string): JsonObject;
 }
 
+/** The parts of the automation language `validate_config` checks. */
+export type AutomationPart = 'triggers' | 'conditions' | 'actions';
+
+/**
+ * Triggers, actions and the automation parsers as WebSocket `subscribe_trigger`, `execute_script` and
+ * `validate_config` reach them (src/automation implements it). Invalid configuration throws a HubError
+ * (`invalid_format`) whose message names the key under the message's own (`trigger`, `sequence`).
+ */
+export interface AutomationApi {
+  /**
+   * Attaches the triggers of `config` (one or a list); `fire` gets `{"trigger": {...}}` as JSON text and the
+   * context of what caused it (null for time-based triggers). Bus listeners go under `owner`; the returned
+   * function detaches everything.
+   */
+  subscribeTrigger(
+    config: JsonValue,
+    variables: JsonObject | undefined,
+    owner: string,
+    fire: (variablesJson: string, context: Context | null) => void,
+  ): () => void;
+  /** Runs a sequence of actions under `context`; resolves with the `stop` action's response, or null. Failures throw a HubError. */
+  executeScript(sequence: JsonValue, variables: JsonObject | undefined, context: Context): Promise<JsonObject | null>;
+  /** Checks one part with the parsers automations use: null when valid, else the problems, each named under `key`. */
+  validate(part: AutomationPart, value: JsonValue, key: string): string | null;
+}
+
 /** What the API modules (REST, WebSocket, web pages) share. */
 export interface ApiContext {
   readonly core: Core;
@@ -58,4 +85,6 @@ export interface ApiContext {
   readonly helpers?: (domain: string) => HelperItems | undefined;
   /** Automation and script traces; undefined in hubs made without automations (the commands then find nothing). */
   readonly traces?: TraceReader;
+  /** subscribe_trigger, execute_script and validate_config; undefined in hubs made without automations. */
+  readonly automation?: AutomationApi;
 }

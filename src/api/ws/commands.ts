@@ -3,6 +3,7 @@ import { MAX_EVENT_TYPE_LENGTH } from '../../core/entity-id.js';
 import { HubError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
 import { configObject } from '../config-object.js';
+import { AUTOMATION_COMMANDS } from './automation-commands.js';
 import { checkRoomForSubscription, command, requireAdmin, userOf } from './command.js';
 import type { Command } from './connection.js';
 import { HELPER_COMMANDS } from './helper-commands.js';
@@ -200,4 +201,5 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ...MQTT_COMMANDS,
   ...HELPER_COMMANDS,
   ...TRACE_COMMANDS,
+  ...AUTOMATION_COMMANDS,
 ]);

@@ -89,6 +89,9 @@ export function validateCommand<S extends CommandSchema>(message: JsonObject, sc
   return out as Validated<S>;
 }
 
+/** Any JSON value (voluptuous' match_all); the command checks it further. */
+export const anyJson: Check<JsonValue> = (value) => value;
+
 export const str: Check<string> = (value, key) => {
   if (typeof value !== 'string') throw expected('str', value, key);
   return value;
