@@ -54,7 +54,7 @@ const VENDOR: readonly VendorFile[] = [
 ];
 
 /** Modules loaded on demand (the history and last-runs dialogs): not preloaded with the dashboard. */
-const LAZY_MODULES: ReadonlySet<string> = new Set(['history.js', 'traces.js', 'vendor/uplot.js']);
+const LAZY_MODULES: ReadonlySet<string> = new Set(['history.js', 'traces.js', 'modal.js', 'vendor/uplot.js']);
 
 /**
  * Loads, rewrites and gzips the assets once, on the first page view rather than at start-up, so the hub

@@ -6,8 +6,8 @@
  */
 
 import { html } from './html.js';
+import { openModal } from './modal.js';
 import { useEffect, useRef, useState } from './vendor/hooks.js';
-import { render } from './vendor/preact.js';
 
 /** @typedef {import('./entity-store.js').EntityStore} EntityStore */
 /** @typedef {{ command(message: object): Promise<any> }} Hub */
@@ -235,24 +235,10 @@ function HistoryView({ id, store, hub, close }) {
  * @param {{ id: string, store: EntityStore, hub: Hub }} props
  */
 export function openHistory({ id, store, hub }) {
-  let dialog = /** @type {HTMLDialogElement | null} */ (document.getElementById('history-dialog'));
-  if (dialog === null) {
-    dialog = document.createElement('dialog');
-    dialog.id = 'history-dialog';
-    dialog.className = 'history';
-    dialog.setAttribute('aria-labelledby', 'history-title');
-    document.body.append(dialog);
-  }
-  const d = dialog;
-  const opener = /** @type {HTMLElement | null} */ (document.activeElement);
-  d.addEventListener(
-    'close',
-    () => {
-      render(null, d);
-      opener?.focus();
-    },
-    { once: true },
-  );
-  render(html`<${HistoryView} key=${id} id=${id} store=${store} hub=${hub} close=${() => d.close()} />`, d);
-  if (!d.open) d.showModal();
+  openModal({
+    id: 'history-dialog',
+    className: 'history',
+    labelledBy: 'history-title',
+    content: (close) => html`<${HistoryView} key=${id} id=${id} store=${store} hub=${hub} close=${close} />`,
+  });
 }

@@ -6,8 +6,8 @@
  */
 
 import { html } from './html.js';
+import { openModal } from './modal.js';
 import { useEffect, useState } from './vendor/hooks.js';
-import { render } from './vendor/preact.js';
 
 /** @typedef {{ command(message: object): Promise<any> }} Hub */
 /** @typedef {{ run_id: string, state: string, script_execution: string | null, timestamp: { start: string, finish: string | null }, trigger?: string | null, last_step: string | null, error?: string }} RunSummary */
@@ -144,27 +144,11 @@ function TracesView({ hub, domain, itemId, name, close }) {
  * @param {{ hub: Hub, domain: string, itemId: string, name: string }} props
  */
 export function openTraces({ hub, domain, itemId, name }) {
-  let dialog = /** @type {HTMLDialogElement | null} */ (document.getElementById('traces-dialog'));
-  if (dialog === null) {
-    dialog = document.createElement('dialog');
-    dialog.id = 'traces-dialog';
-    dialog.className = 'history traces';
-    dialog.setAttribute('aria-labelledby', 'traces-title');
-    document.body.append(dialog);
-  }
-  const d = dialog;
-  const opener = /** @type {HTMLElement | null} */ (document.activeElement);
-  d.addEventListener(
-    'close',
-    () => {
-      render(null, d);
-      opener?.focus();
-    },
-    { once: true },
-  );
-  render(
-    html`<${TracesView} key=${`${domain}.${itemId}`} hub=${hub} domain=${domain} itemId=${itemId} name=${name} close=${() => d.close()} />`,
-    d,
-  );
-  if (!d.open) d.showModal();
+  openModal({
+    id: 'traces-dialog',
+    className: 'history traces',
+    labelledBy: 'traces-title',
+    content: (close) =>
+      html`<${TracesView} key=${`${domain}.${itemId}`} hub=${hub} domain=${domain} itemId=${itemId} name=${name} close=${close} />`,
+  });
 }
