@@ -5,7 +5,7 @@ import { LockFeature } from '../domains/lock.js';
 import { climateParts, fanParts } from './adopt-climate-fan.js';
 import { buttonParts, numberParts, selectParts } from './adopt-controls.js';
 import type { AdoptContext, AdoptedParts, TopicHandler } from './adopt-types.js';
-import { commandPayload, optStr, renderValue, str } from './adopt-values.js';
+import { commandPayload, optStr, renderValue, stateTopic, str } from './adopt-values.js';
 
 export const ADOPTED_COMPONENTS: ReadonlySet<string> = new Set([
   'switch',
@@ -28,19 +28,12 @@ function onOffParts(ctx: AdoptContext, withCommand: boolean, defaults: { on: str
   const stateOn = str(c.state_on, payloadOn);
   const stateOff = str(c.state_off, payloadOff);
   const command = optStr(c.command_topic);
-  const topics: [string, TopicHandler][] = [];
-  const stateTopic = optStr(c.state_topic);
-  if (stateTopic) {
-    topics.push([
-      stateTopic,
-      (p) => {
-        const v = renderValue(ctx, p, c.state_value_template === undefined ? 'value_template' : 'state_value_template');
-        if (v === stateOn) return { state: 'on' };
-        if (v === stateOff) return { state: 'off' };
-        return v === '' || v === 'None' ? { state: null } : {};
-      },
-    ]);
-  }
+  const topics = stateTopic(ctx, (p) => {
+    const v = renderValue(ctx, p, c.state_value_template === undefined ? 'value_template' : 'state_value_template');
+    if (v === stateOn) return { state: 'on' };
+    if (v === stateOff) return { state: 'off' };
+    return v === '' || v === 'None' ? { state: null } : {};
+  });
   const send = (on: boolean): void => {
     if (command) ctx.publish(command, commandPayload(ctx, on ? payloadOn : payloadOff));
   };

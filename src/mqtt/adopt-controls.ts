@@ -11,8 +11,8 @@ import {
   numberFixed,
 } from '../domains/number.js';
 import { type SelectData, selectFixed } from '../domains/select.js';
-import type { AdoptContext, AdoptedParts, TopicHandler } from './adopt-types.js';
-import { commandPayload, optStr, renderValue, str } from './adopt-values.js';
+import type { AdoptContext, AdoptedParts } from './adopt-types.js';
+import { commandPayload, optStr, renderValue, stateTopic, str } from './adopt-values.js';
 
 const numberOr = (v: JsonValue | undefined, d: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
 const className = (v: JsonValue | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -55,21 +55,14 @@ export function numberParts(ctx: AdoptContext): AdoptedParts {
   };
   const data: NumberData = { range };
   const reset = str(c.payload_reset, 'None');
-  const topics: [string, TopicHandler][] = [];
-  const stateTopic = optStr(c.state_topic);
-  if (stateTopic) {
-    topics.push([
-      stateTopic,
-      (p) => {
-        const v = renderValue(ctx, p);
-        if (v.trim() === '') return {};
-        if (v === reset) return { state: null };
-        const n = Number(v);
-        if (v.trim() === '' || !Number.isFinite(n) || n < range.min || n > range.max) return {};
-        return { state: /^\d+$/.test(v) ? String(n) : pyFloat(n) };
-      },
-    ]);
-  }
+  const topics = stateTopic(ctx, (p) => {
+    const v = renderValue(ctx, p);
+    if (v.trim() === '') return {};
+    if (v === reset) return { state: null };
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < range.min || n > range.max) return {};
+    return { state: /^\d+$/.test(v) ? String(n) : pyFloat(n) };
+  });
   const assumed = optimistic(ctx);
   const setValue = (value: number): void => {
     const text = String(value);
@@ -88,19 +81,12 @@ export function selectParts(ctx: AdoptContext): AdoptedParts {
   if (!Array.isArray(c.options)) throw new Error('a select needs its options (a list)');
   const options = (c.options as JsonValue[]).map((o) => str(o, ''));
   const data: SelectData = { options };
-  const topics: [string, TopicHandler][] = [];
-  const stateTopic = optStr(c.state_topic);
-  if (stateTopic) {
-    topics.push([
-      stateTopic,
-      (p) => {
-        const v = renderValue(ctx, p);
-        if (v.trim() === '') return {};
-        if (v.toLowerCase() === 'none') return { state: null };
-        return options.includes(v) ? { state: v } : {};
-      },
-    ]);
-  }
+  const topics = stateTopic(ctx, (p) => {
+    const v = renderValue(ctx, p);
+    if (v.trim() === '') return {};
+    if (v.toLowerCase() === 'none') return { state: null };
+    return options.includes(v) ? { state: v } : {};
+  });
   const assumed = optimistic(ctx);
   const selectOption = (option: string): void => {
     if (assumed) ctx.assume({ state: option });

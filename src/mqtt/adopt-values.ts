@@ -1,5 +1,5 @@
 import type { JsonValue } from '../core/json.js';
-import type { AdoptContext } from './adopt-types.js';
+import type { AdoptContext, TopicHandler } from './adopt-types.js';
 import { payloadVariables } from './template.js';
 
 /** A payload option as Home Assistant's cv.string reads it: numbers as text, booleans as Python prints them. */
@@ -17,4 +17,10 @@ export function renderValue(ctx: AdoptContext, payload: string, templateKey = 'v
 export function commandPayload(ctx: AdoptContext, value: string): string {
   const template = optStr(ctx.config.command_template);
   return template === undefined ? value : ctx.render(template, { value });
+}
+
+/** The subscription of a state topic (`state_topic` or the given key) with its handler, or none when not configured. */
+export function stateTopic(ctx: AdoptContext, handler: TopicHandler, key = 'state_topic'): [string, TopicHandler][] {
+  const topic = optStr(ctx.config[key]);
+  return topic === undefined ? [] : [[topic, handler]];
 }
