@@ -1,6 +1,9 @@
 /** The value of a lower-case hex digit (the caller checked the text is hex). */
+/** The value of a lowercase hex digit, or -1. */
 function hexValue(c: number): number {
-  return c <= 0x39 ? c - 0x30 : c - 0x57;
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  return -1;
 }
 
 /** A growable byte buffer with LEB128 varints (numbers up to 2^53, not only 32-bit ones). */
@@ -52,12 +55,28 @@ export class ByteWriter {
   }
 
   /** 32 lower-case hex digits (a context id) as their 16 bytes, without a Buffer per id. */
-  hex16(s: string): void {
+  /**
+   * Writes a 32-digit lowercase hex id as 16 bytes and returns true; writes nothing and returns false for
+   * anything else (a client's own context id), which the caller then writes as text. One pass: no regexp first.
+   */
+  hex16(s: string): boolean {
+    if (s.length !== 32) return false;
     this.room(16);
     const buf = this.buf;
     let at = this.length;
-    for (let i = 0; i < 32; i += 2) buf[at++] = (hexValue(s.charCodeAt(i)) << 4) | hexValue(s.charCodeAt(i + 1));
+    for (let i = 0; i < 32; i += 2) {
+      const hi = hexValue(s.charCodeAt(i));
+      const lo = hexValue(s.charCodeAt(i + 1));
+      if (hi < 0 || lo < 0) return false;
+      buf[at++] = (hi << 4) | lo;
+    }
     this.length = at;
+    return true;
+  }
+
+  /** Overwrites a byte already written (a flags byte whose bits are known only after what follows it). */
+  setU8(at: number, v: number): void {
+    this.buf[at] = v;
   }
 
   string(s: string): void {

@@ -1,6 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Micros } from '../core/clock.js';
 import type { Component } from '../core/component.js';
 import type { Context } from '../core/context.js';
@@ -38,6 +38,7 @@ export const DEFAULT_MEMORY_BUDGET_BYTES = 8 * 1024 * 1024;
  * this: a flood of changes must not grow the hub's memory by the whole hour.
  */
 const SEAL_BYTES = 1024 * 1024;
+const FAST_DEFLATE = { level: constants.Z_BEST_SPEED };
 /** Inflated chunks kept for repeated queries (a dashboard re-asking the same day). */
 const CACHE_BYTES = 2 * 1024 * 1024;
 const MAX_RETRY_MS = 5 * 60_000;
@@ -268,7 +269,7 @@ export class Recorder implements Component, HistoryReader {
     // entities, pass the mark right after every seal.
     if (this.hotBody > SEAL_BYTES && !this.sealQueued && this.running) {
       this.sealQueued = true;
-      void this.seal().finally(() => {
+      void this.seal(true).finally(() => {
         this.sealQueued = false;
       });
     }
@@ -411,12 +412,16 @@ export class Recorder implements Component, HistoryReader {
 
   // --- Sealing ---------------------------------------------------------------------------------------
 
-  /** Turns the hot tier into chunks in memory and starts a new epoch (the journal's records before it are sealed). */
-  private sealInMemory(): void {
+  /**
+   * Turns the hot tier into chunks in memory and starts a new epoch (the journal's records before it are sealed).
+   * `fast`: an early seal under a flood compresses at zlib's fastest level (a third of the CPU of the default); its
+   * chunks are rewritten at the default level when the day is compacted, so only that day's file is a little larger.
+   */
+  private sealInMemory(fast = false): void {
     for (const [id, s] of this.hot) {
       const w = s.writer;
       if (w.count === 0) continue;
-      const bytes = deflateRawSync(encodeChunk(w));
+      const bytes = deflateRawSync(encodeChunk(w), fast ? FAST_DEFLATE : undefined);
       const ref: ChunkRef = {
         entityId: id,
         firstMs: w.firstMs,
@@ -440,10 +445,10 @@ export class Recorder implements Component, HistoryReader {
     this.recountPending();
   }
 
-  /** Seals the hour: its chunks go to the day files, and the journal starts over. */
-  seal(): Promise<void> {
+  /** Seals the hour (or, `early`, the hot tier grown past SEAL_BYTES): its chunks go to the day files, and the journal starts over. */
+  seal(early = false): Promise<void> {
     this.writing = this.writing.then(async () => {
-      this.sealInMemory();
+      this.sealInMemory(early);
       await this.writePending();
       void this.housekeeping();
     });

@@ -31,7 +31,6 @@ const C_PARENT_TEXT = 8;
 
 /** States that round-trip exactly through a scaled integer (at most 15 significant digits). */
 const NUMERIC = /^-?(?:0|[1-9]\d{0,8})(?:\.\d{1,6})?$/;
-const HEX_ID = /^[0-9a-f]{32}$/;
 
 const textDecoder = new TextDecoder();
 
@@ -215,22 +214,27 @@ interface Dictionaries {
 }
 
 function writeContext(b: ByteWriter, ctx: Context, users: Dictionary): void {
+  // The flags byte first, its bits set once the fields after it are written (in readContext's order).
+  const at = b.length;
+  b.u8(0);
   let flags = 0;
-  const idText = !HEX_ID.test(ctx.id);
-  const parent = ctx.parent_id;
-  const parentText = parent !== null && !HEX_ID.test(parent);
-  if (ctx.user_id !== null) flags |= C_USER;
-  if (parent !== null) flags |= C_PARENT;
-  if (idText) flags |= C_ID_TEXT;
-  if (parentText) flags |= C_PARENT_TEXT;
-  b.u8(flags);
-  if (idText) b.string(ctx.id);
-  else b.hex16(ctx.id);
-  if (ctx.user_id !== null) b.varint(users.indexOf(ctx.user_id));
-  if (parent !== null) {
-    if (parentText) b.string(parent);
-    else b.hex16(parent);
+  if (!b.hex16(ctx.id)) {
+    flags |= C_ID_TEXT;
+    b.string(ctx.id);
   }
+  if (ctx.user_id !== null) {
+    flags |= C_USER;
+    b.varint(users.indexOf(ctx.user_id));
+  }
+  const parent = ctx.parent_id;
+  if (parent !== null) {
+    flags |= C_PARENT;
+    if (!b.hex16(parent)) {
+      flags |= C_PARENT_TEXT;
+      b.string(parent);
+    }
+  }
+  b.setU8(at, flags);
 }
 
 function hex(bytes: Uint8Array): string {
