@@ -8,6 +8,9 @@ import { describeField, parseEntityIds, type ServiceSchema, TARGET_KEYS, type Va
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import type { State } from './state.js';
 
+/** The owner key of the registry's own bus listener. */
+const SERVICES_OWNER = 'services';
+
 export type ResponseSupport = 'none' | 'optional' | 'only';
 
 /** The target keys of a call, after merging `target` into the data (target wins, as in Home Assistant). */
@@ -85,13 +88,23 @@ export class ServiceRegistry {
   private readonly services = new Map<string, Map<string, Registered>>();
   private catalogueJsonText: string | undefined;
   private expander: TargetExpander = () => [];
+  /**
+   * The calls collecting the states they change (REST answers with them), by context id: one bus listener
+   * for all of them instead of one registered and removed per call.
+   */
+  private readonly collectors = new Map<string, State[]>();
 
   constructor(
     private readonly bus: EventBus,
     private readonly entities: Entities,
     private readonly clock: Clock,
     private readonly log: ServiceLogger,
-  ) {}
+  ) {
+    bus.on(SERVICES_OWNER, 'state_changed', (event: HubEvent<'state_changed'>) => {
+      if (this.collectors.size === 0 || event.data.new_state === null) return;
+      this.collectors.get(event.context.id)?.push(event.data.new_state);
+    });
+  }
 
   setTargetExpander(expander: TargetExpander): void {
     this.expander = expander;
@@ -209,7 +222,7 @@ export class ServiceRegistry {
     const isEntityService = def.entity !== undefined;
     const data = validateServiceData(def.schema, merged, isEntityService);
     const target = parseTarget(merged);
-    if (isEntityService && !def.schema.allowExtra && Object.keys(target).length === 0) {
+    if (isEntityService && !def.schema.allowExtra && !hasKeys(target)) {
       throw new HubError('invalid_service_data', `must contain at least one of ${TARGET_KEYS.join(', ')}.`);
     }
     const context = options.context ?? createContext(this.clock.now(), options.userId ?? null);
@@ -218,9 +231,13 @@ export class ServiceRegistry {
     const changed: State[] = [];
     let stopCollecting: (() => void) | undefined;
     if (options.collectChanges) {
-      stopCollecting = this.bus.on(`service-call:${context.id}`, 'state_changed', (event: HubEvent<'state_changed'>) => {
-        if (event.context.id === context.id && event.data.new_state !== null) changed.push(event.data.new_state);
-      });
+      if (!this.collectors.has(context.id)) this.collectors.set(context.id, changed);
+      else {
+        // Two calls under one context at once (an automation's): the second gets a listener of its own.
+        stopCollecting = this.bus.on(`service-call:${context.id}`, 'state_changed', (event: HubEvent<'state_changed'>) => {
+          if (event.context.id === context.id && event.data.new_state !== null) changed.push(event.data.new_state);
+        });
+      }
     }
     this.bus.fire('call_service', { domain: def.domain, service: def.service, service_data: data }, context);
     let outcome: unknown;
@@ -228,16 +245,50 @@ export class ServiceRegistry {
       if (def.entity !== undefined) outcome = this.callEntities(def, def.entity, call);
       else outcome = (def.handler as (call: ServiceCall) => unknown)(call);
     } catch (err) {
-      stopCollecting?.();
+      this.endCollecting(context, changed, stopCollecting);
       throw err;
     }
-    if (isPromiseLike(outcome)) return finishCall(outcome, context, returnResponse, changed, stopCollecting);
-    stopCollecting?.();
+    if (isPromiseLike(outcome)) return this.finishCall(outcome, context, returnResponse, changed, stopCollecting);
+    this.endCollecting(context, changed, stopCollecting);
     return { context, response: returnResponse ? toJsonValue(outcome) : null, changed };
+  }
+
+  private endCollecting(context: Context, changed: State[], stop: (() => void) | undefined): void {
+    if (stop !== undefined) stop();
+    else if (this.collectors.get(context.id) === changed) this.collectors.delete(context.id);
+  }
+
+  /** The rest of a call whose service answers later: the result once it has, collecting changes until then. */
+  private async finishCall(
+    outcome: PromiseLike<unknown>,
+    context: Context,
+    returnResponse: boolean,
+    changed: State[],
+    stopCollecting: (() => void) | undefined,
+  ): Promise<CallResult> {
+    try {
+      const result = await outcome;
+      return { context, response: returnResponse ? toJsonValue(result) : null, changed };
+    } finally {
+      this.endCollecting(context, changed, stopCollecting);
+    }
   }
 
   /** The entities of the service's domain that a call's target names, skipping missing and unavailable ones. */
   resolveEntities(domain: string, target: TargetSelector): Entity[] {
+    const ids = target.entity_id;
+    // The usual call names one entity and nothing else: no set of seen ids needed.
+    if (ids?.length === 1 && !(target.device_id || target.area_id || target.floor_id || target.label_id)) {
+      const id = ids[0] as string;
+      if (id !== 'all' && id !== 'none') {
+        const entity = this.entities.get(id);
+        if (entity === undefined) {
+          this.log.warn({ entity_id: [id] }, `Referenced entities ${id} are missing or not currently available`);
+          return [];
+        }
+        return entity.domain !== domain || entity.state === UNAVAILABLE ? [] : [entity];
+      }
+    }
     const out: Entity[] = [];
     const seen = new Set<string>();
     const missing: string[] = [];
@@ -313,6 +364,11 @@ export class ServiceRegistry {
   }
 }
 
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
+}
+
 function parseTarget(data: JsonObject): TargetSelector {
   const out: Record<string, string[]> = {};
   for (const key of TARGET_KEYS) {
@@ -329,22 +385,6 @@ function parseTarget(data: JsonObject): TargetSelector {
     }
   }
   return out;
-}
-
-/** The rest of a call whose service answers later: the result once it has, collecting changes until then. */
-async function finishCall(
-  outcome: PromiseLike<unknown>,
-  context: Context,
-  returnResponse: boolean,
-  changed: State[],
-  stopCollecting: (() => void) | undefined,
-): Promise<CallResult> {
-  try {
-    const result = await outcome;
-    return { context, response: returnResponse ? toJsonValue(result) : null, changed };
-  } finally {
-    stopCollecting?.();
-  }
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
