@@ -6,6 +6,7 @@ import { HubError } from '../core/errors.js';
 import { isJsonObject, type JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import { TemplateEngine } from '../template/index.js';
+import type { Scheduler } from '../util/scheduler.js';
 import { AUTOMATION_OWNER, AutomationSet } from './automations.js';
 import { TimeZone } from './local-time.js';
 import { parseAutomations, parseScenes, parseScripts } from './parse-sections.js';
@@ -45,6 +46,8 @@ export interface AutomationExtensionOptions {
   readonly mqtt?: MqttTriggerSource;
   /** The hub's template engine (shared with the API); without it, one of the extension's own. */
   readonly templates?: TemplateEngine;
+  /** Timers on the hub's clock for `for:`, delays and wait timeouts (a manual one in tests); Node's own without it. */
+  readonly scheduler?: Scheduler;
 }
 
 /** Owner of the services that live as long as the extension (reloads, scene.apply, scene.create). */
@@ -147,6 +150,7 @@ export class AutomationExtension implements Component {
       starting,
       mqtt: this.options.mqtt,
       templates: this.templates,
+      scheduler: this.options.scheduler,
     };
   }
 

@@ -2,6 +2,7 @@ import type { Context } from '../core/context.js';
 import type { JsonObject } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { State } from '../core/state.js';
+import type { Scheduler } from '../util/scheduler.js';
 import type { ConditionEnv } from './conditions.js';
 import type { Trigger } from './model.js';
 import type { StateDispatch } from './state-dispatch.js';
@@ -17,6 +18,8 @@ export interface TriggerEnv extends ConditionEnv {
   readonly starting: boolean;
   /** The broker connection for `mqtt` triggers; undefined without an `mqtt:` section. */
   readonly mqtt?: MqttTriggerSource;
+  /** Timers on the hub's clock (`for:`, delays, wait timeouts); Node's own without it. */
+  readonly scheduler?: Scheduler;
 }
 
 /** What an `mqtt` trigger needs: subscriptions (wildcards allowed) and a template renderer for value_template. */

@@ -3,7 +3,7 @@ import type { HubEvent } from '../core/event-bus.js';
 import { parseResult, RenderInfo } from '../template/index.js';
 import type { TemplateTrigger } from './model.js';
 import { errorText, render, resultAsBoolean } from './templating.js';
-import type { TimerSet } from './timer-set.js';
+import type { TimerHandle, TimerSet } from './timer-set.js';
 import { info, type TriggerCallback, type TriggerEnv, type TriggerScope } from './trigger-info.js';
 
 /** A template that read the time renders again at each minute, as Home Assistant's track_template does. */
@@ -25,8 +25,8 @@ export function attachTemplate(
   let last = new RenderInfo();
   let wasTrue = true;
   let failing = false;
-  let pending: NodeJS.Timeout | undefined;
-  let tick: NodeJS.Timeout | undefined;
+  let pending: TimerHandle;
+  let tick: TimerHandle;
 
   const evaluate = (): boolean => {
     try {

@@ -6,7 +6,7 @@ import type { EventTrigger, HomeAssistantTrigger, MqttTrigger, NumericStateTrigg
 import { nextSunTrigger } from './sun-rules.js';
 import { errorText, renderComplex } from './templating.js';
 import { nextPatternTime } from './time-pattern.js';
-import { TimerSet } from './timer-set.js';
+import { type TimerHandle, TimerSet } from './timer-set.js';
 import { info, type TriggerCallback, type TriggerEnv, type TriggerScope } from './trigger-info.js';
 import { attachTemplate } from './trigger-template.js';
 import { scheduleWallClock } from './wall-clock.js';
@@ -26,7 +26,7 @@ function matches(list: readonly string[] | undefined, value: string | undefined,
 }
 
 function attachState(env: TriggerEnv, t: StateTrigger, fire: TriggerCallback, timers: TimerSet): (() => void)[] {
-  const pending = new Map<string, { timer: NodeJS.Timeout | undefined; from: string | undefined }>();
+  const pending = new Map<string, { timer: TimerHandle; from: string | undefined }>();
   const matchFrom = (v: string | undefined) => matches(t.from, v, true) && !matches(t.notFrom, v, false);
   const matchTo = (v: string | undefined) => matches(t.to, v, true) && !matches(t.notTo, v, false);
   // While `for` runs the entity must stay as the trigger wanted it (only `from:` given: stay away from it).
@@ -96,7 +96,7 @@ function attachNumericState(
   const inRange = (entityId: string) => inNumericRange(core, numberOf(entityId), t.above, t.below);
   // An entity fires when it crosses into the range; one that starts outside is armed.
   const armed = new Set<string>();
-  const pending = new Map<string, NodeJS.Timeout | undefined>();
+  const pending = new Map<string, TimerHandle>();
   for (const id of t.entityIds) if (!inRange(id)) armed.add(id);
   return t.entityIds.map((entityId) =>
     env.states.on(entityId, (event) => {
@@ -229,7 +229,7 @@ export function attachTriggers(
   fire: TriggerCallback,
   scope: TriggerScope = { variables: {}, name: 'trigger' },
 ): () => void {
-  const timers = new TimerSet((err) => env.log.error({ err }, 'trigger failed'));
+  const timers = new TimerSet((err) => env.log.error({ err }, 'trigger failed'), env.scheduler);
   const detach: (() => void)[] = [];
   for (const t of triggers) {
     if (!t.enabled) continue;

@@ -66,14 +66,19 @@ export async function loadConfig(path: string | null, validators: SectionValidat
 function validate(root: JsonValue, path: string | null, validators: SectionValidators, issues: ConfigIssue[]): HubConfig {
   const doc: JsonObject = root === null ? {} : isJsonObject(root) ? root : {};
   if (root !== null && !isJsonObject(root)) issues.push({ path: [], message: 'expected a mapping of sections (hub:, virtual:, ...)' });
-  const hubValue = doc.hub;
+  // Home Assistant's name for the same section (name, latitude, time_zone, unit_system... are the same keys).
+  const hubKey = doc.hub === undefined && doc.homeassistant !== undefined ? 'homeassistant' : 'hub';
+  if (hubKey === 'hub' && doc.homeassistant !== undefined) {
+    issues.push({ path: ['homeassistant'], message: 'give the hub settings either in hub: or in homeassistant: (its Home Assistant name), not both' });
+  }
+  const hubValue = doc[hubKey];
   const hub = readHubSection(
-    hubValue === undefined || hubValue === null ? new ConfigReader({}, ['hub'], issues) : ConfigReader.of(hubValue, ['hub'], issues),
+    hubValue === undefined || hubValue === null ? new ConfigReader({}, [hubKey], issues) : ConfigReader.of(hubValue, [hubKey], issues),
   );
   const sections: Record<string, JsonObject | readonly JsonObject[]> = {};
   const allowed = ['hub', ...Object.keys(validators).sort()].join(', ');
   for (const [key, value] of Object.entries(doc)) {
-    if (key === 'hub') continue;
+    if (key === 'hub' || key === 'homeassistant') continue;
     const validator = validators[key];
     if (validator === undefined) {
       issues.push({ path: [key], message: `unknown section; allowed: ${allowed}` });
