@@ -128,7 +128,7 @@ export function parseTimeOfDay(value: JsonValue | undefined, path: ConfigPath, i
     const s = Number(m[3] ?? 0);
     if (h < 24 && mi < 60 && s < 60) return h * 3600 + mi * 60 + s;
   }
-  const hint = typeof value === 'string' && value.includes('.') ? ' (times from entities are not supported)' : '';
+  const hint = typeof value === 'string' && value.includes('.') ? ' (or an input_datetime or sensor entity id)' : '';
   issues.push({ path, message: `${JSON.stringify(value ?? null)} is not a time of day: expected "HH:MM" or "HH:MM:SS"${hint}` });
   return undefined;
 }

@@ -65,14 +65,18 @@ export class TimeZone {
   nextAt(afterUs: Micros, secondsOfDay: number): Micros {
     const today = this.local(afterUs);
     for (let add = 0; add < 3; add++) {
-      const guess = Date.UTC(today.year, today.month - 1, today.day + add, 0, 0, secondsOfDay);
-      const first = guess - this.offsetMs(guess);
-      const second = guess - this.offsetMs(first);
-      const candidate = second * 1000;
+      const candidate = this.instant(today.year, today.month, today.day + add, secondsOfDay);
       if (candidate > afterUs) return candidate;
     }
     // Unreachable for real zones (offsets are under a day); a day later is a safe answer.
     return afterUs + 86_400_000_000;
+  }
+
+  /** The instant the local clock reads `secondsOfDay` on a date (a day past the month's end rolls over). */
+  instant(year: number, month: number, day: number, secondsOfDay: number): Micros {
+    const guess = Date.UTC(year, month - 1, day, 0, 0, secondsOfDay);
+    const first = guess - this.offsetMs(guess);
+    return (guess - this.offsetMs(first)) * 1000;
   }
 
   private fields(ms: number) {

@@ -57,6 +57,8 @@ export interface TimeTrigger extends TriggerBase {
   readonly kind: 'time';
   /** Seconds since local midnight, in the hub's time zone. */
   readonly at: readonly number[];
+  /** `input_datetime` or timestamp `sensor` entities whose value is the time (Home Assistant's `at: input_datetime.x`). */
+  readonly entities: readonly string[];
 }
 
 /** Fires when the hub's wall clock matches: each list holds the values its unit matches. */

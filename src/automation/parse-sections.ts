@@ -76,10 +76,14 @@ function uniqueObjectId(base: string, taken: Set<string>): string {
   return id;
 }
 
+/**
+ * The entity's object id as Home Assistant gives it: the slug of the alias (or name); the `id` is the unique id
+ * (the one the UI writes, a number) and names the entity only when there is no alias.
+ */
 function objectIdFrom(id: string | undefined, name: string | undefined, fallback: string): string {
+  if (name !== undefined && slugify(name) !== '') return slugify(name);
   if (id !== undefined && isObjectId(id)) return id;
-  if (name !== undefined && name.trim() !== '') return slugify(name);
-  if (id !== undefined) return slugify(id);
+  if (id !== undefined && slugify(id) !== '') return slugify(id);
   return fallback;
 }
 

@@ -14,6 +14,10 @@ import {
   TEMPLATE_NOT_ALLOWED,
 } from './config-values.js';
 import { type NumericBound, TRIGGER_KINDS, type Trigger } from './model.js';
+
+/** The entities a time trigger's `at:` may name, as Home Assistant: an input_datetime or a timestamp sensor. */
+const TIME_ENTITY = /^(input_datetime|sensor)\.[a-z0-9_]+$/;
+
 import { parseSunTrigger } from './sun-rules.js';
 import { checkTemplate, checkTemplates } from './templating.js';
 import { parseTimePattern } from './time-pattern.js';
@@ -155,13 +159,19 @@ export function parseTrigger(value: JsonValue, path: ConfigPath, issues: ConfigI
     }
     case 'time': {
       const at: number[] = [];
+      const entities: string[] = [];
       const raw = r.raw('at');
-      if (raw === undefined) r.problem('at', 'is required: expected a time of day "HH:MM[:SS]" or a list of them');
+      if (raw === undefined)
+        r.problem('at', 'is required: expected a time of day "HH:MM[:SS]", an input_datetime or timestamp sensor, or a list of them');
       for (const item of listItems(raw, [...path, 'at'])) {
+        if (typeof item.value === 'string' && TIME_ENTITY.test(item.value.trim())) {
+          entities.push(item.value.trim());
+          continue;
+        }
         const t = parseTimeOfDay(item.value, item.path, issues);
         if (t !== undefined) at.push(t);
       }
-      trigger = { ...base, kind: 'time', at };
+      trigger = { ...base, kind: 'time', at, entities };
       break;
     }
     case 'time_pattern':

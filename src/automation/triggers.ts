@@ -5,6 +5,7 @@ import { inNumericRange, numericValue, stateValue, templateNumber } from './cond
 import type { EventTrigger, HomeAssistantTrigger, MqttTrigger, NumericStateTrigger, StateTrigger, TimeTrigger, Trigger } from './model.js';
 import { nextSunTrigger } from './sun-rules.js';
 import { errorText, renderComplex } from './templating.js';
+import { attachTimeEntity } from './time-entity.js';
 import { nextPatternTime } from './time-pattern.js';
 import { type TimerHandle, TimerSet } from './timer-set.js';
 import { info, type TriggerCallback, type TriggerEnv, type TriggerScope } from './trigger-info.js';
@@ -129,7 +130,10 @@ function attachNumericState(
   );
 }
 
-function attachTime(env: TriggerEnv, t: TimeTrigger, fire: TriggerCallback, timers: TimerSet): void {
+function attachTime(env: TriggerEnv, t: TimeTrigger, fire: TriggerCallback, timers: TimerSet): (() => void)[] {
+  const detach = t.entities.map((entityId) =>
+    attachTimeEntity(env, entityId, () => fire(info(t, { description: 'time', entity_id: entityId }), null)),
+  );
   for (const secondsOfDay of t.at) {
     scheduleWallClock(
       env,
@@ -138,6 +142,7 @@ function attachTime(env: TriggerEnv, t: TimeTrigger, fire: TriggerCallback, time
       () => fire(info(t, { description: 'time' }), null),
     );
   }
+  return detach;
 }
 
 function eventMatches(event: HubEvent, wanted: JsonObject | undefined): boolean {
@@ -244,7 +249,7 @@ export function attachTriggers(
         detach.push(...attachTemplate(env, t, fire, timers, scope));
         break;
       case 'time':
-        attachTime(env, t, fire, timers);
+        detach.push(...attachTime(env, t, fire, timers));
         break;
       case 'time_pattern':
         scheduleWallClock(

@@ -69,25 +69,65 @@ function validate(root: JsonValue, path: string | null, validators: SectionValid
   // Home Assistant's name for the same section (name, latitude, time_zone, unit_system... are the same keys).
   const hubKey = doc.hub === undefined && doc.homeassistant !== undefined ? 'homeassistant' : 'hub';
   if (hubKey === 'hub' && doc.homeassistant !== undefined) {
-    issues.push({ path: ['homeassistant'], message: 'give the hub settings either in hub: or in homeassistant: (its Home Assistant name), not both' });
+    issues.push({
+      path: ['homeassistant'],
+      message: 'give the hub settings either in hub: or in homeassistant: (its Home Assistant name), not both',
+    });
   }
   const hubValue = doc[hubKey];
   const hub = readHubSection(
     hubValue === undefined || hubValue === null ? new ConfigReader({}, [hubKey], issues) : ConfigReader.of(hubValue, [hubKey], issues),
   );
   const sections: Record<string, JsonObject | readonly JsonObject[]> = {};
+  const firstKey = new Map<string, string>();
   const allowed = ['hub', ...Object.keys(validators).sort()].join(', ');
   for (const [key, value] of Object.entries(doc)) {
     if (key === 'hub' || key === 'homeassistant') continue;
-    const validator = validators[key];
+    // `automation manual:` beside `automation ui:`: Home Assistant reads "<section> <label>" as more of <section>.
+    const section = LABELLED_KEY.exec(key)?.[1] ?? key;
+    const validator = validators[section];
     if (validator === undefined) {
       issues.push({ path: [key], message: `unknown section; allowed: ${allowed}` });
       continue;
     }
     validator(value, [key], issues);
-    sections[key] = value as JsonObject | readonly JsonObject[];
+    const earlier = firstKey.get(section);
+    if (earlier === undefined) {
+      firstKey.set(section, key);
+      sections[section] = value as JsonObject | readonly JsonObject[];
+    } else mergeSection(sections, section, value, key, earlier, issues);
   }
   return { hub, path, sections };
+}
+
+const LABELLED_KEY = /^([a-z0-9_]+) +\S.*$/;
+
+/** More of a section under a labelled key: lists are joined, mappings merged (a name given twice is a problem). */
+function mergeSection(
+  sections: Record<string, JsonObject | readonly JsonObject[]>,
+  section: string,
+  value: JsonValue,
+  key: string,
+  earlier: string,
+  issues: ConfigIssue[],
+): void {
+  const have = sections[section] as JsonValue;
+  if (value === null) return;
+  if (have === null || have === undefined) {
+    sections[section] = value as JsonObject | readonly JsonObject[];
+  } else if (Array.isArray(have) && Array.isArray(value)) {
+    sections[section] = [...have, ...value] as JsonObject[];
+  } else if (isJsonObject(have) && isJsonObject(value)) {
+    for (const name of Object.keys(value)) {
+      if (Object.hasOwn(have, name)) issues.push({ path: [key, name], message: `${name} is already defined under ${earlier}:` });
+    }
+    sections[section] = { ...value, ...have };
+  } else {
+    issues.push({
+      path: [key],
+      message: `expected ${Array.isArray(have) ? 'a list' : 'a mapping'}, as under ${earlier}:, to add to ${section}`,
+    });
+  }
 }
 
 /** A problem about a value that came from a secret names the secret, never its value. */
