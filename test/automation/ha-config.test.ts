@@ -126,3 +126,120 @@ t.test('the configuration loads: automations from both files, scripts, helpers a
   t.equal((await day.state('automation.doorbell')).state, 'on');
   t.same(day.problems(), []);
 });
+
+t.test('a Wednesday in June: wake-up, motion, the doorbell, leaving, a warm afternoon, sunset, watering and good night', async (t) => {
+  const day = await startDay(t);
+  const { state } = day;
+
+  // 06:45 local, the input_datetime's time: the bedroom light at the input_number's 60 %, coffee on.
+  await day.advanceTo('2026-06-10T04:44:00Z', 60_000);
+  t.equal((await state('light.bedroom')).state, 'off', 'not before the wake-up time');
+  await day.advanceTo('2026-06-10T04:46:00Z');
+  const bedroom = await state('light.bedroom');
+  t.equal(bedroom.state, 'on', 'wake-up light at 06:45');
+  t.equal(bedroom.attributes.brightness, 153, '60 % of 255, from the template reading input_number.wake_up_brightness');
+  t.equal((await state('switch.coffee_maker')).state, 'on');
+  t.equal((await state('automation.wake_up_light_on_weekdays')).attributes.last_triggered, '2026-06-10T04:45:00+00:00');
+  t.equal((await state('sensor.lights_on')).state, '1', 'the template sensor counts the lights that are on');
+
+  // The coffee maker switches itself off after an hour on (state trigger with for:).
+  await day.advanceTo('2026-06-10T05:44:00Z', 60_000);
+  t.equal((await state('switch.coffee_maker')).state, 'on');
+  await day.advanceTo('2026-06-10T05:46:00Z');
+  t.equal((await state('switch.coffee_maker')).state, 'off', 'off one hour after it came on');
+
+  // Motion in the hallway: the light at 80 % and the timer (restarted by more motion) turns it off two minutes after.
+  await day.setState('binary_sensor.hallway_motion', 'on', { device_class: 'motion' });
+  t.equal((await state('light.hallway')).attributes.brightness, 204);
+  t.equal((await state('timer.hallway_light')).state, 'active');
+  t.equal((await state('binary_sensor.anyone_moving')).state, 'on');
+  await day.setState('binary_sensor.hallway_motion', 'off', { device_class: 'motion' });
+  await day.advance(90_000);
+  await day.setState('binary_sensor.hallway_motion', 'on', { device_class: 'motion' });
+  await day.setState('binary_sensor.hallway_motion', 'off', { device_class: 'motion' });
+  await day.advance(90_000);
+  t.equal((await state('light.hallway')).state, 'on', 'the second motion restarted the two minutes');
+  await day.advance(31_000);
+  t.equal((await state('timer.hallway_light')).state, 'idle');
+  t.equal((await state('light.hallway')).state, 'off', 'off when timer.finished fired');
+
+  // The doorbell while at home: counted, and the porch light flashes twice (repeat with delays).
+  await day.setState('binary_sensor.doorbell', 'off');
+  await day.setState('binary_sensor.doorbell', 'on');
+  t.equal((await state('counter.doorbell_rings')).state, '1');
+  t.equal((await state('light.porch')).state, 'on', 'first flash');
+  await day.advance(1000);
+  t.equal((await state('light.porch')).state, 'off');
+  await day.advance(1000);
+  t.equal((await state('light.porch')).state, 'on', 'second flash');
+  await day.advance(2000);
+  t.equal((await state('light.porch')).state, 'off');
+  t.match((await state('sensor.last_doorbell')).state, /^2026-06-10T0\d:\d\d:\d\d/, 'the trigger-based template sensor took the time');
+  await day.setState('binary_sensor.doorbell', 'off');
+
+  // Leaving: every light off, and a ring while away is a notification instead.
+  await day.call('light', 'turn_on', { entity_id: ['light.kitchen', 'light.living_room'] });
+  await day.advanceTo('2026-06-10T07:30:00Z', 60_000);
+  await day.call('input_select', 'select_option', { entity_id: 'input_select.house_mode', option: 'Away' });
+  for (const light of ['light.kitchen', 'light.living_room', 'light.bedroom'])
+    t.equal((await state(light)).state, 'off', `${light} off on leaving`);
+  await day.setState('binary_sensor.doorbell', 'on');
+  t.equal((await state('counter.doorbell_rings')).state, '2');
+  t.same(day.notifications, [{ title: 'Doorbell', message: 'Someone rang at 09:30 while you were away' }], 'local time in the message');
+  t.equal((await state('light.porch')).state, 'off', 'no flashing while away');
+  await day.setState('binary_sensor.doorbell', 'off');
+
+  // Home again in the afternoon; the living room warms above the comfort temperature for ten minutes.
+  await day.advanceTo('2026-06-10T12:00:00Z', 60_000);
+  await day.call('input_select', 'select_option', { entity_id: 'input_select.house_mode', option: 'Home' });
+  await day.setState('sensor.living_room_temperature', '23.5', { unit_of_measurement: '°C', device_class: 'temperature' });
+  t.equal((await state('sensor.temperature_above_comfort')).state, '-0.5');
+  await day.setState('sensor.living_room_temperature', '26.2', { unit_of_measurement: '°C', device_class: 'temperature' });
+  t.equal((await state('sensor.temperature_above_comfort')).state, '2.2');
+  await day.advance(9 * 60_000, 60_000);
+  t.equal(day.notifications.length, 1, 'not before ten minutes above');
+  await day.advance(61_000);
+  t.same(day.notifications[1], { title: 'Too warm', message: 'The living room is 26.2 °C' });
+
+  // Sunset (from sun.sun): the porch light half an hour before it.
+  const setting = Date.parse((await state('sun.sun')).attributes.next_setting as string);
+  await day.advance(setting - 30 * 60_000 - day.clock.now() / 1000 - 60_000, 60_000);
+  t.equal((await state('light.porch')).state, 'off');
+  await day.advance(61_000);
+  t.equal((await state('light.porch')).state, 'on', 'on at sunset - 00:30:00');
+  t.equal((await state('light.porch')).attributes.brightness, 150);
+
+  // The soil gets dry after sunset: five minutes dry, then the pump for a quarter of an hour.
+  await day.advance(45 * 60_000, 60_000);
+  await day.setState('sensor.soil_moisture', '35', { unit_of_measurement: '%' });
+  await day.setState('sensor.soil_moisture', '18', { unit_of_measurement: '%' });
+  await day.advance(4 * 60_000, 60_000);
+  t.equal((await state('switch.garden_pump')).state, 'off', 'not before five minutes dry');
+  await day.advance(61_000);
+  t.equal((await state('switch.garden_pump')).state, 'on', 'the template trigger held for 00:05:00');
+  await day.advance(15 * 60_000, 60_000);
+  t.equal((await state('switch.garden_pump')).state, 'off', 'off after the delay');
+
+  // Good night from the button: the script with its brightness field, then the wait for a quiet bedroom.
+  await day.call('light', 'turn_on', { entity_id: ['light.living_room', 'light.hallway'] });
+  await day.call('input_button', 'press', { entity_id: 'input_button.good_night' });
+  t.equal((await state('light.living_room')).state, 'off');
+  t.equal((await state('light.hallway')).state, 'off');
+  t.equal((await state('light.bedroom')).attributes.brightness, 51, 'brightness field 20 from the automation');
+  t.equal((await state('input_select.house_mode')).state, 'Night');
+  t.equal((await state('script.good_night')).state, 'on', 'waiting for the bedroom to be quiet');
+  await day.setState('binary_sensor.bedroom_motion', 'on', { device_class: 'motion' });
+  await day.setState('binary_sensor.bedroom_motion', 'off', { device_class: 'motion' });
+  await day.advance(5 * 60_000 + 1000, 60_000);
+  t.equal((await state('light.bedroom')).state, 'off', 'off five minutes after the last motion');
+  t.equal((await state('script.good_night')).state, 'off');
+  t.same(day.notifications[2], { title: 'Good night', message: 'Bedroom quiet; still on: Porch' });
+
+  // 23:59: the porch light goes off (guest mode is off).
+  await day.advanceTo('2026-06-10T21:58:00Z', 60_000);
+  t.equal((await state('light.porch')).state, 'on');
+  await day.advanceTo('2026-06-10T22:00:00Z');
+  t.equal((await state('light.porch')).state, 'off', 'off at 23:59');
+  t.equal((await state('sensor.lights_on')).state, '0');
+  t.same(day.problems(), []);
+});
