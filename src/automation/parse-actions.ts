@@ -2,6 +2,7 @@ import { type ConfigIssue, type ConfigPath, ConfigReader, kindOf } from '../conf
 import { MAX_EVENT_TYPE_LENGTH } from '../core/entity-id.js';
 import { TARGET_KEYS } from '../core/fields.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
+import { DOMAINS } from '../domains/index.js';
 import {
   finishReader,
   isTemplate,
@@ -106,6 +107,7 @@ function parseService(
   const dataKey = r.has('data_template') ? 'data_template' : 'data';
   const data = readMapping(r, dataKey) ?? {};
   checkTemplates(data, [...r.path, dataKey], r.issues);
+  if (nameTemplate === undefined) checkTargetDomains(r, domain, service, dataKey);
   return {
     ...base,
     kind: 'service',
@@ -116,6 +118,40 @@ function parseService(
     target: readTarget(r),
     responseVariable: readVariableName(r, 'response_variable'),
   };
+}
+
+/** Domains whose services act on their own entities only (`homeassistant.turn_on` acts on any). */
+const ENTITY_SERVICE_DOMAINS = new Set(DOMAINS.map((d) => d.name).filter((name) => name !== 'homeassistant'));
+const ANY_DOMAIN_SERVICES = new Set(['turn_on', 'turn_off', 'toggle']);
+
+/**
+ * `light.turn_on` given `switch.kitchen` acts on nothing (Home Assistant skips entities of other domains without a
+ * word); a typo like that is refused where it is written, in target, at the top level or in data.
+ */
+function checkTargetDomains(r: ConfigReader, domain: string, service: string, dataKey: string): void {
+  if (!ENTITY_SERVICE_DOMAINS.has(domain)) return;
+  const target = r.value.target;
+  const data = r.value[dataKey];
+  const places: [JsonValue | undefined, ConfigPath][] = [
+    [r.value.entity_id, [...r.path, 'entity_id']],
+    [isJsonObject(target) ? target.entity_id : undefined, [...r.path, 'target', 'entity_id']],
+    [isJsonObject(data) ? data.entity_id : undefined, [...r.path, dataKey, 'entity_id']],
+  ];
+  for (const [value, path] of places) {
+    const ids: [JsonValue, ConfigPath][] = Array.isArray(value) ? value.map((v, i) => [v, [...path, i]]) : [[value ?? null, path]];
+    for (const [id, at] of ids) {
+      if (typeof id !== 'string' || isTemplate(id) || id === 'all' || id === 'none') continue;
+      // A comma-separated string is a list too.
+      for (const one of id.split(',').map((x) => x.trim())) {
+        const entityDomain = one.split('.')[0] ?? '';
+        if (!one.includes('.') || entityDomain === domain) continue;
+        r.issues.push({
+          path: at,
+          message: `${one} is not a ${domain}: ${domain}.${service} acts on ${domain} entities only${ANY_DOMAIN_SERVICES.has(service) ? ` (homeassistant.${service} acts on any)` : ''}`,
+        });
+      }
+    }
+  }
 }
 
 function parseActionKind(
