@@ -5,7 +5,7 @@ import type { Core } from '../core/core.js';
 import { HubError } from '../core/errors.js';
 import { isJsonObject, type JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
-import { TemplateEngine } from '../template/index.js';
+import { TemplateDispatch, TemplateEngine } from '../template/index.js';
 import type { Scheduler } from '../util/scheduler.js';
 import { AUTOMATION_OWNER, AutomationSet } from './automations.js';
 import { TimeZone } from './local-time.js';
@@ -73,6 +73,7 @@ export class AutomationExtension implements Component {
   private readonly timeZone: TimeZone;
   private readonly templates: TemplateEngine;
   private states: StateDispatch | undefined;
+  private templateChanges: TemplateDispatch | undefined;
   private automations: AutomationSet | undefined;
   private scripts: ScriptSet | undefined;
   private scenes: SceneSet | undefined;
@@ -95,6 +96,7 @@ export class AutomationExtension implements Component {
     const { core } = this;
     const starting = core.runState === 'NOT_RUNNING' || core.runState === 'STARTING';
     this.states = new StateDispatch(core.bus, AUTOMATION_OWNER, (err) => this.log.error({ err }, 'state trigger failed'));
+    this.templateChanges = new TemplateDispatch(core.bus, AUTOMATION_OWNER, (err) => this.log.error({ err }, 'template trigger failed'));
     const issues: ConfigIssue[] = [];
     const sections = this.config.sections;
     const scripts = parseScripts(sections.script, ['script'], issues);
@@ -125,6 +127,7 @@ export class AutomationExtension implements Component {
     this.sun?.stop();
     this.sun = undefined;
     this.states?.close();
+    this.templateChanges?.close();
     this.automations = undefined;
     this.scripts = undefined;
     this.scenes = undefined;
@@ -146,6 +149,7 @@ export class AutomationExtension implements Component {
       timeZone: this.timeZone,
       location: this.location(),
       states: this.states as StateDispatch,
+      templateChanges: this.templateChanges as TemplateDispatch,
       owner: AUTOMATION_OWNER,
       starting,
       mqtt: this.options.mqtt,

@@ -2,6 +2,7 @@ import type { Context } from '../core/context.js';
 import type { JsonObject } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { State } from '../core/state.js';
+import type { TemplateDispatch } from '../template/index.js';
 import type { Scheduler } from '../util/scheduler.js';
 import type { ConditionEnv } from './conditions.js';
 import type { Trigger } from './model.js';
@@ -12,6 +13,8 @@ import { templateState } from './templating.js';
 export interface TriggerEnv extends ConditionEnv {
   readonly log: Logger;
   readonly states: StateDispatch;
+  /** Template triggers' re-renders, dispatched by what each last render read. */
+  readonly templateChanges: TemplateDispatch;
   /** Owner key for bus listeners (removed in bulk when the extension stops). */
   readonly owner: string;
   /** True while the hub is starting: `homeassistant: start` triggers fire only then, not after a reload. */

@@ -28,10 +28,13 @@ export function attachTemplate(
   let pending: TimerHandle;
   let tick: TimerHandle;
 
+  // Re-rendered on a change of what the last render read (the dispatch is indexed by it).
+  const onChange = (event: HubEvent<'state_changed'>) => check(event, event.context);
   const evaluate = (): boolean => {
     try {
       const { text, info: read } = render(env.templates, t.template, name, scope.variables);
       last = read;
+      env.templateChanges.track(onChange, last);
       failing = false;
       return resultAsBoolean(parseResult(text));
     } catch (err) {
@@ -76,10 +79,8 @@ export function attachTemplate(
   wasTrue = evaluate();
   scheduleTick();
   return [
-    env.core.bus.on(env.owner, 'state_changed', (event) => {
-      if (last.covers(event.data.entity_id)) check(event, event.context);
-    }),
     () => {
+      env.templateChanges.untrack(onChange);
       timers.cancel(pending);
       timers.cancel(tick);
     },

@@ -12,7 +12,7 @@ import type { Core } from '../core/core.js';
 import type { JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { DesiredState } from '../domains/domain.js';
-import { TemplateEngine } from '../template/index.js';
+import { TemplateDispatch, TemplateEngine } from '../template/index.js';
 import { parseTemplateSection, type TemplateBlock, type TemplateEntityDefinition } from './config.js';
 import { TEMPLATE_OWNER, TemplateRenderer, TemplateWriter } from './entity.js';
 
@@ -64,6 +64,7 @@ export class TemplateEntities implements Component {
       timeZone: zone ?? TimeZone.UTC,
       templates: this.templates,
       states: new StateDispatch(o.core.bus, TEMPLATE_OWNER, (err) => o.log.error({ err }, 'template trigger failed')),
+      templateChanges: new TemplateDispatch(o.core.bus, TEMPLATE_OWNER, (err) => o.log.error({ err }, 'template trigger failed')),
       owner: TEMPLATE_OWNER,
       starting: false,
     };
