@@ -116,6 +116,24 @@ function intlOffsets(name: string): ZoneOffsets {
   };
 }
 
+/**
+ * The time of day an input_datetime (its hour, minute and second; midnight for a date alone) or a timestamp
+ * sensor (its instant, in the hub's zone) holds, in seconds; undefined when it holds none.
+ */
+export function entityTimeOfDay(
+  state: { readonly state: string; readonly attributes: Readonly<Record<string, unknown>> },
+  zone: TimeZone,
+): number | undefined {
+  if (state.state === 'unknown' || state.state === 'unavailable') return undefined;
+  const a = state.attributes;
+  if (a.has_date === true || a.has_time === true) {
+    const num = (key: string) => (typeof a[key] === 'number' ? (a[key] as number) : 0);
+    return a.has_time === true ? num('hour') * 3600 + num('minute') * 60 + num('second') : 0;
+  }
+  const ms = a.device_class === 'timestamp' ? Date.parse(state.state) : Number.NaN;
+  return Number.isFinite(ms) ? zone.local(ms * 1000).secondsOfDay : undefined;
+}
+
 /** Seconds of day as "HH:MM:SS", for log messages. */
 export function formatTimeOfDay(seconds: number): string {
   const h = Math.floor(seconds / 3600);

@@ -138,8 +138,9 @@ export type Condition =
   | { readonly kind: 'template'; readonly template: string }
   | {
       readonly kind: 'time';
-      readonly after?: number;
-      readonly before?: number;
+      /** Seconds since local midnight, or the input_datetime or timestamp sensor that holds the time. */
+      readonly after?: number | string;
+      readonly before?: number | string;
       /** 0 = Monday ... 6 = Sunday. */
       readonly weekdays?: readonly number[];
     }
@@ -245,6 +246,8 @@ export interface AutomationDefinition extends RunPolicy {
   readonly conditions: readonly Condition[];
   readonly actions: readonly Action[];
   readonly variables: JsonObject;
+  /** Rendered once when the triggers attach; the triggers' templates and every run see them. */
+  readonly triggerVariables: JsonObject;
 }
 
 export interface ScriptField {

@@ -19,10 +19,10 @@ import { parseConditions } from './parse-conditions.js';
 import { parseTriggers } from './parse-triggers.js';
 import { checkTemplates } from './templating.js';
 
-/** `variables:` of an automation or script: a mapping whose templates render at each run. */
-function readVariables(r: ConfigReader): JsonObject {
-  const values = readMapping(r, 'variables') ?? {};
-  checkTemplates(values, [...r.path, 'variables'], r.issues);
+/** `variables:` of an automation or script (a mapping whose templates render at each run), or `trigger_variables:`. */
+function readVariables(r: ConfigReader, key = 'variables'): JsonObject {
+  const values = readMapping(r, key) ?? {};
+  checkTemplates(values, [...r.path, key], r.issues);
   return values;
 }
 
@@ -121,6 +121,7 @@ export function parseAutomations(section: JsonValue | undefined, path: ConfigPat
       description: r.string('description'),
       initialState: r.boolean('initial_state', true),
       variables: readVariables(r),
+      triggerVariables: readVariables(r, 'trigger_variables'),
       triggers: parseTriggers(triggers.value, triggers.path, issues),
       conditions: parseConditions(conditions.value, conditions.path, issues),
       actions: parseActions(actions.value, actions.path, issues),

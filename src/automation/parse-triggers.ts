@@ -12,11 +12,9 @@ import {
   readMapping,
   readStringOrList,
   TEMPLATE_NOT_ALLOWED,
+  TIME_ENTITY,
 } from './config-values.js';
 import { type NumericBound, TRIGGER_KINDS, type Trigger } from './model.js';
-
-/** The entities a time trigger's `at:` may name, as Home Assistant: an input_datetime or a timestamp sensor. */
-const TIME_ENTITY = /^(input_datetime|sensor)\.[a-z0-9_]+$/;
 
 import { parseSunTrigger } from './sun-rules.js';
 import { checkTemplate, checkTemplates } from './templating.js';
