@@ -12,7 +12,7 @@ import type { Core } from '../core/core.js';
 import type { JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { DesiredState } from '../domains/domain.js';
-import { TemplateDispatch, TemplateEngine } from '../template/index.js';
+import { type ChangeHandler, TemplateDispatch, TemplateEngine } from '../template/index.js';
 import { parseTemplateSection, type TemplateBlock, type TemplateEntityDefinition } from './config.js';
 import { TEMPLATE_OWNER, TemplateRenderer, TemplateWriter } from './entity.js';
 
@@ -34,6 +34,8 @@ interface Item {
   optimistic: string | null;
   /** Trigger-based entities render only when their block's triggers fire. */
   readonly triggered: boolean;
+  /** Called for a change of what the last render read (TemplateDispatch). */
+  readonly onChange: ChangeHandler;
 }
 
 /**
@@ -76,7 +78,7 @@ export class TemplateEntities implements Component {
     // The loader validated the section; anything left is logged, and the rest still runs.
     for (const issue of issues) this.o.log.error({ path: formatPath(issue.path) }, `${formatPath(issue.path)}: ${issue.message}`);
     for (const block of blocks) this.startBlock(block);
-    this.detach.push(this.o.core.bus.on(TEMPLATE_OWNER, 'state_changed', (event) => this.changed(event.data.entity_id)));
+    this.detach.push(() => this.env.templateChanges.close());
     for (const item of this.items) if (!item.triggered) this.renderItem(item);
     this.scheduleTick();
     this.o.log.info({ entities: this.items.length }, 'template entities started');
@@ -146,7 +148,16 @@ export class TemplateEntities implements Component {
       uniqueId: def.uniqueId,
       restore,
     });
-    item = { renderer, writer: new TemplateWriter(entity, def), optimistic: def.domain === 'switch' ? 'off' : null, triggered };
+    item = {
+      renderer,
+      writer: new TemplateWriter(entity, def),
+      optimistic: def.domain === 'switch' ? 'off' : null,
+      triggered,
+      // Its own state changing is no reason to render again.
+      onChange: (event) => {
+        if (event.data.entity_id !== entityId && item !== undefined) this.changed(item);
+      },
+    };
     this.items.push(item);
     // A trigger-based entity is unknown until its triggers first fire.
     if (triggered && core.states.get(entityId) === undefined) entity.report(null);
@@ -180,14 +191,13 @@ export class TemplateEntities implements Component {
 
   private renderItem(item: Item): void {
     item.writer.write(item.renderer.render(this.o.core, {}, item.optimistic));
+    if (!item.triggered) this.env.templateChanges.track(item.onChange, item.renderer.info);
   }
 
-  /** A state changed: every state-based entity whose last render read it renders again, once, on the next turn. */
-  private changed(entityId: string): void {
-    for (const item of this.items) {
-      if (!item.triggered && item.renderer.entityId !== entityId && item.renderer.info.covers(entityId)) this.dirty.add(item);
-    }
-    if (this.dirty.size === 0 || this.flush !== undefined) return;
+  /** Something a state-based entity's last render read changed: it renders again, once, on the next turn. */
+  private changed(item: Item): void {
+    this.dirty.add(item);
+    if (this.flush !== undefined) return;
     this.flush = setImmediate(() => {
       this.flush = undefined;
       const items = [...this.dirty];
