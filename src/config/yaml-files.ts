@@ -104,7 +104,13 @@ export class YamlFiles {
     }
     if (chain.length > 0) this.renameAnchors(doc);
     const secretsSource = this.secretsSourceFor(absPath, file);
+    const issuesBefore = this.located.length;
     const secrets = substituteSecrets(doc, text, lines, file, secretsSource, this.located);
+    // Its problems' paths are within this file; the configuration's path goes before them.
+    for (let i = issuesBefore; i < this.located.length; i++) {
+      const issue = this.located[i] as LocatedIssue;
+      if (issue.file === file && at.length > 0) this.located[i] = { ...issue, path: [...at, ...issue.path] };
+    }
     for (const p of secrets.failed) this.failed.push([...at, ...p]);
     for (const [node, use] of secrets.replaced) {
       this.secrets.push({ file, line: positionAt(lines, node.range?.[0] ?? 0).line, name: use.name, value: use.value });
@@ -241,7 +247,11 @@ export class YamlFiles {
     if (tag === '!include_dir_merge_list') {
       const seq = new YAMLSeq();
       for (const f of list) {
-        const node = this.loadForDir(f, shownOf(f), [...at, `<${basename(f)}>`], chain);
+        // The file's items get their merged indexes once it is known they are a list: until then, a placeholder.
+        const placeholder = `<${shownOf(f)}>`;
+        const before = { failed: this.failed.length, located: this.located.length };
+        const node = this.loadForDir(f, shownOf(f), [...at, placeholder], chain);
+        this.reindex(before, at.length, placeholder, seq.items.length);
         if (node === undefined) continue;
         const source = this.sources.get(node) as SourceFile;
         if (isScalar(node) && node.value === null) continue;
@@ -284,6 +294,20 @@ export class YamlFiles {
     }
     const parsed = this.parse(text, shown, file, at, chain);
     return parsed === null ? undefined : this.contentOf(parsed);
+  }
+
+  /** Paths recorded since `before` that go through `placeholder` at `depth`: its next index moves by `offset`. */
+  private reindex(before: { failed: number; located: number }, depth: number, placeholder: string, offset: number): void {
+    const fix = (path: ConfigPath): ConfigPath => {
+      if (path[depth] !== placeholder) return path;
+      const index = path[depth + 1];
+      return typeof index === 'number' ? [...path.slice(0, depth), offset + index, ...path.slice(depth + 2)] : path.slice(0, depth);
+    };
+    for (let i = before.failed; i < this.failed.length; i++) this.failed[i] = fix(this.failed[i] as ConfigPath);
+    for (let i = before.located; i < this.located.length; i++) {
+      const issue = this.located[i] as LocatedIssue;
+      this.located[i] = { ...issue, path: fix(issue.path) };
+    }
   }
 
   private problemAt(node: Node, source: SourceFile, path: ConfigPath, message: string): void {

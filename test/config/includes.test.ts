@@ -158,3 +158,16 @@ t.test('a syntax error in an included file is reported there', async (t) => {
     /^items.yaml:2:3 : YAML syntax error: Map keys must be unique/,
   ]);
 });
+
+t.test('a problem in a file merged by !include_dir_merge_list has its merged index', async (t) => {
+  const file = await configDir(t, {
+    'configuration.yaml': 'items: !include_dir_merge_list items\n',
+    'items/a.yaml': '- name: a1\n- name: a2\n',
+    'items/b.yaml': '- name: b1\n- name: !secret missing\n  size: .nan\n',
+    'secrets.yaml': 'other: 1\n',
+  });
+  t.match(shown(file, await problems(file)), [
+    /^items\/b.yaml:2:9 items.3.name: !secret missing is not defined in .*secrets.yaml; defined: other$/,
+    /^items\/b.yaml:3:9 items.3.size: .nan is not allowed: expected a finite number$/,
+  ]);
+});
