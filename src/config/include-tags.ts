@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { type LineCounter, type Node, Scalar, type ScalarTag } from 'yaml';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { type Document, isAlias, type LineCounter, type Node, Scalar, type ScalarTag, visit } from 'yaml';
 import { type Position, positionAt } from './positions.js';
-import { SECRETS_FILE } from './secrets.js';
+import { SECRETS_FILE, type SecretsSource } from './secrets.js';
 
 /** The tags of Home Assistant's YAML loader hearth resolves besides `!secret` (util/yaml/loader.py). */
 export const INCLUDE_TAGS = [
@@ -85,4 +85,27 @@ function fileError(err: unknown): string {
   if (code === 'ENOTDIR') return 'is not a folder';
   if (code === 'EISDIR') return 'is a folder, not a file';
   return `cannot be read (${code ?? String(err)})`;
+}
+
+/** secrets.yaml in the file's own folder or the nearest one above it, up to the configuration's (Home Assistant's lookup). */
+export function secretsSourceFor(configDir: string | null, absPath: string | null, file: string): SecretsSource | null {
+  if (absPath === null || configDir === null) return null;
+  let dir = dirname(absPath);
+  let shownDir = dirname(file);
+  while (dir !== configDir && (dir + sep).startsWith(configDir + sep)) {
+    if (existsSync(join(dir, SECRETS_FILE))) return { path: join(dir, SECRETS_FILE), displayPath: join(shownDir, SECRETS_FILE) };
+    dir = dirname(dir);
+    shownDir = dirname(shownDir);
+  }
+  const configShown = relative(dirname(absPath), configDir);
+  return { path: join(configDir, SECRETS_FILE), displayPath: join(dirname(file), configShown, SECRETS_FILE) };
+}
+
+/** Anchors are per file in YAML: an included file's get a unique prefix so they cannot meet the includer's. */
+export function renameAnchors(doc: Document, prefix: string): void {
+  visit(doc, (_k, node) => {
+    if (isAlias(node)) node.source = prefix + node.source;
+    else if (node !== null && typeof node === 'object' && 'anchor' in node && typeof node.anchor === 'string')
+      node.anchor = prefix + node.anchor;
+  });
 }

@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import {
   type Document,
   isAlias,
@@ -23,13 +22,15 @@ import {
   includeTags,
   isIncludeTag,
   readText,
+  renameAnchors,
+  secretsSourceFor,
   tagArgument,
   tagPosition,
   yamlFilesUnder,
 } from './include-tags.js';
 import { pathFromAncestors, positionAt, type SourceFile } from './positions.js';
 import type { ConfigPath } from './reader.js';
-import { SECRETS_FILE, type SecretsSource, secretTag, substituteSecrets } from './secrets.js';
+import { secretTag, substituteSecrets } from './secrets.js';
 import { checkKeys, checkNumbers } from './yaml-checks.js';
 
 export type { SourceFile };
@@ -102,8 +103,8 @@ export class YamlFiles {
           : `unsupported tag ${tag}; hearth supports !secret, !env_var and ${INCLUDE_TAGS.filter((t) => t !== '!env_var').join(', ')}`,
       );
     }
-    if (chain.length > 0) this.renameAnchors(doc);
-    const secretsSource = this.secretsSourceFor(absPath, file);
+    if (chain.length > 0) renameAnchors(doc, `f${++this.anchorSeq}_`);
+    const secretsSource = secretsSourceFor(this.configDir, absPath, file);
     const issuesBefore = this.located.length;
     const secrets = substituteSecrets(doc, text, lines, file, secretsSource, this.located);
     // Its problems' paths are within this file; the configuration's path goes before them.
@@ -313,29 +314,5 @@ export class YamlFiles {
   private problemAt(node: Node, source: SourceFile, path: ConfigPath, message: string): void {
     this.failed.push(path);
     this.located.push({ file: source.file, ...positionAt(source.lines, node.range?.[0] ?? 0), path, message });
-  }
-
-  /** secrets.yaml in the file's own folder or the nearest one above it, up to the configuration's. */
-  private secretsSourceFor(absPath: string | null, file: string): SecretsSource | null {
-    if (absPath === null || this.configDir === null) return null;
-    let dir = dirname(absPath);
-    let shownDir = dirname(file);
-    while (dir !== this.configDir && (dir + sep).startsWith(this.configDir + sep)) {
-      if (existsSync(join(dir, SECRETS_FILE))) return { path: join(dir, SECRETS_FILE), displayPath: join(shownDir, SECRETS_FILE) };
-      dir = dirname(dir);
-      shownDir = dirname(shownDir);
-    }
-    const configShown = relative(dirname(absPath), this.configDir);
-    return { path: join(this.configDir, SECRETS_FILE), displayPath: join(dirname(file), configShown, SECRETS_FILE) };
-  }
-
-  /** Anchors are per file in YAML: an included file's get a unique prefix so they cannot meet the includer's. */
-  private renameAnchors(doc: Document): void {
-    const prefix = `f${++this.anchorSeq}_`;
-    visit(doc, (_k, node) => {
-      if (isAlias(node)) node.source = prefix + node.source;
-      else if (node !== null && typeof node === 'object' && 'anchor' in node && typeof node.anchor === 'string')
-        node.anchor = prefix + node.anchor;
-    });
   }
 }
