@@ -129,7 +129,8 @@ const ANY_DOMAIN_SERVICES = new Set(['turn_on', 'turn_off', 'toggle']);
  * word); a typo like that is refused where it is written, in target, at the top level or in data.
  */
 function checkTargetDomains(r: ConfigReader, domain: string, service: string, dataKey: string): void {
-  if (!ENTITY_SERVICE_DOMAINS.has(domain)) return;
+  const anyDomain = domain === 'homeassistant';
+  if (!anyDomain && !ENTITY_SERVICE_DOMAINS.has(domain)) return;
   const target = r.value.target;
   const data = r.value[dataKey];
   const places: [JsonValue | undefined, ConfigPath][] = [
@@ -145,6 +146,16 @@ function checkTargetDomains(r: ConfigReader, domain: string, service: string, da
       for (const one of id.split(',').map((x) => x.trim())) {
         const entityDomain = one.split('.')[0] ?? '';
         if (!one.includes('.') || entityDomain === domain) continue;
+        if (anyDomain) {
+          // homeassistant.* acts through the entity's own domain: a domain hearth has none of is a typo.
+          if (!ENTITY_SERVICE_DOMAINS.has(entityDomain)) {
+            r.issues.push({
+              path: at,
+              message: `${one}: hearth has no ${entityDomain} domain; entity domains: ${[...ENTITY_SERVICE_DOMAINS].sort().join(', ')}`,
+            });
+          }
+          continue;
+        }
         r.issues.push({
           path: at,
           message: `${one} is not a ${domain}: ${domain}.${service} acts on ${domain} entities only${ANY_DOMAIN_SERVICES.has(service) ? ` (homeassistant.${service} acts on any)` : ''}`,

@@ -22,6 +22,8 @@ interface Case {
   /** The last key of the problem's path. */
   readonly key: string | number;
   readonly message: RegExp;
+  /** Text of `to` on the problem's line, when that is not the first line the edit changed. */
+  readonly at?: string;
   /** Problems besides the one at the edit (each also in the edited file). */
   readonly more?: number;
 }
@@ -126,6 +128,15 @@ const CASES: readonly Case[] = [
     message: /^light.coffee_maker is not a switch: switch.turn_on acts on switch entities only \(homeassistant.turn_on acts on any\)$/,
   },
   {
+    name: 'an entity of a domain hearth does not have, in homeassistant.turn_off',
+    file: 'automations/house.yaml',
+    from: '    - service: switch.turn_off\n      target:\n        entity_id: switch.coffee_maker\n',
+    to: '    - service: homeassistant.turn_off\n      target:\n        entity_id: swtich.coffee_maker\n',
+    at: 'swtich',
+    key: 'entity_id',
+    message: /^swtich.coffee_maker: hearth has no swtich domain; entity domains: .*switch/,
+  },
+  {
     name: 'an entity id that is not one',
     file: 'scripts.yaml',
     from: '          - light.kitchen\n',
@@ -179,7 +190,8 @@ async function refusal(t: Tap.Test, c: Case): Promise<{ issues: readonly Located
   // The line of the first character the edit changed.
   let same = 0;
   while (same < c.to.length && c.from[same] === c.to[same]) same++;
-  const line = edited.slice(0, edited.indexOf(c.to) + same).split('\n').length;
+  const offset = c.at === undefined ? same : c.to.indexOf(c.at);
+  const line = edited.slice(0, edited.indexOf(c.to) + offset).split('\n').length;
   try {
     await loadConfig(join(dir, 'configuration.yaml'), SECTION_VALIDATORS);
   } catch (err) {
