@@ -241,5 +241,14 @@ t.test('a Wednesday in June: wake-up, motion, the doorbell, leaving, a warm afte
   await day.advanceTo('2026-06-10T22:00:00Z');
   t.equal((await state('light.porch')).state, 'off', 'off at 23:59');
   t.equal((await state('sensor.lights_on')).state, '0');
+
+  // Good night again, and nobody moves in the bedroom: the wait times out after half an hour and the script goes on.
+  await day.call('input_button', 'press', { entity_id: 'input_button.good_night' });
+  t.equal((await state('light.bedroom')).state, 'on');
+  await day.advance(29 * 60_000, 60_000);
+  t.equal((await state('script.good_night')).state, 'on', 'still waiting');
+  await day.advance(61_000);
+  t.equal((await state('light.bedroom')).state, 'off');
+  t.same(day.notifications[3], { title: 'Good night', message: 'Timed out; still on: nothing' });
   t.same(day.problems(), []);
 });
