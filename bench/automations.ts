@@ -116,7 +116,7 @@ console.log('|---|---:|---:|---:|');
 for (const r of updateRows) console.log(`| ${r.case} | ${f(r.hubUs)} | ${f(r.bareUs)} | ${f(r.ratio)}x |`);
 console.log('');
 console.log(
-  '100 render_template subscriptions over one WebSocket (templates reading 1 to 5 entities; 20 of them also read sensor.outdoor), client in its own process; CPU of the hub process per state change (process.cpuUsage), each change followed by a turn of the timers so the re-render and its send happen in the round. Re-render coalescing (templateEntityIntervalMs, 250 ms by default) is set to 0 here so every change re-renders; maxTemplateSubscriptions raised from its default 64 to 100. Reference: the same changes with the same connection and no subscription.',
+  '100 render_template subscriptions over one WebSocket (templates reading 1 to 5 entities; 20 of them also read sensor.outdoor), client in its own process; CPU of the hub process per state change (process.cpuUsage), each change followed by a turn of the timers so the re-render and its send happen in the round. Re-render coalescing (templateEntityIntervalMs, 250 ms by default) is set to 0 here so every change re-renders. Reference: the same changes with the same connection and no subscription.',
 );
 console.log('');
 console.log('| change | with 100 subscriptions µs CPU | no subscription µs CPU | ratio | re-renders per change | event bytes per change |');
