@@ -113,7 +113,7 @@ export class AutomationExtension implements Component {
     this.automations.start(automations);
     this.registerServices();
     if (Object.hasOwn(this.config.sections, 'sun')) {
-      this.sun = new SunEntity(core, this.location(), (err) => this.log.error({ err }, 'sun.sun update failed'));
+      this.sun = new SunEntity(core, this.location(), (err) => this.log.error({ err }, 'sun.sun update failed'), this.options.scheduler);
       this.sun.start();
     }
     this.log.info({ automations: automations.length, scripts: scripts.length, scenes: scenes.length }, 'automations started');

@@ -208,9 +208,12 @@ t.test('a Wednesday in June: wake-up, motion, the doorbell, leaving, a warm afte
   await day.advance(61_000);
   t.equal((await state('light.porch')).state, 'on', 'on at sunset - 00:30:00');
   t.equal((await state('light.porch')).attributes.brightness, 150);
+  t.equal((await state('sun.sun')).state, 'above_horizon');
+  await day.advance(31 * 60_000, 60_000);
+  t.equal((await state('sun.sun')).state, 'below_horizon', 'sun.sun follows the hub clock');
 
   // The soil gets dry after sunset: five minutes dry, then the pump for a quarter of an hour.
-  await day.advance(45 * 60_000, 60_000);
+  await day.advance(14 * 60_000, 60_000);
   await day.setState('sensor.soil_moisture', '35', { unit_of_measurement: '%' });
   await day.setState('sensor.soil_moisture', '18', { unit_of_measurement: '%' });
   await day.advance(4 * 60_000, 60_000);
