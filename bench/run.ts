@@ -31,6 +31,10 @@ const BENCHMARKS: readonly Benchmark[] = [
   { file: 'recorder-disk.ts', title: 'Recorder: disk writes and memory', out: 'recorder-disk' },
   { file: 'history-query.ts', title: 'Recorder: history and statistics queries', out: 'history-query' },
   { file: 'mqtt.ts', title: 'MQTT: hub to hub through mosquitto, 1,000 entities mirrored, memory', out: 'mqtt' },
+  {
+    file: 'automations.ts',
+    title: 'Automations: 500 automations over 1,000 entities, and 100 render_template subscriptions, per state change',
+  },
 ];
 
 interface Target {

@@ -208,6 +208,7 @@ export class Hub {
       reloadConfig: config.path === null ? undefined : () => loadConfig(config.path, SECTION_VALIDATORS),
       mqtt: mqtt && mqttSubscriber && { subscribe: mqttSubscriber.subscribe, render: mqtt.render },
       templates: templateEngineFor(core, registries, config.hub.time_zone),
+      scheduler: options.scheduler,
     });
     const templateEntities = new TemplateEntities({
       core,

@@ -23,6 +23,10 @@ export const SECTION_VALIDATORS: SectionValidators = {
   ...HELPER_SECTION_VALIDATORS,
   ...TEMPLATE_SECTION_VALIDATORS,
   ...CLIMATE_SECTION_VALIDATORS,
+  // Home Assistant's "load the default integrations"; hearth's are built in, so it is accepted and does nothing.
+  default_config: (value, path, issues) => {
+    if (value !== null) issues.push({ path, message: 'takes no options: write `default_config:` alone (or leave it out)' });
+  },
 };
 
 /**

@@ -22,6 +22,8 @@ class Automation implements AutomationPlatform, RestorablePlatform {
   private readonly runner: ScriptRunner;
   private detach: (() => void) | undefined;
   private enabled = false;
+  /** trigger_variables, rendered when the triggers attached (with `this`). */
+  private triggerVariables: Record<string, unknown> = {};
 
   constructor(
     private readonly env: TriggerEnv,
@@ -91,7 +93,15 @@ class Automation implements AutomationPlatform, RestorablePlatform {
 
   private attach(): void {
     // Another env per attachment: `homeassistant: start` fires only for automations attached during start-up.
-    const scope = { variables: { this: liveThis(this.env.core, this.entityId) }, name: this.entityId };
+    const self = { this: liveThis(this.env.core, this.entityId) };
+    try {
+      this.triggerVariables = renderVariables(this.env.templates, this.def.triggerVariables, self, this.entityId, false);
+    } catch (err) {
+      const message = `Error rendering trigger variables: ${errorText(err)}`;
+      this.runner.logOnce(message, `${this.entityId}: ${message}`, 'error');
+      this.triggerVariables = self;
+    }
+    const scope = { variables: this.triggerVariables, name: this.entityId };
     this.detach = attachTriggers(
       this.env,
       this.def.triggers,
@@ -116,7 +126,12 @@ class Automation implements AutomationPlatform, RestorablePlatform {
   private async fire(info: TriggerInfo | undefined, cause: Context | null, variables: JsonObject, skipCondition: boolean): Promise<void> {
     const { core, log } = this.env;
     const context = createContext(core.clock.now(), null, cause?.id ?? null);
-    const given = { this: liveThis(core, this.entityId), ...variables, trigger: triggerVariable(info) };
+    const given = {
+      ...this.triggerVariables,
+      this: liveThis(core, this.entityId),
+      ...variables,
+      trigger: triggerVariable(info),
+    };
     const { def } = this;
     // Automations without an `id:` are traced under their object id (Home Assistant traces only those with one).
     const trace = this.env.traces?.begin({

@@ -3,6 +3,7 @@ import type { Context } from '../core/context.js';
 import { HubError, isHubError } from '../core/errors.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
+import { TemplateDispatch } from '../template/index.js';
 import type { ConditionEnv } from './conditions.js';
 import type { RunPolicy } from './model.js';
 import { parseActions } from './parse-actions.js';
@@ -79,6 +80,7 @@ function failure(result: RunResult): HubError {
 export class ClientAutomation {
   private readonly runners = new Set<ScriptRunner>();
   private states: StateDispatch | undefined;
+  private templateChanges: TemplateDispatch | undefined;
 
   constructor(private readonly o: ClientAutomationOptions) {}
 
@@ -90,8 +92,10 @@ export class ClientAutomation {
   ): () => void {
     const triggers = parseOrThrow(parseTriggers, 'trigger', config);
     // One dispatch per subscription, under the connection's owner: unsubscribing or closing removes it whole.
-    const states = new StateDispatch(this.o.core.bus, owner, (err) => this.o.log.error({ err }, 'subscribe_trigger: trigger failed'));
-    const env: TriggerEnv = { ...this.base(), states, owner, starting: false };
+    const onError = (err: unknown) => this.o.log.error({ err }, 'subscribe_trigger: trigger failed');
+    const states = new StateDispatch(this.o.core.bus, owner, onError);
+    const templateChanges = new TemplateDispatch(this.o.core.bus, owner, onError);
+    const env: TriggerEnv = { ...this.base(), states, templateChanges, owner, starting: false };
     // States serialize through their toJSON, as Home Assistant's encoder writes them.
     const detach = attachTriggers(env, triggers, (info, context) => fire(JSON.stringify({ trigger: info }), context), {
       variables: variables ?? {},
@@ -100,6 +104,7 @@ export class ClientAutomation {
     return () => {
       detach();
       states.close();
+      templateChanges.close();
     };
   }
 
@@ -108,8 +113,16 @@ export class ClientAutomation {
     if (this.runners.size >= MAX_CLIENT_RUNS) {
       throw new HubError('not_allowed', `At most ${MAX_CLIENT_RUNS} execute_script runs may go at once; wait for some to finish.`);
     }
-    this.states ??= new StateDispatch(this.o.core.bus, CLIENT_RUN_OWNER, (err) => this.o.log.error({ err }, `${RUN_NAME}: wait failed`));
-    const env: TriggerEnv = { ...this.base(), states: this.states, owner: CLIENT_RUN_OWNER, starting: false };
+    const onError = (err: unknown) => this.o.log.error({ err }, `${RUN_NAME}: wait failed`);
+    this.states ??= new StateDispatch(this.o.core.bus, CLIENT_RUN_OWNER, onError);
+    this.templateChanges ??= new TemplateDispatch(this.o.core.bus, CLIENT_RUN_OWNER, onError);
+    const env: TriggerEnv = {
+      ...this.base(),
+      states: this.states,
+      templateChanges: this.templateChanges,
+      owner: CLIENT_RUN_OWNER,
+      starting: false,
+    };
     const runner = new ScriptRunner(env, RUN_NAME, POLICY, actions, () => {});
     this.runners.add(runner);
     try {
@@ -138,6 +151,8 @@ export class ClientAutomation {
     this.runners.clear();
     this.states?.close();
     this.states = undefined;
+    this.templateChanges?.close();
+    this.templateChanges = undefined;
   }
 
   private base(): ConditionEnv & { log: Logger; mqtt?: MqttTriggerSource } {

@@ -4,7 +4,7 @@ import type { State } from '../core/state.js';
 import type { TemplateEngine } from '../template/index.js';
 import type { RunTrace } from '../trace/trace.js';
 import { renderDuration } from './durations.js';
-import type { TimeZone } from './local-time.js';
+import { entityTimeOfDay, type TimeZone } from './local-time.js';
 import type { Condition, NumericBound } from './model.js';
 import type { HubLocation } from './sun.js';
 import { checkSun } from './sun-rules.js';
@@ -159,8 +159,10 @@ function evaluate(env: ConditionEnv, c: Condition, scope: ConditionScope, path?:
       }
     case 'time': {
       const local = env.timeZone.local(env.core.clock.now());
-      const after = c.after ?? 0;
-      const before = c.before ?? END_OF_DAY;
+      const after = c.after === undefined ? 0 : boundOf(env, c.after);
+      const before = c.before === undefined ? END_OF_DAY : boundOf(env, c.before);
+      // An entity that holds no time (missing, unknown) fails the condition, as in Home Assistant.
+      if (after === undefined || before === undefined) return false;
       const t = local.secondsOfDay;
       // after > before spans midnight (22:00 to 06:00).
       if (after < before ? !(after <= t && t < before) : before <= t && t < after) return false;
@@ -177,6 +179,13 @@ function evaluate(env: ConditionEnv, c: Condition, scope: ConditionScope, path?:
     case 'trigger':
       return scope.triggerId !== undefined && c.ids.includes(scope.triggerId);
   }
+}
+
+/** A time condition's bound: its time of day, or the one its input_datetime or timestamp sensor holds now. */
+function boundOf(env: ConditionEnv, bound: number | string): number | undefined {
+  if (typeof bound === 'number') return bound;
+  const state = env.core.states.get(bound);
+  return state === undefined ? undefined : entityTimeOfDay(state, env.timeZone);
 }
 
 /** True when every condition passes (stopping at the first that fails); traced under `<path>/<n>` when given. */

@@ -115,6 +115,15 @@ export function readDuration(r: ConfigReader, key: string): number | undefined {
 
 const TIME_OF_DAY = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/;
 
+/** The entities a time trigger's `at:` or a time condition's after/before may name, as Home Assistant's. */
+export const TIME_ENTITY = /^(input_datetime|sensor)\.[a-z0-9_]+$/;
+
+/** A time of day, or the input_datetime or timestamp sensor that holds one (read when the condition is checked). */
+export function parseTimeBound(value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): number | string | undefined {
+  if (typeof value === 'string' && TIME_ENTITY.test(value.trim())) return value.trim();
+  return parseTimeOfDay(value, path, issues);
+}
+
 /** "HH:MM" or "HH:MM:SS" as seconds since local midnight. */
 export function parseTimeOfDay(value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): number | undefined {
   if (isTemplate(value)) {
@@ -128,7 +137,7 @@ export function parseTimeOfDay(value: JsonValue | undefined, path: ConfigPath, i
     const s = Number(m[3] ?? 0);
     if (h < 24 && mi < 60 && s < 60) return h * 3600 + mi * 60 + s;
   }
-  const hint = typeof value === 'string' && value.includes('.') ? ' (times from entities are not supported)' : '';
+  const hint = typeof value === 'string' && value.includes('.') ? ' (or an input_datetime or sensor entity id)' : '';
   issues.push({ path, message: `${JSON.stringify(value ?? null)} is not a time of day: expected "HH:MM" or "HH:MM:SS"${hint}` });
   return undefined;
 }

@@ -5,8 +5,9 @@ import type { Core } from '../core/core.js';
 import { HubError } from '../core/errors.js';
 import { isJsonObject, type JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
-import { TemplateEngine } from '../template/index.js';
+import { TemplateDispatch, TemplateEngine } from '../template/index.js';
 import { TraceStore } from '../trace/store.js';
+import type { Scheduler } from '../util/scheduler.js';
 import { AUTOMATION_OWNER, AutomationSet } from './automations.js';
 import { CLIENT_RUN_OWNER, ClientAutomation } from './client-api.js';
 import { TimeZone } from './local-time.js';
@@ -48,6 +49,8 @@ export interface AutomationExtensionOptions {
   readonly mqtt?: MqttTriggerSource;
   /** The hub's template engine (shared with the API); without it, one of the extension's own. */
   readonly templates?: TemplateEngine;
+  /** Timers on the hub's clock for `for:`, delays and wait timeouts (a manual one in tests); Node's own without it. */
+  readonly scheduler?: Scheduler;
 }
 
 /** Owner of the services that live as long as the extension (reloads, scene.apply, scene.create). */
@@ -73,6 +76,7 @@ export class AutomationExtension implements Component {
   private readonly timeZone: TimeZone;
   private readonly templates: TemplateEngine;
   private states: StateDispatch | undefined;
+  private templateChanges: TemplateDispatch | undefined;
   private automations: AutomationSet | undefined;
   private scripts: ScriptSet | undefined;
   private scenes: SceneSet | undefined;
@@ -108,6 +112,7 @@ export class AutomationExtension implements Component {
     const { core } = this;
     const starting = core.runState === 'NOT_RUNNING' || core.runState === 'STARTING';
     this.states = new StateDispatch(core.bus, AUTOMATION_OWNER, (err) => this.log.error({ err }, 'state trigger failed'));
+    this.templateChanges = new TemplateDispatch(core.bus, AUTOMATION_OWNER, (err) => this.log.error({ err }, 'template trigger failed'));
     const issues: ConfigIssue[] = [];
     const sections = this.config.sections;
     const scripts = parseScripts(sections.script, ['script'], issues);
@@ -124,7 +129,7 @@ export class AutomationExtension implements Component {
     this.automations.start(automations);
     this.registerServices();
     if (Object.hasOwn(this.config.sections, 'sun')) {
-      this.sun = new SunEntity(core, this.location(), (err) => this.log.error({ err }, 'sun.sun update failed'));
+      this.sun = new SunEntity(core, this.location(), (err) => this.log.error({ err }, 'sun.sun update failed'), this.options.scheduler);
       this.sun.start();
     }
     this.log.info({ automations: automations.length, scripts: scripts.length, scenes: scenes.length }, 'automations started');
@@ -139,6 +144,7 @@ export class AutomationExtension implements Component {
     this.sun = undefined;
     this.client.stop();
     this.states?.close();
+    this.templateChanges?.close();
     this.automations = undefined;
     this.scripts = undefined;
     this.scenes = undefined;
@@ -160,11 +166,13 @@ export class AutomationExtension implements Component {
       timeZone: this.timeZone,
       location: this.location(),
       states: this.states as StateDispatch,
+      templateChanges: this.templateChanges as TemplateDispatch,
       owner: AUTOMATION_OWNER,
       starting,
       mqtt: this.options.mqtt,
       templates: this.templates,
       traces: this.traces,
+      scheduler: this.options.scheduler,
     };
   }
 

@@ -65,14 +65,18 @@ export class TimeZone {
   nextAt(afterUs: Micros, secondsOfDay: number): Micros {
     const today = this.local(afterUs);
     for (let add = 0; add < 3; add++) {
-      const guess = Date.UTC(today.year, today.month - 1, today.day + add, 0, 0, secondsOfDay);
-      const first = guess - this.offsetMs(guess);
-      const second = guess - this.offsetMs(first);
-      const candidate = second * 1000;
+      const candidate = this.instant(today.year, today.month, today.day + add, secondsOfDay);
       if (candidate > afterUs) return candidate;
     }
     // Unreachable for real zones (offsets are under a day); a day later is a safe answer.
     return afterUs + 86_400_000_000;
+  }
+
+  /** The instant the local clock reads `secondsOfDay` on a date (a day past the month's end rolls over). */
+  instant(year: number, month: number, day: number, secondsOfDay: number): Micros {
+    const guess = Date.UTC(year, month - 1, day, 0, 0, secondsOfDay);
+    const first = guess - this.offsetMs(guess);
+    return (guess - this.offsetMs(first)) * 1000;
   }
 
   private fields(ms: number) {
@@ -110,6 +114,24 @@ function intlOffsets(name: string): ZoneOffsets {
       return wall / 1000 - utcSeconds;
     },
   };
+}
+
+/**
+ * The time of day an input_datetime (its hour, minute and second; midnight for a date alone) or a timestamp
+ * sensor (its instant, in the hub's zone) holds, in seconds; undefined when it holds none.
+ */
+export function entityTimeOfDay(
+  state: { readonly state: string; readonly attributes: Readonly<Record<string, unknown>> },
+  zone: TimeZone,
+): number | undefined {
+  if (state.state === 'unknown' || state.state === 'unavailable') return undefined;
+  const a = state.attributes;
+  if (a.has_date === true || a.has_time === true) {
+    const num = (key: string) => (typeof a[key] === 'number' ? (a[key] as number) : 0);
+    return a.has_time === true ? num('hour') * 3600 + num('minute') * 60 + num('second') : 0;
+  }
+  const ms = a.device_class === 'timestamp' ? Date.parse(state.state) : Number.NaN;
+  return Number.isFinite(ms) ? zone.local(ms * 1000).secondsOfDay : undefined;
 }
 
 /** Seconds of day as "HH:MM:SS", for log messages. */

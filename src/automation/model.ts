@@ -63,6 +63,8 @@ export interface TimeTrigger extends TriggerBase {
   readonly kind: 'time';
   /** Seconds since local midnight, in the hub's time zone. */
   readonly at: readonly number[];
+  /** `input_datetime` or timestamp `sensor` entities whose value is the time (Home Assistant's `at: input_datetime.x`). */
+  readonly entities: readonly string[];
 }
 
 /** Fires when the hub's wall clock matches: each list holds the values its unit matches. */
@@ -143,8 +145,9 @@ export type Condition =
   | { readonly kind: 'template'; readonly template: string }
   | {
       readonly kind: 'time';
-      readonly after?: number;
-      readonly before?: number;
+      /** Seconds since local midnight, or the input_datetime or timestamp sensor that holds the time. */
+      readonly after?: number | string;
+      readonly before?: number | string;
       /** 0 = Monday ... 6 = Sunday. */
       readonly weekdays?: readonly number[];
     }
@@ -267,6 +270,8 @@ export interface AutomationDefinition extends RunPolicy, TraceSettings {
   readonly conditions: readonly Condition[];
   readonly actions: readonly Action[];
   readonly variables: JsonObject;
+  /** Rendered once when the triggers attach; the triggers' templates and every run see them. */
+  readonly triggerVariables: JsonObject;
 }
 
 export interface ScriptField {

@@ -56,14 +56,16 @@ function readTarget(r: ConfigReader): JsonObject | undefined {
     return topLevel === undefined ? target : { ...target, entity_id: topLevel };
   }
   const t = r.child('target');
-  const topLevel = r.has('entity_id') ? readEntityIds(r, 'entity_id') : undefined;
+  const rawTop = r.value.entity_id;
+  // `all` and `none` are the two words an entity_id may hold besides ids, at the top level as in target.
+  const topLevel =
+    rawTop === 'all' || rawTop === 'none' ? (r.raw('entity_id') as string) : r.has('entity_id') ? readEntityIds(r, 'entity_id') : undefined;
   if (t === undefined) return topLevel === undefined ? undefined : { entity_id: topLevel };
   const out: Record<string, JsonValue> = {};
   for (const key of TARGET_KEYS) {
     if (!t.has(key)) continue;
     if (key === 'entity_id') {
       const raw = t.value.entity_id;
-      // `all` and `none` are the two words a target's entity_id may hold besides ids.
       out.entity_id = raw === 'all' || raw === 'none' ? (t.raw(key) as string) : readEntityIds(t, key);
     } else {
       const ids = t.raw(key);

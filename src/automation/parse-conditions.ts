@@ -1,6 +1,6 @@
 import { type ConfigIssue, type ConfigPath, ConfigReader, kindOf } from '../config/reader.js';
 import type { JsonValue } from '../core/json.js';
-import { finishReader, isTemplate, listItems, parseTimeOfDay, readEntityIds, readStringOrList } from './config-values.js';
+import { finishReader, isTemplate, listItems, parseTimeBound, readEntityIds, readStringOrList } from './config-values.js';
 import { CONDITION_KINDS, type Condition } from './model.js';
 import { checkBounds, forOf, readBound, readKind, readTemplate } from './parse-triggers.js';
 import { parseSunCondition } from './sun-rules.js';
@@ -86,8 +86,8 @@ export function parseCondition(value: JsonValue, path: ConfigPath, issues: Confi
       }
       condition = {
         kind: 'time',
-        after: after === undefined ? undefined : parseTimeOfDay(after, [...path, 'after'], issues),
-        before: before === undefined ? undefined : parseTimeOfDay(before, [...path, 'before'], issues),
+        after: after === undefined ? undefined : parseTimeBound(after, [...path, 'after'], issues),
+        before: before === undefined ? undefined : parseTimeBound(before, [...path, 'before'], issues),
         weekdays: days === undefined ? undefined : weekdays,
       };
       break;

@@ -21,10 +21,10 @@ import { parseConditions } from './parse-conditions.js';
 import { parseTriggers } from './parse-triggers.js';
 import { checkTemplates } from './templating.js';
 
-/** `variables:` of an automation or script: a mapping whose templates render at each run. */
-function readVariables(r: ConfigReader): JsonObject {
-  const values = readMapping(r, 'variables') ?? {};
-  checkTemplates(values, [...r.path, 'variables'], r.issues);
+/** `variables:` of an automation or script (a mapping whose templates render at each run), or `trigger_variables:`. */
+function readVariables(r: ConfigReader, key = 'variables'): JsonObject {
+  const values = readMapping(r, key) ?? {};
+  checkTemplates(values, [...r.path, key], r.issues);
   return values;
 }
 
@@ -87,10 +87,14 @@ function uniqueObjectId(base: string, taken: Set<string>): string {
   return id;
 }
 
+/**
+ * The entity's object id as Home Assistant gives it: the slug of the alias (or name); the `id` is the unique id
+ * (the one the UI writes, a number) and names the entity only when there is no alias.
+ */
 function objectIdFrom(id: string | undefined, name: string | undefined, fallback: string): string {
+  if (name !== undefined && slugify(name) !== '') return slugify(name);
   if (id !== undefined && isObjectId(id)) return id;
-  if (name !== undefined && name.trim() !== '') return slugify(name);
-  if (id !== undefined) return slugify(id);
+  if (id !== undefined && slugify(id) !== '') return slugify(id);
   return fallback;
 }
 
@@ -128,6 +132,7 @@ export function parseAutomations(section: JsonValue | undefined, path: ConfigPat
       description: r.string('description'),
       initialState: r.boolean('initial_state', true),
       variables: readVariables(r),
+      triggerVariables: readVariables(r, 'trigger_variables'),
       triggers: parseTriggers(triggers.value, triggers.path, issues),
       conditions: parseConditions(conditions.value, conditions.path, issues),
       actions: parseActions(actions.value, actions.path, issues),

@@ -11,9 +11,11 @@ import {
   readMapping,
   readStringOrList,
   TEMPLATE_NOT_ALLOWED,
+  TIME_ENTITY,
 } from './config-values.js';
 import { readDurationOrTemplate } from './durations.js';
 import { type NumericBound, TRIGGER_KINDS, type Trigger } from './model.js';
+
 import { parseSunTrigger } from './sun-rules.js';
 import { checkTemplate, checkTemplates } from './templating.js';
 import { parseTimePattern } from './time-pattern.js';
@@ -161,13 +163,19 @@ export function parseTrigger(value: JsonValue, path: ConfigPath, issues: ConfigI
     }
     case 'time': {
       const at: number[] = [];
+      const entities: string[] = [];
       const raw = r.raw('at');
-      if (raw === undefined) r.problem('at', 'is required: expected a time of day "HH:MM[:SS]" or a list of them');
+      if (raw === undefined)
+        r.problem('at', 'is required: expected a time of day "HH:MM[:SS]", an input_datetime or timestamp sensor, or a list of them');
       for (const item of listItems(raw, [...path, 'at'])) {
+        if (typeof item.value === 'string' && TIME_ENTITY.test(item.value.trim())) {
+          entities.push(item.value.trim());
+          continue;
+        }
         const t = parseTimeOfDay(item.value, item.path, issues);
         if (t !== undefined) at.push(t);
       }
-      trigger = { ...base, kind: 'time', at };
+      trigger = { ...base, kind: 'time', at, entities };
       break;
     }
     case 'time_pattern':

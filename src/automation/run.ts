@@ -4,6 +4,7 @@ import { TemplateError } from '../template/index.js';
 import type { RunTrace } from '../trace/trace.js';
 import type { ConditionScope } from './conditions.js';
 import { errorText, type TemplateVars } from './templating.js';
+import { timeoutOn } from './timer-set.js';
 import type { TriggerEnv } from './triggers.js';
 
 /** How a run ended. */
@@ -98,13 +99,13 @@ export function delay(run: Run, ms: number): Promise<void> {
       return;
     }
     const onAbort = () => {
-      clearTimeout(timer);
+      cancel();
       reject(new Halt('aborted', 'stopped'));
     };
-    const timer = setTimeout(() => {
+    const cancel = timeoutOn(run.env.scheduler, ms, () => {
       signal.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    });
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }

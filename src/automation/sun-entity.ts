@@ -1,6 +1,7 @@
 import { isoFromMicros, type Micros } from '../core/clock.js';
 import type { Core } from '../core/core.js';
 import type { Entity } from '../core/entities.js';
+import type { Scheduler } from '../util/scheduler.js';
 import { type HubLocation, nextSunEvent, type SunEvent, sunPosition } from './sun.js';
 import { TimerSet } from './timer-set.js';
 
@@ -36,8 +37,10 @@ export class SunEntity {
     private readonly core: Core,
     private readonly location: HubLocation,
     onError: (err: unknown) => void,
+    /** The hub's timers (a manual one in tests); Node's own without it. */
+    scheduler?: Scheduler,
   ) {
-    this.timers = new TimerSet(onError);
+    this.timers = new TimerSet(onError, scheduler);
   }
 
   start(): void {

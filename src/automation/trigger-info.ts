@@ -2,7 +2,9 @@ import type { Context } from '../core/context.js';
 import type { JsonObject } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { State } from '../core/state.js';
+import type { TemplateDispatch } from '../template/index.js';
 import type { TraceStore } from '../trace/store.js';
+import type { Scheduler } from '../util/scheduler.js';
 import type { ConditionEnv } from './conditions.js';
 import type { Trigger } from './model.js';
 import type { StateDispatch } from './state-dispatch.js';
@@ -12,6 +14,8 @@ import { templateState } from './templating.js';
 export interface TriggerEnv extends ConditionEnv {
   readonly log: Logger;
   readonly states: StateDispatch;
+  /** Template triggers' re-renders, dispatched by what each last render read. */
+  readonly templateChanges: TemplateDispatch;
   /** Owner key for bus listeners (removed in bulk when the extension stops). */
   readonly owner: string;
   /** True while the hub is starting: `homeassistant: start` triggers fire only then, not after a reload. */
@@ -20,6 +24,8 @@ export interface TriggerEnv extends ConditionEnv {
   readonly mqtt?: MqttTriggerSource;
   /** Where automation and script runs keep their traces; undefined where runs are not traced (template entities). */
   readonly traces?: TraceStore;
+  /** Timers on the hub's clock (`for:`, delays, wait timeouts); Node's own without it. */
+  readonly scheduler?: Scheduler;
 }
 
 /** What an `mqtt` trigger needs: subscriptions (wildcards allowed) and a template renderer for value_template. */

@@ -3,7 +3,7 @@ import type { HubEvent } from '../core/event-bus.js';
 import { parseResult, RenderInfo } from '../template/index.js';
 import type { TemplateTrigger } from './model.js';
 import { errorText, render, resultAsBoolean } from './templating.js';
-import type { TimerSet } from './timer-set.js';
+import type { TimerHandle, TimerSet } from './timer-set.js';
 import { triggerForMs } from './trigger-for.js';
 import { info, type TriggerCallback, type TriggerEnv, type TriggerScope } from './trigger-info.js';
 
@@ -26,13 +26,16 @@ export function attachTemplate(
   let last = new RenderInfo();
   let wasTrue = true;
   let failing = false;
-  let pending: NodeJS.Timeout | undefined;
-  let tick: NodeJS.Timeout | undefined;
+  let pending: TimerHandle;
+  let tick: TimerHandle;
 
+  // Re-rendered on a change of what the last render read (the dispatch is indexed by it).
+  const onChange = (event: HubEvent<'state_changed'>) => check(event, event.context);
   const evaluate = (): boolean => {
     try {
       const { text, info: read } = render(env.templates, t.template, name, scope.variables);
       last = read;
+      env.templateChanges.track(onChange, last);
       failing = false;
       return resultAsBoolean(parseResult(text));
     } catch (err) {
@@ -79,10 +82,8 @@ export function attachTemplate(
   wasTrue = evaluate();
   scheduleTick();
   return [
-    env.core.bus.on(env.owner, 'state_changed', (event) => {
-      if (last.covers(event.data.entity_id)) check(event, event.context);
-    }),
     () => {
+      env.templateChanges.untrack(onChange);
       timers.cancel(pending);
       timers.cancel(tick);
     },

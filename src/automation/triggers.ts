@@ -5,8 +5,9 @@ import { inNumericRange, numericValue, stateValue, templateNumber } from './cond
 import type { EventTrigger, HomeAssistantTrigger, MqttTrigger, NumericStateTrigger, StateTrigger, TimeTrigger, Trigger } from './model.js';
 import { nextSunTrigger } from './sun-rules.js';
 import { errorText, renderComplex } from './templating.js';
+import { attachTimeEntity } from './time-entity.js';
 import { nextPatternTime } from './time-pattern.js';
-import { TimerSet } from './timer-set.js';
+import { type TimerHandle, TimerSet } from './timer-set.js';
 import { triggerForMs } from './trigger-for.js';
 import { info, type TriggerCallback, type TriggerEnv, type TriggerScope } from './trigger-info.js';
 import { attachTemplate } from './trigger-template.js';
@@ -27,7 +28,7 @@ function matches(list: readonly string[] | undefined, value: string | undefined,
 }
 
 function attachState(env: TriggerEnv, t: StateTrigger, fire: TriggerCallback, timers: TimerSet, scope: TriggerScope): (() => void)[] {
-  const pending = new Map<string, { timer: NodeJS.Timeout | undefined; from: string | undefined }>();
+  const pending = new Map<string, { timer: TimerHandle; from: string | undefined }>();
   const matchFrom = (v: string | undefined) => matches(t.from, v, true) && !matches(t.notFrom, v, false);
   const matchTo = (v: string | undefined) => matches(t.to, v, true) && !matches(t.notTo, v, false);
   // While `for` runs the entity must stay as the trigger wanted it (only `from:` given: stay away from it).
@@ -94,7 +95,7 @@ function attachNumericState(
   const inRange = (entityId: string) => inNumericRange(core, numberOf(entityId), t.above, t.below);
   // An entity fires when it crosses into the range; one that starts outside is armed.
   const armed = new Set<string>();
-  const pending = new Map<string, NodeJS.Timeout | undefined>();
+  const pending = new Map<string, TimerHandle>();
   for (const id of t.entityIds) if (!inRange(id)) armed.add(id);
   return t.entityIds.map((entityId) =>
     env.states.on(entityId, (event) => {
@@ -129,7 +130,10 @@ function attachNumericState(
   );
 }
 
-function attachTime(env: TriggerEnv, t: TimeTrigger, fire: TriggerCallback, timers: TimerSet): void {
+function attachTime(env: TriggerEnv, t: TimeTrigger, fire: TriggerCallback, timers: TimerSet): (() => void)[] {
+  const detach = t.entities.map((entityId) =>
+    attachTimeEntity(env, entityId, () => fire(info(t, { description: 'time', entity_id: entityId }), null)),
+  );
   for (const secondsOfDay of t.at) {
     scheduleWallClock(
       env,
@@ -138,6 +142,7 @@ function attachTime(env: TriggerEnv, t: TimeTrigger, fire: TriggerCallback, time
       () => fire(info(t, { description: 'time' }), null),
     );
   }
+  return detach;
 }
 
 function eventMatches(event: HubEvent, wanted: JsonObject | undefined): boolean {
@@ -229,7 +234,7 @@ export function attachTriggers(
   fire: TriggerCallback,
   scope: TriggerScope = { variables: {}, name: 'trigger' },
 ): () => void {
-  const timers = new TimerSet((err) => env.log.error({ err }, 'trigger failed'));
+  const timers = new TimerSet((err) => env.log.error({ err }, 'trigger failed'), env.scheduler);
   const detach: (() => void)[] = [];
   for (const t of triggers) {
     if (!t.enabled) continue;
@@ -244,7 +249,7 @@ export function attachTriggers(
         detach.push(...attachTemplate(env, t, fire, timers, scope));
         break;
       case 'time':
-        attachTime(env, t, fire, timers);
+        detach.push(...attachTime(env, t, fire, timers));
         break;
       case 'time_pattern':
         scheduleWallClock(

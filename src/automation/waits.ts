@@ -2,6 +2,7 @@ import type { HubEvent } from '../core/event-bus.js';
 import type { Trigger } from './model.js';
 import { Halt, type Run, templateHalt } from './run.js';
 import { renderCondition } from './templating.js';
+import { timeoutOn } from './timer-set.js';
 import { attachTriggers, type TriggerInfo, triggerVariable } from './triggers.js';
 
 /** Home Assistant re-renders a template that read the time at least once a minute. */
@@ -33,19 +34,20 @@ function waitFor(
     }
     let settled = false;
     let detach: (() => void) | undefined;
-    let timer: NodeJS.Timeout | undefined;
+    let cancelTimeout: (() => void) | undefined;
     const finish = (result: WaitResult | Halt) => {
       if (settled) return;
       settled = true;
       detach?.();
-      clearTimeout(timer);
+      cancelTimeout?.();
       signal.removeEventListener('abort', onAbort);
       if (result instanceof Halt) reject(result);
       else resolve(result);
     };
     const onAbort = () => finish(new Halt('aborted', 'stopped'));
     signal.addEventListener('abort', onAbort, { once: true });
-    if (timeoutMs !== undefined) timer = setTimeout(() => finish({ completed: false, remaining: 0, trigger: null }), timeoutMs);
+    if (timeoutMs !== undefined)
+      cancelTimeout = timeoutOn(run.env.scheduler, timeoutMs, () => finish({ completed: false, remaining: 0, trigger: null }));
     detach = until(
       (trigger) => finish({ completed: true, remaining: remaining(), trigger }),
       (err) => finish(templateHalt(err)),

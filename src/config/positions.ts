@@ -13,36 +13,70 @@ export function positionAt(lines: LineCounter, offset: number): Position {
   return line === 0 ? { line: 1, column: offset + 1 } : { line, column: col };
 }
 
+/** One YAML file of a configuration: how problems in it are named and placed. */
+export interface SourceFile {
+  /** The path as shown in problems (relative when the configuration's was). */
+  readonly file: string;
+  readonly lines: LineCounter;
+}
+
+/** A position in a named file. */
+export interface FilePosition extends Position {
+  readonly file: string;
+}
+
 /** How to point at a problem: at the value (a bad value) or at its key (an unknown or misplaced key). */
 export type Anchor = 'value' | 'key';
 
 /**
  * The node a configuration path points at, as deep as the document goes: a missing key or index yields
  * the deepest existing node on the way (the parent mapping), so a "required" problem points at its parent.
+ * `sources` marks the nodes where an included file's content begins; the position is in that file.
  */
-export function locate(doc: Document, lines: LineCounter, path: ConfigPath, anchor: Anchor = 'value'): Position {
+export function locate(
+  doc: Document,
+  main: SourceFile,
+  sources: ReadonlyMap<Node, SourceFile>,
+  path: ConfigPath,
+  anchor: Anchor = 'value',
+): FilePosition {
   let node: Node | null = doc.contents;
+  let source = main;
   // Where the current node is introduced: its key when it is a mapping value, else the node itself.
   let keyNode: Node | null = null;
+  let keySource = main;
+  const at = (n: Node | null, s: SourceFile): FilePosition => {
+    const p = positionOfNode(s.lines, n);
+    return p === undefined
+      ? { file: main.file, ...(positionOfNode(main.lines, doc.contents) ?? { line: 1, column: 1 }) }
+      : { file: s.file, ...p };
+  };
+  const pick = (): FilePosition => {
+    const target = preferKey(node, keyNode);
+    return target === keyNode ? at(keyNode, keySource) : at(target, source);
+  };
   for (const segment of path) {
     const resolved = resolveAlias(doc, node);
     const pair = isMap(resolved) ? findPair(doc, resolved.items, String(segment)) : undefined;
     if (pair !== undefined) {
       keyNode = isNodeLike(pair.key) ? pair.key : null;
+      keySource = (keyNode !== null ? sources.get(keyNode) : undefined) ?? source;
       node = isNodeLike(pair.value) ? pair.value : null;
+      source = (node !== null ? sources.get(node) : undefined) ?? source;
       continue;
     }
     if (isSeq(resolved) && typeof segment === 'number' && segment >= 0 && segment < resolved.items.length) {
       const item = resolved.items[segment];
       keyNode = null;
       node = isNodeLike(item) ? item : null;
+      source = (node !== null ? sources.get(node) : undefined) ?? source;
       continue;
     }
     // The path goes on beyond what the document holds: point at the deepest node found.
-    return positionOfNode(lines, preferKey(node, keyNode) ?? doc.contents) ?? { line: 1, column: 1 };
+    return pick();
   }
-  const target = anchor === 'key' && keyNode !== null ? keyNode : preferKey(node, keyNode);
-  return positionOfNode(lines, target ?? doc.contents) ?? { line: 1, column: 1 };
+  if (anchor === 'key' && keyNode !== null) return at(keyNode, keySource);
+  return pick();
 }
 
 /**

@@ -286,7 +286,12 @@ export class ServiceRegistry {
           this.log.warn({ entity_id: [id] }, `Referenced entities ${id} are missing or not currently available`);
           return [];
         }
-        return entity.domain !== domain || entity.state === UNAVAILABLE ? [] : [entity];
+        if (entity.domain !== domain) {
+          // Home Assistant's log_missing: a named entity the service's domain does not have.
+          this.log.warn({ entity_id: [id] }, `Referenced entities ${id} are missing or not currently available`);
+          return [];
+        }
+        return entity.state === UNAVAILABLE ? [] : [entity];
       }
     }
     const out: Entity[] = [];
@@ -300,7 +305,11 @@ export class ServiceRegistry {
         if (explicit) missing.push(id);
         return;
       }
-      if (entity.domain !== domain || entity.state === UNAVAILABLE) return;
+      if (entity.domain !== domain) {
+        if (explicit) missing.push(id);
+        return;
+      }
+      if (entity.state === UNAVAILABLE) return;
       out.push(entity);
     };
     for (const id of target.entity_id ?? []) {

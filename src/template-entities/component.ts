@@ -11,7 +11,7 @@ import type { Component } from '../core/component.js';
 import type { Core } from '../core/core.js';
 import type { JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
-import { TemplateEngine } from '../template/index.js';
+import { type ChangeHandler, TemplateDispatch, TemplateEngine } from '../template/index.js';
 import { parseTemplateSection, type TemplateBlock, type TemplateEntityDefinition } from './config.js';
 import { TEMPLATE_OWNER, TemplateRenderer } from './entity.js';
 import { addTemplateEntity, type TemplateItem } from './platforms.js';
@@ -39,6 +39,8 @@ export class TemplateEntities implements Component {
   readonly owner = TEMPLATE_OWNER;
   private readonly items: TemplateItem[] = [];
   private readonly dirty = new Set<TemplateItem>();
+  /** Each state-based entity's handler for a change of what its last render read (TemplateDispatch). */
+  private readonly onChange = new Map<TemplateItem, ChangeHandler>();
   private readonly detach: (() => void)[] = [];
   private readonly runners: ScriptRunner[] = [];
   private flush: NodeJS.Immediate | undefined;
@@ -55,6 +57,7 @@ export class TemplateEntities implements Component {
       timeZone: zone ?? TimeZone.UTC,
       templates: this.templates,
       states: new StateDispatch(o.core.bus, TEMPLATE_OWNER, (err) => o.log.error({ err }, 'template trigger failed')),
+      templateChanges: new TemplateDispatch(o.core.bus, TEMPLATE_OWNER, (err) => o.log.error({ err }, 'template trigger failed')),
       owner: TEMPLATE_OWNER,
       starting: false,
     };
@@ -66,7 +69,7 @@ export class TemplateEntities implements Component {
     // The loader validated the section; anything left is logged, and the rest still runs.
     for (const issue of issues) this.o.log.error({ path: formatPath(issue.path) }, `${formatPath(issue.path)}: ${issue.message}`);
     for (const block of blocks) this.startBlock(block);
-    this.detach.push(this.o.core.bus.on(TEMPLATE_OWNER, 'state_changed', (event) => this.changed(event.data.entity_id)));
+    this.detach.push(() => this.env.templateChanges.close());
     for (const item of this.items) if (!item.triggered) this.renderTemplateItem(item);
     this.scheduleTick();
     this.o.log.info({ entities: this.items.length }, 'template entities started');
@@ -79,6 +82,7 @@ export class TemplateEntities implements Component {
     if (this.flush !== undefined) clearImmediate(this.flush);
     clearTimeout(this.tick);
     this.items.length = 0;
+    this.onChange.clear();
     this.detach.length = 0;
     this.o.core.bus.removeOwner(TEMPLATE_OWNER);
     this.o.core.entities.removeOwner(TEMPLATE_OWNER);
@@ -119,20 +123,25 @@ export class TemplateEntities implements Component {
       render: (item: TemplateItem) => this.renderTemplateItem(item),
     };
     const item = addTemplateEntity(context, def, renderer, triggered);
+    const entityId = `${def.domain}.${def.objectId}`;
+    // Its own state changing is no reason to render again.
+    this.onChange.set(item, (event) => {
+      if (event.data.entity_id !== entityId) this.changed(item);
+    });
     this.items.push(item);
     return item;
   }
 
   private renderTemplateItem(item: TemplateItem): void {
     item.writer.write(item.renderer.render(this.o.core, {}, item.optimistic()));
+    const onChange = this.onChange.get(item);
+    if (!item.triggered && onChange !== undefined) this.env.templateChanges.track(onChange, item.renderer.info);
   }
 
-  /** A state changed: every state-based entity whose last render read it renders again, once, on the next turn. */
-  private changed(entityId: string): void {
-    for (const item of this.items) {
-      if (!item.triggered && item.renderer.entityId !== entityId && item.renderer.info.covers(entityId)) this.dirty.add(item);
-    }
-    if (this.dirty.size === 0 || this.flush !== undefined) return;
+  /** Something a state-based entity's last render read changed: it renders again, once, on the next turn. */
+  private changed(item: TemplateItem): void {
+    this.dirty.add(item);
+    if (this.flush !== undefined) return;
     this.flush = setImmediate(() => {
       this.flush = undefined;
       const items = [...this.dirty];

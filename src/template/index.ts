@@ -1,3 +1,4 @@
+export { type ChangeHandler, TemplateDispatch } from './dispatch.js';
 export {
   DEFAULT_TEMPLATE_LIMITS,
   isTemplate,

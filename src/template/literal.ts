@@ -8,6 +8,8 @@ const IS_NUMERIC = /^[+-]?(?!0\d)\d*(?:\.\d*)?$/;
 const MAX_DEPTH = 64;
 
 class Fail extends Error {}
+/** Thrown as one shared instance: most rendered text is not a literal, and building an Error (its stack) per render cost more than the render. */
+const FAIL = new Fail();
 
 class Reader {
   private i = 0;
@@ -16,7 +18,7 @@ class Reader {
   parse(): unknown {
     const v = this.value(0);
     this.ws();
-    if (this.i !== this.s.length) throw new Fail();
+    if (this.i !== this.s.length) throw FAIL;
     return v;
   }
 
@@ -29,7 +31,7 @@ class Reader {
   }
 
   private value(depth: number): unknown {
-    if (depth > MAX_DEPTH) throw new Fail();
+    if (depth > MAX_DEPTH) throw FAIL;
     this.ws();
     const c = this.peek();
     if (c === '[') return this.seq('[', ']', depth);
@@ -40,7 +42,7 @@ class Reader {
     if (c === '-' || c === '+') {
       this.i++;
       const v = this.value(depth + 1);
-      if (typeof v !== 'number') throw new Fail();
+      if (typeof v !== 'number') throw FAIL;
       return c === '-' ? -v : v;
     }
     const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(this.s.slice(this.i))?.[0];
@@ -49,13 +51,13 @@ class Reader {
       if (word === 'True') return true;
       if (word === 'False') return false;
       if (word === 'None') return null;
-      throw new Fail();
+      throw FAIL;
     }
     const num = /^(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?/.exec(this.s.slice(this.i))?.[0];
-    if (num === undefined) throw new Fail();
+    if (num === undefined) throw FAIL;
     this.i += num.length;
     // Complex numbers (1j) are not wanted; leading zeros are a syntax error in Python.
-    if (/^[jJ]/.test(this.peek()) || /^0\d/.test(num)) throw new Fail();
+    if (/^[jJ]/.test(this.peek()) || /^0\d/.test(num)) throw FAIL;
     return Number(num.replaceAll('_', ''));
   }
 
@@ -69,7 +71,7 @@ class Reader {
       if (this.peek() === ',') {
         this.i++;
         this.ws();
-      } else if (this.peek() !== close) throw new Fail();
+      } else if (this.peek() !== close) throw FAIL;
     }
     this.i++;
     if (open === '(' && out.length === 1 && this.s[this.i - 2] !== ',') return out[0] as unknown[];
@@ -86,14 +88,14 @@ class Reader {
       const key = this.value(depth + 1);
       this.ws();
       if (this.peek() === ':') {
-        if (isSet === true) throw new Fail();
+        if (isSet === true) throw FAIL;
         isSet = false;
         this.i++;
         const v = this.value(depth + 1);
-        if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'boolean' && key !== null) throw new Fail();
+        if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'boolean' && key !== null) throw FAIL;
         out[String(key)] = v;
       } else {
-        if (isSet === false) throw new Fail();
+        if (isSet === false) throw FAIL;
         isSet = true;
         set.push(key);
       }
@@ -101,7 +103,7 @@ class Reader {
       if (this.peek() === ',') {
         this.i++;
         this.ws();
-      } else if (this.peek() !== '}') throw new Fail();
+      } else if (this.peek() !== '}') throw FAIL;
     }
     this.i++;
     return isSet === true ? set : out;
@@ -119,7 +121,7 @@ class Reader {
   private string(): string {
     let raw = false;
     while (/[rRbBuU]/.test(this.peek())) {
-      if (/[bB]/.test(this.peek())) throw new Fail();
+      if (/[bB]/.test(this.peek())) throw FAIL;
       raw ||= /[rR]/.test(this.peek());
       this.i++;
     }
@@ -129,7 +131,7 @@ class Reader {
     while (this.i < this.s.length) {
       const c = this.s[this.i++] as string;
       if (c === q) return out;
-      if (c === '\n') throw new Fail();
+      if (c === '\n') throw FAIL;
       if (c !== '\\' || raw) {
         out += c;
         continue;
@@ -153,12 +155,12 @@ class Reader {
       else if (e === 'x' || e === 'u' || e === 'U') {
         const len = e === 'x' ? 2 : e === 'u' ? 4 : 8;
         const hex = this.s.slice(this.i, this.i + len);
-        if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== len) throw new Fail();
+        if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== len) throw FAIL;
         out += String.fromCodePoint(Number.parseInt(hex, 16));
         this.i += len;
       } else out += `\\${e}`;
     }
-    throw new Fail();
+    throw FAIL;
   }
 }
 

@@ -19,7 +19,7 @@ automation:
 
 t.test('a state trigger (from/to) runs the actions; the entity shows HA attributes', async (t) => {
   const { core } = await setup(t, MOTION_LIGHT);
-  const entity = core.states.get('automation.hall_light');
+  const entity = core.states.get('automation.hall_light_on_motion');
   t.equal(entity?.state, 'on');
   t.same(entity?.attributes, { last_triggered: null, mode: 'single', current: 0, id: 'hall_light', friendly_name: 'Hall light on motion' });
 
@@ -33,10 +33,18 @@ t.test('a state trigger (from/to) runs the actions; the entity shows HA attribut
   t.equal(light.context.parent_id, cause.id, "the run's context is a child of the trigger's");
   t.equal(light.context.user_id, null);
   t.equal(triggered.length, 1);
-  t.same(triggered[0]?.data, { name: 'Hall light on motion', entity_id: 'automation.hall_light', source: 'state of binary_sensor.motion' });
+  t.same(triggered[0]?.data, {
+    name: 'Hall light on motion',
+    entity_id: 'automation.hall_light_on_motion',
+    source: 'state of binary_sensor.motion',
+  });
   t.equal(triggered[0]?.context.id, light.context.id);
-  await nextEvent(core, 'state_changed', (e) => e.data.entity_id === 'automation.hall_light' && e.data.new_state?.attributes.current === 0);
-  t.match(core.states.get('automation.hall_light')?.attributes.last_triggered, /^\d{4}-\d\d-\d\dT/);
+  await nextEvent(
+    core,
+    'state_changed',
+    (e) => e.data.entity_id === 'automation.hall_light_on_motion' && e.data.new_state?.attributes.current === 0,
+  );
+  t.match(core.states.get('automation.hall_light_on_motion')?.attributes.last_triggered, /^\d{4}-\d\d-\d\dT/);
 });
 
 t.test('attribute-only changes do not fire a from/to trigger but fire a bare one', async (t) => {
@@ -339,11 +347,11 @@ automation:
 
 t.test('automation.reload re-creates the automations from the configuration', async (t) => {
   const { core } = await setup(t, MOTION_LIGHT);
-  await core.services.call('automation', 'turn_off', { entity_id: 'automation.hall_light' });
+  await core.services.call('automation', 'turn_off', { entity_id: 'automation.hall_light_on_motion' });
   const reloaded = nextEvent(core, 'automation_reloaded');
   await core.services.call('automation', 'reload', {});
   await reloaded;
-  t.equal(core.states.get('automation.hall_light')?.state, 'on', 'back to its configured state');
+  t.equal(core.states.get('automation.hall_light_on_motion')?.state, 'on', 'back to its configured state');
   core.states.set('binary_sensor.motion', 'off');
   core.states.set('binary_sensor.motion', 'on');
   await stateBecomes(core, 'light.kitchen', 'on');

@@ -249,7 +249,7 @@ scene:
   );
 });
 
-t.test('automation entity ids: a valid id, else the slug of the alias; collisions get _2', async (t) => {
+t.test("automation entity ids: the slug of the alias (Home Assistant's), else a valid id; collisions get _2", async (t) => {
   const defs = parseAutomations(
     parse(`
 - { id: hall_motion, alias: Hall, triggers: [], actions: [] }
@@ -257,13 +257,14 @@ t.test('automation entity ids: a valid id, else the slug of the alias; collision
 - { id: Not Valid, alias: Wake Up, triggers: [], actions: [] }
 - { alias: Wake Up, triggers: [], actions: [] }
 - { triggers: [], actions: [] }
+- { id: ui_made, triggers: [], actions: [] }
 `),
     ['automation'],
     [],
   );
   t.same(
     defs.map((d) => d.objectId),
-    ['hall_motion', '1700000000000', 'wake_up', 'wake_up_2', 'automation_4'],
+    ['hall', 'numbered', 'wake_up', 'wake_up_2', 'automation_4', 'ui_made'],
   );
   t.same(validate('automation: [ { id: a, triggers: [], actions: [] }, { id: a, triggers: [], actions: [] } ]'), [
     'automation[1].id: "a" is used by another automation; ids must be unique',

@@ -197,8 +197,8 @@ t.test('in a running hub: entities, per-script services, a scene and the good_ni
     'sensor.house_power',
     'binary_sensor.hallway_motion',
     'binary_sensor.front_door',
-    'automation.hallway_motion_light',
-    'automation.bedtime',
+    'automation.hallway_light_follows_motion',
+    'automation.good_night_at_half_past_eleven',
     'script.good_night',
     'scene.movie_time',
   ]) {

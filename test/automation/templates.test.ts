@@ -195,3 +195,32 @@ automation:
   t.match(message, /configuration\.yaml:7:17: automation\[0\]\.conditions: invalid template: TemplateSyntaxError/);
   t.match(message, /configuration\.yaml:9:24: automation\[0\]\.actions\[0\]\.wait_template: invalid template: TemplateSyntaxError/);
 });
+
+t.test('trigger_variables: rendered when the triggers attach, seen by their templates and by every run', async (t) => {
+  const { core } = await setup(
+    t,
+    `${DEVICES}
+automation:
+  - alias: Room too warm
+    trigger_variables:
+      sensor: sensor.kitchen_temperature
+      limit: 24
+    triggers:
+      - trigger: template
+        value_template: "{{ states(sensor) | float(0) > limit }}"
+    actions:
+      - event: too_warm
+        event_data:
+          which: "{{ sensor }}"
+          limit: "{{ limit }}"
+`,
+  );
+  const warm = recordEvents(core, 'too_warm');
+  core.states.set('sensor.kitchen_temperature', '23');
+  core.states.set('sensor.kitchen_temperature', '25');
+  await nextEvent(core, 'too_warm');
+  t.same(
+    warm.map((e) => e.data),
+    [{ which: 'sensor.kitchen_temperature', limit: 24 }],
+  );
+});

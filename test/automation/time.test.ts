@@ -96,3 +96,41 @@ automation:
   await core.services.call('automation', 'trigger', { entity_id: 'automation.night', skip_condition: false });
   t.same(ran.at(-1)?.data, { id: 'night' }, '23:00 is inside 22:00-06:00');
 });
+
+t.test('a time condition between an input_datetime and a timestamp sensor, read when it is checked', async (t) => {
+  // 07:00 in Amsterdam (winter time).
+  const clock = new ManualClock(us('2026-01-15T06:00:00Z'));
+  const { core } = await setup(
+    t,
+    `${DEVICES}
+automation:
+  - alias: Morning light
+    triggers:
+      - { trigger: event, event_type: motion }
+    conditions:
+      - { condition: time, after: input_datetime.wake_up, before: sensor.leave_time }
+    actions:
+      - { action: light.turn_on, target: { entity_id: light.kitchen } }
+`,
+    { clock },
+  );
+  const wakeUp = (hour: number) =>
+    core.states.set('input_datetime.wake_up', `0${hour}:30:00`, { has_date: false, has_time: true, hour, minute: 30, second: 0 });
+  // 08:15 Amsterdam, as the sensor gives it in UTC.
+  core.states.set('sensor.leave_time', '2026-01-15T07:15:00+00:00', { device_class: 'timestamp' });
+  wakeUp(6);
+  const runs = recordEvents(core, 'automation_triggered');
+  core.bus.fire('motion', {}, core.newContext());
+  await nextEvent(core, 'state_changed', (e) => e.data.entity_id === 'light.kitchen');
+  t.equal(core.states.get('light.kitchen')?.state, 'on', '06:30 < 07:00 < 08:15');
+  await core.services.call('light', 'turn_off', { entity_id: 'light.kitchen' });
+
+  wakeUp(8);
+  core.bus.fire('motion', {}, core.newContext());
+  core.states.set('sensor.leave_time', 'unknown', { device_class: 'timestamp' });
+  wakeUp(6);
+  core.bus.fire('motion', {}, core.newContext());
+  await new Promise((resolve) => setImmediate(resolve));
+  t.equal(core.states.get('light.kitchen')?.state, 'off', 'not after 08:30, nor with no leave time');
+  t.equal(runs.length, 1, 'only the first motion passed the condition');
+});

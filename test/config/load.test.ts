@@ -209,11 +209,21 @@ t.test('YAML syntax errors are reported with line and column, and stop validatio
 });
 
 t.test('unsupported tags and values JSON cannot hold are problems', async (t) => {
-  const issues = problems(['hub:', '  name: !include name.yaml', '  latitude: .inf', 'widgets:', '  - name: !env_var NAME'].join('\n'));
-  t.same(where(issues), ['2:9 ', '3:13 hub.latitude', '3:13 hub.latitude', '5:11 ']);
-  t.match(issues[0]?.message, 'unsupported tag !include; the only tag hearth supports is !secret');
-  t.match(issues[1]?.message, /expected a finite number|expected a number/);
-  t.match(issues[3]?.message, 'unsupported tag !env_var');
+  const issues = problems(
+    [
+      'hub:',
+      '  name: !input name',
+      '  latitude: .inf',
+      'widgets:',
+      '  - name: !env_var HEARTH_TEST_UNSET',
+      '  - name: !include x.yaml',
+    ].join('\n'),
+  );
+  t.same(where(issues), ['2:9 ', '3:13 hub.latitude', '5:11 widgets.0.name', '6:11 widgets.1.name']);
+  t.match(issues[0]?.message, 'unsupported tag !input; hearth supports !secret, !env_var and !include, !include_dir_list');
+  t.match(issues[1]?.message, 'expected a finite number');
+  t.match(issues[2]?.message, '!env_var HEARTH_TEST_UNSET: the environment variable is not set');
+  t.match(issues[3]?.message, '!include x.yaml: included files are read beside the configuration file, and this configuration has no file');
 });
 
 t.test('values are plain JSON: anchors, aliases and merge keys are expanded', async (t) => {

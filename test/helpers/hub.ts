@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DriverKind } from '../../drivers/driver.js';
 import { seededRandom } from '../../drivers/virtual/index.js';
-import { parseConfigText } from '../../src/config/load.js';
+import { loadConfig, parseConfigText } from '../../src/config/load.js';
 import type { Clock } from '../../src/core/clock.js';
 import { type Logger, silentLogger } from '../../src/core/log.js';
 import { Hub } from '../../src/hub.js';
@@ -51,6 +51,8 @@ export interface TestHub {
 
 export interface TestHubOptions {
   readonly yaml?: string;
+  /** A configuration file to load (with its includes and secrets) instead of `yaml`. */
+  readonly configFile?: string;
   readonly log?: Logger;
   readonly clock?: Clock;
   /** Timers on the clock (helpers' timers): a ManualScheduler drives them without sleeping. */
@@ -65,7 +67,10 @@ export interface TestHubOptions {
 /** Starts a hub on 127.0.0.1 with a free port and an owner token; stopped (and its data removed) at teardown. */
 export async function startTestHub(t: Teardown, options: TestHubOptions = {}): Promise<TestHub> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
-  const config = parseConfigText(options.yaml ?? MINIMAL_CONFIG, null, SECTION_VALIDATORS);
+  const config =
+    options.configFile === undefined
+      ? parseConfigText(options.yaml ?? MINIMAL_CONFIG, null, SECTION_VALIDATORS)
+      : await loadConfig(options.configFile, SECTION_VALIDATORS);
   const hub = await Hub.start({
     config,
     dataDir,

@@ -62,7 +62,9 @@ export const DEFAULT_WS_LIMITS: WsLimits = {
   maxFrameBytes: 64 * 1024,
   maxSubscriptions: 4096,
   flushIntervalMs: 0,
-  maxTemplateSubscriptions: 64,
+  // A dashboard holds one per template card (Mushroom's, say), so a hundred is ordinary; a change costs only the
+  // subscriptions that read the entity (bench/automations.ts), and their re-renders are coalesced below.
+  maxTemplateSubscriptions: 512,
   templateEntityIntervalMs: 250,
   templateWideIntervalMs: 1000,
   templateTimeTickMs: 60_000,

@@ -1,5 +1,5 @@
 import { HubError } from '../../core/errors.js';
-import { pyNumber } from '../../template/index.js';
+import { pyNumber, TemplateDispatch } from '../../template/index.js';
 import { templateEngineOf } from '../templates.js';
 import { checkRoomForSubscription, command, requireAdmin } from './command.js';
 import type { Command, Connection } from './connection.js';
@@ -16,6 +16,17 @@ const seconds: Check<number> = (value, key) => {
 
 /** render_template subscriptions per connection (each re-renders on changes, so they are bounded apart). */
 const templateCounts = new WeakMap<Connection, number>();
+/** Each connection's subscriptions share one state_changed listener, under the connection's owner key. */
+const dispatches = new WeakMap<Connection, TemplateDispatch>();
+
+function dispatchOf(conn: Connection): TemplateDispatch {
+  let d = dispatches.get(conn);
+  if (d === undefined) {
+    d = new TemplateDispatch(conn.env.ctx.core.bus, conn.owner, (err) => conn.env.log.error({ err }, 'render_template failed'));
+    dispatches.set(conn, d);
+  }
+  return d;
+}
 
 const renderTemplate = command(
   {
@@ -43,8 +54,7 @@ const renderTemplate = command(
       template: msg.template,
       render: { name: 'render_template', variables: msg.variables, strict: msg.strict === true },
       reportErrors: msg.report_errors === true,
-      bus: env.ctx.core.bus,
-      owner: conn.owner,
+      changes: dispatchOf(conn),
       id,
       outbox: conn.outbox,
       limits: env.limits,

@@ -1,5 +1,4 @@
-import type { EventBus, HubEvent } from '../../core/event-bus.js';
-import { parseResult, type RenderInfo, type RenderOptions, type TemplateEngine } from '../../template/index.js';
+import { parseResult, type RenderInfo, type RenderOptions, type TemplateDispatch, type TemplateEngine } from '../../template/index.js';
 import type { WsLimits } from './limits.js';
 import { eventHead, idTail } from './messages.js';
 import type { Outbox } from './outbox.js';
@@ -11,8 +10,8 @@ export interface TemplateSubscriptionOptions {
   readonly render: RenderOptions;
   /** Render failures as `{"error": ..., "level": "ERROR"}` events instead of nothing. */
   readonly reportErrors: boolean;
-  readonly bus: EventBus;
-  readonly owner: string;
+  /** The connection's template listeners, indexed by what each last render read. */
+  readonly changes: TemplateDispatch;
   readonly id: number;
   readonly outbox: Outbox;
   readonly limits: WsLimits;
@@ -28,7 +27,6 @@ export interface TemplateSubscriptionOptions {
  */
 export class TemplateSubscription implements Subscription {
   private readonly tail: Buffer;
-  private readonly stopListening: () => void;
   private info: RenderInfo | undefined;
   private lastSent: string | undefined;
   private lastRenderAt = 0;
@@ -38,7 +36,6 @@ export class TemplateSubscription implements Subscription {
 
   constructor(private readonly o: TemplateSubscriptionOptions) {
     this.tail = idTail(o.id);
-    this.stopListening = o.bus.on(o.owner, 'state_changed', this.onStateChanged);
   }
 
   /**
@@ -49,6 +46,7 @@ export class TemplateSubscription implements Subscription {
   start(limitMs: number | undefined): { ok: true; sendFirst: () => void } | { ok: false; kind: string; message: string } {
     const outcome = this.o.engine.tryRender(this.o.template, { ...this.o.render, limitMs });
     this.info = outcome.info;
+    this.o.changes.track(this.onStateChanged, outcome.info);
     this.lastRenderAt = performance.now();
     if (!outcome.ok && !this.o.reportErrors) return { ok: false, kind: outcome.error.templateKind, message: outcome.error.message };
     this.scheduleTick();
@@ -64,15 +62,16 @@ export class TemplateSubscription implements Subscription {
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.stopListening();
+    this.o.changes.untrack(this.onStateChanged);
     if (this.pending !== undefined) clearTimeout(this.pending);
     if (this.tick !== undefined) clearTimeout(this.tick);
     this.o.onStop();
   }
 
-  private readonly onStateChanged = (event: HubEvent<'state_changed'>): void => {
+  private readonly onStateChanged = (): void => {
     const info = this.info;
-    if (info === undefined || this.pending !== undefined || !info.covers(event.data.entity_id)) return;
+    // Called only for changes of what the last render read (the dispatch is indexed by it).
+    if (info === undefined || this.pending !== undefined || this.stopped) return;
     const wide = info.all || info.domains.size > 0;
     const interval = wide ? this.o.limits.templateWideIntervalMs : this.o.limits.templateEntityIntervalMs;
     const wait = Math.max(0, this.lastRenderAt + interval - performance.now());
@@ -87,6 +86,7 @@ export class TemplateSubscription implements Subscription {
     if (this.stopped) return;
     const outcome = this.o.engine.tryRender(this.o.template, this.o.render);
     this.info = outcome.info;
+    this.o.changes.track(this.onStateChanged, outcome.info);
     this.lastRenderAt = performance.now();
     if (outcome.ok) this.sendResult(outcome.text);
     else if (this.o.reportErrors) this.sendError(outcome.error.message);
