@@ -11,10 +11,25 @@ export interface Clock {
   now(): Micros;
 }
 
+let tickMs = 0;
+let tickStartPerf = 0;
+
 export const systemClock: Clock = {
+  /**
+   * The microseconds are counted from when Date.now() last moved to a new millisecond, on the monotonic timer,
+   * so two readings in one millisecond never go backwards (the fraction of performance.now() alone, unrelated
+   * to Date.now()'s millisecond boundary, did: `now - then` came out negative). A step of the wall clock
+   * itself (NTP) still shows.
+   */
   now(): Micros {
-    const frac = performance.now() % 1;
-    return Date.now() * 1000 + Math.floor(frac * 1000);
+    const ms = Date.now();
+    const perf = performance.now();
+    if (ms !== tickMs) {
+      tickMs = ms;
+      tickStartPerf = perf;
+      return ms * 1000;
+    }
+    return ms * 1000 + Math.min(999, Math.floor((perf - tickStartPerf) * 1000));
   },
 };
 

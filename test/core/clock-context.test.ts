@@ -48,3 +48,15 @@ t.test('context ids are 32 lower-case hex characters, unique, and sort by time',
   t.equal(contextJson(ctx), contextJson(ctx), 'cached');
   t.notOk(isContextId('ABC'));
 });
+
+t.test('the system clock never goes backwards between readings (bounded: 200,000 readings)', async (t) => {
+  let previous = systemClock.now();
+  let backwards = 0;
+  for (let i = 0; i < 200_000; i++) {
+    const now = systemClock.now();
+    if (now < previous) backwards++;
+    previous = now;
+  }
+  t.equal(backwards, 0);
+  t.ok(Math.abs(systemClock.now() / 1000 - Date.now()) < 5, 'and it is wall time');
+});
