@@ -175,6 +175,7 @@ export class Hub {
     let hub: Hub | undefined;
     const http = new HttpComponent({
       log: httpLog,
+      webLog: log.child({ module: 'web' }),
       settings: httpSettings,
       host: options.host ?? config.hub.host,
       port: options.port ?? config.hub.port,

@@ -15,6 +15,8 @@ export interface HttpOptions {
   readonly port: number;
   /** Built on start, once the components it refers to (auth, registries, login guard) have started. */
   readonly api: () => ApiContext;
+  /** The pages' logger (`module: web`): a child of the API's would carry `module` twice. */
+  readonly webLog: Logger;
 }
 
 /**
@@ -43,7 +45,7 @@ export class HttpComponent implements Component {
     this.server = server;
     registerRestApi(server, api);
     this.ws = registerWebSocketApi(server, api);
-    this.web = registerWebUi(server, api, { secureCookies: settings.tls !== undefined });
+    this.web = registerWebUi(server, { ...api, log: this.options.webLog }, { secureCookies: settings.tls !== undefined });
     server.finish();
     const port = await server.listen(this.options.host, this.options.port);
     log.info({ host: this.options.host, port, scheme: server.scheme }, 'API listening');

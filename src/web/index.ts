@@ -32,7 +32,8 @@ export interface WebUi {
  * hub starts as fast with the web UI as without.
  */
 export function registerWebUi(server: HttpServer, ctx: WebContext, options: WebUiOptions = {}): WebUi {
-  const log = ctx.log.child({ module: 'web' });
+  // Already the pages' own logger (the hub gives it `module: web`).
+  const log = ctx.log;
   let sessions: Promise<SessionStore> | undefined;
   const env: WebEnv = {
     ctx,
