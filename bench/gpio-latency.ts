@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { monoMs, percentile } from './procs.js';
 import { next, receiptLatencies } from './ws-client-process.js';
 
 const CLIENTS = 10;
@@ -58,16 +59,6 @@ type FromServer =
     };
 type ToClients = { type: 'connect'; url: string; token: string; clients: number; coalesce: boolean } | { type: 'report' };
 type FromClients = { type: 'ready' } | { type: 'error'; message: string } | { type: 'report'; receipts: number[][]; events: number };
-
-function monoMs(): number {
-  const [s, ns] = process.hrtime();
-  return s * 1e3 + ns / 1e6;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)] as number;
-}
 
 // ---------------------------------------------------------------------------------------------- server
 

@@ -14,7 +14,7 @@ import mqtt from 'mqtt';
 import { entitiesYaml } from './configs.js';
 import { mqttSection, startBenchBroker } from './mqtt-broker.js';
 import type { FromObserver, HubAddress, ToObserver } from './mqtt-observer.js';
-import { BENCH, HUB_NODE_ARGS, type Hub, makeDataDir, monoMs, sleep, startHub, TSX } from './procs.js';
+import { BENCH, HUB_NODE_ARGS, type Hub, makeDataDir, monoMs, percentile, sleep, startHub, TSX } from './procs.js';
 import { next } from './ws-client-process.js';
 
 export const RATE = Number(process.env.MQTT_BENCH_RATE ?? 200);
@@ -75,11 +75,6 @@ export async function drive(count: number, rate: number, fire: (i: number) => vo
     tick();
   });
   return sent;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)] as number;
 }
 
 function rowOf(

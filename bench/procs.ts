@@ -39,6 +39,7 @@ export const PI_MALLOC_ENV: Readonly<Record<string, string>> = {
 export const HUB_NODE_ARGS: readonly string[] =
   process.env.HEARTH_BENCH_NODE_ARGS === undefined ? PI_NODE_ARGS : process.env.HEARTH_BENCH_NODE_ARGS.split(' ').filter(Boolean);
 
+/** Monotonic milliseconds, comparable across processes on one machine (uv_hrtime is CLOCK_MONOTONIC). */
 export function monoMs(): number {
   const [s, ns] = process.hrtime();
   return s * 1e3 + ns / 1e6;
@@ -262,6 +263,12 @@ export function spawnFloor(floor: Floor, port = 0): ChildProcess {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+}
+
+/** The value at fraction `p` (0.99: p99) of an ascending list, by the nearest-rank rule. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)] as number;
 }
 
 export function median(values: readonly number[]): number {

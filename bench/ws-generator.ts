@@ -5,14 +5,11 @@
  * in another process can measure write-to-receipt latency.
  */
 import type { StateTable } from '../src/core/state-table.js';
+import { monoMs } from './procs.js';
 
 export const BENCH_ENTITIES = 100;
 
-/** Monotonic milliseconds, comparable across processes on one machine (uv_hrtime is CLOCK_MONOTONIC). */
-export function monoMs(): number {
-  const [s, ns] = process.hrtime();
-  return s * 1e3 + ns / 1e6;
-}
+export { monoMs };
 
 export interface GeneratorRun {
   /** Writes made in the measured window. */

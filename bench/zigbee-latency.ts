@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { monoMs, percentile } from './procs.js';
 import { next, receiptLatencies } from './ws-client-process.js';
 
 export const CLIENTS = 10;
@@ -29,16 +30,6 @@ type FromServer =
   | { type: 'done'; reports: number[]; busMs: number[] };
 type ToClients = { type: 'connect'; url: string; token: string } | { type: 'report' };
 type FromClients = { type: 'ready' } | { type: 'error'; message: string } | { type: 'report'; receipts: number[][] };
-
-function monoMs(): number {
-  const [s, ns] = process.hrtime();
-  return s * 1e3 + ns / 1e6;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)] as number;
-}
 
 async function server(): Promise<void> {
   const { default: pino } = await import('pino');

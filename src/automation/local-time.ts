@@ -1,4 +1,5 @@
 import type { Micros } from '../core/clock.js';
+import { type CalendarFields, calendarFields } from '../util/calendar.js';
 import { canonicalZoneNames, readSystemZone, UTC_OFFSETS, type ZoneOffsets } from '../util/tzif.js';
 
 /** Wall-clock time in the hub's time zone, as time triggers and conditions see it. */
@@ -79,18 +80,8 @@ export class TimeZone {
     return (guess - this.offsetMs(first)) * 1000;
   }
 
-  private fields(ms: number) {
-    // The wall clock is UTC shifted by the offset; Date's UTC fields read it without any time zone data.
-    const wall = new Date(ms + this.offsetMs(ms));
-    return {
-      year: wall.getUTCFullYear(),
-      month: wall.getUTCMonth() + 1,
-      day: wall.getUTCDate(),
-      hour: wall.getUTCHours(),
-      minute: wall.getUTCMinutes(),
-      second: wall.getUTCSeconds(),
-      weekday: (wall.getUTCDay() + 6) % 7,
-    };
+  private fields(ms: number): CalendarFields {
+    return calendarFields(ms + this.offsetMs(ms));
   }
 }
 

@@ -277,22 +277,16 @@ export class ServiceRegistry {
   /** The entities of the service's domain that a call's target names, skipping missing and unavailable ones. */
   resolveEntities(domain: string, target: TargetSelector): Entity[] {
     const ids = target.entity_id;
+    const expands = Boolean(target.device_id || target.area_id || target.floor_id || target.label_id);
     // The usual call names one entity and nothing else: no set of seen ids needed.
-    if (ids?.length === 1 && !(target.device_id || target.area_id || target.floor_id || target.label_id)) {
-      const id = ids[0] as string;
-      if (id !== 'all' && id !== 'none') {
-        const entity = this.entities.get(id);
-        if (entity === undefined) {
-          this.log.warn({ entity_id: [id] }, `Referenced entities ${id} are missing or not currently available`);
-          return [];
-        }
-        if (entity.domain !== domain) {
-          // Home Assistant's log_missing: a named entity the service's domain does not have.
-          this.log.warn({ entity_id: [id] }, `Referenced entities ${id} are missing or not currently available`);
-          return [];
-        }
-        return entity.state === UNAVAILABLE ? [] : [entity];
+    const only = ids?.length === 1 && !expands ? (ids[0] as string) : undefined;
+    if (only !== undefined && only !== 'all' && only !== 'none') {
+      const entity = this.named(domain, only);
+      if (entity === undefined) {
+        this.warnMissing([only]);
+        return [];
       }
+      return entity.state === UNAVAILABLE ? [] : [entity];
     }
     const out: Entity[] = [];
     const seen = new Set<string>();
@@ -300,30 +294,33 @@ export class ServiceRegistry {
     const add = (id: string, explicit: boolean): void => {
       if (seen.has(id)) return;
       seen.add(id);
-      const entity = this.entities.get(id);
+      const entity = this.named(domain, id);
       if (entity === undefined) {
         if (explicit) missing.push(id);
         return;
       }
-      if (entity.domain !== domain) {
-        if (explicit) missing.push(id);
-        return;
-      }
-      if (entity.state === UNAVAILABLE) return;
-      out.push(entity);
+      if (entity.state !== UNAVAILABLE) out.push(entity);
     };
-    for (const id of target.entity_id ?? []) {
+    for (const id of ids ?? []) {
       if (id === 'all') {
         for (const e of this.entities.ofDomain(domain)) add(e.id, false);
       } else if (id !== 'none') add(id, true);
     }
-    if (target.device_id || target.area_id || target.floor_id || target.label_id) {
+    if (expands) {
       for (const id of this.expander(target)) add(id, false);
     }
-    if (missing.length > 0) {
-      this.log.warn({ entity_id: missing }, `Referenced entities ${missing.join(', ')} are missing or not currently available`);
-    }
+    if (missing.length > 0) this.warnMissing(missing);
     return out;
+  }
+
+  /** The entity of the service's domain with this id; another domain's counts as missing (Home Assistant's log_missing). */
+  private named(domain: string, id: string): Entity | undefined {
+    const entity = this.entities.get(id);
+    return entity?.domain === domain ? entity : undefined;
+  }
+
+  private warnMissing(ids: readonly string[]): void {
+    this.log.warn({ entity_id: ids }, `Referenced entities ${ids.join(', ')} are missing or not currently available`);
   }
 
   /** What each targeted entity answered (by entity id), or a promise of it when a platform answers later. */

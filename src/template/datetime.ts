@@ -1,3 +1,4 @@
+import { type CalendarFields, calendarFields } from '../util/calendar.js';
 import type { ZoneOffsets } from '../util/tzif.js';
 import { fault } from './errors.js';
 import { type BinaryOp, NOT_SUPPORTED, splitArgs, TemplateObject, templateCallable } from './objects.js';
@@ -20,33 +21,18 @@ function offsetText(seconds: number, colon: boolean): string {
 }
 
 /** Wall-clock fields of an instant shifted by an offset. */
-interface Fields {
-  readonly year: number;
-  readonly month: number;
-  readonly day: number;
-  readonly hour: number;
-  readonly minute: number;
-  readonly second: number;
+interface Fields extends CalendarFields {
   readonly microsecond: number;
-  /** 0 = Monday, as Python's weekday(). */
-  readonly weekday: number;
   readonly yday: number;
 }
 
 function fieldsOf(localUs: number): Fields {
   const ms = Math.floor(localUs / 1000);
-  const d = new Date(ms);
-  const start = Date.UTC(d.getUTCFullYear(), 0, 1);
+  const fields = calendarFields(ms);
   return {
-    year: d.getUTCFullYear(),
-    month: d.getUTCMonth() + 1,
-    day: d.getUTCDate(),
-    hour: d.getUTCHours(),
-    minute: d.getUTCMinutes(),
-    second: d.getUTCSeconds(),
+    ...fields,
     microsecond: localUs - Math.floor(localUs / 1_000_000) * 1_000_000,
-    weekday: (d.getUTCDay() + 6) % 7,
-    yday: Math.floor((ms - start) / 86_400_000) + 1,
+    yday: Math.floor((ms - Date.UTC(fields.year, 0, 1)) / 86_400_000) + 1,
   };
 }
 

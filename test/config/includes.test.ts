@@ -2,8 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import t from 'tap';
-import { ConfigFileError, type LocatedIssue, loadConfig, type SectionValidators } from '../../src/config/load.js';
+import { type LocatedIssue, loadConfig, type SectionValidators } from '../../src/config/load.js';
 import { ConfigReader } from '../../src/config/reader.js';
+import { fileProblems } from './problems.js';
 
 /** Sections that check what they get: a list of named items, a mapping of named things, a port. */
 const VALIDATORS: SectionValidators = {
@@ -42,15 +43,7 @@ async function configDir(t: { teardown(fn: () => unknown): void }, files: Record
   return join(dir, 'configuration.yaml');
 }
 
-async function problems(file: string): Promise<readonly LocatedIssue[]> {
-  try {
-    await loadConfig(file, VALIDATORS);
-  } catch (err) {
-    if (err instanceof ConfigFileError) return err.issues;
-    throw err;
-  }
-  throw new Error('expected configuration problems');
-}
+const problems = (file: string): Promise<readonly LocatedIssue[]> => fileProblems(file, VALIDATORS);
 
 /** `file:line:column path: message` with the temporary folder taken off. */
 const shown = (file: string, issues: readonly LocatedIssue[]) =>

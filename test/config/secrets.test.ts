@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { ConfigFileError, type LocatedIssue, loadConfig, type SectionValidators } from '../../src/config/load.js';
 import { ConfigReader } from '../../src/config/reader.js';
+import { fileProblems } from './problems.js';
 
 const VALIDATORS: SectionValidators = {
   mqtt: (value, path, issues) => {
@@ -24,15 +25,7 @@ async function configDir(t: { teardown(fn: () => unknown): void }, config: strin
   return join(dir, 'configuration.yaml');
 }
 
-async function problems(file: string): Promise<readonly LocatedIssue[]> {
-  try {
-    await loadConfig(file, VALIDATORS);
-  } catch (err) {
-    if (err instanceof ConfigFileError) return err.issues;
-    throw err;
-  }
-  throw new Error('expected configuration problems');
-}
+const problems = (file: string): Promise<readonly LocatedIssue[]> => fileProblems(file, VALIDATORS);
 
 t.test('!secret values come from secrets.yaml beside the configuration', async (t) => {
   const file = await configDir(

@@ -1,11 +1,11 @@
 import t from 'tap';
 import { ManualClock } from '../../src/core/clock.js';
 import { Core } from '../../src/core/core.js';
-import { silentLogger } from '../../src/core/log.js';
+import { type Logger, silentLogger } from '../../src/core/log.js';
 import { type LogLine, RecordingLogger } from '../fakes/recording-logger.js';
 
-function setup() {
-  const core = new Core({ log: silentLogger, clock: new ManualClock(), maxEntities: 16 });
+function setup(log: Logger = silentLogger) {
+  const core = new Core({ log, clock: new ManualClock(), maxEntities: 16 });
   const calls: string[] = [];
   for (const id of ['switch.a', 'switch.b', 'light.c']) {
     const e = core.entities.add({
@@ -113,22 +113,11 @@ t.test('the catalogue lists fields, targets and response support, and is cached'
 
 t.test('a named entity of another domain, or a missing one, is skipped with a warning (Home Assistant log_missing)', async (t) => {
   const lines: LogLine[] = [];
-  const core = new Core({ log: new RecordingLogger(lines), clock: new ManualClock(), maxEntities: 16 });
-  const turned: string[] = [];
-  for (const id of ['switch.a', 'light.c']) {
-    const e = core.entities.add({ entityId: id, owner: 'test', platform: { turnOn: () => turned.push(id) } });
-    e.report('off');
-  }
-  core.services.register('test', {
-    domain: 'switch',
-    service: 'turn_on',
-    schema: { fields: {} },
-    entity: (e) => (e.platform as { turnOn(): void }).turnOn(),
-  });
+  const { core, calls } = setup(new RecordingLogger(lines));
   for (const target of ['light.c', 'switch.nope', ['light.c', 'switch.a']]) {
     await core.services.call('switch', 'turn_on', { entity_id: target });
   }
-  t.same(turned, ['switch.a'], 'only the switch acted');
+  t.same(calls, ['on:switch.a'], 'only the switch acted');
   const warned = lines.filter((l) => l.level === 'warn').map((l) => l.msg);
   t.same(warned, [
     'Referenced entities light.c are missing or not currently available',

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { WsClient, type WsMessage } from '../api/ws-client.js';
+import { writeGuestAuth } from '../helpers/guest.js';
 import { MINIMAL_CONFIG, startTestHub, type Teardown } from '../helpers/hub.js';
 import { waitForState } from '../helpers/wait.js';
 
@@ -128,27 +128,9 @@ t.test("Home Assistant's error codes for a bad field, a bad id, a YAML item and 
 
 t.test('a non-admin user may list helpers but not change them', async (t) => {
   const dir = await dataDir(t);
-  const secret = 'guest-secret-of-enough-length';
-  const now = new Date().toISOString();
-  await writeFile(
-    join(dir, 'auth.json'),
-    JSON.stringify({
-      version: 1,
-      users: [{ id: 'guest0000', name: 'Guest', is_owner: false, is_admin: false, created_at: now }],
-      tokens: [
-        {
-          id: 'guesttoken',
-          user_id: 'guest0000',
-          name: 'guest',
-          hash: createHash('sha256').update(secret).digest('hex'),
-          created_at: now,
-          last_used_at: null,
-        },
-      ],
-    }),
-  );
+  const guestToken = await writeGuestAuth(dir);
   const { th } = await open(t, dir);
-  const guest = await WsClient.authenticated(th.wsUrl, `guesttoken.${secret}`);
+  const guest = await WsClient.authenticated(th.wsUrl, guestToken);
   t.teardown(() => guest.close());
   t.equal((await guest.command('timer/list')).success, true);
   t.same(error(await guest.command('timer/create', { name: 'x' })), { code: 'unauthorized', message: 'Unauthorized' });

@@ -2,6 +2,7 @@ import type { Context } from '../../core/context.js';
 import type { JsonObject } from '../../core/json.js';
 import { type DesiredState, validationError } from '../../domains/domain.js';
 import { addInputDatetime, type DateTimeInput, type InputDatetimePlatform, type LocalDateTime } from '../../domains/input-datetime.js';
+import { calendarFields } from '../../util/calendar.js';
 import type { FieldProblem, HelperItem } from '../fields.js';
 import { entityInit, type HelperEnv, type HelperKind, type LiveHelper, NAME_ICON, setNameIcon, str } from '../kind.js';
 
@@ -91,15 +92,8 @@ class InputDatetime implements InputDatetimePlatform, LiveHelper {
     let next: LocalDateTime | undefined;
     if (input.timestamp !== undefined) {
       const utc = input.timestamp * 1000;
-      const d = new Date(utc + this.env.offsetMs(utc));
-      next = {
-        year: d.getUTCFullYear(),
-        month: d.getUTCMonth() + 1,
-        day: d.getUTCDate(),
-        hour: d.getUTCHours(),
-        minute: d.getUTCMinutes(),
-        second: d.getUTCSeconds(),
-      };
+      const { year, month, day, hour, minute, second } = calendarFields(utc + this.env.offsetMs(utc));
+      next = { year, month, day, hour, minute, second };
     } else if (input.datetime !== undefined) {
       next = parseDateTime(input.datetime);
       if (next === undefined) throw validationError(`Invalid datetime specified: ${input.datetime}`);
