@@ -1,6 +1,7 @@
 import t from 'tap';
 import { DEFAULT_WS_LIMITS, type WsLimits } from '../../src/api/ws/limits.js';
-import { FlushScheduler, type FrameSink, Outbox, type SlowConsumer } from '../../src/api/ws/outbox.js';
+import { FrameBuilder } from '../../src/api/ws/frame-builder.js';
+import { CORK_BYTES, FlushScheduler, type FrameSink, Outbox, type SlowConsumer } from '../../src/api/ws/outbox.js';
 import { type Chunk, MessageRing } from '../../src/api/ws/queue.js';
 import { withDeadline } from './ws-client.js';
 
@@ -165,6 +166,60 @@ t.test('the outbox stops at the high-water mark and resumes on drain', async (t)
   box.push('{"late":1}');
   await nextTurn();
   t.equal(sink.frames.length, 6, 'a scheduled flush also carries on');
+});
+
+t.test('a backlog leaves in cork-sized turns, so uWS never moves it into the socket buffer it keeps', async (t) => {
+  const { box, sink } = outbox({ sendHighWater: 1024 * 1024 });
+  const message = (i: number) => `{"i":${String(i).padStart(3, '0')},"pad":"${'x'.repeat(1000)}"}`;
+  for (let i = 0; i < 40; i++) box.push(message(i));
+  await nextTurn();
+  const first = sink.frames.length;
+  t.ok(first > 0 && first < 40, `part of the backlog went in the first cork (${first} of 40)`);
+  t.ok(sink.buffered <= CORK_BYTES, `at most ${CORK_BYTES} bytes in one cork (${sink.buffered})`);
+  t.equal(box.pending, 40 - first);
+  const deadline = Date.now() + 5000;
+  while (box.pending > 0 && Date.now() < deadline) await nextTurn();
+  t.same(
+    sink.frames,
+    Array.from({ length: 40 }, (_, i) => message(i)),
+    'the rest follows on the next turns, in order',
+  );
+  sink.frames = [];
+  const big = `{"big":"${'y'.repeat(CORK_BYTES * 2)}"}`;
+  box.push(big);
+  box.push('{"after":1}');
+  await nextTurn();
+  t.same(sink.frames, [big], 'a single larger message still goes at once, alone');
+  await nextTurn();
+  t.same(sink.frames, [big, '{"after":1}']);
+});
+
+t.test('the frame builder encodes a shared text head once and copies it for every subscriber', async (t) => {
+  const frames = new FrameBuilder();
+  const frame = (head: string, tail: string) => {
+    frames.reset();
+    frames.append(head, Buffer.from(tail));
+    return Buffer.from(frames.view()).toString();
+  };
+  const head = `{"type":"event","event":{"state":"caf\u00e9 é☃"},"id":`;
+  t.equal(frame(head, '1}'), `${head}1}`);
+  t.equal(frame(head, '22}'), `${head}22}`, 'the remembered bytes, with another tail');
+  // Same length, other text: never taken for the remembered one.
+  const other = head.replace('caf', 'cab');
+  t.equal(frame(other, '3}'), `${other}3}`);
+  // More heads than are remembered, then the first ones again.
+  const many = Array.from({ length: 40 }, (_, i) => `{"n":${i},"x":"${'z'.repeat(i)}"}`);
+  for (const m of many) t.equal(frame(m, ''), m);
+  for (const m of many.slice(0, 5)) t.equal(frame(m, ''), m);
+  t.equal(frame(head, '4}'), `${head}4}`);
+  // In a coalesced frame as well.
+  frames.reset();
+  frames.open();
+  frames.append(head, Buffer.from('5}'));
+  frames.comma();
+  frames.append(head, Buffer.from('6}'));
+  frames.close();
+  t.equal(Buffer.from(frames.view()).toString(), `[${head}5},${head}6}]`);
 });
 
 t.test('too many pending messages or bytes drop the client once, and nothing more is accepted', async (t) => {

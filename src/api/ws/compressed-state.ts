@@ -85,13 +85,13 @@ export function snapshotJson(states: Iterable<State>): string {
  */
 export class EntityMessageCache {
   private event: HubEvent<'state_changed'> | undefined;
-  private head: Buffer = Buffer.alloc(0);
+  private head = '';
   private replacementState: State | null | undefined;
   private replacementId = '';
-  private replacement: Buffer = Buffer.alloc(0);
+  private replacement = '';
 
   /** `{"type":"event","event":<diff>,"id":` for a state_changed event. */
-  diffHeadFor(event: HubEvent<'state_changed'>): Buffer {
+  diffHeadFor(event: HubEvent<'state_changed'>): string {
     if (event !== this.event) {
       this.event = event;
       const { entity_id, old_state, new_state } = event.data;
@@ -104,7 +104,7 @@ export class EntityMessageCache {
    * The message head that replaces a client's still-waiting diff of an entity with that entity's latest
    * state in full (`a`) or its removal (`r`). A full replacement is right whatever diffs it stands for.
    */
-  replacementHeadFor(entityId: string, state: State | null): Buffer {
+  replacementHeadFor(entityId: string, state: State | null): string {
     if (state !== this.replacementState || entityId !== this.replacementId) {
       this.replacementState = state;
       this.replacementId = entityId;

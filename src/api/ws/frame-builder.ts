@@ -3,6 +3,10 @@ import type { Chunk } from './queue.js';
 const INITIAL_BYTES = 64 * 1024;
 /** A builder that grew past this for one big frame gives the memory back afterwards. */
 const KEEP_BYTES = 1024 * 1024;
+/** Text heads remembered with their bytes: a burst's events, each going to every subscriber. */
+const RECENT_TEXTS = 16;
+/** Larger texts (a get_states reply) are encoded each time rather than cached. */
+const RECENT_MAX_BYTES = 64 * 1024;
 const OPEN = 0x5b; // [
 const COMMA = 0x2c; // ,
 const CLOSE = 0x5d; // ]
@@ -15,6 +19,11 @@ const CLOSE = 0x5d; // ]
 export class FrameBuilder {
   private buf = Buffer.allocUnsafe(INITIAL_BYTES);
   private used = 0;
+  /** The last few text heads encoded, and their bytes (a small fixed cache; see appendText). */
+  private readonly recentText: (string | undefined)[] = new Array<string | undefined>(RECENT_TEXTS).fill(undefined);
+  private readonly recentBytes: Buffer[] = Array.from({ length: RECENT_TEXTS }, () => Buffer.allocUnsafeSlow(2048));
+  private readonly recentLength = new Int32Array(RECENT_TEXTS);
+  private nextRecent = 0;
 
   get length(): number {
     return this.used;
@@ -39,9 +48,7 @@ export class FrameBuilder {
 
   append(head: Chunk, tail: Uint8Array | undefined): void {
     if (typeof head === 'string') {
-      // A UTF-16 code unit takes at most 3 UTF-8 bytes.
-      this.ensure(head.length * 3);
-      this.used += this.buf.write(head, this.used, 'utf8');
+      this.appendText(head);
     } else {
       this.ensure(head.length);
       this.buf.set(head, this.used);
@@ -52,6 +59,41 @@ export class FrameBuilder {
       this.buf.set(tail, this.used);
       this.used += tail.length;
     }
+  }
+
+  /**
+   * A shared event head arrives as the same string object at every subscriber, one flush after another:
+   * it is encoded once and copied from then on. Holding heads as strings rather than bytes keeps queued
+   * events in V8's heap, where a collection frees them, instead of in malloc'd buffers that glibc keeps
+   * after a burst.
+   */
+  private appendText(text: string): void {
+    const keys = this.recentText;
+    for (let i = 0; i < RECENT_TEXTS; i++) {
+      // The same head is the same string object, so this is mostly a pointer comparison.
+      if (keys[i] !== text) continue;
+      const len = this.recentLength[i] as number;
+      this.ensure(len);
+      (this.recentBytes[i] as Buffer).copy(this.buf, this.used, 0, len);
+      this.used += len;
+      return;
+    }
+    // A UTF-16 code unit takes at most 3 UTF-8 bytes.
+    this.ensure(text.length * 3);
+    const start = this.used;
+    const len = this.buf.write(text, start, 'utf8');
+    this.used += len;
+    if (len > RECENT_MAX_BYTES) return;
+    const slot = this.nextRecent;
+    this.nextRecent = (slot + 1) % RECENT_TEXTS;
+    let bytes = this.recentBytes[slot] as Buffer;
+    if (bytes.length < len) {
+      bytes = Buffer.allocUnsafeSlow(Math.max(len, 2 * bytes.length));
+      this.recentBytes[slot] = bytes;
+    }
+    this.buf.copy(bytes, 0, start, start + len);
+    keys[slot] = text;
+    this.recentLength[slot] = len;
   }
 
   /** The frame so far, as a view for uWS to copy (valid until the next reset). */

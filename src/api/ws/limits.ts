@@ -59,7 +59,8 @@ export const DEFAULT_WS_LIMITS: WsLimits = {
   maxPendingBytes: 16 * 1024 * 1024,
   sendHighWater: 16 * 1024,
   maxFrameMessages: 256,
-  maxFrameBytes: 64 * 1024,
+  // Within uWS's 16 KB cork buffer: a larger frame would go through the socket's backpressure buffer (outbox.ts).
+  maxFrameBytes: 15 * 1024,
   maxSubscriptions: 4096,
   flushIntervalMs: 0,
   // A dashboard holds one per template card (Mushroom's, say), so a hundred is ordinary; a change costs only the

@@ -44,9 +44,9 @@ export function pongMessage(id: number): string {
  */
 export class EventMessageCache {
   private event: HubEvent | undefined;
-  private head: Buffer = Buffer.alloc(0);
+  private head = '';
 
-  headFor(event: HubEvent): Buffer {
+  headFor(event: HubEvent): string {
     if (event !== this.event) {
       this.event = event;
       this.head = eventHead(event.json);
@@ -61,6 +61,6 @@ export function idTail(id: number): Buffer {
 }
 
 /** `{"type":"event","event":<json>,"id":` as UTF-8, for any event body (entity diffs use it too). */
-export function eventHead(eventJson: string): Buffer {
-  return Buffer.from(`{"type":"event","event":${eventJson},"id":`);
+export function eventHead(eventJson: string): string {
+  return `{"type":"event","event":${eventJson},"id":`;
 }

@@ -2,6 +2,12 @@ import { FrameBuilder } from './frame-builder.js';
 import type { WsLimits } from './limits.js';
 import { type Chunk, MessageRing } from './queue.js';
 
+/**
+ * Bytes one flush hands a socket inside its cork: uWS's cork buffer is 16 KB (LoopData::CORK_BUFFER_SIZE),
+ * less room for the frames' headers.
+ */
+export const CORK_BYTES = 15 * 1024;
+
 /** The part of a uWS WebSocket the outbox drives (a fake one in unit tests). */
 export interface FrameSink {
   /** uWS: 1 sent, 0 sent but buffered (backpressure), 2 dropped. */
@@ -166,7 +172,16 @@ export class Outbox {
     const ring = this.ring;
     const frames = this.scheduler.frames;
     const { sendHighWater, maxFrameMessages, maxFrameBytes } = this.limits;
+    let corked = 0;
     while (ring.length > 0 && !this.closed) {
+      // What does not fit uWS's cork buffer goes into the socket's own backpressure buffer, whose capacity
+      // uWS keeps for as long as the socket is open; so a backlog leaves in cork-sized turns, the rest on
+      // the next turn of the loop. A single larger message still goes at once.
+      if (corked > 0 && corked + ring.firstSize() > CORK_BYTES) {
+        this.scheduled = true;
+        this.scheduler.schedule(this);
+        return;
+      }
       const head = ring.firstHead() as Chunk;
       const tail = ring.firstTail();
       let status: number;
@@ -185,14 +200,17 @@ export class Outbox {
           n++;
         }
         frames.close();
+        corked += frames.length;
         status = this.sink.send(frames.view(), false);
       } else if (tail === undefined) {
+        corked += ring.firstSize();
         ring.shift();
         status = this.sink.send(head, false);
       } else {
         frames.reset();
         frames.append(head, tail);
         ring.shift();
+        corked += frames.length;
         status = this.sink.send(frames.view(), false);
       }
       // isBinary is false throughout: every message is JSON text. 2 = dropped: closeOnBackpressureLimit is
