@@ -1,6 +1,6 @@
 import t from 'tap';
-import { DEFAULT_WS_LIMITS, type WsLimits } from '../../src/api/ws/limits.js';
 import { FrameBuilder } from '../../src/api/ws/frame-builder.js';
+import { DEFAULT_WS_LIMITS, type WsLimits } from '../../src/api/ws/limits.js';
 import { CORK_BYTES, FlushScheduler, type FrameSink, Outbox, type SlowConsumer } from '../../src/api/ws/outbox.js';
 import { type Chunk, MessageRing } from '../../src/api/ws/queue.js';
 import { withDeadline } from './ws-client.js';

@@ -80,7 +80,7 @@ export function snapshotJson(states: Iterable<State>): string {
 }
 
 /**
- * The shared heads of entity event messages. A state change's diff message is built and encoded once and
+ * The shared heads of entity event messages. A state change's diff message is built once and
  * shared by every `subscribe_entities` subscriber, as `EventMessageCache` does for plain events.
  */
 export class EntityMessageCache {

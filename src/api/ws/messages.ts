@@ -37,10 +37,12 @@ export function pongMessage(id: number): string {
 }
 
 /**
- * Event messages are built once per event and shared by every subscriber: the UTF-8 bytes up to `"id":`
- * are kept for the last event seen (the bus dispatches one event to all listeners before the next), and
- * each subscriber's queue holds that shared head plus its own `<id>}` tail. No subscriber serialises or
- * encodes anything.
+ * Event messages are built once per event and shared by every subscriber: the text up to `"id":` is kept
+ * for the last event seen (the bus dispatches one event to all listeners before the next), and each
+ * subscriber's queue holds that shared head plus its own `<id>}` tail. No subscriber serialises anything,
+ * and the frame builder encodes a head once for all of them. Heads are strings, not bytes: a queued event
+ * then lives in V8's heap, which gives it back when collected, where a Buffer's malloc'd bytes stayed in
+ * glibc's heap after a burst (bench/memory-flood.ts).
  */
 export class EventMessageCache {
   private event: HubEvent | undefined;
@@ -60,7 +62,7 @@ export function idTail(id: number): Buffer {
   return Buffer.from(`${id}}`);
 }
 
-/** `{"type":"event","event":<json>,"id":` as UTF-8, for any event body (entity diffs use it too). */
+/** `{"type":"event","event":<json>,"id":`, for any event body (entity diffs use it too). */
 export function eventHead(eventJson: string): string {
   return `{"type":"event","event":${eventJson},"id":`;
 }
