@@ -174,10 +174,12 @@ export class Outbox {
     const { sendHighWater, maxFrameMessages, maxFrameBytes } = this.limits;
     let corked = 0;
     while (ring.length > 0 && !this.closed) {
-      // What does not fit uWS's cork buffer goes into the socket's own backpressure buffer, whose capacity
-      // uWS keeps for as long as the socket is open; so a backlog leaves in cork-sized turns, the rest on
-      // the next turn of the loop. A single larger message still goes at once.
-      if (corked > 0 && corked + ring.firstSize() > CORK_BYTES) {
+      // What does not fit uWS's cork buffer is copied into a malloc'd buffer of the socket's own: under a
+      // flood, a hundred of those left glibc's heap fragmented and grown for good. So a backlog of small
+      // messages leaves in cork-sized turns, the rest on the next turn of the loop. A message larger than
+      // the cork buffer takes that path anyway and goes at once, as before.
+      const size = ring.firstSize();
+      if (corked > 0 && corked + size > CORK_BYTES && size <= CORK_BYTES) {
         this.scheduled = true;
         this.scheduler.schedule(this);
         return;
