@@ -43,6 +43,8 @@ interface ReportedJson {
   readonly reported: Attributes;
   /** The whole attributes' JSON: the fixed part's, then this reported part's. */
   readonly json: string;
+  /** `reported`'s keys in order, taken once, so comparing a write with this entry allocates nothing. */
+  readonly keys: readonly string[];
 }
 
 const fixedJson = new WeakMap<Attributes, FixedJson>();
@@ -56,17 +58,28 @@ function composedJson(c: ComposedAttributes): string {
   }
   const { recent, older } = cache;
   const reported = c.reported;
-  if (recent !== undefined && (recent.reported === reported || sameJson(recent.reported, reported))) return recent.json;
+  if (recent !== undefined && (recent.reported === reported || sameReported(recent, reported))) return recent.json;
   let entry: ReportedJson;
-  if (older !== undefined && sameJson(older.reported, reported)) entry = older;
+  if (older !== undefined && sameReported(older, reported)) entry = older;
   else {
     const json = JSON.stringify(reported);
     const whole = cache.head === '' ? json : json === '{}' ? `${cache.head}}` : `${cache.head},${json.slice(1)}`;
-    entry = { reported, json: whole };
+    entry = { reported, json: whole, keys: Object.keys(reported) };
   }
   cache.older = recent;
   cache.recent = entry;
   return entry.json;
+}
+
+/** sameJson of an entry's reported part and a new one, walking the new one's keys against the entry's. */
+function sameReported(entry: ReportedJson, b: Attributes): boolean {
+  const { keys, reported } = entry;
+  let i = 0;
+  for (const key in b) {
+    if (key !== keys[i] || !sameJson(reported[key], b[key])) return false;
+    i++;
+  }
+  return i === keys.length;
 }
 
 /** Whether two JSON values serialize to the same text: jsonEqual, with keys also in the same order. */
