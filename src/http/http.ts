@@ -152,25 +152,35 @@ export class Reply {
 
   /** Reads the whole body, up to `limit` bytes; a larger one rejects with payload_too_large. */
   body(limit = MAX_BODY_BYTES): Promise<Buffer> {
+    return new Promise((resolve, reject) => this.readBody(resolve, reject, limit));
+  }
+
+  /**
+   * `body` without a promise: `onBody` runs inside uWS's data callback once the last chunk is in, and
+   * `onError` with payload_too_large for a body over `limit`. The REST service call reads its body this
+   * way: a promise and an async frame per request were a tenth of what the hot path allocated.
+   */
+  readBody(onBody: (bytes: Buffer) => void, onError: (err: HubError) => void, limit = MAX_BODY_BYTES): void {
     if (this.bodyReader !== undefined) throw new Error('body already read');
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let failed = false;
-      this.bodyReader = (chunk, isLast) => {
-        if (failed) return;
-        size += chunk.byteLength;
-        if (size > limit) {
-          failed = true;
-          reject(new HubError('payload_too_large', `Request body is larger than ${limit} bytes.`));
-          return;
-        }
-        // uWS neuters the chunk when this callback returns, so copy it (into Node's pool: no ArrayBuffer per chunk).
-        chunks.push(Buffer.from(new Uint8Array(chunk)));
-        if (isLast) resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
-      };
-      this.res.onData(this.bodyReader);
-    });
+    let first: Buffer | undefined;
+    let chunks: Buffer[] | undefined;
+    let size = 0;
+    let failed = false;
+    this.bodyReader = (chunk, isLast) => {
+      if (failed) return;
+      size += chunk.byteLength;
+      if (size > limit) {
+        failed = true;
+        onError(new HubError('payload_too_large', `Request body is larger than ${limit} bytes.`));
+        return;
+      }
+      // uWS neuters the chunk when this callback returns, so copy it (into Node's pool: no ArrayBuffer per chunk).
+      const copy = Buffer.from(new Uint8Array(chunk));
+      if (first === undefined) first = copy;
+      else (chunks ??= [first]).push(copy);
+      if (isLast) onBody(chunks === undefined ? first : Buffer.concat(chunks, size));
+    };
+    this.res.onData(this.bodyReader);
   }
 }
 

@@ -47,6 +47,13 @@ t.test('bodies over 1 MiB get 413; the connection is closed and the hub carries 
 
   t.equal((await api('/api/')).status, 200, 'and the hub still answers');
   t.notOk(hub.core.states.has('sensor.big'));
+
+  // A service call whose body arrives in many chunks is read whole: here the data names its extra key.
+  const chunked = await api('/api/services/light/turn_on', jsonPost({ entity_id: 'light.hallway', padding }));
+  t.equal(chunked.status, 400);
+  t.match(await chunked.json(), { message: /padding/ });
+  const call = await api('/api/services/light/turn_on', jsonPost({ entity_id: 'light.hallway', brightness: 12 }));
+  t.equal(call.status, 200, 'and the next call on the hub works');
 });
 
 t.test('malformed paths get 400, never a 5xx', async (t) => {

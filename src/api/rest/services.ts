@@ -1,8 +1,9 @@
 import { HubError } from '../../core/errors.js';
 import type { JsonValue } from '../../core/json.js';
+import type { CallResult } from '../../core/services.js';
 import type { State } from '../../core/state.js';
 import type { ApiContext } from '../../http/context.js';
-import { hasQueryKey } from '../../http/http.js';
+import { hasQueryKey, type Reply } from '../../http/http.js';
 import type { HttpServer } from '../../http/server.js';
 import type { RequestAuth } from './auth-check.js';
 import { parseJsonBody, TOO_DEEP_MESSAGE } from './json-body.js';
@@ -26,33 +27,56 @@ export function registerServices(server: HttpServer, ctx: ApiContext, auth: Requ
   });
 
   server.resource('/api/services/:domain/:service', {
-    post: auth.guard(async (req, reply, principal) => {
+    // Synchronous to the end for a service that acts at once (most do): the body is read without a promise
+    // and the answer written from uWS's data callback.
+    post: auth.guard((req, reply, principal) => {
       const domain = pathParam(req, 0, 'domain');
       const service = pathParam(req, 1, 'service');
       const wantsResponse = returnResponseAsked(req.query);
-      // REST has no `target` wrapper: the body is the service data, target keys at its top level.
-      const body = parseJsonBody(await reply.body());
-      if (body.kind === 'invalid') return reply.json(400, INVALID_JSON);
-      if (body.kind === 'too_deep') return reply.json(400, TOO_DEEP);
-
-      const def = services.get(domain, service);
-      if (def === undefined) return reply.message(400, `Service ${domain}.${service} not found.`);
-      const support = def.response ?? 'none';
-      if (wantsResponse && support === 'none') return reply.json(400, NO_RESPONSE_SUPPORT);
-      if (!wantsResponse && support === 'only') return reply.json(400, RESPONSE_REQUIRED);
-
-      const outcome = services.callNow(domain, service, body.kind === 'json' ? (body.value as JsonValue) : undefined, {
-        userId: principal.user.id,
-        returnResponse: wantsResponse,
-        collectChanges: true,
-      });
-      // Most services act synchronously: answer in the same tick, without a promise.
-      const result = outcome instanceof Promise ? await outcome : outcome;
-      const changed = statesArrayJson(result.changed);
-      if (!wantsResponse) return reply.json(200, changed);
-      reply.json(200, `{"changed_states":${changed},"service_response":${JSON.stringify(result.response)}}`);
+      const userId = principal.user.id;
+      reply.readBody(
+        (bytes) => {
+          try {
+            callService(reply, domain, service, wantsResponse, userId, bytes);
+          } catch (err) {
+            reply.error(err);
+          }
+        },
+        (err) => reply.error(err),
+      );
     }),
   });
+
+  function callService(reply: Reply, domain: string, service: string, wantsResponse: boolean, userId: string, bytes: Buffer): void {
+    // REST has no `target` wrapper: the body is the service data, target keys at its top level.
+    const body = parseJsonBody(bytes);
+    if (body.kind === 'invalid') return reply.json(400, INVALID_JSON);
+    if (body.kind === 'too_deep') return reply.json(400, TOO_DEEP);
+
+    const def = services.get(domain, service);
+    if (def === undefined) return reply.message(400, `Service ${domain}.${service} not found.`);
+    const support = def.response ?? 'none';
+    if (wantsResponse && support === 'none') return reply.json(400, NO_RESPONSE_SUPPORT);
+    if (!wantsResponse && support === 'only') return reply.json(400, RESPONSE_REQUIRED);
+
+    const outcome = services.callNow(domain, service, body.kind === 'json' ? (body.value as JsonValue) : undefined, {
+      userId,
+      returnResponse: wantsResponse,
+      collectChanges: true,
+    });
+    if (outcome instanceof Promise) {
+      outcome.then(
+        (result) => answer(reply, wantsResponse, result),
+        (err: unknown) => reply.error(err),
+      );
+    } else answer(reply, wantsResponse, outcome);
+  }
+}
+
+function answer(reply: Reply, wantsResponse: boolean, result: CallResult): void {
+  const changed = statesArrayJson(result.changed);
+  if (!wantsResponse) return reply.json(200, changed);
+  reply.json(200, `{"changed_states":${changed},"service_response":${JSON.stringify(result.response)}}`);
 }
 
 /** Whether `?return_response` is present (any value, as in Home Assistant); a malformed query is a 400 naming it. */
