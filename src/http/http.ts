@@ -177,7 +177,8 @@ export class Reply {
       // uWS neuters the chunk when this callback returns, so copy it (into Node's pool: no ArrayBuffer per chunk).
       const copy = Buffer.from(new Uint8Array(chunk));
       if (first === undefined) first = copy;
-      else (chunks ??= [first]).push(copy);
+      else if (chunks === undefined) chunks = [first, copy];
+      else chunks.push(copy);
       if (isLast) onBody(chunks === undefined ? first : Buffer.concat(chunks, size));
     };
     this.res.onData(this.bodyReader);

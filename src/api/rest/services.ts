@@ -1,12 +1,12 @@
 import { HubError } from '../../core/errors.js';
 import type { JsonValue } from '../../core/json.js';
-import type { CallResult } from '../../core/services.js';
+import type { CallResult, ServiceDefinition } from '../../core/services.js';
 import type { State } from '../../core/state.js';
 import type { ApiContext } from '../../http/context.js';
 import { hasQueryKey, type Reply } from '../../http/http.js';
 import type { HttpServer } from '../../http/server.js';
 import type { RequestAuth } from './auth-check.js';
-import { parseJsonBody, TOO_DEEP_MESSAGE } from './json-body.js';
+import { type JsonBody, parseJsonBody, TOO_DEEP_MESSAGE } from './json-body.js';
 import { messageJson } from './messages.js';
 import { pathParam } from './params.js';
 
@@ -50,15 +50,11 @@ export function registerServices(server: HttpServer, ctx: ApiContext, auth: Requ
   function callService(reply: Reply, domain: string, service: string, wantsResponse: boolean, userId: string, bytes: Buffer): void {
     // REST has no `target` wrapper: the body is the service data, target keys at its top level.
     const body = parseJsonBody(bytes);
-    if (body.kind === 'invalid') return reply.json(400, INVALID_JSON);
-    if (body.kind === 'too_deep') return reply.json(400, TOO_DEEP);
-
-    const def = services.get(domain, service);
-    if (def === undefined) return reply.message(400, `Service ${domain}.${service} not found.`);
-    const support = def.response ?? 'none';
-    if (wantsResponse && support === 'none') return reply.json(400, NO_RESPONSE_SUPPORT);
-    if (!wantsResponse && support === 'only') return reply.json(400, RESPONSE_REQUIRED);
-
+    const refused = refusal(body, services.get(domain, service), wantsResponse, domain, service);
+    if (refused !== undefined) {
+      reply.json(400, refused);
+      return;
+    }
     const outcome = services.callNow(domain, service, body.kind === 'json' ? (body.value as JsonValue) : undefined, {
       userId,
       returnResponse: wantsResponse,
@@ -73,9 +69,29 @@ export function registerServices(server: HttpServer, ctx: ApiContext, auth: Requ
   }
 }
 
+/** The 400 body for a call refused before it runs: a body that is not JSON, an unknown service, a response asked wrongly. */
+function refusal(
+  body: JsonBody,
+  def: ServiceDefinition | undefined,
+  wantsResponse: boolean,
+  domain: string,
+  service: string,
+): string | undefined {
+  if (body.kind === 'invalid') return INVALID_JSON;
+  if (body.kind === 'too_deep') return TOO_DEEP;
+  if (def === undefined) return messageJson(`Service ${domain}.${service} not found.`);
+  const support = def.response ?? 'none';
+  if (wantsResponse && support === 'none') return NO_RESPONSE_SUPPORT;
+  if (!wantsResponse && support === 'only') return RESPONSE_REQUIRED;
+  return undefined;
+}
+
 function answer(reply: Reply, wantsResponse: boolean, result: CallResult): void {
   const changed = statesArrayJson(result.changed);
-  if (!wantsResponse) return reply.json(200, changed);
+  if (!wantsResponse) {
+    reply.json(200, changed);
+    return;
+  }
   reply.json(200, `{"changed_states":${changed},"service_response":${JSON.stringify(result.response)}}`);
 }
 
