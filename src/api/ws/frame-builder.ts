@@ -5,8 +5,8 @@ const INITIAL_BYTES = 64 * 1024;
 const KEEP_BYTES = 1024 * 1024;
 /** Text heads remembered with their bytes: a burst's events, each going to every subscriber. */
 const RECENT_TEXTS = 16;
-/** Larger texts (a get_states reply) are encoded each time rather than cached. */
-const RECENT_MAX_BYTES = 64 * 1024;
+/** Larger texts are encoded each time rather than cached, so the cache holds at most 16 x 16 KB. */
+const RECENT_MAX_BYTES = 16 * 1024;
 const OPEN = 0x5b; // [
 const COMMA = 0x2c; // ,
 const CLOSE = 0x5d; // ]
