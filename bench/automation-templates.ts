@@ -4,20 +4,9 @@
  * against the same changes with the same connection before it subscribed and after it unsubscribed.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { registerWebSocketApi } from '../src/api/websocket.js';
-import { LoginGuard } from '../src/auth/bans.js';
-import { AuthStore } from '../src/auth/store.js';
-import { parseConfigText } from '../src/config/load.js';
 import { Core } from '../src/core/core.js';
 import { silentLogger } from '../src/core/log.js';
-import type { ApiContext } from '../src/http/context.js';
-import { HttpServer } from '../src/http/server.js';
-import { Registries } from '../src/registry/index.js';
-import { SECTION_VALIDATORS } from '../src/sections.js';
-import { ErrorLog } from '../src/util/error-log.js';
+import { openWsOnly } from '../test/api/ws-client.js';
 import { attrsOf, setEntities } from './automation-rig.js';
 import type { FromTemplateClient, ToTemplateClient } from './automation-ws-client.js';
 import { BENCH, TSX } from './procs.js';
@@ -108,37 +97,18 @@ async function count(client: ChildProcess): Promise<{ events: number; bytes: num
 }
 
 export async function measureTemplates(): Promise<TemplateRow[]> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'hearth-bench-templates-'));
-  const config = parseConfigText('hub:\n  name: Bench\n', null, SECTION_VALIDATORS);
   const core = new Core({ log: silentLogger, maxEntities: 2048 });
   setEntities(core);
   core.states.set('sensor.outdoor', '12.0', attrsOf.temp);
-  const registries = await Registries.start({ core, dataDir, sections: config.sections, log: silentLogger });
-  const auth = await AuthStore.open(dataDir, silentLogger);
-  const server = new HttpServer(silentLogger);
-  const ctx: ApiContext = {
+  const server = await openWsOnly({
     core,
-    auth,
-    registries,
-    guard: LoginGuard.inert(),
-    config,
-    log: silentLogger,
-    errorLog: new ErrorLog(),
-    components: () => [],
-  };
-  const api = registerWebSocketApi(server, ctx, {
-    templateEntityIntervalMs: 0,
-    templateWideIntervalMs: 0,
-    maxTemplateSubscriptions: SUBSCRIPTIONS,
+    owner: 'Bench',
+    limits: { templateEntityIntervalMs: 0, templateWideIntervalMs: 0, maxTemplateSubscriptions: SUBSCRIPTIONS },
   });
-  server.finish();
-  const port = await server.listen('127.0.0.1', 0);
-  const owner = await auth.ensureOwner('Bench');
-  const token = await auth.createToken(owner.id, 'bench');
   const client = fork(`${BENCH}automation-ws-client.ts`, [], { execArgv: TSX, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   try {
     const connected = next<FromTemplateClient>(client, 'connected', 30_000);
-    client.send({ type: 'connect', url: `ws://127.0.0.1:${port}/api/websocket`, token } satisfies ToTemplateClient);
+    client.send({ type: 'connect', url: server.wsUrl, token: server.token } satisfies ToTemplateClient);
     await connected;
     // The reference first: the same connection, no subscription.
     const bare = new Map<string, number>();
@@ -172,10 +142,6 @@ export async function measureTemplates(): Promise<TemplateRow[]> {
     return rows;
   } finally {
     client.kill();
-    api.close();
-    server.close();
-    await auth.close();
-    await registries.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await server.close();
   }
 }

@@ -11,8 +11,8 @@ import { Core } from '../../src/core/core.js';
 import { type Logger, silentLogger } from '../../src/core/log.js';
 import type { ApiContext } from '../../src/http/context.js';
 import { HttpServer } from '../../src/http/server.js';
-import { SECTION_VALIDATORS } from '../../src/hub.js';
 import { Registries } from '../../src/registry/index.js';
+import { SECTION_VALIDATORS } from '../../src/sections.js';
 import { ErrorLog } from '../../src/util/error-log.js';
 import { MINIMAL_CONFIG, type Teardown } from '../helpers/hub.js';
 
@@ -212,9 +212,25 @@ export interface WsOnlyServer {
  * core with no drivers; stopped at teardown.
  */
 export async function startWsOnly(t: Teardown, limits: Partial<WsLimits>, log: Logger = silentLogger): Promise<WsOnlyServer> {
+  const server = await openWsOnly({ limits, log });
+  t.teardown(server.close);
+  return server;
+}
+
+/**
+ * The server of `startWsOnly`, closed by the caller: over a given core (a benchmark prepares its
+ * entities first) or a new one.
+ */
+export async function openWsOnly(options: {
+  readonly limits: Partial<WsLimits>;
+  readonly core?: Core;
+  readonly log?: Logger;
+  readonly owner?: string;
+}): Promise<WsOnlyServer & { close(): Promise<void> }> {
+  const log = options.log ?? silentLogger;
   const dataDir = await mkdtemp(join(tmpdir(), 'hearth-ws-'));
   const config = parseConfigText(MINIMAL_CONFIG, null, SECTION_VALIDATORS);
-  const core = new Core({ log });
+  const core = options.core ?? new Core({ log });
   const registries = await Registries.start({ core, dataDir, sections: config.sections, log });
   const auth = await AuthStore.open(dataDir, log);
   const server = new HttpServer(log);
@@ -228,19 +244,19 @@ export async function startWsOnly(t: Teardown, limits: Partial<WsLimits>, log: L
     errorLog: new ErrorLog(),
     components: () => [],
   };
-  const api = registerWebSocketApi(server, ctx, limits);
+  const api = registerWebSocketApi(server, ctx, options.limits);
   server.finish();
   const port = await server.listen('127.0.0.1', 0);
-  t.teardown(async () => {
+  const close = async (): Promise<void> => {
     api.close();
     server.close();
     await auth.close();
     await registries.stop();
     await rm(dataDir, { recursive: true, force: true });
-  });
-  const owner = await auth.ensureOwner('Test Owner');
+  };
+  const owner = await auth.ensureOwner(options.owner ?? 'Test Owner');
   const token = await auth.createToken(owner.id, 'ws-only');
-  return { core, auth, api, wsUrl: `ws://127.0.0.1:${port}/api/websocket`, token };
+  return { core, auth, api, wsUrl: `ws://127.0.0.1:${port}/api/websocket`, token, close };
 }
 
 export interface LogLine {
