@@ -2,6 +2,7 @@ import type { Context } from '../core/context.js';
 import type { Core } from '../core/core.js';
 import type { Entity, EntityInit } from '../core/entities.js';
 import type { JsonValue } from '../core/json.js';
+import type { LocalDateTime } from '../util/calendar.js';
 import { type Domain, platformOf, registerEntityServices } from './domain.js';
 
 /** What set_datetime carries: date and/or time, or a full datetime, or a timestamp (epoch seconds). */
@@ -18,14 +19,7 @@ export interface InputDatetimePlatform {
 }
 
 /** A local date and time of day, as the helper keeps them (no time zone: Home Assistant's naive value). */
-export interface LocalDateTime {
-  readonly year: number;
-  readonly month: number;
-  readonly day: number;
-  readonly hour: number;
-  readonly minute: number;
-  readonly second: number;
-}
+export type { LocalDateTime };
 
 export interface InputDatetimeModel {
   readonly value: LocalDateTime | null;

@@ -1,5 +1,5 @@
-/** The calendar fields of a wall-clock time. */
-export interface CalendarFields {
+/** A local date and time of day with no time zone (Home Assistant's naive datetime). */
+export interface LocalDateTime {
   readonly year: number;
   /** 1-12. */
   readonly month: number;
@@ -7,6 +7,10 @@ export interface CalendarFields {
   readonly hour: number;
   readonly minute: number;
   readonly second: number;
+}
+
+/** The calendar fields of a wall-clock time. */
+export interface CalendarFields extends LocalDateTime {
   /** 0 = Monday, as Python's weekday(). */
   readonly weekday: number;
 }
