@@ -4,26 +4,15 @@ import type { Entities, Entity } from './entities.js';
 import { UNAVAILABLE } from './entities.js';
 import { HubError } from './errors.js';
 import type { EventBus, HubEvent } from './event-bus.js';
-import { describeField, parseEntityIds, type ServiceSchema, TARGET_KEYS, type ValidData, validateServiceData } from './fields.js';
+import { describeField, type ServiceSchema, TARGET_KEYS, type ValidData, validateServiceData } from './fields.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import type { State } from './state.js';
+import { hasTargetKeys, mergeTarget, parseTarget, type TargetExpander, type TargetSelector } from './targets.js';
 
 /** The owner key of the registry's own bus listener. */
 const SERVICES_OWNER = 'services';
 
 export type ResponseSupport = 'none' | 'optional' | 'only';
-
-/** The target keys of a call, after merging `target` into the data (target wins, as in Home Assistant). */
-export interface TargetSelector {
-  readonly entity_id?: readonly string[];
-  readonly device_id?: readonly string[];
-  readonly area_id?: readonly string[];
-  readonly floor_id?: readonly string[];
-  readonly label_id?: readonly string[];
-}
-
-/** Expands devices, areas, floors and labels to entity ids (the registries provide it). */
-export type TargetExpander = (selector: TargetSelector) => Iterable<string>;
 
 export interface ServiceCall {
   readonly domain: string;
@@ -203,26 +192,11 @@ export class ServiceRegistry {
     if (rawData !== undefined && rawData !== null && !isJsonObject(rawData)) {
       throw new HubError('invalid_service_data', 'expected a dictionary for service data');
     }
-    // Read-only from here on: copied only when a separate target has to be merged in.
-    let merged: JsonObject = rawData ?? EMPTY_DATA;
-    if (options.target !== undefined) {
-      const withTarget: Record<string, JsonValue> = { ...merged };
-      merged = withTarget;
-      if (!isJsonObject(options.target)) throw new HubError('invalid_format', 'expected a dictionary for target');
-      for (const key of Object.keys(options.target)) {
-        if (!(TARGET_KEYS as readonly string[]).includes(key)) {
-          throw new HubError(
-            'invalid_format',
-            `extra keys not allowed @ data['target']['${key}']. Allowed keys: ${TARGET_KEYS.join(', ')}`,
-          );
-        }
-        withTarget[key] = options.target[key] as JsonValue;
-      }
-    }
+    const merged = mergeTarget(rawData ?? EMPTY_DATA, options.target);
     const isEntityService = def.entity !== undefined;
     const data = validateServiceData(def.schema, merged, isEntityService);
     const target = parseTarget(merged);
-    if (isEntityService && !def.schema.allowExtra && !hasKeys(target)) {
+    if (isEntityService && !def.schema.allowExtra && !hasTargetKeys(target)) {
       throw new HubError('invalid_service_data', `must contain at least one of ${TARGET_KEYS.join(', ')}.`);
     }
     const context = options.context ?? createContext(this.clock.now(), options.userId ?? null);
@@ -368,29 +342,6 @@ export class ServiceRegistry {
     if (pending !== undefined) return Promise.all(pending).then(() => responses);
     return responses;
   }
-}
-
-function hasKeys(o: object): boolean {
-  for (const _ in o) return true;
-  return false;
-}
-
-function parseTarget(data: JsonObject): TargetSelector {
-  const out: Record<string, string[]> = {};
-  for (const key of TARGET_KEYS) {
-    const value = data[key];
-    if (value === undefined || value === null) continue;
-    if (key === 'entity_id') {
-      out[key] = parseEntityIds(value, key);
-    } else {
-      const ids = typeof value === 'string' ? [value] : value;
-      if (!Array.isArray(ids) || ids.some((v) => typeof v !== 'string')) {
-        throw new HubError('invalid_service_data', `expected a string or a list of strings for dictionary value @ data['${key}']`);
-      }
-      out[key] = ids as string[];
-    }
-  }
-  return out;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

@@ -2,7 +2,8 @@ import type { Core } from '../core/core.js';
 import { domainOf } from '../core/entity-id.js';
 import { TARGET_KEYS } from '../core/fields.js';
 import type { JsonValue } from '../core/json.js';
-import type { ServiceCall, TargetSelector } from '../core/services.js';
+import type { ServiceCall } from '../core/services.js';
+import type { TargetSelector } from '../core/targets.js';
 import { DOMAIN_OWNER, type Domain } from './domain.js';
 
 const GENERIC_SERVICES = [

@@ -6,7 +6,7 @@ import type { Core } from '../core/core.js';
 import type { RegistryAction } from '../core/event-bus.js';
 import type { JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
-import type { TargetSelector } from '../core/services.js';
+import type { TargetSelector } from '../core/targets.js';
 import { AreaRegistry } from './area-registry.js';
 import { type RegistryConfig, readRegistryConfig } from './config.js';
 import { DeviceRegistryView } from './device-registry.js';

@@ -1,5 +1,5 @@
 import type { DeviceEntry } from '../core/devices.js';
-import type { TargetSelector } from '../core/services.js';
+import type { TargetSelector } from '../core/targets.js';
 import type { EntityEntry } from './entity-registry.js';
 
 /** What target expansion reads: the registries' current entries. */

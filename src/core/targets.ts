@@ -1,0 +1,57 @@
+import { HubError } from './errors.js';
+import { parseEntityIds, TARGET_KEYS } from './fields.js';
+import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+
+/** The target keys of a call, after merging `target` into the data (target wins, as in Home Assistant). */
+export interface TargetSelector {
+  readonly entity_id?: readonly string[];
+  readonly device_id?: readonly string[];
+  readonly area_id?: readonly string[];
+  readonly floor_id?: readonly string[];
+  readonly label_id?: readonly string[];
+}
+
+/** Expands devices, areas, floors and labels to entity ids (the registries provide it). */
+export type TargetExpander = (selector: TargetSelector) => Iterable<string>;
+
+/**
+ * The service data with a separate `target` merged in (the WebSocket and automation forms). The data is
+ * read-only: it is copied only when there is a target to merge.
+ */
+export function mergeTarget(data: JsonObject, target: JsonValue | undefined): JsonObject {
+  if (target === undefined) return data;
+  if (!isJsonObject(target)) throw new HubError('invalid_format', 'expected a dictionary for target');
+  const merged: Record<string, JsonValue> = { ...data };
+  for (const key of Object.keys(target)) {
+    if (!(TARGET_KEYS as readonly string[]).includes(key)) {
+      throw new HubError('invalid_format', `extra keys not allowed @ data['target']['${key}']. Allowed keys: ${TARGET_KEYS.join(', ')}`);
+    }
+    merged[key] = target[key] as JsonValue;
+  }
+  return merged;
+}
+
+/** The target keys of merged service data, as lists of ids. */
+export function parseTarget(data: JsonObject): TargetSelector {
+  const out: Record<string, string[]> = {};
+  for (const key of TARGET_KEYS) {
+    const value = data[key];
+    if (value === undefined || value === null) continue;
+    if (key === 'entity_id') {
+      out[key] = parseEntityIds(value, key);
+    } else {
+      const ids = typeof value === 'string' ? [value] : value;
+      if (!Array.isArray(ids) || ids.some((v) => typeof v !== 'string')) {
+        throw new HubError('invalid_service_data', `expected a string or a list of strings for dictionary value @ data['${key}']`);
+      }
+      out[key] = ids as string[];
+    }
+  }
+  return out;
+}
+
+/** Whether a selector names anything at all. */
+export function hasTargetKeys(target: TargetSelector): boolean {
+  for (const _ in target) return true;
+  return false;
+}
