@@ -10,6 +10,7 @@ import type { Logger } from '../core/log.js';
 import { type AppendFile, decodeRecords, encodeRecord, type OpenAppendFile, openAppendFile } from '../storage/journal.js';
 import { WriteGuard } from '../storage/write-guard.js';
 import { ByteReader, ByteWriter } from './bytes.js';
+import { ChunkCache } from './chunk-cache.js';
 import { entityFilter } from './entity-filter.js';
 import {
   type ChunkRef,
@@ -130,8 +131,7 @@ export class Recorder implements Component, HistoryReader {
   private journal: AppendFile | undefined;
   private journalBytes = 0;
   private readonly guard: WriteGuard;
-  private readonly cache = new Map<string, Buffer>();
-  private cacheBytes = 0;
+  private readonly cache = new ChunkCache(CACHE_BYTES);
   private timer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private retryMs: number;
@@ -243,7 +243,7 @@ export class Recorder implements Component, HistoryReader {
   }
 
   private add(id: string, state: string, attributesJson: string, lcMs: number, luMs: number, context: Context | null): void {
-    if (this.hotBytes + this.pendingBytes + this.cacheBytes > this.budget()) {
+    if (this.hotBytes + this.pendingBytes + this.cache.bytes > this.budget()) {
       this.stats.droppedPoints++;
       if (!this.dropLogged) {
         this.dropLogged = true;
@@ -281,7 +281,7 @@ export class Recorder implements Component, HistoryReader {
 
   /** Bytes the recorder holds for history: the hot tier, chunks waiting for the disk, the read cache. */
   memoryBytes(): number {
-    return this.hotBytes + this.pendingBytes + this.cacheBytes;
+    return this.hotBytes + this.pendingBytes + this.cache.bytes;
   }
 
   /** Recounts the bytes of chunks sealed in memory that wait for the disk, after the list changed. */
@@ -596,7 +596,6 @@ export class Recorder implements Component, HistoryReader {
           );
         }
         this.cache.clear();
-        this.cacheBytes = 0;
         file.size = content.length;
         file.compacted = true;
       }),
@@ -628,19 +627,7 @@ export class Recorder implements Component, HistoryReader {
         this.options.log.error({ err, entity_id: ref.entityId, day: ref.day }, 'a history chunk could not be read; skipped');
         return;
       }
-      if (ref.pending === undefined && inflated.length < CACHE_BYTES / 4) {
-        this.cache.set(key, inflated);
-        this.cacheBytes += inflated.length;
-        for (const [k, v] of this.cache) {
-          if (this.cacheBytes <= CACHE_BYTES) break;
-          this.cache.delete(k);
-          this.cacheBytes -= v.length;
-        }
-      }
-    } else {
-      // Most recently used last.
-      this.cache.delete(key);
-      this.cache.set(key, inflated);
+      if (ref.pending === undefined) this.cache.put(key, inflated);
     }
     forEachInChunk(decodeChunk(inflated), visit);
   }
