@@ -205,7 +205,7 @@ export class Outbox {
         corked += frames.length;
         status = this.sink.send(frames.view(), false);
       } else if (tail === undefined) {
-        corked += ring.firstSize();
+        corked += size;
         ring.shift();
         status = this.sink.send(head, false);
       } else {
