@@ -4,7 +4,7 @@ NPM ?= npm
 PORT ?= 8123
 DATA ?= ./data
 # The Node flags a Pi runs with (the systemd unit has the same; bench/procs.ts says why each).
-NODE_FLAGS ?= --max-semi-space-size=1 --max-old-space-size=192 --v8-pool-size=1
+NODE_FLAGS ?= --max-semi-space-size=1 --max-old-space-size=192 --v8-pool-size=1 --expose-gc
 
 .PHONY: install build run lint test bench clean check-node
 

@@ -26,9 +26,11 @@ export const TSX = ['--import', 'tsx'];
  *                            during start-up and keeping that (30-40 MB of RSS with a thousand entities);
  *   --max-old-space-size=192 the bound the systemd unit already sets;
  *   --v8-pool-size=1         one V8 helper thread instead of four: a heap of ~15 MB needs no more for
- *                            concurrent marking and compiling, and each thread keeps its own malloc arena.
+ *                            concurrent marking and compiling, and each thread keeps its own malloc arena;
+ *   --expose-gc              the hub's heap trim (src/hub/heap-trim.ts) gives the heap's empty pages back
+ *                            once a burst is over.
  */
-export const PI_NODE_ARGS: readonly string[] = ['--max-semi-space-size=1', '--max-old-space-size=192', '--v8-pool-size=1'];
+export const PI_NODE_ARGS: readonly string[] = ['--max-semi-space-size=1', '--max-old-space-size=192', '--v8-pool-size=1', '--expose-gc'];
 /** The glibc allocator settings of the systemd unit (systemd/hearth.service says why), given to every hub the benches start. */
 export const PI_MALLOC_ENV: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: '2',

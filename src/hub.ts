@@ -17,6 +17,7 @@ import { DOMAINS } from './domains/index.js';
 import { Helpers } from './helpers/index.js';
 import type { HttpServer } from './http/server.js';
 import { Drivers } from './hub/drivers.js';
+import { exposedGc, HeapTrim } from './hub/heap-trim.js';
 import { HttpComponent } from './hub/http.js';
 import { mqttComponent } from './hub/mqtt.js';
 import type { MqttComponent } from './mqtt/component.js';
@@ -242,6 +243,8 @@ export class Hub {
       // After the switches and sensors they read (drivers, helpers, MQTT, template entities), before automations.
       thermostats,
       automations,
+      // Last: it only watches the heap, and stops first.
+      new HeapTrim({ log: log.child({ module: 'heap_trim' }), gc: exposedGc(), scheduler: options.scheduler }),
     ];
     const lifecycle = new Lifecycle(components, { log, core });
     hub = new Hub(core, config, lifecycle, { restore, registries, auth, http, recorder, statistics, mqtt });

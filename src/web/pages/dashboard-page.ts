@@ -24,7 +24,7 @@ export function dashboardPage(o: DashboardPage): Html {
     bodyClass: 'dashboard',
     body: html`<main id="app" class="page wide" aria-live="off">
 <noscript><p class="notice">The dashboard needs JavaScript. The <a href="/profile">profile page</a> works without it.</p></noscript>
-<p class="loading">Loading…</p>
+<p class="loading">Loading\u2026</p>
 </main>`,
   });
 }

@@ -54,7 +54,7 @@ ${csrfField(o.csrf)}
 
 function createdToken(created: { readonly name: string; readonly token: string }): Html {
   return html`<div class="created" role="status">
-<p><strong>Token “${created.name}” created.</strong> Copy it now: it is not shown again.</p>
+<p><strong>Token \u201c${created.name}\u201d created.</strong> Copy it now: it is not shown again.</p>
 <div class="copy-row">
 <input id="new-token" class="token" readonly value="${created.token}" aria-label="The new token" spellcheck="false">
 <button type="button" class="copy" data-copy="new-token" hidden>Copy</button>

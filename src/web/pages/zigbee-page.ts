@@ -25,7 +25,7 @@ export function zigbeePage(o: ZigbeePage): Html {
     body: o.configured
       ? html`<main id="app" class="page wide" aria-live="off">
 <noscript><p class="notice">The Zigbee page needs JavaScript.</p></noscript>
-<p class="loading">Loading…</p>
+<p class="loading">Loading\u2026</p>
 </main>`
       : html`<main class="page">
 <h1>Zigbee</h1>

@@ -1,0 +1,128 @@
+import { performance } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
+import type { Component } from '../core/component.js';
+import type { Logger } from '../core/log.js';
+import { type Scheduler, timersScheduler } from '../util/scheduler.js';
+
+/**
+ * Gives the JS heap back after a burst. V8 grows its old generation in steps of at least 8 MB and frees the
+ * pages only after a full collection; the memory reducer that would do that on an idle process only starts
+ * once committed memory has grown by 10 MB since its last run. So a flood of state changes to a hundred
+ * dashboards left a Pi hub some 8-10 MB larger for good (bench/RESULTS.md, the flood). When the committed heap
+ * has grown by GROWTH_BYTES over its floor, stopped growing, and the event loop has been quiet for a check, one
+ * full collection gives the empty pages back; at most one per MIN_GAP_CHECKS checks, so its pause (10-15 ms
+ * on a PC, a few times that on a Pi) never comes often, and never in the middle of a burst.
+ *
+ * Needs Node's --expose-gc (the systemd unit and `make run` pass it); without it, this does nothing and the
+ * heap is left to V8.
+ */
+
+const MB = 1024 * 1024;
+const CHECK_MS = 5000;
+const GROWTH_BYTES = 4 * MB;
+/** Share of a check's 5 s the event loop may have been busy for it to count as quiet. */
+const QUIET_LOOP = 0.25;
+/** At most one collection every 30 s. */
+const MIN_GAP_CHECKS = 6;
+
+export interface HeapTrimOptions {
+  readonly log: Logger;
+  /** A full collection: `globalThis.gc` when Node runs with --expose-gc; undefined leaves the heap to V8. */
+  readonly gc: (() => void) | undefined;
+  /** The committed JS heap, in bytes. */
+  readonly heapBytes?: () => number;
+  /** The share of the time since the previous call that the event loop was busy, 0 to 1. */
+  readonly loopBusy?: () => number;
+  readonly scheduler?: Scheduler;
+}
+
+/** `gc` as --expose-gc defines it, or undefined. */
+export function exposedGc(): (() => void) | undefined {
+  const gc = (globalThis as { gc?: unknown }).gc;
+  return typeof gc === 'function' ? () => void gc() : undefined;
+}
+
+function committedHeap(): number {
+  return getHeapStatistics().total_heap_size;
+}
+
+function loopBusySincePrevious(): () => number {
+  let previous = performance.eventLoopUtilization();
+  return () => {
+    const now = performance.eventLoopUtilization();
+    const share = performance.eventLoopUtilization(now, previous).utilization;
+    previous = now;
+    return share;
+  };
+}
+
+export class HeapTrim implements Component {
+  readonly name = 'heap_trim';
+  readonly optional = true;
+  private readonly heapBytes: () => number;
+  private readonly loopBusy: () => number;
+  private readonly scheduler: Scheduler;
+  /** The committed heap after the last collection here, or the least seen since (V8's own collections). */
+  private floor = Number.POSITIVE_INFINITY;
+  private checksSinceTrim = MIN_GAP_CHECKS;
+  /** The previous check's reading. */
+  private previous = Number.POSITIVE_INFINITY;
+  private timer: unknown;
+  private running = false;
+
+  constructor(private readonly options: HeapTrimOptions) {
+    this.heapBytes = options.heapBytes ?? committedHeap;
+    this.loopBusy = options.loopBusy ?? loopBusySincePrevious();
+    this.scheduler = options.scheduler ?? timersScheduler((err) => options.log.error({ err }, 'heap trim check failed'));
+  }
+
+  async start(): Promise<void> {
+    if (this.options.gc === undefined) {
+      this.options.log.debug('node runs without --expose-gc: the heap is left to V8 after bursts');
+      return;
+    }
+    this.running = true;
+    this.loopBusy();
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.scheduler.clear(this.timer);
+    this.timer = undefined;
+  }
+
+  private schedule(): void {
+    if (!this.running) return;
+    this.timer = this.scheduler.timeout(() => {
+      try {
+        this.check();
+      } finally {
+        this.schedule();
+      }
+    }, CHECK_MS);
+  }
+
+  private check(): void {
+    const gc = this.options.gc;
+    const busy = this.loopBusy();
+    const heap = this.heapBytes();
+    // A heap still growing is a burst still going on (a flood at 1,000 changes/s keeps a PC's loop only 20 %
+    // busy): collecting then would take its live data for the floor. A heap that stopped growing is idle garbage.
+    const settled = heap <= this.previous;
+    this.previous = heap;
+    if (heap < this.floor) this.floor = heap;
+    this.checksSinceTrim++;
+    if (gc !== undefined && settled && busy <= QUIET_LOOP && heap >= this.floor + GROWTH_BYTES && this.checksSinceTrim >= MIN_GAP_CHECKS) {
+      const t0 = performance.now();
+      gc();
+      this.floor = this.heapBytes();
+      this.previous = this.floor;
+      this.checksSinceTrim = 0;
+      this.options.log.debug(
+        { heapMb: Math.round(heap / MB), afterMb: Math.round(this.floor / MB), ms: Math.round(performance.now() - t0) },
+        'heap given back after a burst',
+      );
+    }
+  }
+}

@@ -1,0 +1,141 @@
+import t from 'tap';
+import { ManualClock } from '../../src/core/clock.js';
+import { silentLogger } from '../../src/core/log.js';
+import { exposedGc, HeapTrim } from '../../src/hub/heap-trim.js';
+import { ManualScheduler } from '../helpers/manual-scheduler.js';
+
+const MB = 1024 * 1024;
+
+/** A heap that grows by hand and shrinks back to `live` when collected, and a loop whose business is set by hand. */
+function rig() {
+  const scheduler = new ManualScheduler(new ManualClock());
+  const heap = { committed: 20 * MB, live: 16 * MB, busy: 0, collections: 0 };
+  const trim = new HeapTrim({
+    log: silentLogger,
+    gc: () => {
+      heap.collections++;
+      heap.committed = heap.live;
+    },
+    heapBytes: () => heap.committed,
+    loopBusy: () => heap.busy,
+    scheduler,
+  });
+  return { scheduler, heap, trim };
+}
+
+t.test('a heap grown by 4 MB over its floor is collected once the loop is quiet', async (t) => {
+  const { scheduler, heap, trim } = rig();
+  await trim.start();
+  scheduler.advance(5000);
+  t.equal(heap.collections, 0, 'the first look only sets the floor');
+  heap.committed += 3 * MB;
+  scheduler.advance(5000);
+  t.equal(heap.collections, 0, '3 MB of growth is left to V8');
+  heap.committed += 2 * MB;
+  scheduler.advance(5000);
+  t.equal(heap.collections, 0, '5 MB over, but it grew since the last check');
+  heap.busy = 0.9;
+  scheduler.advance(5000);
+  t.equal(heap.collections, 0, 'not while the loop is busy');
+  heap.busy = 0.1;
+  scheduler.advance(5000);
+  t.equal(heap.collections, 1, 'collected when the burst is over');
+  t.equal(heap.committed, 16 * MB);
+  await trim.stop();
+});
+
+t.test('a heap still growing is a burst going on, however quiet the loop', async (t) => {
+  const { scheduler, heap, trim } = rig();
+  await trim.start();
+  scheduler.advance(5000);
+  for (let i = 0; i < 4; i++) {
+    heap.committed += 2 * MB;
+    scheduler.advance(5000);
+  }
+  t.equal(heap.collections, 0, '8 MB over the floor, still growing');
+  scheduler.advance(5000);
+  t.equal(heap.collections, 1, 'collected at the first check it did not grow');
+  await trim.stop();
+});
+
+t.test('at most one collection every 30 s, measured from the last', async (t) => {
+  const { scheduler, heap, trim } = rig();
+  await trim.start();
+  scheduler.advance(5000);
+  heap.committed += 5 * MB;
+  scheduler.advance(10_000);
+  t.equal(heap.collections, 1);
+  heap.committed += 5 * MB;
+  scheduler.advance(25_000);
+  t.equal(heap.collections, 1, 'not again within 30 s');
+  scheduler.advance(5000);
+  t.equal(heap.collections, 2, 'again 30 s after the last');
+  await trim.stop();
+});
+
+t.test("V8's own collections lower the floor", async (t) => {
+  const { scheduler, heap, trim } = rig();
+  await trim.start();
+  scheduler.advance(5000);
+  heap.committed = 14 * MB;
+  scheduler.advance(5000);
+  heap.committed = 18.5 * MB;
+  scheduler.advance(10_000);
+  t.equal(heap.collections, 1, '4.5 MB over the lower floor of 14 MB');
+  await trim.stop();
+});
+
+t.test('stop ends the checks; nothing runs after it', async (t) => {
+  const { scheduler, heap, trim } = rig();
+  await trim.start();
+  t.same(scheduler.waiting, [5000]);
+  await trim.stop();
+  t.same(scheduler.waiting, []);
+  heap.committed += 10 * MB;
+  scheduler.advance(60_000);
+  t.equal(heap.collections, 0);
+});
+
+t.test('a failing heap reading is reported and the checks go on', async (t) => {
+  const scheduler = new ManualScheduler(new ManualClock());
+  let reads = 0;
+  const trim = new HeapTrim({
+    log: silentLogger,
+    gc: () => {},
+    heapBytes: () => {
+      reads++;
+      if (reads === 1) throw new Error('no statistics');
+      return 20 * MB;
+    },
+    loopBusy: () => 0,
+    scheduler,
+  });
+  await trim.start();
+  t.throws(() => scheduler.advance(5000), /no statistics/, 'the manual scheduler surfaces what a timer threw');
+  t.same(scheduler.waiting, [5000], 'the next check is scheduled all the same');
+  scheduler.advance(5000);
+  t.equal(reads, 2);
+  await trim.stop();
+});
+
+t.test('without --expose-gc it stays idle', async (t) => {
+  t.equal(exposedGc(), undefined, 'tests run without --expose-gc');
+  const scheduler = new ManualScheduler(new ManualClock());
+  const trim = new HeapTrim({ log: silentLogger, gc: undefined, scheduler });
+  await trim.start();
+  t.same(scheduler.waiting, [], 'no timer at all');
+  await trim.stop();
+});
+
+t.test('exposedGc finds the function --expose-gc defines', async (t) => {
+  let calls = 0;
+  const g = globalThis as { gc?: unknown };
+  g.gc = () => calls++;
+  t.teardown(() => {
+    delete g.gc;
+  });
+  const gc = exposedGc();
+  t.type(gc, 'function');
+  gc?.();
+  t.equal(calls, 1);
+});
