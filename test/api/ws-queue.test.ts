@@ -220,6 +220,12 @@ t.test('the frame builder encodes a shared text head once and copies it for ever
   frames.append(head, Buffer.from('6}'));
   frames.close();
   t.equal(Buffer.from(frames.view()).toString(), `[${head}5},${head}6}]`);
+  // Views of one length are handed out again (one per subscriber was an allocation each): each still shows
+  // the frame built last, also once the builder grew its buffer for a large frame and gave it back.
+  const big = `{"big":"${'b'.repeat(2 * 1024 * 1024)}"}`;
+  t.equal(frame(big, '').length, big.length);
+  t.equal(frame(head, '7}'), `${head}7}`);
+  t.equal(frame(head, '8}'), `${head}8}`);
 });
 
 t.test('too many pending messages or bytes drop the client once, and nothing more is accepted', async (t) => {

@@ -22,8 +22,14 @@ export class FrameBuilder {
   /** The last few text heads encoded, and their bytes (a small fixed cache; see appendText). */
   private readonly recentText: (string | undefined)[] = new Array<string | undefined>(RECENT_TEXTS).fill(undefined);
   private readonly recentBytes: Buffer[] = Array.from({ length: RECENT_TEXTS }, () => Buffer.allocUnsafeSlow(2048));
-  private readonly recentLength = new Int32Array(RECENT_TEXTS);
+  /** Each cached head's bytes as a view of their exact length, made once when cached: copying a part of a
+   * Buffer (`copy` with an end) makes a new view at every call, a hundred per event for a hundred subscribers. */
+  private readonly recentViews: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(RECENT_TEXTS).fill(undefined);
   private nextRecent = 0;
+  /** The last view handed out, reused while the frame has the same buffer and length (every subscriber's
+   * copy of one event, when their ids have as many digits). */
+  private lastView: Uint8Array | undefined;
+  private lastViewOf: Buffer | undefined;
 
   get length(): number {
     return this.used;
@@ -72,10 +78,10 @@ export class FrameBuilder {
     for (let i = 0; i < RECENT_TEXTS; i++) {
       // The same head is the same string object, so this is mostly a pointer comparison.
       if (keys[i] !== text) continue;
-      const len = this.recentLength[i] as number;
-      this.ensure(len);
-      (this.recentBytes[i] as Buffer).copy(this.buf, this.used, 0, len);
-      this.used += len;
+      const bytes = this.recentViews[i] as Uint8Array;
+      this.ensure(bytes.length);
+      this.buf.set(bytes, this.used);
+      this.used += bytes.length;
       return;
     }
     // A UTF-16 code unit takes at most 3 UTF-8 bytes.
@@ -93,12 +99,17 @@ export class FrameBuilder {
     }
     this.buf.copy(bytes, 0, start, start + len);
     keys[slot] = text;
-    this.recentLength[slot] = len;
+    this.recentViews[slot] = bytes.subarray(0, len);
   }
 
   /** The frame so far, as a view for uWS to copy (valid until the next reset). */
   view(): Uint8Array {
-    return this.buf.subarray(0, this.used);
+    const last = this.lastView;
+    if (last !== undefined && this.lastViewOf === this.buf && last.length === this.used) return last;
+    const view = this.buf.subarray(0, this.used);
+    this.lastView = view;
+    this.lastViewOf = this.buf;
+    return view;
   }
 
   private byte(b: number): void {
