@@ -20,7 +20,7 @@ const BLOB = 0x42; // 'B'
 const INDEX = 0x49; // 'I'
 const HEADER = 8;
 
-/** Where one sealed chunk is: on disk, or (`pending`) in memory while the disk refuses writes. */
+/** Where one sealed chunk is: on disk, or (`pending`) in memory until it is written or while the disk refuses writes. */
 export interface ChunkRef {
   readonly entityId: string;
   readonly firstMs: number;
@@ -28,9 +28,15 @@ export interface ChunkRef {
   readonly count: number;
   readonly day: string;
   offset: number;
-  readonly length: number;
+  length: number;
   crc: number;
   pending: Buffer | undefined;
+  /**
+   * The zlib level `pending` is still to be deflated at: a seal deflates a large chunk just before it is
+   * written, on libuv's threads, so that it does not stop the event loop. Undefined once `pending` is deflated,
+   * and for a chunk on disk.
+   */
+  deflateLevel: number | undefined;
 }
 
 type IndexRow = [entityId: string, firstMs: number, lastMs: number, count: number, offset: number, length: number, crc: number];
@@ -51,8 +57,9 @@ export { utcDayOf as dayOf } from './day.js';
 
 const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.seg$/;
 
-/** One seal's bytes for one day file: the blob record, then the index record; offsets are absolute. */
+/** One seal's bytes for one day file (its chunks deflated): the blob record, then the index record; offsets are absolute. */
 export function sealRecords(refs: ChunkRef[], fileSize: number, epoch: number, compacted: boolean): Buffer {
+  if (refs.some((r) => r.deflateLevel !== undefined)) throw new Error('a chunk to be written is not deflated yet');
   const blobs = refs.map((r) => r.pending as Buffer);
   const blobPayload = Buffer.concat([Buffer.of(BLOB), ...blobs]);
   let at = fileSize + HEADER + 1;
@@ -139,7 +146,7 @@ async function scanDay(
         }
         const index = JSON.parse(payload.subarray(1).toString('utf8')) as IndexRecord;
         for (const [entityId, firstMs, lastMs, count, offset, len, crc] of index.chunks) {
-          refs.push({ entityId, firstMs, lastMs, count, day, offset, length: len, crc, pending: undefined });
+          refs.push({ entityId, firstMs, lastMs, count, day, offset, length: len, crc, pending: undefined, deflateLevel: undefined });
         }
         epoch = Math.max(epoch, index.epoch);
         compacted = index.compacted;
@@ -160,7 +167,7 @@ async function scanDay(
 
 /** Reads a chunk's deflated bytes (positional read), checks them and inflates them. */
 export function readChunk(dir: string, ref: ChunkRef): Buffer {
-  if (ref.pending !== undefined) return inflateRawSync(ref.pending);
+  if (ref.pending !== undefined) return ref.deflateLevel === undefined ? inflateRawSync(ref.pending) : ref.pending;
   const fd = openSync(join(dir, `${ref.day}.seg`), 'r');
   try {
     const buf = Buffer.allocUnsafe(ref.length);

@@ -359,3 +359,40 @@ t.test('a flood of changes is sealed early: the hot tier stays near a megabyte, 
   for (let i = 0; i < 50; i++) kept += r.recorder.forEachState(`sensor.f${i}`, START, r.clock.now() + 1, false, () => {});
   t.equal(kept, n + 1, 'nothing lost');
 });
+
+t.test('large chunks are deflated off the event loop; queries in the meantime see every point', async (t) => {
+  const r = await rig(t, await dataDir(t));
+  // Six entities with some 100 KB of points each (over the 64 KB that are deflated on libuv's threads), and
+  // small ones deflated at once.
+  const ENTITIES = 12;
+  const ROUNDS = 12_000;
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < ENTITIES; i++)
+      if (i < 6 || round < 3) r.core.states.set(`sensor.s${i}`, String(round * 10 + i), { round: round % 3 });
+    r.clock.advance(100_000);
+  }
+  const expected = 6 * ROUNDS + 6 * 3;
+  const count = () => {
+    let n = 0;
+    for (let i = 0; i < ENTITIES; i++) n += r.recorder.forEachState(`sensor.s${i}`, START, r.clock.now() + 1, false, () => {});
+    return n;
+  };
+  t.equal(count(), expected);
+  let done = false;
+  const sealing = r.recorder.seal().then(() => {
+    done = true;
+  });
+  // A chunk is deflated on libuv's threads, one after the other, so the loop turns many times meanwhile.
+  let turns = 0;
+  let short = 0;
+  while (!done && turns < 10_000) {
+    await new Promise((resolve) => setImmediate(resolve));
+    turns++;
+    if (count() !== expected) short++;
+  }
+  await sealing;
+  t.ok(turns > 1, `the event loop turned ${turns} times during the seal`);
+  t.equal(short, 0, 'every point at every turn while sealing');
+  t.equal(r.recorder.stats.seals, 1);
+  t.equal(count(), expected, 'and after it, from the day file');
+});
