@@ -43,6 +43,19 @@ const SEAL_BYTES = 1024 * 1024;
 const deflateRawAsync = promisify(deflateRaw);
 /** Chunks from this size on are deflated on libuv's threads: 64 KB is about 1 ms of zlib on a PC, 4 on a Pi. */
 const ASYNC_DEFLATE_BYTES = 64 * 1024;
+
+/**
+ * deflateRawSync into an output buffer of about the input's size. With zlib's default of 16 KB, each small chunk
+ * of an hourly seal held a 16 KB buffer for its few hundred bytes until it was written: 16 MB for a thousand
+ * entities, and the malloc heap stayed that much larger afterwards. Small outputs come from Node's buffer pool.
+ */
+function deflateSized(plain: Uint8Array, level: number): Buffer {
+  return deflateRawSync(plain, sizedOptions(plain, level));
+}
+
+function sizedOptions(plain: Uint8Array, level: number): { level: number; chunkSize: number } {
+  return { level, chunkSize: Math.max(64, plain.length + (plain.length >> 10) + 64) };
+}
 /** Inflated chunks kept for repeated queries (a dashboard re-asking the same day). */
 const CACHE_BYTES = 2 * 1024 * 1024;
 const MAX_RETRY_MS = 5 * 60_000;
@@ -327,7 +340,7 @@ export class Recorder implements Component, HistoryReader {
     if (marks.length === 0) return;
     if (this.journal === undefined && !(await this.openJournal())) return this.failed();
     // On libuv's threads: a commit under a flood holds up to a megabyte of points.
-    const record = encodeRecord(await deflateRawAsync(w.view()));
+    const record = encodeRecord(await deflateRawAsync(w.view(), sizedOptions(w.view(), constants.Z_DEFAULT_COMPRESSION)));
     const journal = this.journal as AppendFile;
     if (await this.guard.run(() => journal.append(record))) {
       this.journalBytes += record.length;
@@ -430,7 +443,7 @@ export class Recorder implements Component, HistoryReader {
       const plain = encodeChunk(w);
       const level = fast ? constants.Z_BEST_SPEED : constants.Z_DEFAULT_COMPRESSION;
       const later = plain.length >= ASYNC_DEFLATE_BYTES;
-      const bytes = later ? plain : deflateRawSync(plain, { level });
+      const bytes = later ? plain : deflateSized(plain, level);
       const ref: ChunkRef = {
         entityId: id,
         firstMs: w.firstMs,
@@ -474,7 +487,7 @@ export class Recorder implements Component, HistoryReader {
     for (const ref of this.pending) {
       const level = ref.deflateLevel;
       if (level === undefined || ref.pending === undefined) continue;
-      const bytes = await deflateRawAsync(ref.pending, { level });
+      const bytes = await deflateRawAsync(ref.pending, sizedOptions(ref.pending, level));
       ref.pending = bytes;
       ref.length = bytes.length;
       ref.deflateLevel = undefined;
@@ -596,7 +609,7 @@ export class Recorder implements Component, HistoryReader {
       if (parts.length === 0) continue;
       const writer = new SeriesWriter();
       for (const ref of parts) this.visitChunk(ref, (s, a, lc, lu, ctx) => writer.append(s, a, lc, lu, ctx));
-      const bytes = deflateRawSync(encodeChunk(writer));
+      const bytes = deflateSized(encodeChunk(writer), constants.Z_DEFAULT_COMPRESSION);
       merged.push({
         entityId: id,
         firstMs: writer.firstMs,
