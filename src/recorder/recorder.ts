@@ -1,7 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { constants, deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { constants, inflateRawSync } from 'node:zlib';
 import type { Micros } from '../core/clock.js';
 import type { Component } from '../core/component.js';
 import type { Context } from '../core/context.js';
@@ -17,6 +16,8 @@ import {
   type ChunkRef,
   type DayFile,
   dayOf,
+  deflateSized,
+  deflateSizedAsync,
   readChunk,
   removeDayFile,
   removeTempFiles,
@@ -40,22 +41,8 @@ export const DEFAULT_MEMORY_BUDGET_BYTES = 8 * 1024 * 1024;
  * this: a flood of changes must not grow the hub's memory by the whole hour.
  */
 const SEAL_BYTES = 1024 * 1024;
-const deflateRawAsync = promisify(deflateRaw);
 /** Chunks from this size on are deflated on libuv's threads: 64 KB is about 1 ms of zlib on a PC, 4 on a Pi. */
 const ASYNC_DEFLATE_BYTES = 64 * 1024;
-
-/**
- * deflateRawSync into an output buffer of about the input's size. With zlib's default of 16 KB, each small chunk
- * of an hourly seal held a 16 KB buffer for its few hundred bytes until it was written: 16 MB for a thousand
- * entities, and the malloc heap stayed that much larger afterwards. Small outputs come from Node's buffer pool.
- */
-function deflateSized(plain: Uint8Array, level: number): Buffer {
-  return deflateRawSync(plain, sizedOptions(plain, level));
-}
-
-function sizedOptions(plain: Uint8Array, level: number): { level: number; chunkSize: number } {
-  return { level, chunkSize: Math.max(64, plain.length + (plain.length >> 10) + 64) };
-}
 /** Inflated chunks kept for repeated queries (a dashboard re-asking the same day). */
 const CACHE_BYTES = 2 * 1024 * 1024;
 const MAX_RETRY_MS = 5 * 60_000;
@@ -340,7 +327,7 @@ export class Recorder implements Component, HistoryReader {
     if (marks.length === 0) return;
     if (this.journal === undefined && !(await this.openJournal())) return this.failed();
     // On libuv's threads: a commit under a flood holds up to a megabyte of points.
-    const record = encodeRecord(await deflateRawAsync(w.view(), sizedOptions(w.view(), constants.Z_DEFAULT_COMPRESSION)));
+    const record = encodeRecord(await deflateSizedAsync(w.view(), constants.Z_DEFAULT_COMPRESSION));
     const journal = this.journal as AppendFile;
     if (await this.guard.run(() => journal.append(record))) {
       this.journalBytes += record.length;
@@ -487,7 +474,7 @@ export class Recorder implements Component, HistoryReader {
     for (const ref of this.pending) {
       const level = ref.deflateLevel;
       if (level === undefined || ref.pending === undefined) continue;
-      const bytes = await deflateRawAsync(ref.pending, sizedOptions(ref.pending, level));
+      const bytes = await deflateSizedAsync(ref.pending, level);
       ref.pending = bytes;
       ref.length = bytes.length;
       ref.deflateLevel = undefined;
