@@ -141,9 +141,13 @@ export class ZigbeeDriver implements Driver, ZigbeeHost {
    * time. False when the adapter makes no coordinator backups (deCONZ): the file did not change.
    */
   async backup(): Promise<boolean> {
+    // The controller it began on: a stick pulled meanwhile must not show a backup time while every entity is unavailable.
+    const controller = this.requireController();
     const before = await fileIdentity(this.paths.coordinatorBackup);
-    await this.requireController().backup();
+    await controller.backup();
     const after = await fileIdentity(this.paths.coordinatorBackup);
+    if (this.controller !== controller)
+      throw new ZigbeeUnavailableError(`the Zigbee adapter (${this.adapterLabel}) went away during the backup`);
     if (after !== undefined && after !== before) {
       // It holds the network key; herdsman writes it with the default mode (the 0700 directory guards it too).
       await chmod(this.paths.coordinatorBackup, 0o600).catch(() => {});
@@ -234,12 +238,19 @@ export class ZigbeeDriver implements Driver, ZigbeeHost {
   }
 
   private async backupNow(): Promise<void> {
-    if (this.stopped || this.controller === undefined) return;
+    const controller = this.controller;
+    if (this.stopped || controller === undefined) return;
     try {
       await this.backup();
     } catch (err) {
+      // Lost during the backup: the loss is the one error a user sees, and the next start backs up again.
+      if (this.controller !== controller) {
+        this.ctx.log.debug({ err }, `Zigbee coordinator backup stopped: the adapter ${this.adapterLabel} went away`);
+        return;
+      }
       this.ctx.log.error({ err }, `Zigbee coordinator backup to ${this.paths.coordinatorBackup} failed`);
     }
+    if (this.controller !== controller) return;
     this.scheduler.clear(this.backupTimer);
     this.backupTimer = this.scheduler.timeout(() => void this.backupNow(), this.options.backupIntervalMs ?? DAY_MS);
   }

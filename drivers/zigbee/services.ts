@@ -17,16 +17,11 @@ const DEVICE_FIELD = {
 
 /** Runs a service body with the adapter's absence as a clear error rather than an internal one. */
 async function withController<T>(driver: ZigbeeHost, body: (controller: Controller) => Promise<T>): Promise<T> {
-  let controller: Controller;
   try {
-    controller = driver.requireController();
+    return await body(driver.requireController());
   } catch (err) {
+    // Away before the call or gone during it (a backup when the stick is pulled).
     if (err instanceof ZigbeeUnavailableError) throw new HubError('hub_error', `${err.message}; try again when it is back`);
-    throw err;
-  }
-  try {
-    return await body(controller);
-  } catch (err) {
     // The adapter's own failures (a timeout, a NACK) as a message, never a stack.
     if (err instanceof HubError) throw err;
     throw new HubError('hub_error', `Zigbee: ${err instanceof Error ? err.message : String(err)}`);

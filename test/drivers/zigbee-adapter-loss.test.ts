@@ -70,6 +70,30 @@ t.test('unplugged: every entity unavailable, reconnects with backoff, logged onc
   );
 });
 
+t.test('pulled during a backup: still one error, no backup time while away, the caller told to retry', async (t) => {
+  const z = await startZigbeeHub(t, { zigbee: `  adapter: zstack\n  port: ${PORT}` });
+  const backupSensor = 'sensor.zigbee_coordinator_backup';
+  await waitForState(z.core, backupSensor, (s) => s.state === '2026-11-25T09:00:00+00:00');
+  await until(() => z.scheduler.waiting.includes(24 * 3600_000), 'the daily backup scheduled');
+  const release = z.stick.holdBackups();
+  z.scheduler.advance(24 * 3600_000);
+  const asked = z.core.services.call('zigbee', 'backup', {}).catch((err: Error) => err);
+  await until(() => z.stick.backupsWaiting === 2, 'both backups reach the stick');
+  z.stick.unplug();
+  await waitForState(z.core, backupSensor, (s) => s.state === 'unavailable');
+  release();
+  t.match(String(await asked), /went away during the backup; try again when it is back/);
+  await until(() => z.logs.some((l) => /backup stopped: the adapter .* went away/.test(l.msg)), 'the daily backup gives up');
+  t.equal(z.core.states.get(backupSensor)?.state, 'unavailable', 'no backup time while the stick is away');
+  const errors = z.logs.filter((l) => l.level === 'error');
+  t.match(
+    errors.map((l) => l.msg),
+    [/disconnected; every Zigbee entity is unavailable/],
+    'the loss is the only error',
+  );
+  t.equal(errors.length, 1);
+});
+
 t.test('the backoff is capped at 5 minutes and never gives up', async (t) => {
   const stick = new FakeStick();
   stick.failure = 'missing';
