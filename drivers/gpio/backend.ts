@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import type { Logger } from '../../src/core/log.js';
-import { ChardevBackend, type ChardevBackendOptions } from './chardev-backend.js';
+import type { ChardevBackendOptions } from './chardev-backend.js';
 import type { GpioBackendChoice } from './config.js';
 import type { GpioBackend, GpioBackendLoader } from './line.js';
 import { loadOnoffBackend } from './onoff-backend.js';
@@ -29,7 +29,11 @@ export interface BackendChoiceOptions {
 export function backendLoader(choice: GpioBackendChoice, options: BackendChoiceOptions = {}): GpioBackendLoader {
   return async (): Promise<GpioBackend> => {
     const chardev = choice === 'chardev' || (choice === 'auto' && hasGpioChips(options.devDir ?? '/dev'));
-    if (chardev) return new ChardevBackend({ log: options.log, ...options.chardev });
+    if (chardev) {
+      // Loaded here, not at the top: it brings readline and child_process, which a hub without gpio: never needs.
+      const { ChardevBackend } = await import('./chardev-backend.js');
+      return new ChardevBackend({ log: options.log, ...options.chardev });
+    }
     return loadOnoffBackend();
   };
 }

@@ -1,3 +1,4 @@
+import { merge } from '../../src/core/merge.js';
 import { addLight, type ColorMode, type LightModel } from '../../src/domains/light.js';
 import type { VirtualPlatform } from './types.js';
 
@@ -37,7 +38,7 @@ export const virtualLight: VirtualPlatform<VirtualLightOptions> = {
       capabilities: { supportedColorModes: o.modes, effectList: o.effects, supportedFeatures: (o.effects ? 4 : 0) | 8 | 32 },
       platform: {
         turnOn(p) {
-          const next: { -readonly [K in keyof LightModel]: LightModel[K] } = { ...model, on: true };
+          const next: { -readonly [K in keyof LightModel]: LightModel[K] } = merge(model, { on: true });
           if (p.brightness !== undefined) next.brightness = p.brightness;
           if (p.color_temp_kelvin !== undefined) {
             next.colorMode = 'color_temp';
@@ -51,7 +52,7 @@ export const virtualLight: VirtualPlatform<VirtualLightOptions> = {
           light.report(model);
         },
         turnOff() {
-          model = { ...model, on: false };
+          model = merge(model, { on: false });
           light.report(model);
         },
       },

@@ -2,6 +2,7 @@ import type { Clock, Micros } from './clock.js';
 import { type Context, createContext } from './context.js';
 import { domainOf } from './entity-id.js';
 import { isHubError } from './errors.js';
+import { merge } from './merge.js';
 import { type Attributes, composable } from './state.js';
 import type { StateTable } from './state-table.js';
 
@@ -130,7 +131,7 @@ export class Entity<P = unknown, D = unknown> {
   /** Replaces the fixed attributes (a driver learned the device's capabilities); written with the next report. */
   setFixed(fixed: Attributes): void {
     this.baseFixed = fixed;
-    this.fixedAttributes = this.overrides === undefined ? fixed : { ...fixed, ...this.overrides };
+    this.fixedAttributes = this.overrides === undefined ? fixed : merge(fixed, this.overrides);
   }
 
   /**
@@ -138,7 +139,7 @@ export class Entity<P = unknown, D = unknown> {
    * the user set one; the entity id stays, as in Home Assistant.
    */
   setName(name: string): void {
-    this.setFixed({ ...this.baseFixed, friendly_name: name });
+    this.setFixed(merge(this.baseFixed, { friendly_name: name }));
     this.rewrite(undefined);
   }
 
@@ -176,7 +177,7 @@ export class Entity<P = unknown, D = unknown> {
 
   private writeReport(state: string | null, attributes: Attributes | undefined, ctx: Context): void {
     const fixed = this.fixedAttributes;
-    const attrs = attributes === undefined ? fixed : { ...fixed, ...attributes };
+    const attrs = attributes === undefined ? fixed : merge(fixed, attributes);
     const composedOf = attributes !== undefined && composable(fixed, attributes) ? { fixed, reported: attributes } : undefined;
     try {
       this.table.set(this.entityId, state ?? UNKNOWN, attrs, { context: ctx, composedOf });
@@ -221,7 +222,7 @@ export class Entity<P = unknown, D = unknown> {
    */
   setOverrides(overrides: Attributes | undefined, context?: Context, rewrite = true): void {
     this.overrides = overrides === undefined || Object.keys(overrides).length === 0 ? undefined : overrides;
-    this.fixedAttributes = this.overrides === undefined ? this.baseFixed : { ...this.baseFixed, ...this.overrides };
+    this.fixedAttributes = this.overrides === undefined ? this.baseFixed : merge(this.baseFixed, this.overrides);
     if (rewrite) this.rewrite(context);
   }
 
@@ -290,7 +291,7 @@ export class Entities {
     const existing = this.byId.get(id) ?? this.disabled.get(id);
     if (existing !== undefined) throw new Error(`Entity ${id} is already provided by ${existing.owner}`);
     if (!settings.disabled) this.table.reserve(id);
-    const fixed: Attributes = init.name === undefined ? (init.fixed ?? {}) : { ...init.fixed, friendly_name: init.name };
+    const fixed: Attributes = init.name === undefined ? (init.fixed ?? {}) : merge(init.fixed ?? {}, { friendly_name: init.name });
     const entity = new Entity<P, D>(
       id,
       init.owner,

@@ -1,6 +1,7 @@
 import { HubError } from './errors.js';
 import { parseEntityIds, TARGET_KEYS } from './fields.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import { copy } from './merge.js';
 
 /** The target keys of a call, after merging `target` into the data (target wins, as in Home Assistant). */
 export interface TargetSelector {
@@ -21,7 +22,7 @@ export type TargetExpander = (selector: TargetSelector) => Iterable<string>;
 export function mergeTarget(data: JsonObject, target: JsonValue | undefined): JsonObject {
   if (target === undefined) return data;
   if (!isJsonObject(target)) throw new HubError('invalid_format', 'expected a dictionary for target');
-  const merged: Record<string, JsonValue> = { ...data };
+  const merged: Record<string, JsonValue> = copy(data);
   for (const key of Object.keys(target)) {
     if (!(TARGET_KEYS as readonly string[]).includes(key)) {
       throw new HubError('invalid_format', `extra keys not allowed @ data['target']['${key}']. Allowed keys: ${TARGET_KEYS.join(', ')}`);
