@@ -1,3 +1,4 @@
+import { ChangeCollectors } from './change-collectors.js';
 import type { Clock } from './clock.js';
 import { type Context, createContext } from './context.js';
 import type { Entities, Entity } from './entities.js';
@@ -81,7 +82,7 @@ export class ServiceRegistry {
    * The calls collecting the states they change (REST answers with them), by context id: one bus listener
    * for all of them instead of one registered and removed per call.
    */
-  private readonly collectors = new Map<string, State[]>();
+  private readonly collectors = new ChangeCollectors();
 
   constructor(
     private readonly bus: EventBus,
@@ -91,7 +92,7 @@ export class ServiceRegistry {
   ) {
     bus.on(SERVICES_OWNER, 'state_changed', (event: HubEvent<'state_changed'>) => {
       if (this.collectors.size === 0 || event.data.new_state === null) return;
-      this.collectors.get(event.context.id)?.push(event.data.new_state);
+      this.collectors.collect(event.context.id, event.data.new_state);
     });
   }
 
@@ -205,8 +206,7 @@ export class ServiceRegistry {
     const changed: State[] = [];
     let stopCollecting: (() => void) | undefined;
     if (options.collectChanges) {
-      if (!this.collectors.has(context.id)) this.collectors.set(context.id, changed);
-      else {
+      if (!this.collectors.add(context.id, changed)) {
         // Two calls under one context at once (an automation's): the second gets a listener of its own.
         stopCollecting = this.bus.on(`service-call:${context.id}`, 'state_changed', (event: HubEvent<'state_changed'>) => {
           if (event.context.id === context.id && event.data.new_state !== null) changed.push(event.data.new_state);
@@ -229,7 +229,7 @@ export class ServiceRegistry {
 
   private endCollecting(context: Context, changed: State[], stop: (() => void) | undefined): void {
     if (stop !== undefined) stop();
-    else if (this.collectors.get(context.id) === changed) this.collectors.delete(context.id);
+    else this.collectors.remove(context.id, changed);
   }
 
   /** The rest of a call whose service answers later: the result once it has, collecting changes until then. */
