@@ -7,7 +7,7 @@ const state = (n: number): State => ({ entity_id: `light.l${n}` }) as unknown as
 t.test('each call gets the states changed under its context id, however many are in flight', async (t) => {
   const c = new ChangeCollectors();
   const lists = Array.from({ length: 40 }, () => [] as State[]);
-  lists.forEach((list, i) => t.ok(c.add(`ctx${i}`, list)));
+  for (const [i, list] of lists.entries()) t.ok(c.add(`ctx${i}`, list));
   t.equal(c.size, 40, 'more than the first 16 slots');
   for (let i = 0; i < 40; i++) c.collect(`ctx${i}`, state(i));
   c.collect('nobody', state(99));
@@ -19,7 +19,7 @@ t.test('each call gets the states changed under its context id, however many are
   // Removing from the middle keeps every other call collecting.
   for (let i = 0; i < 40; i += 3) c.remove(`ctx${i}`, lists[i] as State[]);
   for (let i = 0; i < 40; i++) c.collect(`ctx${i}`, state(100 + i));
-  lists.forEach((l, i) => t.equal(l.length, i % 3 === 0 ? 1 : 2, `ctx${i}`));
+  for (const [i, l] of lists.entries()) t.equal(l.length, i % 3 === 0 ? 1 : 2, `ctx${i}`);
   t.equal(c.size, 40 - 14);
 });
 
