@@ -250,7 +250,6 @@ export class ZigbeeDriver implements Driver, ZigbeeHost {
       }
       this.ctx.log.error({ err }, `Zigbee coordinator backup to ${this.paths.coordinatorBackup} failed`);
     }
-    if (this.controller !== controller) return;
     this.scheduler.clear(this.backupTimer);
     this.backupTimer = this.scheduler.timeout(() => void this.backupNow(), this.options.backupIntervalMs ?? DAY_MS);
   }

@@ -13,6 +13,5 @@ export function merge<A extends object, B extends object>(a: A, b: B): A & B {
 
 /** A shallow copy, as `{ ...a }`, sharing hidden classes (see merge). */
 export function copy<A extends object>(a: A): A {
-  if (Object.hasOwn(a, '__proto__')) return { ...a };
-  return Object.assign({}, a);
+  return merge(a, {});
 }

@@ -25,41 +25,33 @@ const MAX_CACHED = 256;
 const RISKY = /\((?:[^()\\]|\\.)*(?:[+*|]|\{\d+,\d*\})(?:[^()\\]|\\.)*\)(?:[+*?]|\{\d+,\d*\})/;
 
 const risky = new WeakMap<RegExp, boolean>();
-const SOURCES = {
-  exec: 're.exec(s)',
-  test: 're.test(s)',
-  replace: 's.replace(re, r)',
-  matchAll: 'Array.from(s.matchAll(re))',
-} as const;
-type Op = keyof typeof SOURCES;
-interface Sandbox {
-  readonly context: { re: RegExp | undefined; s: string | undefined; r: string | undefined };
-  readonly scripts: Readonly<Record<Op, Script>>;
+interface SandboxGlobals {
+  re: RegExp | undefined;
+  s: string | undefined;
+  r: string | undefined;
 }
 /** Made on the first bounded run: a vm context is a whole second set of globals (about 0.3 MB of heap) that most hubs never need. */
-let sandbox: Sandbox | undefined;
-
-function bounded(): Sandbox {
-  if (sandbox !== undefined) return sandbox;
-  const context = createContext({ re: undefined, s: undefined, r: undefined }) as Sandbox['context'];
-  const scripts = {} as Record<Op, Script>;
-  for (const op of Object.keys(SOURCES) as Op[]) scripts[op] = new Script(SOURCES[op]);
-  sandbox = { context, scripts };
-  return sandbox;
-}
+let sandbox: SandboxGlobals | undefined;
+const SCRIPTS = {
+  exec: new Script('re.exec(s)'),
+  test: new Script('re.test(s)'),
+  replace: new Script('s.replace(re, r)'),
+  matchAll: new Script('Array.from(s.matchAll(re))'),
+} as const;
 
 /** Runs a regular expression operation directly, or bounded by the render's remaining time. */
-function run(op: Op, re: RegExp, subject: string, direct: () => unknown, replacement?: string): unknown {
+function run<K extends keyof typeof SCRIPTS>(op: K, re: RegExp, subject: string, direct: () => unknown, replacement?: string): unknown {
   re.lastIndex = 0;
   if (subject.length <= DIRECT_SUBJECT && risky.get(re) !== true) return direct();
   const scope = currentScope();
   const remaining = Math.max(1, Math.floor((scope?.deadline ?? performance.now() + 1000) - performance.now()));
-  const { context, scripts } = bounded();
+  sandbox ??= createContext({ re: undefined, s: undefined, r: undefined }) as SandboxGlobals;
+  const context = sandbox;
   context.re = re;
   context.s = subject;
   context.r = replacement;
   try {
-    return scripts[op].runInContext(context, { timeout: remaining });
+    return SCRIPTS[op].runInContext(context, { timeout: remaining });
   } catch (err) {
     if ((err as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
       throw fault(
