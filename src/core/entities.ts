@@ -1,16 +1,12 @@
-import type { Clock, Micros } from './clock.js';
-import { type Context, createContext } from './context.js';
-import { domainOf } from './entity-id.js';
-import { isHubError } from './errors.js';
+import type { Clock } from './clock.js';
+import type { Context } from './context.js';
+import { Entity, type EntityLogger } from './entity.js';
 import { merge } from './merge.js';
-import { type Attributes, composable } from './state.js';
+import type { Attributes } from './state.js';
 import type { StateTable } from './state-table.js';
 
-/** Home Assistant keeps a service call's context on an entity for this long (CONTEXT_RECENT_TIME_SECONDS). */
-const CONTEXT_RECENT_US = 5_000_000;
-
-export const UNAVAILABLE = 'unavailable';
-export const UNKNOWN = 'unknown';
+// One live entity is entity.ts; its names stay importable from here, where most code looks for them.
+export { Entity, type EntityLogger, UNAVAILABLE, UNKNOWN } from './entity.js';
 
 export interface EntityInit<P, D = unknown> {
   readonly entityId: string;
@@ -67,176 +63,6 @@ export interface EntityRestoreHook {
   /** The entity exists now, before its provider's first report: the store may show its stored state. */
   added(entity: Entity): void;
   removed(entity: Entity): void;
-}
-
-export interface EntityLogger {
-  error(obj: object, msg: string): void;
-}
-
-/** A live entity: a slot in the state table, the platform that acts on it, and how it reports. */
-export class Entity<P = unknown, D = unknown> {
-  readonly domain: string;
-  private entityId: string;
-  private recentContext: Context | undefined;
-  private recentContextAt: Micros = 0;
-  private baseFixed: Attributes;
-  private fixedAttributes: Attributes;
-  private overrides: Attributes | undefined;
-  private isAvailable = true;
-  /** The last report, kept (by reference) so that a rename, an enable or a new name can write it again. */
-  private lastState: string | null | undefined;
-  private lastAttributes: Attributes | undefined;
-  private isDetached = false;
-
-  constructor(
-    id: string,
-    readonly owner: string,
-    readonly platform: P,
-    readonly uniqueId: string | undefined,
-    readonly deviceId: string | undefined,
-    fixed: Attributes,
-    private readonly table: StateTable,
-    private readonly clock: Clock,
-    private readonly log: EntityLogger,
-    /** The id its provider asked for; differs from `id` when the user renamed the entity. */
-    readonly requestedId: string = id,
-    /** EntityInit.restore: undefined leaves it to the domain's default. */
-    readonly restore?: boolean,
-    /** EntityInit.data: the domain's per-entity data. */
-    readonly data?: D,
-  ) {
-    this.entityId = id;
-    this.domain = domainOf(id);
-    this.baseFixed = fixed;
-    this.fixedAttributes = fixed;
-  }
-
-  get id(): string {
-    return this.entityId;
-  }
-
-  get available(): boolean {
-    return this.isAvailable;
-  }
-
-  /** True while the entity is disabled: it has no state and services do not reach it. */
-  get detached(): boolean {
-    return this.isDetached;
-  }
-
-  get fixed(): Attributes {
-    return this.fixedAttributes;
-  }
-
-  /** Replaces the fixed attributes (a driver learned the device's capabilities); written with the next report. */
-  setFixed(fixed: Attributes): void {
-    this.baseFixed = fixed;
-    this.fixedAttributes = this.overrides === undefined ? fixed : merge(fixed, this.overrides);
-  }
-
-  /**
-   * The provider's name for the entity changed (its device was renamed): friendly_name follows at once, unless
-   * the user set one; the entity id stays, as in Home Assistant.
-   */
-  setName(name: string): void {
-    this.setFixed(merge(this.baseFixed, { friendly_name: name }));
-    this.rewrite(undefined);
-  }
-
-  /** Called by the service layer before acting, so the writes that follow carry the call's context. */
-  useContext(context: Context): void {
-    this.recentContext = context;
-    this.recentContextAt = this.clock.now();
-  }
-
-  /** Whether a write carries a recent service call's context on this entity: what a user or automation asked for. */
-  followsCall(context: Context): boolean {
-    return this.recentContext !== undefined && context === this.recentContext;
-  }
-
-  /** The context a write without an explicit one gets: a recent service call's, else a fresh one. */
-  private contextFor(explicit: Context | undefined): Context {
-    if (explicit !== undefined) return explicit;
-    const now = this.clock.now();
-    if (this.recentContext !== undefined && now - this.recentContextAt <= CONTEXT_RECENT_US) return this.recentContext;
-    this.recentContext = undefined;
-    return createContext(now);
-  }
-
-  /**
-   * Writes what the device actually is. `null` means the value is not known (`unknown`). The fixed
-   * attributes come first, then the state's, as Home Assistant orders capability and state attributes.
-   */
-  report(state: string | null, attributes?: Attributes, context?: Context): void {
-    this.isAvailable = true;
-    this.lastState = state;
-    this.lastAttributes = attributes;
-    if (this.isDetached) return;
-    this.writeReport(state, attributes, this.contextFor(context));
-  }
-
-  private writeReport(state: string | null, attributes: Attributes | undefined, ctx: Context): void {
-    const fixed = this.fixedAttributes;
-    const attrs = attributes === undefined ? fixed : merge(fixed, attributes);
-    const composedOf = attributes !== undefined && composable(fixed, attributes) ? { fixed, reported: attributes } : undefined;
-    try {
-      this.table.set(this.entityId, state ?? UNKNOWN, attrs, { context: ctx, composedOf });
-    } catch (err) {
-      if (!isHubError(err) || err.kind !== 'invalid_state') throw err;
-      // As Home Assistant does for an integration's over-long state: write unknown and log it.
-      this.log.error({ entity_id: this.entityId, err: err.message }, 'entity reported an invalid state; writing unknown');
-      this.table.set(this.entityId, UNKNOWN, {}, { context: ctx });
-    }
-  }
-
-  /** The device stopped answering: `unavailable`, keeping only the fixed attributes. */
-  markUnavailable(context?: Context): void {
-    this.isAvailable = false;
-    if (this.isDetached) return;
-    this.table.set(this.entityId, UNAVAILABLE, this.fixedAttributes, { context: this.contextFor(context) });
-  }
-
-  /** The current state string, or undefined before the first report. */
-  get state(): string | undefined {
-    if (!this.isDetached) return this.table.get(this.entityId)?.state;
-    // A disabled entity has no state in the table; its provider may still read what it last reported.
-    if (!this.isAvailable) return UNAVAILABLE;
-    return this.lastState === undefined ? undefined : (this.lastState ?? UNKNOWN);
-  }
-
-  get attributes(): Attributes | undefined {
-    return this.table.get(this.entityId)?.attributes;
-  }
-
-  /** Writes the last report again (after a rename, an enable or a changed override); nothing before the first. */
-  private rewrite(context: Context | undefined): void {
-    if (this.isDetached) return;
-    const ctx = context ?? createContext(this.clock.now());
-    if (!this.isAvailable) this.table.set(this.entityId, UNAVAILABLE, this.fixedAttributes, { context: ctx });
-    else if (this.lastState !== undefined) this.writeReport(this.lastState, this.lastAttributes, ctx);
-  }
-
-  /**
-   * @internal Entities and the entity registry only: attributes the user set (friendly_name, icon), written
-   * over the provider's; the state is written again with them unless `rewrite` is false.
-   */
-  setOverrides(overrides: Attributes | undefined, context?: Context, rewrite = true): void {
-    this.overrides = overrides === undefined || Object.keys(overrides).length === 0 ? undefined : overrides;
-    this.fixedAttributes = this.overrides === undefined ? this.baseFixed : merge(this.baseFixed, this.overrides);
-    if (rewrite) this.rewrite(context);
-  }
-
-  /** @internal Entities only: the entity now lives under another id. */
-  moveTo(id: string, context: Context | undefined): void {
-    this.entityId = id;
-    this.rewrite(context);
-  }
-
-  /** @internal Entities only. */
-  setDetached(detached: boolean, context: Context | undefined): void {
-    this.isDetached = detached;
-    if (!detached) this.rewrite(context);
-  }
 }
 
 /**
