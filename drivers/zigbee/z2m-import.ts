@@ -1,6 +1,7 @@
 import { copyFile, mkdir, readFile, rename, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { parse } from 'yaml';
+import { isoFromMillis } from '../../src/core/clock.js';
 import { silentLogger } from '../../src/core/log.js';
 import { writeFileAtomic } from '../../src/storage/atomic-file.js';
 import { parseBytes, ZIGBEE_ADAPTERS } from './config.js';
@@ -129,8 +130,7 @@ export async function importZigbee2mqtt(z2mDir: string, dataDir: string, force: 
   }
 
   // Everything read: now the data dir changes. A replaced network is kept aside, never deleted.
-  if (force && (await exists(paths.dir)))
-    await rename(paths.dir, `${paths.dir}.replaced-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  if (force && (await exists(paths.dir))) await rename(paths.dir, `${paths.dir}.replaced-${isoFromMillis().replace(/[:.]/g, '-')}`);
   await mkdir(paths.dir, { recursive: true, mode: 0o700 });
   const database = join(z2mDir, 'database.db');
   let devices = 0;

@@ -2,6 +2,7 @@ import { type FSWatcher, watch } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isMap, parseDocument } from 'yaml';
+import { isoFromMillis } from '../core/clock.js';
 import type { Component } from '../core/component.js';
 import type { Logger } from '../core/log.js';
 import { writeFileAtomic } from '../storage/atomic-file.js';
@@ -186,7 +187,7 @@ export class LoginGuard implements AddressGate, FailureRecorder, Component {
   }
 
   private ban(ip: string): void {
-    this.bans.set(ip, { banned_at: new Date(this.now()).toISOString() });
+    this.bans.set(ip, { banned_at: isoFromMillis(this.now()) });
     this.log.warn({ address: ip }, `Banned IP ${ip} for too many login attempts`);
     void this.persist();
   }
@@ -277,7 +278,7 @@ function banListOf(text: string): BanList {
   for (const [key, entry] of Object.entries(value)) {
     const ip = normalizeAddress(key);
     const at = (entry as { banned_at?: unknown } | null)?.banned_at;
-    bans.set(ip, { banned_at: typeof at === 'string' ? at : at instanceof Date ? at.toISOString() : new Date(0).toISOString() });
+    bans.set(ip, { banned_at: typeof at === 'string' ? at : at instanceof Date ? at.toISOString() : isoFromMillis(0) });
   }
   return bans;
 }

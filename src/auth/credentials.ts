@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isoFromMillis } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
 
@@ -90,7 +91,7 @@ export class CredentialsFile {
     const name = normalizeUsername(username);
     const taken = this.byUsername(name);
     if (taken !== undefined && taken.user_id !== userId) throw new Error(`the username ${name} is taken`);
-    const entry: StoredCredential = { user_id: userId, username: name, password: passwordHash, updated_at: new Date().toISOString() };
+    const entry: StoredCredential = { user_id: userId, username: name, password: passwordHash, updated_at: isoFromMillis() };
     this.data.credentials = [...this.data.credentials.filter((c) => c.user_id !== userId), entry];
     this.data.onboarded_at ??= entry.updated_at;
     await this.save();
@@ -106,7 +107,7 @@ export class CredentialsFile {
       else {
         // Onboarding stays closed if it ever was: a broken file must not let a stranger claim the hub,
         // now or after a restart. Passwords are then set again with `hearth user password`.
-        this.data = { ...empty(), onboarded_at: new Date().toISOString() };
+        this.data = { ...empty(), onboarded_at: isoFromMillis() };
         await this.save();
         return;
       }

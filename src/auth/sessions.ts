@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { isoFromMillis } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import { DataFile, jsonOf, readDataFile } from '../storage/data-file.js';
 
@@ -87,8 +88,8 @@ export class SessionStore {
     const stored: StoredSession = {
       id: hashSecret(secret),
       user_id: userId,
-      created_at: new Date(t).toISOString(),
-      expires_at: new Date(t + SESSION_IDLE_MS).toISOString(),
+      created_at: isoFromMillis(t),
+      expires_at: isoFromMillis(t + SESSION_IDLE_MS),
       user_agent: userAgent.slice(0, MAX_USER_AGENT),
     };
     this.dropBeyondBounds(userId);
@@ -110,7 +111,7 @@ export class SessionStore {
       return undefined;
     }
     if (t + SESSION_IDLE_MS - expiresAt > RENEW_EVERY_MS) {
-      stored.expires_at = new Date(t + SESSION_IDLE_MS).toISOString();
+      stored.expires_at = isoFromMillis(t + SESSION_IDLE_MS);
       this.saveInBackground();
     }
     return toSession(stored, secret);

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { type FSWatcher, readFileSync, statSync, watch } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { isoFromMillis } from '../core/clock.js';
 import type { Component } from '../core/component.js';
 import { HubError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
@@ -226,7 +227,7 @@ export class AuthStore implements Authenticator, Component {
       name,
       is_owner: true,
       is_admin: true,
-      created_at: new Date().toISOString(),
+      created_at: isoFromMillis(),
     };
     if (username !== undefined) user.username = username;
     this.data.users.push(user);
@@ -251,7 +252,7 @@ export class AuthStore implements Authenticator, Component {
     if (stored.length !== given.length || !timingSafeEqual(given, stored)) return undefined;
     const user = this.data.users.find((u) => u.id === record.user_id);
     if (user === undefined) return undefined;
-    record.last_used_at = new Date().toISOString();
+    record.last_used_at = isoFromMillis();
     this.markLastUsedDirty();
     return { user: toUser(user), tokenId: record.id };
   }
@@ -271,7 +272,7 @@ export class AuthStore implements Authenticator, Component {
       user_id: userId,
       name: trimmed,
       hash: createHash('sha256').update(secret).digest('hex'),
-      created_at: new Date().toISOString(),
+      created_at: isoFromMillis(),
       last_used_at: null,
     };
     this.data.tokens.push(record);

@@ -1,4 +1,6 @@
+import { isoFromMillis } from '../core/clock.js';
+
 /** The UTC calendar day of an instant (ms), as `YYYY-MM-DD`: the name of the recorder's day files. */
 export function utcDayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  return isoFromMillis(ms).slice(0, 10);
 }

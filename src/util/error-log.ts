@@ -1,3 +1,5 @@
+import { isoFromMillis } from '../core/clock.js';
+
 /**
  * The recent warnings and errors that `GET /api/error_log` serves, in a ring of fixed size: the log
  * itself goes to stdout (journald), and nothing here ever touches the disk or grows.
@@ -30,7 +32,7 @@ const LEVEL_NAMES: Record<number, string> = { 40: 'WARNING', 50: 'ERROR', 60: 'C
 
 /** Formats one pino JSON record the way Home Assistant's log reads: time, level, (module), message. */
 export function formatLogRecord(record: Record<string, unknown>): string {
-  const time = typeof record.time === 'number' ? new Date(record.time).toISOString().replace('T', ' ').replace('Z', '') : '';
+  const time = typeof record.time === 'number' ? isoFromMillis(record.time).replace('T', ' ').replace('Z', '') : '';
   const level = LEVEL_NAMES[record.level as number] ?? String(record.level);
   const module = typeof record.module === 'string' ? record.module : typeof record.driver === 'string' ? record.driver : 'hearth';
   let line = `${time} ${level} (${module}) ${String(record.msg ?? '')}`;

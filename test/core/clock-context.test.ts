@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import t from 'tap';
-import { epochSeconds, isoFromMicros, ManualClock, microsFromIso, systemClock } from '../../src/core/clock.js';
+import { epochSeconds, isoFromMicros, isoFromMillis, ManualClock, microsFromIso, systemClock } from '../../src/core/clock.js';
 import { contextJson, createContext, isContextId, newContextId } from '../../src/core/context.js';
 
 t.test('timestamps are written as Python isoformat of a UTC datetime', async (t) => {
@@ -14,6 +14,19 @@ t.test('property: ISO round trip keeps every microsecond', async (t) => {
   fc.assert(fc.property(fc.integer({ min: 0, max: 4_102_444_800_000_000 }), (us) => microsFromIso(isoFromMicros(us)) === us));
   t.equal(microsFromIso('not a time'), undefined);
   t.equal(microsFromIso('2026-01-01T00:00:00Z'), Date.UTC(2026, 0, 1) * 1000);
+});
+
+t.test('isoFromMillis writes what Date#toISOString writes', async (t) => {
+  const four = { min: -62_167_219_200_000, max: 253_402_300_799_999 };
+  fc.assert(fc.property(fc.integer(four), (ms) => isoFromMillis(ms) === new Date(ms).toISOString()));
+  fc.assert(fc.property(fc.double({ ...four, noNaN: true }), (ms) => isoFromMillis(ms) === new Date(ms).toISOString()));
+  t.equal(isoFromMillis(Date.UTC(2000, 1, 29, 23, 59, 59, 7)), '2000-02-29T23:59:59.007Z', 'a leap day');
+  t.equal(isoFromMillis(-1), '1969-12-31T23:59:59.999Z');
+  t.equal(isoFromMillis(Date.UTC(10000, 0, 1)), '+010000-01-01T00:00:00.000Z', 'five-digit years as Date writes them');
+  t.throws(() => isoFromMillis(Number.NaN), RangeError, 'not a time: as Date');
+  const now = Date.now();
+  const text = isoFromMillis();
+  t.ok(Date.parse(text) >= now && Date.parse(text) < now + 5000, 'no argument: now');
 });
 
 t.test('the system clock follows wall time in microseconds', async (t) => {

@@ -1,3 +1,4 @@
+import { isoFromMillis } from '../../core/clock.js';
 import { HubError } from '../../core/errors.js';
 import { command, requireAdmin } from './command.js';
 import type { Command, Connection } from './connection.js';
@@ -26,7 +27,7 @@ const mqttSubscribe = command({ topic: required(strMaxLength(MAX_TOPIC_LENGTH)),
   const tail = idTail(id);
   const qos = msg.qos ?? 0;
   const stop = mqtt.subscribe(msg.topic, (m) => {
-    const event = { topic: m.topic, payload: m.payload, qos, retain: m.retain, time: new Date().toISOString() };
+    const event = { topic: m.topic, payload: m.payload, qos, retain: m.retain, time: isoFromMillis() };
     conn.outbox.push(Buffer.from(`{"type":"event","event":${JSON.stringify(event)},"id":`), tail);
   });
   conn.addSubscription(id, { stop });
