@@ -19,7 +19,12 @@ import { type Scheduler, timersScheduler } from '../util/scheduler.js';
 
 const MB = 1024 * 1024;
 const CHECK_MS = 5000;
-const GROWTH_BYTES = 2 * MB;
+/**
+ * 1 MB rather than 2: an idle 1,000-entity hub grows by about that in 30 s (its sensors' reports, the recorder's
+ * commit), so a trim comes about every 30 s instead of every minute, and the idle RSS a minute after a flood went
+ * from 70-72 to 67 MB (bench/RESULTS.md). Each one is a full collection of the live heap (10-15 ms on a PC).
+ */
+const GROWTH_BYTES = 1 * MB;
 /** Share of a check's 5 s the event loop may have been busy for it to count as quiet. */
 const QUIET_LOOP = 0.25;
 /** At most one collection every 30 s. */
