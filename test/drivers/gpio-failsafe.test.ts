@@ -166,9 +166,11 @@ t.test('an uncaught error in the hub process: the relay is off when the process 
   t.teardown(() => child.kill('SIGKILL'));
   // The child compiles the driver through tsx from a cold cache while the suite runs beside it on two cores: a
   // fresh CI clone once needed more than 15 s. Should it still miss, its stderr says why.
-  await sim.waitLine('gpiochip4', 17, (l) => l.requested && l.value === 1, 'held on', 60_000).catch((err: Error) => {
-    throw new Error(`${err.message}; the process's stderr: ${stderr}`);
-  });
+  await sim
+    .waitLine('gpiochip4', 17, (l) => l.requested && l.value === 1, 'held on', 60_000)
+    .catch((err: Error) => {
+      throw new Error(`${err.message}; the process's stderr: ${stderr}`);
+    });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   t.equal(code, 1, 'the process died of the error');
   t.match(stderr, /a bug somewhere else in the hub/);
