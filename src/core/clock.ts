@@ -54,7 +54,7 @@ export function isoFromMicros(us: Micros): string {
   // event's time_fired): the date part is formatted once per second instead of once per call.
   if (second !== lastSecond) {
     lastSecond = second;
-    lastBase = utcDateTime(second * 1000);
+    lastBase = utcDateTime(new Date(second * 1000));
   }
   const micro = us - second * 1_000_000;
   if (micro === 0) return `${lastBase}+00:00`;
@@ -67,42 +67,27 @@ let lastBase = '';
 const two = (n: number): string => (n < 10 ? `0${n}` : String(n));
 
 /**
- * `YYYY-MM-DDTHH:MM:SS` of epoch milliseconds in UTC, by arithmetic (Hinnant's days-to-civil). Not
- * Date#toISOString: its first call makes V8 set up its date cache and ICU's time zone data, some 0.9 MB of
- * the node binary paged in (0.5 MB in a running hub), for a UTC string that needs none of it.
+ * `YYYY-MM-DDTHH:MM:SS` of a time in UTC, from Date's UTC getters (as util/calendar.ts reads wall times). Not
+ * Date#toISOString: its first call makes V8 set up its date cache and ICU's time zone data, some 0.9 MB of the
+ * node binary paged in (0.5 MB in a running hub), for a UTC string that needs none of it.
  */
-function utcDateTime(ms: number): string {
-  const days = Math.floor(ms / 86_400_000);
-  const secondsOfDay = Math.floor((ms - days * 86_400_000) / 1000);
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  const h = Math.floor(secondsOfDay / 3600);
-  const m = Math.floor((secondsOfDay % 3600) / 60);
-  return `${year < 1000 ? String(year).padStart(4, '0') : year}-${two(month)}-${two(day)}T${two(h)}:${two(m)}:${two(secondsOfDay % 60)}`;
+function utcDateTime(d: Date): string {
+  const year = d.getUTCFullYear();
+  return `${year < 1000 ? String(year).padStart(4, '0') : year}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}T${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
 }
 
 /**
- * What `new Date(ms).toISOString()` gives (`2026-01-01T12:00:00.000Z`), without the date cache and time
- * zone data that its first call loads (see utcDateTime). Years 0 to 9999 only; others, and values that
- * are not a time, go to Date.
+ * What `new Date(ms).toISOString()` gives (`2026-01-01T12:00:00.000Z`), without the date cache and time zone
+ * data that its first call loads (see utcDateTime). Years beyond 0-9999, and values that are not a time, are
+ * left to Date, which writes them with six digits and a sign, or throws.
  */
 export function isoFromMillis(ms: number = Date.now()): string {
-  if (!(ms >= MIN_FOUR_DIGIT_MS && ms < MAX_FOUR_DIGIT_MS)) return new Date(ms).toISOString();
-  const whole = Math.trunc(ms);
-  const milli = whole - Math.floor(whole / 1000) * 1000;
-  return `${utcDateTime(whole)}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
+  const d = new Date(ms);
+  const year = d.getUTCFullYear();
+  if (!(year >= 0 && year <= 9999)) return d.toISOString();
+  const milli = d.getUTCMilliseconds();
+  return `${utcDateTime(d)}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
 }
-
-/** 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z. */
-const MIN_FOUR_DIGIT_MS = -62_167_219_200_000;
-const MAX_FOUR_DIGIT_MS = 253_402_300_800_000;
 
 /** Float epoch seconds, as the compressed `subscribe_entities` format carries them. */
 export function epochSeconds(us: Micros): number {
