@@ -19,7 +19,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { monoMs, percentile } from './procs.js';
-import { next, receiptLatencies } from './ws-client-process.js';
+import { next, receiptLatencies, stopChild } from './ws-client-process.js';
 
 const CLIENTS = 10;
 const LOAD_ENTITIES = 1000;
@@ -319,19 +319,6 @@ function clients(): void {
 }
 
 // ---------------------------------------------------------------------------------------------- parent
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    if (child.connected) child.send({ type: 'exit' });
-    else child.kill('SIGTERM');
-  });
-}
 
 interface Row extends Case {
   readonly clients: number;

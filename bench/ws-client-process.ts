@@ -1,6 +1,6 @@
 /**
  * The WebSocket clients of the memory benchmarks, in a process of their own (bench/ws-clients.ts), and the
- * typed wait for a message from a child process that the memory benchmarks share.
+ * typed wait for a message from a child process and its stop that the benchmarks share.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { BENCH, TSX } from './procs.js';
@@ -23,6 +23,24 @@ export function next<T extends { type: string }>(child: ChildProcess, type: T['t
     }
     child.on('message', onMessage);
     child.on('exit', onExit);
+  });
+}
+
+/**
+ * Asks a child to exit ({ type: 'exit' } over IPC), kills it after `killAfterMs` if it has not. A child that
+ * exits by itself after its report may have a pipe that is closing already: a failed send then kills it
+ * instead of raising EPIPE as an 'error' event nobody listens to (which ended `make bench`'s GPIO run).
+ */
+export function stopChild(child: ChildProcess, killAfterMs = 5000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    if (child.connected) child.send({ type: 'exit' }, (err) => err && child.kill('SIGTERM'));
+    else child.kill('SIGTERM');
   });
 }
 

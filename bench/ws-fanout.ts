@@ -12,7 +12,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { next as nextMessage } from './ws-client-process.js';
+import { next as nextMessage, stopChild } from './ws-client-process.js';
 import type { FromClients, ToClients } from './ws-clients.js';
 import { monoMs } from './ws-generator.js';
 import type { FromServer, ToServer } from './ws-server-harness.js';
@@ -58,19 +58,6 @@ function label(c: Case): string {
   return c.coalesce ? 'hearth (coalescing)' : 'hearth';
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    if (child.connected) child.send({ type: 'exit' } satisfies ToServer);
-    else child.kill('SIGTERM');
-  });
-}
-
 async function runCase(c: Case): Promise<Row> {
   // WS_BENCH_SERVER_ARGS adds Node flags to the server process (e.g. --cpu-prof to profile it).
   const serverArgs = [...EXEC_ARGV, ...(process.env.WS_BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [])];
@@ -112,7 +99,7 @@ async function runCase(c: Case): Promise<Row> {
       clientsDropped: report.closed,
     };
   } finally {
-    await Promise.all([stopChild(server), stopChild(clients)]);
+    await Promise.all([stopChild(server, 3000), stopChild(clients, 3000)]);
   }
 }
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { monoMs, percentile } from './procs.js';
-import { next, receiptLatencies } from './ws-client-process.js';
+import { next, receiptLatencies, stopChild } from './ws-client-process.js';
 
 export const CLIENTS = 10;
 export const REPORT_HZ = Number(process.env.ZIGBEE_BENCH_REPORT_HZ ?? 100);
@@ -191,20 +191,6 @@ function clients(): void {
     }
   });
   process.on('disconnect', () => process.exit(0));
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    // The clients exit by themselves after their report: the pipe may be closing already.
-    if (child.connected) child.send({ type: 'exit' }, (err) => err && child.kill('SIGTERM'));
-    else child.kill('SIGTERM');
-  });
 }
 
 export interface LatencyResult {
