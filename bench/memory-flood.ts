@@ -174,7 +174,7 @@ try {
 
   const changes = flood.requests;
   const lines = [
-    `hearth: \`node ${NODE_ARGS.join(' ')} dist/hearth/cli.js serve\` with ${fmt(ENTITIES)} virtual entities and ${CLIENTS} WebSocket clients subscribed to state_changed (one client process), settled ${SETTLE_MS / 1000} s after start. Flood: ${RATE > 0 ? `${fmt(RATE)} POSTs/s of light/toggle for ${FLOOD_S} s (16 keep-alive connections)` : `wrk \`-t1 -c50 -d${FLOOD_S}s\` POSTs of light/toggle`} on ${LIGHTS} lights in turn, each a state change sent to every client. RSS in MB from /proc (anonymous + file-backed); idle: one reading a second for ${IDLE_S} s after the flood.`,
+    `hearth: \`node ${NODE_ARGS.join(' ')} dist/hearth/cli.js serve\` in the systemd unit's environment, with ${fmt(ENTITIES)} virtual entities and ${CLIENTS} WebSocket clients subscribed to state_changed (one client process), settled ${SETTLE_MS / 1000} s after start. Flood: ${RATE > 0 ? `${fmt(RATE)} POSTs/s of light/toggle for ${FLOOD_S} s (16 keep-alive connections)` : `wrk \`-t1 -c50 -d${FLOOD_S}s\` POSTs of light/toggle`} on ${LIGHTS} lights in turn, each a state change sent to every client. RSS in MB from /proc (anonymous + file-backed); idle: one reading a second for ${IDLE_S} s after the flood.`,
     '',
     '| state changes | changes/s | events delivered | clients dropped | RSS before | peak during | RSS right after | anon after | idle under 64 MB after | RSS 60 s after | anon 60 s after |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

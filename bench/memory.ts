@@ -154,7 +154,7 @@ const heap = await heapGrowth();
 
 const uwsFloor = floors.find((f) => f.floor === 'uws')?.reading.rssMb ?? Number.NaN;
 const lines = [
-  `Settled RSS in MB: read at least ${SETTLE_MS / 1000} s after the first 200 from GET /api/, once it has not moved by more than ${STABLE_MB} MB for ${STABLE_MS / 1000} s (at most ${MAX_SETTLE_MS / 1000} s). Anon: the process's own memory; file: pages of the node binary and libraries, shared and evictable. Peak: VmHWM. Pi flags: \`${PI_NODE_ARGS.join(' ')}\`.`,
+  `Settled RSS in MB: read at least ${SETTLE_MS / 1000} s after the first 200 from GET /api/, once it has not moved by more than ${STABLE_MB} MB for ${STABLE_MS / 1000} s (at most ${MAX_SETTLE_MS / 1000} s). Anon: the process's own memory; file: pages of the node binary and libraries, shared and evictable. Peak: VmHWM. Pi flags: \`${PI_NODE_ARGS.join(' ')}\`. Every process runs in the systemd unit's environment (its \`Environment=\` lines, nothing from the shell).`,
   '',
   '| process | node flags | RSS | anon | file | over the uWS floor | RSS at 2 s | peak | settled after |',
   '|---|---|---:|---:|---:|---:|---:|---:|---:|',

@@ -31,12 +31,34 @@ export const TSX = ['--import', 'tsx'];
  *                            once a burst is over.
  */
 export const PI_NODE_ARGS: readonly string[] = ['--max-semi-space-size=1', '--max-old-space-size=192', '--v8-pool-size=1', '--expose-gc'];
-/** The glibc allocator settings of the systemd unit (systemd/hearth.service says why), given to every hub the benches start. */
-export const PI_MALLOC_ENV: Readonly<Record<string, string>> = {
-  MALLOC_ARENA_MAX: '2',
-  MALLOC_MMAP_THRESHOLD_: '131072',
-  MALLOC_TRIM_THRESHOLD_: '131072',
-};
+/**
+ * The environment the systemd unit gives the hub: its `Environment=` lines (NODE_ENV, glibc's allocator settings;
+ * systemd/hearth.service says why each), read from the unit itself so that the benches follow it.
+ */
+export const UNIT_ENV: Readonly<Record<string, string>> = unitEnvironment(readFileSync(join(ROOT, 'systemd/hearth.service'), 'utf8'));
+
+/** The `Environment=` assignments of a unit file (unquoted `KEY=value` words, as hearth.service writes them). */
+export function unitEnvironment(unit: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const line of unit.split('\n')) {
+    if (!line.startsWith('Environment=')) continue;
+    for (const word of line.slice('Environment='.length).trim().split(/\s+/)) {
+      const eq = word.indexOf('=');
+      if (eq > 0) env[word.slice(0, eq)] = word.slice(eq + 1);
+    }
+  }
+  return env;
+}
+
+/**
+ * The environment of every process whose memory a bench reads (the hub, its floors and references): systemd
+ * starts a service with a clean one, not the shell's. The shell matters: NODE_EXTRA_CA_CERTS (set on the
+ * machines these benches run on) makes Node parse a CA bundle into OpenSSL as it starts, some 1.4 MB of
+ * native memory (heaptrack) that a hub under systemd does not have.
+ */
+export function measuredEnv(extra: Readonly<Record<string, string>> = UNIT_ENV): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', ...extra };
+}
 /** Node flags the hub runs with in the REST and startup benchmarks (HEARTH_BENCH_NODE_ARGS overrides). */
 export const HUB_NODE_ARGS: readonly string[] =
   process.env.HEARTH_BENCH_NODE_ARGS === undefined ? PI_NODE_ARGS : process.env.HEARTH_BENCH_NODE_ARGS.split(' ').filter(Boolean);
@@ -181,7 +203,7 @@ export async function startHub(options: {
   ];
   if (options.config !== null) args.push('--config', options.config);
   const t0 = monoMs();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...PI_MALLOC_ENV } });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'], env: measuredEnv() });
   let readyAt: number;
   try {
     readyAt = await waitFor200(child, port, '/api/', options.data.token);
@@ -262,7 +284,7 @@ export type Floor = keyof typeof FLOORS;
 export function spawnFloor(floor: Floor, port = 0): ChildProcess {
   return spawn(process.execPath, ['--input-type=module', '-e', FLOORS[floor]], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port) },
+    env: measuredEnv({ PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
 }

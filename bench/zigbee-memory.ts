@@ -13,8 +13,8 @@ import {
   httpRequest,
   type Memory,
   makeDataDir,
+  measuredEnv,
   median,
-  PI_MALLOC_ENV,
   PI_NODE_ARGS,
   ROOT,
   sleep,
@@ -140,7 +140,7 @@ export async function zigbeeMemory(files: { preload: string; reference: string; 
   const t0 = performance.now();
   const child = spawn(process.execPath, [...PI_NODE_ARGS, files.reference, refDir], {
     cwd: ROOT,
-    env: { ...process.env, ...PI_MALLOC_ENV },
+    env: measuredEnv(),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
