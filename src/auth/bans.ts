@@ -1,4 +1,3 @@
-import { type FSWatcher, watch } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isMap, parseDocument } from 'yaml';
@@ -7,6 +6,7 @@ import type { Component } from '../core/component.js';
 import type { Logger } from '../core/log.js';
 import { writeFileAtomic } from '../storage/atomic-file.js';
 import { DataFile, readDataFile } from '../storage/data-file.js';
+import { WatchedFile } from '../storage/watched-file.js';
 import { normalizeAddress } from './address.js';
 import { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './http-section.js';
 
@@ -54,12 +54,12 @@ export class LoginGuard implements AddressGate, FailureRecorder, Component {
   readonly name = 'login_guard';
   private readonly failures = new Map<string, Failures>();
   private bans: BanList;
-  private watcher: FSWatcher | undefined;
+  /** Follows the ban file, which `hearth unban` replaces while the hub runs. */
+  private watched: WatchedFile | undefined;
   private dataDir: string | undefined;
   /** Writes the ban file; a write the disk refuses is logged once and retried, the bans in memory hold meanwhile. */
   private readonly file: DataFile;
   private lastWritten: string | undefined;
-  private reloadTimer: NodeJS.Timeout | undefined;
   private readonly reloadListeners = new Set<() => void>();
 
   private constructor(
@@ -97,7 +97,13 @@ export class LoginGuard implements AddressGate, FailureRecorder, Component {
   async start(): Promise<void> {
     if (!this.settings.ip_ban_enabled || this.dataDir === undefined) return;
     this.bans = await loadBans(this.path, this.log);
-    this.watch(this.dataDir);
+    this.watched ??= new WatchedFile(
+      this.dataDir,
+      BANS_FILE,
+      () => this.reload().catch((err: unknown) => this.log.error({ err }, `could not re-read ${BANS_FILE}`)),
+      { log: this.log, withoutWatch: 'unbans made while the hub runs need a restart' },
+    );
+    this.watched.start();
     if (this.bans.size > 0) this.log.info({ banned: this.bans.size }, `${this.bans.size} banned address(es) loaded from ${BANS_FILE}`);
   }
 
@@ -180,9 +186,7 @@ export class LoginGuard implements AddressGate, FailureRecorder, Component {
 
   /** Stops watching the ban file and waits for a write in progress. */
   async close(): Promise<void> {
-    this.watcher?.close();
-    this.watcher = undefined;
-    if (this.reloadTimer !== undefined) clearTimeout(this.reloadTimer);
+    this.watched?.stop();
     await this.file.stop();
   }
 
@@ -195,24 +199,6 @@ export class LoginGuard implements AddressGate, FailureRecorder, Component {
   /** Never rejects: a refused write was logged once by the DataFile and is retried; the bans in memory hold. */
   private persist(): Promise<void> {
     return this.file.save().catch(() => {});
-  }
-
-  private watch(dataDir: string): void {
-    try {
-      this.watcher = watch(dataDir, { persistent: false }, (_event, filename) => {
-        if (filename !== BANS_FILE) return;
-        // Renames come in pairs and writes in bursts: read once things settle.
-        if (this.reloadTimer !== undefined) clearTimeout(this.reloadTimer);
-        this.reloadTimer = setTimeout(() => {
-          this.reloadTimer = undefined;
-          this.reload().catch((err: unknown) => this.log.error({ err }, `could not re-read ${BANS_FILE}`));
-        }, 50);
-        this.reloadTimer.unref();
-      });
-      this.watcher.on('error', (err) => this.log.warn({ err }, `stopped watching ${BANS_FILE}; unbans need a restart`));
-    } catch (err) {
-      this.log.warn({ err }, `cannot watch ${BANS_FILE}; unbans made while the hub runs need a restart`);
-    }
   }
 
   /** Takes the file's content as the truth when another process (`hearth unban`) changed it. */

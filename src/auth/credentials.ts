@@ -1,8 +1,8 @@
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isoFromMillis } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
+import { type FileStamp, fileStamp } from '../storage/watched-file.js';
 
 /** Login names and password hashes, apart from auth.json so that `hearth user password` can write it while the hub runs. */
 export const CREDENTIALS_FILE = 'credentials.json';
@@ -37,12 +37,6 @@ export function usernameProblem(username: string): string | undefined {
     return 'must have 1 to 64 characters: letters, digits and . _ @ -, starting with a letter or digit';
   }
   return undefined;
-}
-
-interface FileStamp {
-  readonly ino: number;
-  readonly size: number;
-  readonly mtimeMs: number;
 }
 
 /**
@@ -81,8 +75,7 @@ export class CredentialsFile {
   /** Re-reads the file when another process changed it. */
   async refresh(): Promise<void> {
     await this.writing.catch(() => {});
-    const now = await stampOf(this.path);
-    if (sameStamp(now, this.stamp)) return;
+    if ((await fileStamp(this.path)) === this.stamp) return;
     await this.reload();
   }
 
@@ -112,7 +105,7 @@ export class CredentialsFile {
         return;
       }
     }
-    this.stamp = await stampOf(this.path);
+    this.stamp = await fileStamp(this.path);
   }
 
   private save(): Promise<void> {
@@ -121,7 +114,7 @@ export class CredentialsFile {
       .catch(() => {})
       .then(async () => {
         await writeFileAtomic(this.path, text, 0o600);
-        this.stamp = await stampOf(this.path);
+        this.stamp = await fileStamp(this.path);
       });
     return this.writing;
   }
@@ -140,19 +133,4 @@ function isCredentialsData(value: unknown): value is CredentialsData {
     v.credentials.every((c) => typeof c?.user_id === 'string' && typeof c.username === 'string' && typeof c.password === 'string') &&
     (v.onboarded_at === null || typeof v.onboarded_at === 'string')
   );
-}
-
-async function stampOf(path: string): Promise<FileStamp | undefined> {
-  try {
-    const s = await stat(path);
-    return { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-}
-
-function sameStamp(a: FileStamp | undefined, b: FileStamp | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }

@@ -1,11 +1,12 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { type FSWatcher, readFileSync, statSync, watch } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isoFromMillis } from '../core/clock.js';
 import type { Component } from '../core/component.js';
 import { HubError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { DataFile, jsonOf, readDataFile } from '../storage/data-file.js';
+import { type FileStamp, fileStampSync, WatchedFile } from '../storage/watched-file.js';
 import { AccessTokens, type IssuedToken } from './access-tokens.js';
 import { CredentialsFile, normalizeUsername, usernameProblem } from './credentials.js';
 import { hashPassword, passwordProblem, verifyAgainstNothing, verifyPassword } from './passwords.js';
@@ -42,16 +43,6 @@ const LAST_USED_FLUSH_MS = 10 * 60 * 1000;
 /** How often authenticate() may stat the file to notice changes made by the CLI (the watch is the fast path). */
 const STAT_INTERVAL_MS = 1000;
 
-/** Identifies one version of the file on disk. */
-function fileStamp(path: string): string | undefined {
-  try {
-    const st = statSync(path);
-    return `${st.ino}:${st.size}:${st.mtimeMs}`;
-  } catch {
-    return undefined;
-  }
-}
-
 function isAuthFile(value: unknown): value is AuthFile {
   const v = value as Partial<AuthFile> | null;
   return typeof v === 'object' && v !== null && Array.isArray(v.users) && Array.isArray(v.tokens);
@@ -77,10 +68,10 @@ export class AuthStore implements Authenticator, Component {
   /** Writes auth.json; in the hub a write the disk refuses is retried and the users and tokens in memory stay the truth. */
   private readonly file: DataFile;
   /** The version of the file this store last read or wrote; another one means the CLI changed it. */
-  private stamp: string | undefined;
+  private stamp: FileStamp | undefined;
   private lastStatAt = 0;
-  private watcher: FSWatcher | undefined;
-  private reloadTimer: NodeJS.Timeout | undefined;
+  /** In the hub: follows auth.json, which the CLI replaces when it creates or revokes a token. */
+  private watched: WatchedFile | undefined;
   /** Page access tokens (short-lived, memory only). */
   private readonly accessTokens = new AccessTokens();
   /** Opened on first use, so commands that never touch passwords never read the file. */
@@ -94,7 +85,7 @@ export class AuthStore implements Authenticator, Component {
     private readonly keepInMemory = false,
   ) {
     this.indexTokens();
-    this.stamp = fileStamp(path);
+    this.stamp = fileStampSync(path);
     this.file = new DataFile({
       path,
       log,
@@ -108,7 +99,7 @@ export class AuthStore implements Authenticator, Component {
         return `${JSON.stringify(this.data, null, 2)}\n`;
       },
       onWritten: () => {
-        this.stamp = fileStamp(this.path);
+        this.stamp = fileStampSync(this.path);
       },
     });
   }
@@ -138,8 +129,14 @@ export class AuthStore implements Authenticator, Component {
     });
     this.data = loaded.status === 'ok' ? loaded.value : emptyAuthFile();
     this.indexTokens();
-    this.stamp = fileStamp(this.path);
-    if (this.keepInMemory) this.watchFile(this.dataDir);
+    this.stamp = fileStampSync(this.path);
+    if (this.keepInMemory) {
+      this.watched ??= new WatchedFile(this.dataDir, AUTH_FILE, () => this.reloadIfChanged(), {
+        log: this.log,
+        withoutWatch: 'token changes made by the CLI are seen within a second of the next request',
+      });
+      this.watched.start();
+    }
   }
 
   stop(): Promise<void> {
@@ -151,29 +148,12 @@ export class AuthStore implements Authenticator, Component {
     for (const t of this.data.tokens) this.tokensById.set(t.id, t);
   }
 
-  private watchFile(dataDir: string): void {
-    try {
-      // Watch the directory: atomic writes replace the file, which a watch on the file itself would lose.
-      this.watcher = watch(dataDir, { persistent: false }, (_event, filename) => {
-        if (filename !== AUTH_FILE || this.reloadTimer !== undefined) return;
-        this.reloadTimer = setTimeout(() => {
-          this.reloadTimer = undefined;
-          this.reloadIfChanged();
-        }, 50);
-        this.reloadTimer.unref();
-      });
-      this.watcher.on('error', () => this.watcher?.close());
-    } catch (err) {
-      this.log.warn({ err }, 'cannot watch the data directory; token changes made by the CLI are seen within a second of the next request');
-    }
-  }
-
   /**
    * Re-reads the file when another process changed it. Tokens that disappeared count as revoked; last-used
    * times this process knows and the file does not are kept.
    */
   private reloadIfChanged(): void {
-    const stamp = fileStamp(this.path);
+    const stamp = fileStampSync(this.path);
     if (stamp === this.stamp || stamp === undefined) return;
     let disk: unknown;
     try {
@@ -410,9 +390,7 @@ export class AuthStore implements Authenticator, Component {
 
   /** Writes pending last-used times; called on stop. */
   async close(): Promise<void> {
-    this.watcher?.close();
-    this.watcher = undefined;
-    if (this.reloadTimer !== undefined) clearTimeout(this.reloadTimer);
+    this.watched?.stop();
     if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     if (this.lastUsedDirty) await this.save();
