@@ -186,6 +186,8 @@ export async function startHub(options: {
   data: DataDir;
   nodeArgs?: readonly string[];
   cli?: string;
+  /** Variables for a bench's own instrumentation (a preload's output file), on top of the unit's environment. */
+  env?: Readonly<Record<string, string>>;
 }): Promise<Hub> {
   const port = await freePort();
   const args = [
@@ -203,7 +205,10 @@ export async function startHub(options: {
   ];
   if (options.config !== null) args.push('--config', options.config);
   const t0 = monoMs();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'], env: measuredEnv() });
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: measuredEnv({ ...UNIT_ENV, ...options.env }),
+  });
   let readyAt: number;
   try {
     readyAt = await waitFor200(child, port, '/api/', options.data.token);

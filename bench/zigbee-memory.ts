@@ -99,13 +99,17 @@ export async function zigbeeMemory(files: { preload: string; reference: string; 
   const devices = benchDevices();
   const wanted = new Set(devices.map((d) => d.ieee));
   const modulesFile = join(work, 'zigbee-modules.json');
-  process.env.HEARTH_ZIGBEE_MODULES = modulesFile;
 
   // The hub: the built bundle, a zigbee: section, the fake stick from the preload.
   const config = join(work, 'zigbee.yaml');
   writeFileSync(config, 'hub:\n  name: Zigbee bench\n  time_zone: Europe/Amsterdam\nzigbee: {}\n');
   const data = await makeDataDir();
-  const hub = await startHub({ config, data, nodeArgs: [...PI_NODE_ARGS, '--import', files.preload, '--import', files.probe] });
+  const hub = await startHub({
+    config,
+    data,
+    nodeArgs: [...PI_NODE_ARGS, '--import', files.preload, '--import', files.probe],
+    env: { HEARTH_ZIGBEE_MODULES: modulesFile },
+  });
   let hubReading: ZigbeeMemory['hub'];
   try {
     const t0 = performance.now();
@@ -173,13 +177,17 @@ export interface NoZigbee {
 /** The demo hub (no zigbee: section): start time over STARTS starts, settled RSS and its zigbee modules. */
 export async function demoWithoutZigbee(files: { probe: string }, work: string): Promise<NoZigbee> {
   const modulesFile = join(work, 'demo-modules.json');
-  process.env.HEARTH_ZIGBEE_MODULES = modulesFile;
   const readyMs: number[] = [];
   let settled: Settled | undefined;
   let modules: string[] = [];
   for (let i = 0; i < STARTS; i++) {
     const data = await makeDataDir();
-    const hub = await startHub({ config: null, data, nodeArgs: [...PI_NODE_ARGS, '--import', files.probe] });
+    const hub = await startHub({
+      config: null,
+      data,
+      nodeArgs: [...PI_NODE_ARGS, '--import', files.probe],
+      env: { HEARTH_ZIGBEE_MODULES: modulesFile },
+    });
     try {
       readyMs.push(hub.readyMs);
       if (i === STARTS - 1) {
