@@ -227,8 +227,8 @@ export async function startHub(options: {
   };
 }
 
-/** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
-export function stopProcess(child: ChildProcess, graceMs = 6000): Promise<void> {
+/** Asks a process to exit (`ask`: SIGTERM), then SIGKILL after `graceMs`; resolves when the process is gone. */
+export function stopProcess(child: ChildProcess, graceMs = 6000, ask: (c: ChildProcess) => void = (c) => c.kill('SIGTERM')): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
@@ -236,7 +236,7 @@ export function stopProcess(child: ChildProcess, graceMs = 6000): Promise<void> 
       clearTimeout(timer);
       resolve();
     });
-    child.kill('SIGTERM');
+    ask(child);
   });
 }
 

@@ -3,7 +3,7 @@
  * typed wait for a message from a child process and its stop that the benchmarks share.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { BENCH, TSX } from './procs.js';
+import { BENCH, stopProcess, TSX } from './procs.js';
 import type { FromClients, ToClients } from './ws-clients.js';
 
 export function next<T extends { type: string }>(child: ChildProcess, type: T['type'], ms: number): Promise<T> {
@@ -32,15 +32,9 @@ export function next<T extends { type: string }>(child: ChildProcess, type: T['t
  * instead of raising EPIPE as an 'error' event nobody listens to (which ended `make bench`'s GPIO run).
  */
 export function stopChild(child: ChildProcess, killAfterMs = 5000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    if (child.connected) child.send({ type: 'exit' }, (err) => err && child.kill('SIGTERM'));
-    else child.kill('SIGTERM');
+  return stopProcess(child, killAfterMs, (c) => {
+    if (c.connected) c.send({ type: 'exit' }, (err) => err && c.kill('SIGTERM'));
+    else c.kill('SIGTERM');
   });
 }
 
