@@ -51,13 +51,14 @@ export function unitEnvironment(unit: string): Record<string, string> {
 }
 
 /**
- * The environment of every process whose memory a bench reads (the hub, its floors and references): systemd
- * starts a service with a clean one, not the shell's. The shell matters: NODE_EXTRA_CA_CERTS (set on the
- * machines these benches run on) makes Node parse a CA bundle into OpenSSL as it starts, some 1.4 MB of
- * native memory (heaptrack) that a hub under systemd does not have.
+ * The environment of every process whose memory a bench reads: `PATH` and `vars` alone (the hub and its
+ * references pass UNIT_ENV, a floor only its port), as systemd starts a service with a clean one, not the
+ * shell's. The shell matters: NODE_EXTRA_CA_CERTS (set on the machines these benches run on) makes Node parse
+ * a CA bundle into OpenSSL as it starts, some 1.4 MB of native memory (heaptrack) that a hub under systemd
+ * does not have.
  */
-export function measuredEnv(extra: Readonly<Record<string, string>> = UNIT_ENV): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', ...extra };
+export function measuredEnv(vars: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', ...vars };
 }
 /** Node flags the hub runs with in the REST and startup benchmarks (HEARTH_BENCH_NODE_ARGS overrides). */
 export const HUB_NODE_ARGS: readonly string[] =

@@ -26,7 +26,7 @@ import { silentLogger } from '../src/core/log.js';
 import { DEFAULT_RECORDER_CONFIG } from '../src/recorder/config.js';
 import { Recorder } from '../src/recorder/recorder.js';
 import { DEFAULT_REPORT_WINDOW_MS, RestoreState } from '../src/restore/restore-state.js';
-import { BENCH, fmt, measuredEnv, PI_NODE_ARGS } from './procs.js';
+import { BENCH, fmt, measuredEnv, PI_NODE_ARGS, UNIT_ENV } from './procs.js';
 
 const SENSORS = 80;
 const SWITCHES = 20;
@@ -230,7 +230,7 @@ function runChild(mode: string): HourResult {
   const r = spawnSync(process.execPath, [...PI_NODE_ARGS, '--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), mode], {
     encoding: 'utf8',
     timeout: 5 * 60_000,
-    env: measuredEnv(),
+    env: measuredEnv(UNIT_ENV),
   });
   if (r.status !== 0) throw new Error(`${mode} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').at(-1) as string) as HourResult;

@@ -20,6 +20,7 @@ import {
   sleep,
   startHub,
   stopProcess,
+  UNIT_ENV,
 } from './procs.js';
 import { settle } from './settle.js';
 import { benchDevices } from './zigbee-sim.js';
@@ -144,7 +145,7 @@ export async function zigbeeMemory(files: { preload: string; reference: string; 
   const t0 = performance.now();
   const child = spawn(process.execPath, [...PI_NODE_ARGS, files.reference, refDir], {
     cwd: ROOT,
-    env: measuredEnv(),
+    env: measuredEnv(UNIT_ENV),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {

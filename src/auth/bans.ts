@@ -264,7 +264,7 @@ function banListOf(text: string): BanList {
   for (const [key, entry] of Object.entries(value)) {
     const ip = normalizeAddress(key);
     const at = (entry as { banned_at?: unknown } | null)?.banned_at;
-    bans.set(ip, { banned_at: typeof at === 'string' ? at : at instanceof Date ? at.toISOString() : isoFromMillis(0) });
+    bans.set(ip, { banned_at: typeof at === 'string' ? at : at instanceof Date ? isoFromMillis(at.getTime()) : isoFromMillis(0) });
   }
   return bans;
 }

@@ -1,6 +1,5 @@
 import { type FSWatcher, type Stats, statSync, watch } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Logger } from '../core/log.js';
 
 /**
@@ -59,10 +58,6 @@ export class WatchedFile {
     private readonly changed: () => void,
     private readonly options: WatchedFileOptions,
   ) {}
-
-  get path(): string {
-    return join(this.dir, this.name);
-  }
 
   start(): void {
     if (this.watcher !== undefined) return;

@@ -8,8 +8,13 @@ import { memoryLogger } from '../helpers/logger.js';
 
 const DEADLINE_MS = 5000;
 
-/** A watch on `name` that counts its calls and can be awaited for the next one, within a deadline. */
-function counted(dir: string, name: string, log = memoryLogger()) {
+type Teardown = { teardown(fn: () => unknown): void };
+
+/**
+ * A started watch on `name` (stopped when the test ends) that counts its calls and can be awaited for the
+ * next one, within a deadline.
+ */
+function counted(t: Teardown, dir: string, name: string, log = memoryLogger()) {
   let calls = 0;
   let wake: (() => void) | undefined;
   const watched = new WatchedFile(
@@ -21,6 +26,8 @@ function counted(dir: string, name: string, log = memoryLogger()) {
     },
     { log, withoutWatch: 'changes need a restart' },
   );
+  watched.start();
+  t.teardown(() => watched.stop());
   return {
     watched,
     log,
@@ -40,7 +47,7 @@ function counted(dir: string, name: string, log = memoryLogger()) {
   };
 }
 
-async function tempDir(t: { teardown(fn: () => unknown): void }): Promise<string> {
+async function tempDir(t: Teardown): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'hearth-watched-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   return dir;
@@ -48,9 +55,7 @@ async function tempDir(t: { teardown(fn: () => unknown): void }): Promise<string
 
 t.test('an atomic replace by another writer is reported once, after its burst of events', async (t) => {
   const dir = await tempDir(t);
-  const w = counted(dir, 'auth.json');
-  w.watched.start();
-  t.teardown(() => w.watched.stop());
+  const w = counted(t, dir, 'auth.json');
   const changed = w.next();
   // A temp file written and renamed over the name: several events, one report.
   await writeFileAtomic(join(dir, 'auth.json'), '{"a":1}', 0o600);
@@ -60,14 +65,8 @@ t.test('an atomic replace by another writer is reported once, after its burst of
 
 t.test('changes to other files in the directory are not reported', async (t) => {
   const dir = await tempDir(t);
-  const w = counted(dir, 'auth.json');
-  const witness = counted(dir, 'other.json');
-  w.watched.start();
-  witness.watched.start();
-  t.teardown(() => {
-    w.watched.stop();
-    witness.watched.stop();
-  });
+  const w = counted(t, dir, 'auth.json');
+  const witness = counted(t, dir, 'other.json');
   const seen = witness.next();
   await writeFile(join(dir, 'other.json'), '{}');
   // The witness has seen the other file's events settle: the watch on auth.json had them too, and ignored them.
@@ -77,11 +76,8 @@ t.test('changes to other files in the directory are not reported', async (t) => 
 
 t.test('stop() drops a report still settling and ends the watch', async (t) => {
   const dir = await tempDir(t);
-  const w = counted(dir, 'auth.json');
-  const witness = counted(dir, 'auth.json');
-  w.watched.start();
-  witness.watched.start();
-  t.teardown(() => witness.watched.stop());
+  const w = counted(t, dir, 'auth.json');
+  const witness = counted(t, dir, 'auth.json');
   const first = witness.next();
   await writeFile(join(dir, 'auth.json'), '1');
   w.watched.stop();
@@ -94,9 +90,7 @@ t.test('stop() drops a report still settling and ends the watch', async (t) => {
 
 t.test('a directory that cannot be watched is logged with what it costs, and start() does not throw', async (t) => {
   const dir = await tempDir(t);
-  const w = counted(join(dir, 'missing'), 'bans.json');
-  w.watched.start();
-  w.watched.stop();
+  const w = counted(t, join(dir, 'missing'), 'bans.json');
   t.same(
     w.log.entries.map((e) => [e.level, e.msg]),
     [['warn', 'cannot watch bans.json; changes need a restart']],
