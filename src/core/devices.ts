@@ -38,7 +38,8 @@ export interface DeviceEntry {
   serial_number: string | null;
   via_device_id: string | null;
   area_id: string | null;
-  labels: string[];
+  /** Replaced, never changed in place: the device registry keeps the entry itself to write to disk. */
+  labels: readonly string[];
   disabled_by: string | null;
   created_at: number;
   modified_at: number;
@@ -76,6 +77,9 @@ export function deviceIdFor(identifier: DeviceIdentifier): string {
 }
 
 type Changes = Record<string, JsonValue>;
+
+/** The labels of a device that has none: one shared array, not one per device. */
+const NO_LABELS: readonly string[] = Object.freeze([]);
 
 /**
  * The devices drivers register. Registering again with a known identifier updates that entry (a driver
@@ -141,7 +145,7 @@ export class DeviceRegistry {
       via_device_id: via,
       // Home Assistant applies a suggested area only to a device it has not seen before.
       area_id: stored === undefined ? suggested : stored.area_id,
-      labels: stored === undefined ? [] : [...stored.labels],
+      labels: stored === undefined || stored.labels.length === 0 ? NO_LABELS : [...stored.labels],
       disabled_by: stored?.disabled_by ?? null,
       created_at: stored?.created_at ?? now,
       modified_at: stored?.modified_at ?? now,

@@ -10,6 +10,7 @@ import { type OpenAppendFile, openAppendFile } from '../storage/journal.js';
 import { WriteGuard } from '../storage/write-guard.js';
 import { utcDayOf } from './day.js';
 import { encodeRows, goodRows, lastRows, ROW_BYTES, readRows, type StatRecord } from './statistics-file.js';
+import { COVERED, INTEGRAL, MAX, MIN, SINCE, STATE, SUM, TrackerTable, VALUE } from './trackers.js';
 import type { StatisticMeta, StatisticPeriod, StatisticRow, StatisticsReader } from './types.js';
 
 export const STATISTICS_OWNER = 'statistics';
@@ -29,23 +30,6 @@ interface MetaEntry {
   unitClass: string | null;
   /** `total` (a reset through last_reset) or `total_increasing` (a drop is a reset); null for measurements. */
   stateClass: string;
-}
-
-/** What is known of one statistic during the open 5-minute period. */
-interface Tracker {
-  readonly meta: number;
-  /** The value in force, NaN while unavailable. */
-  value: number;
-  /** When the value took effect (seconds), or the period start if earlier. */
-  since: number;
-  integral: number;
-  covered: number;
-  min: number;
-  max: number;
-  /** For totals: the last value and the running sum of increases. */
-  state: number;
-  sum: number;
-  lastReset: string | null;
 }
 
 /** Device classes Home Assistant gives a unit class (sensor/const.py UNIT_CONVERTERS). */
@@ -96,7 +80,7 @@ export class Statistics implements Component, StatisticsReader {
   private readonly dir: string;
   private readonly metas: MetaEntry[] = [];
   private readonly metaIndex = new Map<string, number>();
-  private readonly trackers = new Map<string, Tracker>();
+  private readonly trackers = new TrackerTable();
   /** The open 5-minute period's start (seconds). */
   private periodS = -1;
   /** Closed 5-minute rows of the open hour, and rows not yet written. */
@@ -204,13 +188,14 @@ export class Statistics implements Component, StatisticsReader {
   private observe(entityId: string, state: string, attributes: Readonly<Record<string, unknown>>, atS: number): void {
     const stateClass = attributes.state_class;
     if (stateClass !== 'measurement' && stateClass !== 'total' && stateClass !== 'total_increasing') return;
-    let tracker = this.trackers.get(entityId);
+    const trackers = this.trackers;
+    let t = trackers.of(entityId);
     const value = state.trim() === '' ? Number.NaN : Number(state);
-    if (tracker === undefined) {
+    if (t === undefined) {
       if (!Number.isFinite(value)) return;
-      tracker = this.track(entityId, stateClass, attributes);
+      t = this.track(entityId, stateClass, attributes);
     }
-    const meta = this.metas[tracker.meta] as MetaEntry;
+    const meta = this.metas[trackers.meta(t)] as MetaEntry;
     const unit = typeof attributes.unit_of_measurement === 'string' ? attributes.unit_of_measurement : null;
     const name = typeof attributes.friendly_name === 'string' ? attributes.friendly_name : null;
     if (meta.unit !== unit || meta.name !== name) {
@@ -221,30 +206,27 @@ export class Statistics implements Component, StatisticsReader {
     // A change at or after the open period's end belongs to the next one: close what it left first.
     if (atS >= this.periodS + SHORT_S) this.rollTo(atS);
     // A clock that went back: the change counts at the period's start (rows never go back in time).
-    const t = Math.max(atS, this.periodS);
-    this.accumulate(tracker, t);
+    this.accumulate(t, Math.max(atS, this.periodS));
     if (meta.kind === 'mean') {
-      tracker.value = value;
+      trackers.set(t, VALUE, value);
       if (Number.isFinite(value)) {
-        tracker.min = Math.min(tracker.min, value);
-        tracker.max = Math.max(tracker.max, value);
+        trackers.set(t, MIN, Math.min(trackers.get(t, MIN), value));
+        trackers.set(t, MAX, Math.max(trackers.get(t, MAX), value));
       }
       return;
     }
     if (!Number.isFinite(value)) return;
     const lastReset = typeof attributes.last_reset === 'string' ? attributes.last_reset : null;
-    if (Number.isNaN(tracker.state)) {
-      tracker.state = value;
-      tracker.lastReset = lastReset;
-      return;
-    }
-    const reset = meta.stateClass === 'total_increasing' ? value < tracker.state : lastReset !== tracker.lastReset;
-    tracker.sum += reset ? Math.max(value, 0) : value - tracker.state;
-    tracker.state = value;
-    tracker.lastReset = lastReset;
+    const previous = trackers.get(t, STATE);
+    trackers.set(t, STATE, value);
+    const previousReset = trackers.lastReset(t);
+    trackers.setLastReset(t, lastReset);
+    if (Number.isNaN(previous)) return;
+    const reset = meta.stateClass === 'total_increasing' ? value < previous : lastReset !== previousReset;
+    trackers.set(t, SUM, trackers.get(t, SUM) + (reset ? Math.max(value, 0) : value - previous));
   }
 
-  private track(entityId: string, stateClass: string, attributes: Readonly<Record<string, unknown>>): Tracker {
+  private track(entityId: string, stateClass: string, attributes: Readonly<Record<string, unknown>>): number {
     let meta = this.metaIndex.get(entityId);
     if (meta === undefined) {
       const deviceClass = typeof attributes.device_class === 'string' ? attributes.device_class : '';
@@ -258,26 +240,14 @@ export class Statistics implements Component, StatisticsReader {
       });
       this.metaDirty = true;
     }
-    const tracker: Tracker = {
-      meta,
-      value: Number.NaN,
-      since: this.periodS,
-      integral: 0,
-      covered: 0,
-      min: Number.POSITIVE_INFINITY,
-      max: Number.NEGATIVE_INFINITY,
-      state: Number.NaN,
-      sum: 0,
-      lastReset: null,
-    };
+    const t = this.trackers.add(entityId, meta, this.periodS);
     // A total continues from its last stored row after a restart: the first value is compared with it.
     const last = this.lastRow(meta);
     if (last !== undefined) {
-      tracker.state = last.state;
-      tracker.sum = last.sum;
+      this.trackers.set(t, STATE, last.state);
+      this.trackers.set(t, SUM, last.sum);
     }
-    this.trackers.set(entityId, tracker);
-    return tracker;
+    return t;
   }
 
   /** A total's last hourly row (its state and running sum), if any: written since start, else read at start. */
@@ -288,12 +258,15 @@ export class Statistics implements Component, StatisticsReader {
     return this.lastTotals.get(meta);
   }
 
-  private accumulate(tr: Tracker, t: number): void {
-    if (t > tr.since && Number.isFinite(tr.value)) {
-      tr.integral += tr.value * (t - tr.since);
-      tr.covered += t - tr.since;
+  private accumulate(t: number, at: number): void {
+    const trackers = this.trackers;
+    const since = trackers.get(t, SINCE);
+    const value = trackers.get(t, VALUE);
+    if (at > since && Number.isFinite(value)) {
+      trackers.set(t, INTEGRAL, trackers.get(t, INTEGRAL) + value * (at - since));
+      trackers.set(t, COVERED, trackers.get(t, COVERED) + (at - since));
     }
-    tr.since = Math.max(tr.since, t);
+    trackers.set(t, SINCE, Math.max(since, at));
   }
 
   /** Closes every 5-minute period (and hour) the clock has left; the timer calls it, tests too. */
@@ -315,46 +288,52 @@ export class Statistics implements Component, StatisticsReader {
       // A clock set forward by a lot (a Pi without a real-time clock getting NTP after boot): no rows are made
       // up for the gap; the open period and hour are closed and counting resumes at the current period.
       const end = this.periodS + SHORT_S;
-      for (const tr of this.trackers.values()) this.closePeriod(tr, end);
+      for (let t = 0; t < this.trackers.size; t++) this.closePeriod(t, end);
       this.closeHour(end - (end % HOUR_S === 0 ? HOUR_S : end % HOUR_S));
       this.periodS = this.periodOf(now);
-      for (const tr of this.trackers.values()) tr.since = this.periodS;
+      for (let t = 0; t < this.trackers.size; t++) this.trackers.set(t, SINCE, this.periodS);
       this.options.log.warn({ skippedSeconds: Math.round(now - end) }, 'statistics: the clock jumped forward; no rows for the gap');
       return;
     }
     while (now >= this.periodS + SHORT_S) {
       const end = this.periodS + SHORT_S;
-      for (const tr of this.trackers.values()) this.closePeriod(tr, end);
+      for (let t = 0; t < this.trackers.size; t++) this.closePeriod(t, end);
       this.periodS = end;
       if (end % HOUR_S === 0) this.closeHour(end - HOUR_S);
     }
   }
 
-  private closePeriod(tr: Tracker, end: number): void {
-    this.accumulate(tr, end);
-    const meta = this.metas[tr.meta] as MetaEntry;
+  private closePeriod(t: number, end: number): void {
+    this.accumulate(t, end);
+    const trackers = this.trackers;
+    const meta = trackers.meta(t);
     const startS = end - SHORT_S;
-    if (meta.kind === 'mean') {
-      if (tr.covered > 0) {
+    if ((this.metas[meta] as MetaEntry).kind === 'mean') {
+      const covered = trackers.get(t, COVERED);
+      if (covered > 0) {
         this.hourRows.push({
-          meta: tr.meta,
+          meta,
           startS,
-          mean: tr.integral / tr.covered,
-          min: tr.min,
-          max: tr.max,
+          mean: trackers.get(t, INTEGRAL) / covered,
+          min: trackers.get(t, MIN),
+          max: trackers.get(t, MAX),
           state: Number.NaN,
           sum: Number.NaN,
         });
       }
       // The next period starts with the value in force.
-      tr.min = Number.isFinite(tr.value) ? tr.value : Number.POSITIVE_INFINITY;
-      tr.max = Number.isFinite(tr.value) ? tr.value : Number.NEGATIVE_INFINITY;
-    } else if (Number.isFinite(tr.state)) {
-      this.hourRows.push({ meta: tr.meta, startS, mean: Number.NaN, min: Number.NaN, max: Number.NaN, state: tr.state, sum: tr.sum });
+      const value = trackers.get(t, VALUE);
+      trackers.set(t, MIN, Number.isFinite(value) ? value : Number.POSITIVE_INFINITY);
+      trackers.set(t, MAX, Number.isFinite(value) ? value : Number.NEGATIVE_INFINITY);
+    } else {
+      const state = trackers.get(t, STATE);
+      if (Number.isFinite(state)) {
+        this.hourRows.push({ meta, startS, mean: Number.NaN, min: Number.NaN, max: Number.NaN, state, sum: trackers.get(t, SUM) });
+      }
     }
-    tr.integral = 0;
-    tr.covered = 0;
-    tr.since = end;
+    trackers.set(t, INTEGRAL, 0);
+    trackers.set(t, COVERED, 0);
+    trackers.set(t, SINCE, end);
   }
 
   private closeHour(hourS: number): void {

@@ -98,23 +98,15 @@ export class DeviceRegistryView implements DeviceRegistryHooks {
 
   // ---- for the Registries facade ----
 
-  /** A device was registered or changed: remember it (what the user set survives a restart). */
+  /**
+   * A device was registered or changed: remember it (what the user set survives a restart). The core's entry
+   * itself is kept, not a copy: the core changes it only in register() and update(), each of which brings
+   * the hub here again, and a removed device's entry is left as it was last.
+   */
   remember(deviceId: string): void {
     const d = this.deps.core.devices.get(deviceId);
     if (d === undefined) return;
-    this.stored.set(d.id, {
-      id: d.id,
-      name: d.name,
-      identifiers: d.identifiers,
-      manufacturer: d.manufacturer,
-      model: d.model,
-      name_by_user: d.name_by_user,
-      area_id: d.area_id,
-      labels: [...d.labels],
-      disabled_by: d.disabled_by,
-      created_at: d.created_at,
-      modified_at: d.modified_at,
-    });
+    this.stored.set(d.id, d);
     this.deps.changed();
   }
 

@@ -13,6 +13,8 @@ export type EntityDisabler = 'user' | 'device' | 'integration';
 export type EntityHider = 'user' | 'integration';
 export type EntityCategory = 'config' | 'diagnostic';
 export const ENTITY_CATEGORIES: readonly EntityCategory[] = ['config', 'diagnostic'];
+/** The labels and aliases of an entry that has none: one shared array, not two per entity. */
+const NO_STRINGS: readonly string[] = Object.freeze([]);
 
 /** The fields of an entry that change over its life. */
 interface EntryFields {
@@ -189,8 +191,8 @@ export class EntityRegistry implements EntityRegistryHook {
         has_unique_id: init.uniqueId !== undefined,
         device_id: null,
         area_id: null,
-        labels: [],
-        aliases: [],
+        labels: NO_STRINGS,
+        aliases: NO_STRINGS,
         name: null,
         icon: null,
         original_name: null,
