@@ -1,6 +1,7 @@
 import type { Level } from 'pino';
 import type { Logger } from '../core/log.js';
 import type { Hub } from '../hub.js';
+import { holdOptimizingCompiler } from './start-up-compiler.js';
 import { createSystemdNotifier } from './systemd-notify.js';
 import { EXIT_FAILURE, EXIT_OK, optionalString, parseCommandArgs, SERVE_USAGE, UsageError } from './usage.js';
 
@@ -62,6 +63,8 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
     process.stdout.write(SERVE_USAGE);
     return EXIT_OK;
   }
+  // Before the heavy modules load: nothing is optimized until the hub serves (start-up-compiler.ts says why).
+  const releaseCompiler = holdOptimizingCompiler(process.execArgv, process.env.NODE_OPTIONS);
   // The heavy modules load only here, so `hearth token` and `--help` stay quick.
   const [{ readConfigOrReport }, { Hub }, { SECTION_VALIDATORS }, { createLogger }, { nativeUwsProblem }, { HUB_VERSION }] =
     await Promise.all([
@@ -154,6 +157,7 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
   log.info({ port: hub.port }, 'hearth started');
   // The API listens and the drivers were started (Hub.start resolves after both).
   notifier.ready(`serving the API on port ${hub.port}`);
+  releaseCompiler();
   // Runs until a signal; exit() ends the process.
   return new Promise<number>(() => {});
 }
