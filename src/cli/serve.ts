@@ -64,7 +64,7 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
     return EXIT_OK;
   }
   // Before the heavy modules load: nothing is optimized until the hub serves (start-up-compiler.ts says why).
-  const releaseCompiler = holdOptimizingCompiler(process.execArgv, process.env.NODE_OPTIONS);
+  const compiler = holdOptimizingCompiler(process.execArgv, process.env.NODE_OPTIONS);
   // The heavy modules load only here, so `hearth token` and `--help` stay quick.
   const [{ readConfigOrReport }, { Hub }, { SECTION_VALIDATORS }, { createLogger }, { nativeUwsProblem }, { HUB_VERSION }] =
     await Promise.all([
@@ -157,7 +157,7 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
   log.info({ port: hub.port }, 'hearth started');
   // The API listens and the drivers were started (Hub.start resolves after both).
   notifier.ready(`serving the API on port ${hub.port}`);
-  releaseCompiler();
+  compiler.serving();
   // Runs until a signal; exit() ends the process.
   return new Promise<number>(() => {});
 }

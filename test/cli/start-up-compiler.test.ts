@@ -6,7 +6,7 @@ import { withoutCoverage } from '../helpers/child-env.js';
 const CHILD_DEADLINE_MS = 30_000;
 
 /** Runs compiler-hold-child.ts with extra Node flags; resolves with what it saw of V8's optimizer. */
-function run(mode: 'release' | 'deadline', nodeFlags: readonly string[] = []): Promise<{ held: boolean; after: boolean }> {
+function run(mode: 'serving' | 'deadline', nodeFlags: readonly string[] = []): Promise<{ held: boolean; after: boolean }> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
@@ -20,8 +20,8 @@ function run(mode: 'release' | 'deadline', nodeFlags: readonly string[] = []): P
   });
 }
 
-t.test('nothing is optimized while the hub starts, and the optimizer works again once it is released', async (t) => {
-  t.same(await run('release'), { held: false, after: true });
+t.test('nothing is optimized while the hub starts, and the optimizer works again once it serves and its loop is quiet', async (t) => {
+  t.same(await run('serving'), { held: false, after: true });
 });
 
 t.test('a start that takes long gets the optimizer back at the hold deadline, without a release', async (t) => {
@@ -29,8 +29,8 @@ t.test('a start that takes long gets the optimizer back at the hold deadline, wi
 });
 
 t.test('Node flags that decide about the optimizer themselves are left as the user gave them', async (t) => {
-  // --no-opt: the hold does nothing, and releasing it must not turn the optimizer on.
-  t.same(await run('release', ['--no-opt']), { held: false, after: false });
+  // --no-opt: the hold does nothing, and serving must not turn the optimizer on.
+  t.same(await run('serving', ['--no-opt']), { held: false, after: false });
   // --max-opt=3 still allows TurboFan: it keeps working through the start.
-  t.same(await run('release', ['--max-opt=3']), { held: true, after: true });
+  t.same(await run('serving', ['--max-opt=3']), { held: true, after: true });
 });
