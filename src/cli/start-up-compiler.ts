@@ -1,5 +1,5 @@
-import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
+import { loopBusySincePrevious } from '../util/loop-busy.js';
 
 /**
  * Keeps V8's optimizing compiler (TurboFan) off while the hub starts, and turns it on once the hub serves and its
@@ -51,12 +51,9 @@ export function holdOptimizingCompiler(
   // MQTT announce of every entity, runs right after the hub serves and leaves the same holes).
   const serving = (): void => {
     if (!held || watch !== undefined) return;
-    let previous = performance.eventLoopUtilization();
+    const loopBusy = loopBusySincePrevious();
     watch = setInterval(() => {
-      const now = performance.eventLoopUtilization();
-      const busy = performance.eventLoopUtilization(now, previous).utilization;
-      previous = now;
-      if (busy < QUIET_LOOP) release();
+      if (loopBusy() < QUIET_LOOP) release();
     }, CHECK_MS);
     watch.unref();
   };

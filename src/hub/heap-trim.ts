@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import type { Component } from '../core/component.js';
 import type { Logger } from '../core/log.js';
+import { loopBusySincePrevious } from '../util/loop-busy.js';
 import { type Scheduler, timersScheduler } from '../util/scheduler.js';
 
 /**
@@ -62,16 +63,6 @@ export function exposedGc(): (() => void) | undefined {
 
 function committedHeap(): number {
   return getHeapStatistics().total_heap_size;
-}
-
-function loopBusySincePrevious(): () => number {
-  let previous = performance.eventLoopUtilization();
-  return () => {
-    const now = performance.eventLoopUtilization();
-    const share = performance.eventLoopUtilization(now, previous).utilization;
-    previous = now;
-    return share;
-  };
 }
 
 export class HeapTrim implements Component {
