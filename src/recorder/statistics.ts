@@ -8,15 +8,15 @@ import type { Logger } from '../core/log.js';
 import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
 import { type OpenAppendFile, openAppendFile } from '../storage/journal.js';
 import { WriteGuard } from '../storage/write-guard.js';
-import { utcDayOf } from './day.js';
+import { DAY_S, utcDayOf } from './day.js';
 import { encodeRows, goodRows, lastRows, ROW_BYTES, readRows, type StatRecord } from './statistics-file.js';
+import { rollup } from './statistics-rollup.js';
 import { COVERED, INTEGRAL, MAX, MIN, SINCE, STATE, SUM, TrackerTable, VALUE } from './trackers.js';
 import type { StatisticMeta, StatisticPeriod, StatisticRow, StatisticsReader } from './types.js';
 
 export const STATISTICS_OWNER = 'statistics';
 const SHORT_S = 300;
 const HOUR_S = 3600;
-const DAY_S = 86_400;
 /** Rows waiting for the disk (a full disk) beyond this are dropped, oldest first, and counted. */
 const MAX_PENDING_ROWS = 50_000;
 
@@ -467,7 +467,7 @@ export class Statistics implements Component, StatisticsReader {
     if (wanted.size === 0) return out;
     const rows = period === '5minute' ? this.shortRows(fromS, toS) : this.hourlyRows(period === 'hour' ? fromS : fromS - 14 * DAY_S, toS);
     const picked = rows.filter((r) => wanted.has(r.meta));
-    const grouped = period === '5minute' || period === 'hour' ? picked : this.rollup(picked, period);
+    const grouped = period === '5minute' || period === 'hour' ? picked : rollup(picked, period, this.options.offsetSeconds ?? (() => 0));
     const length = period === '5minute' ? SHORT_S : HOUR_S;
     for (const r of grouped) {
       if (r.startS < fromS || r.startS >= toS) continue;
@@ -500,52 +500,5 @@ export class Statistics implements Component, StatisticsReader {
     const out = readRows(join(this.dir, 'hourly.bin'), this.hourlyCount, Math.max(0, fromS), toS);
     for (const r of this.pendingHourly) if (r.startS >= fromS && r.startS < toS) out.push(r);
     return out;
-  }
-
-  /** Day, week (from Monday) and month rows from hourly ones, in the hub's local time. */
-  private rollup(rows: StatRecord[], period: 'day' | 'week' | 'month'): (StatRecord & { endS: number })[] {
-    const offset = this.options.offsetSeconds ?? (() => 0);
-    const groups = new Map<string, { startS: number; endS: number; rows: StatRecord[] }>();
-    for (const r of rows) {
-      const local = r.startS + offset(r.startS);
-      const localDay = Math.floor(local / DAY_S);
-      let fromLocal: number;
-      let toLocal: number;
-      if (period === 'day') {
-        fromLocal = localDay * DAY_S;
-        toLocal = fromLocal + DAY_S;
-      } else if (period === 'week') {
-        const monday = localDay - ((localDay + 3) % 7);
-        fromLocal = monday * DAY_S;
-        toLocal = fromLocal + 7 * DAY_S;
-      } else {
-        const d = new Date(localDay * DAY_S * 1000);
-        fromLocal = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 1000;
-        toLocal = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / 1000;
-      }
-      // Local midnight back to UTC with the offset in force then (a DST day is 23 or 25 hours long).
-      const startS = fromLocal - offset(fromLocal - offset(r.startS));
-      const endS = toLocal - offset(toLocal - offset(r.startS));
-      const key = `${r.meta}:${startS}`;
-      const g = groups.get(key);
-      if (g === undefined) groups.set(key, { startS, endS, rows: [r] });
-      else g.rows.push(r);
-    }
-    const out: (StatRecord & { endS: number })[] = [];
-    for (const { startS, endS, rows: rs } of groups.values()) {
-      const last = rs[rs.length - 1] as StatRecord;
-      const means = rs.filter((r) => Number.isFinite(r.mean));
-      out.push({
-        meta: last.meta,
-        startS,
-        endS,
-        mean: means.length === 0 ? Number.NaN : means.reduce((a, r) => a + r.mean, 0) / means.length,
-        min: Math.min(...rs.map((r) => r.min)),
-        max: Math.max(...rs.map((r) => r.max)),
-        state: last.state,
-        sum: last.sum,
-      });
-    }
-    return out.sort((a, b) => a.startS - b.startS);
   }
 }
