@@ -1,6 +1,7 @@
 import type { Level } from 'pino';
 import type { Logger } from '../core/log.js';
 import type { Hub } from '../hub.js';
+import { flushIdleCode } from './code-flushing.js';
 import { holdOptimizingCompiler } from './start-up-compiler.js';
 import { createSystemdNotifier } from './systemd-notify.js';
 import { EXIT_FAILURE, EXIT_OK, optionalString, parseCommandArgs, SERVE_USAGE, UsageError } from './usage.js';
@@ -65,6 +66,8 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
   }
   // Before the heavy modules load: nothing is optimized until the hub serves (start-up-compiler.ts says why).
   const compiler = holdOptimizingCompiler(process.execArgv, process.env.NODE_OPTIONS);
+  // Code the hub runs once (its start-up) is given back after one full collection (code-flushing.ts).
+  flushIdleCode(process.execArgv);
   // The heavy modules load only here, so `hearth token` and `--help` stay quick.
   const [{ readConfigOrReport }, { Hub }, { SECTION_VALIDATORS }, { createLogger }, { nativeUwsProblem }, { HUB_VERSION }] =
     await Promise.all([
