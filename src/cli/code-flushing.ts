@@ -6,8 +6,9 @@ import { setFlagsFromString } from 'node:v8';
  *
  * Much of a hub's code runs once: reading the configuration, setting up components, creating entities. By
  * default V8 keeps a function's bytecode until it has gone unused through six full collections, and its
- * baseline code for good; an idle hub has few full collections (its heap trim runs at most twice a minute), so
- * that code stayed in the heap for minutes, and the baseline part for the life of the process. What the hub
+ * baseline code for good. An idle hub has few full collections of V8's own (those its heap trim starts with
+ * gc() flushed no code when tried), so that code stayed in the heap for minutes, and the baseline part for the
+ * life of the process. What the hub
  * runs all the time is never flushed; a function flushed and called again is compiled again from its source
  * when called, as at start-up.
  *

@@ -66,7 +66,7 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
   }
   // Before the heavy modules load: nothing is optimized until the hub serves (start-up-compiler.ts says why).
   const compiler = holdOptimizingCompiler(process.execArgv, process.env.NODE_OPTIONS);
-  // Code the hub runs once (its start-up) is given back after one full collection (code-flushing.ts).
+  // Code the hub has stopped running (its start-up) is given back after two full collections (code-flushing.ts).
   flushIdleCode(process.execArgv);
   // The heavy modules load only here, so `hearth token` and `--help` stay quick.
   const [{ readConfigOrReport }, { Hub }, { SECTION_VALIDATORS }, { createLogger }, { nativeUwsProblem }, { HUB_VERSION }] =
