@@ -2,7 +2,7 @@ import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { open, readdir, rename, stat, truncate, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { crc32, deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { crc32, deflateRaw, deflateRawSync, inflateRawSync, type ZlibOptions } from 'node:zlib';
 import type { Logger } from '../core/log.js';
 import { encodeRecord } from '../storage/journal.js';
 import { quarantine } from '../storage/quarantine.js';
@@ -170,6 +170,12 @@ async function scanDay(
  * Deflates into an output buffer of about the input's size. With zlib's default of 16 KB, each small chunk of
  * an hourly seal held a 16 KB buffer for its few hundred bytes until it was written: 16 MB for a thousand
  * entities, and the malloc heap stayed that much larger afterwards. Small outputs come from Node's buffer pool.
+ *
+ * zlib's own state is sized to the input too. By default every deflate allocates some 280 KB (a 32 KB window
+ * twice over, hash chains, a 16,384-symbol block buffer), which a chunk of a few hundred bytes never uses; a
+ * seal deflates one chunk per entity, so a 10,000-entity hub's seal allocated and freed 10,000 of those. A
+ * window as large as the input finds every match the default one would, and a block buffer of the input's
+ * length holds it in one block, as before; the output inflates with the default window.
  */
 export function deflateSized(plain: Uint8Array, level: number): Buffer {
   return deflateRawSync(plain, sizedOptions(plain, level));
@@ -182,8 +188,16 @@ export function deflateSizedAsync(plain: Uint8Array, level: number): Promise<Buf
 
 const deflateRawAsync = promisify(deflateRaw);
 
-function sizedOptions(plain: Uint8Array, level: number): { level: number; chunkSize: number } {
-  return { level, chunkSize: Math.max(64, plain.length + (plain.length >> 10) + 64) };
+function sizedOptions(plain: Uint8Array, level: number): ZlibOptions {
+  // The window (2^windowBits, 512 B to zlib's 32 KB) covers the whole input; memLevel sets the block buffer to
+  // 2^(memLevel + 6) symbols (64 to zlib's default 16,384) and the hash table to 2^(memLevel + 7) entries.
+  const bits = Math.ceil(Math.log2(Math.max(1, plain.length)));
+  return {
+    level,
+    chunkSize: Math.max(64, plain.length + (plain.length >> 10) + 64),
+    windowBits: Math.min(15, Math.max(9, bits)),
+    memLevel: Math.min(8, Math.max(1, bits - 6)),
+  };
 }
 
 /** Reads a chunk's deflated bytes (positional read), checks them and inflates them. */
