@@ -10,8 +10,9 @@ import { loopBusySincePrevious } from '../util/loop-busy.js';
  * the holes they leave cannot go back to the system: glibc returns only the top of its heap. With a thousand
  * entities that was 2 MB of free holes for the life of the process (`malloc_stats` through gdb, 0.4 s after the
  * start), and RSS 2 MB higher (bench/RESULTS.md). The same jobs after start-up find few long-lived allocations
- * around them: their blocks are freed at the top of the heap and returned. (Under load, a burst of compiles can
- * still leave holes: after a flood of state changes, malloc is about 1.5 MB higher than before it.)
+ * around them: their blocks are freed at the top of the heap and returned. (The systemd unit has glibc map blocks
+ * of 8 KB and more on their own, which takes the compiler's larger segments out of the heap; its smaller
+ * allocations still left some 1.5 MB more anonymous memory without the hold.)
  *
  * The hold lasts through the first work components do once the hub serves (the MQTT announce of every entity
  * left the same holes when it came right after an early release: +6.1 MB over a hub without mqtt instead of
