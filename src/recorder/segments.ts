@@ -173,9 +173,10 @@ async function scanDay(
  *
  * zlib's own state is sized to the input too. By default every deflate allocates some 280 KB (a 32 KB window
  * twice over, hash chains, a 16,384-symbol block buffer), which a chunk of a few hundred bytes never uses; a
- * seal deflates one chunk per entity, so a 10,000-entity hub's seal allocated and freed 10,000 of those. A
- * window as large as the input finds every match the default one would, and a block buffer of the input's
- * length holds it in one block, as before; the output inflates with the default window.
+ * seal deflates one chunk per entity, so a 10,000-entity hub's seal allocated and freed 10,000 of those (with
+ * the unit's 8 KB mmap threshold, each block a fresh mapping: 1.5 s more for a start that seals). A window that
+ * covers the input and a block buffer that holds it in one block give the same output size as the defaults
+ * (test/recorder/segments.test.ts, and the recorder's disk bench); it inflates with the default window.
  */
 export function deflateSized(plain: Uint8Array, level: number): Buffer {
   return deflateRawSync(plain, sizedOptions(plain, level));
