@@ -3,7 +3,8 @@ import { type ConfigIssue, type ConfigPath, ConfigReader, formatPath, kindOf } f
 import { entityIdProblem, slugify } from '../core/entity-id.js';
 import { isJsonObject, type JsonValue } from '../core/json.js';
 import { ICON_PATTERN, ID_PATTERN, normalizeName } from './common.js';
-import { ENTITY_CATEGORIES, type EntityCategory, type EntityCustomization } from './entity-registry.js';
+import { ENTITY_CATEGORIES, type EntityCategory } from './entity-entry.js';
+import type { EntityCustomization } from './entity-registry.js';
 import { COLOR_PATTERN } from './label-registry.js';
 
 /** An area from `areas:`; `floor` and `labels` may name floors and labels by id or by name. */

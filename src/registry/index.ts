@@ -1,10 +1,9 @@
 export { type AreaEntry, type AreaFields, AreaRegistry } from './area-registry.js';
 export { type ConfigArea, type ConfigFloor, type ConfigLabel, REGISTRY_SECTION_VALIDATORS, type RegistryConfig } from './config.js';
 export { type DeviceChanges, DeviceRegistryView, deviceJson } from './device-registry.js';
+export type { EntityCategory, EntityEntry } from './entity-entry.js';
 export {
-  type EntityCategory,
   type EntityCustomization,
-  type EntityEntry,
   EntityRegistry,
   type EntityUpdate,
   type EntityUpdateResult,

@@ -1,6 +1,6 @@
 import type { DeviceEntry } from '../core/devices.js';
 import type { TargetSelector } from '../core/targets.js';
-import type { EntityEntry } from './entity-registry.js';
+import type { EntityEntry } from './entity-entry.js';
 
 /** What target expansion reads: the registries' current entries. */
 export interface TargetSources {

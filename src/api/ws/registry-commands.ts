@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '../../core/json.js';
-import { ENTITY_CATEGORIES, type EntityEntry } from '../../registry/entity-registry.js';
+import { ENTITY_CATEGORIES, type EntityEntry } from '../../registry/entity-entry.js';
 import type { Registries } from '../../registry/index.js';
 import { command, requireAdmin, userOf } from './command.js';
 import type { Command, Connection } from './connection.js';
