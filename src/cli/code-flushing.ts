@@ -8,9 +8,8 @@ import { setFlagsFromString } from 'node:v8';
  * default V8 keeps a function's bytecode until it has gone unused through six full collections, and its
  * baseline code for good. An idle hub has few full collections of V8's own (those its heap trim starts with
  * gc() flushed no code when tried), so that code stayed in the heap for minutes, and the baseline part for the
- * life of the process. What the hub
- * runs all the time is never flushed; a function flushed and called again is compiled again from its source
- * when called, as at start-up.
+ * life of the process. What the hub runs all the time is never flushed; a function flushed and called again is
+ * compiled again from its source when called, as at start-up.
  *
  * Measured (bench/RESULTS.md, 1,000 entities and 100 WebSocket clients): settled, 0.9-1.5 MB less anonymous
  * memory; a minute after a flood of state changes, 63.1-63.7 MB instead of 64.5-65.0. REST throughput and
