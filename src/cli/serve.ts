@@ -2,6 +2,7 @@ import type { Level } from 'pino';
 import type { Logger } from '../core/log.js';
 import type { Hub } from '../hub.js';
 import { flushIdleCode } from './code-flushing.js';
+import { stopPretenuring } from './pretenuring.js';
 import { holdOptimizingCompiler } from './start-up-compiler.js';
 import { createSystemdNotifier } from './systemd-notify.js';
 import { EXIT_FAILURE, EXIT_OK, optionalString, parseCommandArgs, SERVE_USAGE, UsageError } from './usage.js';
@@ -68,6 +69,8 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
   const compiler = holdOptimizingCompiler(process.execArgv, process.env.NODE_OPTIONS);
   // Code the hub has stopped running (its start-up) is given back after two full collections (code-flushing.ts).
   flushIdleCode(process.execArgv);
+  // Short-lived states under a burst die young instead of being allocated old (pretenuring.ts).
+  stopPretenuring(process.execArgv);
   // The heavy modules load only here, so `hearth token` and `--help` stay quick.
   const [{ readConfigOrReport }, { Hub }, { SECTION_VALIDATORS }, { createLogger }, { nativeUwsProblem }, { HUB_VERSION }] =
     await Promise.all([
