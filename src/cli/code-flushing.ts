@@ -1,4 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
+import { setV8FlagsUnlessGiven } from './v8-flags.js';
 
 /**
  * Lets V8 give back the compiled code of functions the hub no longer runs once they have gone unused through
@@ -15,13 +15,11 @@ import { setFlagsFromString } from 'node:v8';
  * memory; a minute after a flood of state changes, 63.1-63.7 MB instead of 64.5-65.0. REST throughput and
  * start-up times did not change.
  *
- * Set here rather than as node flags because Node refuses these V8 flags in NODE_OPTIONS, so `npx hearth serve`
- * gets them too. Flags about code flushing given on node's command line are left as the user set them.
+ * Set at run time (v8-flags.ts says why); flags about code flushing given on node's command line are left as
+ * the user set them.
  */
 export function flushIdleCode(execArgv: readonly string[]): boolean {
-  if (execArgv.some((flag) => FLUSH_FLAG.test(flag))) return false;
-  for (const flag of FLAGS) setFlagsFromString(flag);
-  return true;
+  return setV8FlagsUnlessGiven(execArgv, FLUSH_FLAG, FLAGS);
 }
 
 const FLAGS = ['--bytecode-old-age=1', '--flush-baseline-code'];

@@ -1,4 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
+import { setV8FlagsUnlessGiven } from './v8-flags.js';
 
 /**
  * Stops V8 from allocating objects straight into the old generation when their allocation site's objects
@@ -15,13 +15,11 @@ import { setFlagsFromString } from 'node:v8';
  * generation grew 2.3 MB during the flood instead of 3.8 MB; RSS right after it 65.6-66.1 MB instead of
  * 66.5-67.7. REST throughput did not change.
  *
- * Set at run time, like code-flushing.ts, because Node refuses this V8 flag in NODE_OPTIONS; the flag given on
- * node's command line, either way, is left as the user set it.
+ * Set at run time (v8-flags.ts says why); the flag given on node's command line, either way, is left as the
+ * user set it.
  */
 export function stopPretenuring(execArgv: readonly string[]): boolean {
-  if (execArgv.some((flag) => PRETENURING_FLAG.test(flag))) return false;
-  setFlagsFromString('--no-allocation-site-pretenuring');
-  return true;
+  return setV8FlagsUnlessGiven(execArgv, PRETENURING_FLAG, ['--no-allocation-site-pretenuring']);
 }
 
 /** V8 accepts - or _ in its flags. */
