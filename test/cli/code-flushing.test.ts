@@ -1,9 +1,5 @@
-import { execFile } from 'node:child_process';
 import t from 'tap';
-import { packageRoot } from '../../src/util/paths.js';
-import { withoutCoverage } from '../helpers/child-env.js';
-
-const CHILD_DEADLINE_MS = 30_000;
+import { runTsChild } from '../helpers/child-env.js';
 
 interface Seen {
   readonly set: boolean;
@@ -15,18 +11,8 @@ interface Seen {
 }
 
 /** Runs code-flushing-child.ts with extra Node flags; resolves with what it saw of V8's code flushing. */
-function run(nodeFlags: readonly string[] = []): Promise<Seen> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      ['--allow-natives-syntax', ...nodeFlags, '--import', 'tsx', 'test/cli/code-flushing-child.ts'],
-      { cwd: packageRoot(), env: withoutCoverage(process.env), timeout: CHILD_DEADLINE_MS },
-      (err, stdout, stderr) => {
-        if (err !== null) reject(new Error(`${err.message}\n${stderr}`));
-        else resolve(JSON.parse(stdout) as Seen);
-      },
-    );
-  });
+async function run(nodeFlags: readonly string[] = []): Promise<Seen> {
+  return JSON.parse(await runTsChild('test/cli/code-flushing-child.ts', ['--allow-natives-syntax', ...nodeFlags])) as Seen;
 }
 
 t.test('code the hub ran once is given back after a few full collections, baseline code too', async (t) => {

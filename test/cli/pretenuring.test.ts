@@ -1,9 +1,5 @@
-import { execFile } from 'node:child_process';
 import t from 'tap';
-import { packageRoot } from '../../src/util/paths.js';
-import { withoutCoverage } from '../helpers/child-env.js';
-
-const CHILD_DEADLINE_MS = 30_000;
+import { runTsChild } from '../helpers/child-env.js';
 
 interface Seen {
   readonly set: boolean;
@@ -12,31 +8,16 @@ interface Seen {
 }
 
 /** Runs pretenuring-child.ts with V8's pretenuring trace and extra Node flags. */
-function run(nodeFlags: readonly string[] = []): Promise<Seen> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [
-        '--max-semi-space-size=1',
-        '--trace-pretenuring',
-        '--trace-pretenuring-statistics',
-        ...nodeFlags,
-        '--import',
-        'tsx',
-        'test/cli/pretenuring-child.ts',
-      ],
-      { cwd: packageRoot(), env: withoutCoverage(process.env), timeout: CHILD_DEADLINE_MS, maxBuffer: 16 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        if (err !== null) {
-          reject(new Error(`${err.message}\n${stderr}`));
-          return;
-        }
-        const lines = stdout.trimEnd().split('\n');
-        const { set } = JSON.parse(lines.at(-1) ?? '{}') as { set: boolean };
-        resolve({ set, tenured: lines.filter((line) => line.includes('=> tenure')).length });
-      },
-    );
-  });
+async function run(nodeFlags: readonly string[] = []): Promise<Seen> {
+  const stdout = await runTsChild('test/cli/pretenuring-child.ts', [
+    '--max-semi-space-size=1',
+    '--trace-pretenuring',
+    '--trace-pretenuring-statistics',
+    ...nodeFlags,
+  ]);
+  const lines = stdout.trimEnd().split('\n');
+  const { set } = JSON.parse(lines.at(-1) ?? '{}') as { set: boolean };
+  return { set, tenured: lines.filter((line) => line.includes('=> tenure')).length };
 }
 
 t.test('objects that live through one young collection are not allocated old', async (t) => {

@@ -1,23 +1,10 @@
-import { execFile } from 'node:child_process';
 import t from 'tap';
-import { packageRoot } from '../../src/util/paths.js';
-import { withoutCoverage } from '../helpers/child-env.js';
-
-const CHILD_DEADLINE_MS = 30_000;
+import { runTsChild } from '../helpers/child-env.js';
 
 /** Runs compiler-hold-child.ts with extra Node flags; resolves with what it saw of V8's optimizer. */
-function run(mode: 'serving' | 'deadline', nodeFlags: readonly string[] = []): Promise<{ held: boolean; after: boolean }> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      ['--allow-natives-syntax', ...nodeFlags, '--import', 'tsx', 'test/cli/compiler-hold-child.ts', mode],
-      { cwd: packageRoot(), env: withoutCoverage(process.env), timeout: CHILD_DEADLINE_MS },
-      (err, stdout, stderr) => {
-        if (err !== null) reject(new Error(`${err.message}\n${stderr}`));
-        else resolve(JSON.parse(stdout) as { held: boolean; after: boolean });
-      },
-    );
-  });
+async function run(mode: 'serving' | 'deadline', nodeFlags: readonly string[] = []): Promise<{ held: boolean; after: boolean }> {
+  const stdout = await runTsChild('test/cli/compiler-hold-child.ts', ['--allow-natives-syntax', ...nodeFlags], [mode]);
+  return JSON.parse(stdout) as { held: boolean; after: boolean };
 }
 
 t.test('nothing is optimized while the hub starts, and the optimizer works again once it serves and its loop is quiet', async (t) => {
