@@ -9,7 +9,14 @@ import type { JsonObject } from '../core/json.js';
 export type EntityDisabler = 'user' | 'device' | 'integration';
 export type EntityHider = 'user' | 'integration';
 export type EntityCategory = 'config' | 'diagnostic';
+const ENTITY_DISABLERS: readonly EntityDisabler[] = ['user', 'device', 'integration'];
+const ENTITY_HIDERS: readonly EntityHider[] = ['user', 'integration'];
 export const ENTITY_CATEGORIES: readonly EntityCategory[] = ['config', 'diagnostic'];
+
+/** Whether a stored value is null or one of `allowed`. */
+function nullOrOneOf<T extends string>(allowed: readonly T[], value: string | null): value is T | null {
+  return value === null || (allowed as readonly string[]).includes(value);
+}
 
 /** The fields of an entry that change over its life. */
 export interface EntryFields {
@@ -113,9 +120,9 @@ export function fromJson(raw: JsonObject): MutableEntry | undefined {
     aliases: list('aliases'),
   };
   if (Object.values(fields).some((v) => v === undefined)) return undefined;
-  if (disabledBy !== null && disabledBy !== 'user' && disabledBy !== 'device' && disabledBy !== 'integration') return undefined;
-  if (hiddenBy !== null && hiddenBy !== 'user' && hiddenBy !== 'integration') return undefined;
-  if (category !== null && category !== 'config' && category !== 'diagnostic') return undefined;
+  if (disabledBy === undefined || !nullOrOneOf(ENTITY_DISABLERS, disabledBy)) return undefined;
+  if (hiddenBy === undefined || !nullOrOneOf(ENTITY_HIDERS, hiddenBy)) return undefined;
+  if (category === undefined || !nullOrOneOf(ENTITY_CATEGORIES, category)) return undefined;
   const created = typeof raw.created_at === 'number' ? raw.created_at : 0;
   return {
     ...(fields as Omit<EntryFields, 'entity_id' | 'disabled_by' | 'hidden_by' | 'entity_category'>),
