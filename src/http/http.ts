@@ -51,7 +51,7 @@ export class Reply {
    * socket then, so writes go straight out without a cork callback of their own.
    */
   inline = false;
-  private bodyReader: ((chunk: ArrayBuffer, isLast: boolean) => void) | undefined;
+  private bodyRead = false;
   private remote: string | undefined;
 
   constructor(
@@ -161,12 +161,17 @@ export class Reply {
    * way: a promise and an async frame per request were a tenth of what the hot path allocated.
    */
   readBody(onBody: (bytes: Buffer) => void, onError: (err: HubError) => void, limit = MAX_BODY_BYTES): void {
-    if (this.bodyReader !== undefined) throw new Error('body already read');
+    if (this.bodyRead) throw new Error('body already read');
+    this.bodyRead = true;
     let first: Buffer | undefined;
     let chunks: Buffer[] | undefined;
     let size = 0;
     let failed = false;
-    this.bodyReader = (chunk, isLast) => {
+    // The reader goes straight to uWS, never into a field of this object: V8 11's unoptimized code (which runs every
+    // request until TurboFan has compiled this path, and again after a deoptimization) keeps each closure stored by
+    // a property assignment alive through young collections, so every request's objects were promoted to the old
+    // generation while the path warmed up (some 40 KB per scavenge, 1-2 MB per burst; bench/RESULTS.md, the flood).
+    this.res.onData((chunk, isLast) => {
       if (failed) return;
       size += chunk.byteLength;
       if (size > limit) {
@@ -180,8 +185,7 @@ export class Reply {
       else if (chunks === undefined) chunks = [first, copy];
       else chunks.push(copy);
       if (isLast) onBody(chunks === undefined ? first : Buffer.concat(chunks, size));
-    };
-    this.res.onData(this.bodyReader);
+    });
   }
 }
 

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, normalize, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
 import t from 'tap';
+import { REPO_ROOT, sourceFiles } from '../helpers/source-files.js';
 
 /**
  * Which folder may import which (README, "Layers"). A folder may import itself and the folders listed for it;
@@ -57,18 +58,6 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   cli: ['core', 'util', 'version', 'config', 'storage', 'auth', 'http', 'hub', 'sections'],
 };
 
-const ROOT = join(import.meta.dirname, '..', '..');
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(path));
-    else if (entry.name.endsWith('.ts')) out.push(path);
-  }
-  return out;
-}
-
 /** src/<folder>/... -> folder; src/hub.ts -> hub; src/cli.ts -> cli; drivers/... -> drivers. */
 function layerOf(file: string): string {
   const parts = file.split('/');
@@ -81,7 +70,7 @@ const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)[
 
 /** Every relative import of a file, as repository paths of .ts files. */
 function importsOf(file: string): string[] {
-  const text = readFileSync(join(ROOT, file), 'utf8');
+  const text = readFileSync(join(REPO_ROOT, file), 'utf8');
   return [...text.matchAll(IMPORT)].map((m) => normalize(join(dirname(file), (m[1] ?? '').replace(/\.js$/, '.ts'))));
 }
 
@@ -100,7 +89,7 @@ t.test('every folder imports only the layers below it', async (t) => {
     for (const target of imports) {
       const to = layerOf(target);
       if (to !== from && !allowed.includes(to))
-        broken.push(`${file} imports ${relative(ROOT, join(ROOT, target))}: ${from} may import only ${allowed.join(', ') || 'itself'}`);
+        broken.push(`${file} imports ${target}: ${from} may import only ${allowed.join(', ') || 'itself'}`);
     }
   }
   t.same(broken, [], 'layer violations');
@@ -139,6 +128,6 @@ t.test('check-config never loads the HTTP server or the native uWS binary', asyn
     [],
     'no module of the HTTP layer, the API or the hub',
   );
-  const uws = [...seen].filter((f) => readFileSync(join(ROOT, f), 'utf8').includes("'uWebSockets.js'"));
+  const uws = [...seen].filter((f) => readFileSync(join(REPO_ROOT, f), 'utf8').includes("'uWebSockets.js'"));
   t.same(uws, [], 'no module that imports uWebSockets.js');
 });
