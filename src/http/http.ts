@@ -167,10 +167,10 @@ export class Reply {
     let chunks: Buffer[] | undefined;
     let size = 0;
     let failed = false;
-    // The reader goes straight to uWS, never into a field of this object: V8 11's unoptimized code (which runs every
-    // request until TurboFan has compiled this path, and again after a deoptimization) keeps each closure stored by
-    // a property assignment alive through young collections, so every request's objects were promoted to the old
-    // generation while the path warmed up (some 40 KB per scavenge, 1-2 MB per burst; bench/RESULTS.md, the flood).
+    // Passed straight to uWS, never assigned to a field: V8's parser takes a function literal assigned to a property
+    // for a method, and the interpreter allocates it in the old generation, where it kept this request's objects
+    // alive through young collections. Until TurboFan had compiled this path (the first 1-2 s of a burst) every
+    // request's objects were promoted, 40-50 KB per scavenge (test/architecture/closure-assignments.test.ts).
     this.res.onData((chunk, isLast) => {
       if (failed) return;
       size += chunk.byteLength;
