@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import ts from 'typescript';
-import { REPO_ROOT, sourceFiles } from '../helpers/source-files.js';
+import { packageRoot } from '../../src/util/paths.js';
+import { sourceFiles } from '../helpers/source-files.js';
 
 /**
  * No function literal assigned straight to a property (`obj.fn = () => ...`, `obj[k] = function ...`) in the hub's
@@ -24,7 +25,7 @@ const ASSIGNMENTS = new Set([
 
 /** `file:line: target` for each function literal assigned to a property in `file`. */
 function closureAssignments(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(join(REPO_ROOT, file), 'utf8'), ts.ScriptTarget.ES2022, true);
+  const source = ts.createSourceFile(file, readFileSync(join(packageRoot(), file), 'utf8'), ts.ScriptTarget.ES2022, true);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
     if (

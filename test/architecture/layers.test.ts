@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import t from 'tap';
-import { REPO_ROOT, sourceFiles } from '../helpers/source-files.js';
+import { packageRoot } from '../../src/util/paths.js';
+import { sourceFiles } from '../helpers/source-files.js';
 
 /**
  * Which folder may import which (README, "Layers"). A folder may import itself and the folders listed for it;
@@ -70,7 +71,7 @@ const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)[
 
 /** Every relative import of a file, as repository paths of .ts files. */
 function importsOf(file: string): string[] {
-  const text = readFileSync(join(REPO_ROOT, file), 'utf8');
+  const text = readFileSync(join(packageRoot(), file), 'utf8');
   return [...text.matchAll(IMPORT)].map((m) => normalize(join(dirname(file), (m[1] ?? '').replace(/\.js$/, '.ts'))));
 }
 
@@ -128,6 +129,6 @@ t.test('check-config never loads the HTTP server or the native uWS binary', asyn
     [],
     'no module of the HTTP layer, the API or the hub',
   );
-  const uws = [...seen].filter((f) => readFileSync(join(REPO_ROOT, f), 'utf8').includes("'uWebSockets.js'"));
+  const uws = [...seen].filter((f) => readFileSync(join(packageRoot(), f), 'utf8').includes("'uWebSockets.js'"));
   t.same(uws, [], 'no module that imports uWebSockets.js');
 });
