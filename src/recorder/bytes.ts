@@ -1,4 +1,3 @@
-/** The value of a lower-case hex digit (the caller checked the text is hex). */
 /** The value of a lowercase hex digit, or -1. */
 function hexValue(c: number): number {
   if (c >= 0x30 && c <= 0x39) return c - 0x30;
@@ -6,41 +5,81 @@ function hexValue(c: number): number {
   return -1;
 }
 
-/** A growable byte buffer with LEB128 varints (numbers up to 2^53, not only 32-bit ones). */
+/**
+ * A growable byte buffer with LEB128 varints (numbers up to 2^53, not only 32-bit ones).
+ *
+ * It grows one of two ways. By default it doubles one contiguous buffer, copying what it holds: right for a
+ * record built and handed on at once. With `blockBytes` (the recorder's hot series, which live for up to an
+ * hour) it keeps what it wrote in place and starts a new block, of twice the last one's size up to
+ * `blockBytes`: nothing is copied and no outgrown buffer is left for the garbage collector. Outgrown buffers
+ * are old-generation garbage until the next full collection; under a flood of state changes to 50 lights they
+ * were about as many bytes as the points themselves, and the malloc heap stayed that much larger (bench/RESULTS.md, the flood).
+ * A view that spans blocks is a copy; reads (commits, seals, history) are rare next to writes.
+ */
 export class ByteWriter {
   private buf: Uint8Array;
-  length = 0;
+  /** Bytes written into `buf`. */
+  private pos = 0;
+  /** The blocks before `buf` (block mode only), and the bytes used in each: a block ends where a write did not fit. */
+  private readonly full: Uint8Array[] = [];
+  private readonly used: number[] = [];
+  private fullBytes = 0;
+  private fullCapacity = 0;
 
-  constructor(capacity = 64) {
+  constructor(
+    capacity = 64,
+    private readonly blockBytes = 0,
+  ) {
     this.buf = new Uint8Array(capacity);
+  }
+
+  /** Bytes written. */
+  get length(): number {
+    return this.fullBytes + this.pos;
   }
 
   /** Bytes held (capacity), for the memory budget. */
   get capacity(): number {
-    return this.buf.length;
+    return this.fullCapacity + this.buf.length;
   }
 
+  /** Makes `n` contiguous bytes free at `pos`. */
   private room(n: number): void {
-    if (this.length + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.length + n) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.length));
-    this.buf = next;
+    const buf = this.buf;
+    if (this.pos + n <= buf.length) return;
+    if (this.blockBytes === 0) {
+      let size = buf.length * 2;
+      while (size < this.pos + n) size *= 2;
+      const next = new Uint8Array(size);
+      next.set(buf.subarray(0, this.pos));
+      this.buf = next;
+      return;
+    }
+    if (this.pos > 0) {
+      this.full.push(buf);
+      this.used.push(this.pos);
+      this.fullBytes += this.pos;
+      this.fullCapacity += buf.length;
+    }
+    this.buf = new Uint8Array(Math.max(n, Math.min(this.blockBytes, buf.length * 2)));
+    this.pos = 0;
   }
 
   u8(v: number): void {
     this.room(1);
-    this.buf[this.length++] = v;
+    this.buf[this.pos++] = v;
   }
 
   varint(v: number): void {
     this.room(8);
+    const buf = this.buf;
+    let at = this.pos;
     while (v >= 0x80) {
-      this.buf[this.length++] = (v % 0x80) | 0x80;
+      buf[at++] = (v % 0x80) | 0x80;
       v = Math.floor(v / 0x80);
     }
-    this.buf[this.length++] = v;
+    buf[at++] = v;
+    this.pos = at;
   }
 
   /** Signed as zigzag: small magnitudes of either sign take one byte. */
@@ -50,11 +89,10 @@ export class ByteWriter {
 
   bytes(b: Uint8Array): void {
     this.room(b.length);
-    this.buf.set(b, this.length);
-    this.length += b.length;
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
   }
 
-  /** 32 lower-case hex digits (a context id) as their 16 bytes, without a Buffer per id. */
   /**
    * Writes a 32-digit lowercase hex id as 16 bytes and returns true; writes nothing and returns false for
    * anything else (a client's own context id), which the caller then writes as text. One pass: no regexp first.
@@ -63,20 +101,31 @@ export class ByteWriter {
     if (s.length !== 32) return false;
     this.room(16);
     const buf = this.buf;
-    let at = this.length;
+    let at = this.pos;
     for (let i = 0; i < 32; i += 2) {
       const hi = hexValue(s.charCodeAt(i));
       const lo = hexValue(s.charCodeAt(i + 1));
       if (hi < 0 || lo < 0) return false;
       buf[at++] = (hi << 4) | lo;
     }
-    this.length = at;
+    this.pos = at;
     return true;
   }
 
   /** Overwrites a byte already written (a flags byte whose bits are known only after what follows it). */
   setU8(at: number, v: number): void {
-    this.buf[at] = v;
+    let base = this.fullBytes;
+    if (at >= base) {
+      this.buf[at - base] = v;
+      return;
+    }
+    for (let i = this.full.length - 1; i >= 0; i--) {
+      base -= this.used[i] as number;
+      if (at >= base) {
+        (this.full[i] as Uint8Array)[at - base] = v;
+        return;
+      }
+    }
   }
 
   string(s: string): void {
@@ -85,19 +134,25 @@ export class ByteWriter {
     this.bytes(b);
   }
 
-  /** A view of bytes [from, to) (valid until the next write grows the buffer). */
+  /** The bytes [from, to): a view into the buffer (valid until the next write) when they lie in one block, else a copy. */
   view(from = 0, to = this.length): Uint8Array {
-    return this.buf.subarray(from, to);
+    const base = this.fullBytes;
+    if (from >= base) return this.buf.subarray(from - base, to - base);
+    const out = new Uint8Array(to - from);
+    let start = 0;
+    for (let i = 0; i <= this.full.length; i++) {
+      const block = i < this.full.length ? (this.full[i] as Uint8Array) : this.buf;
+      const end = start + (i < this.full.length ? (this.used[i] as number) : this.pos);
+      if (end > from && start < to)
+        out.set(block.subarray(Math.max(from, start) - start, Math.min(to, end) - start), Math.max(0, start - from));
+      start = end;
+    }
+    return out;
   }
 
   /** A copy of everything written. */
   toBuffer(): Buffer {
-    return Buffer.from(this.buf.subarray(0, this.length));
-  }
-
-  /** Drops everything after `length` (a failed append's partial bytes). */
-  truncate(length: number): void {
-    this.length = length;
+    return Buffer.from(this.view());
   }
 }
 

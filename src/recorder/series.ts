@@ -11,6 +11,9 @@ import { ByteReader, ByteWriter } from './bytes.js';
  * digits (random as far as compression goes) would cost two bytes a point.
  */
 
+/** The largest block of a series' body: at most this much slack per series, and a block header per kilobyte. */
+const BODY_BLOCK_BYTES = 1024;
+
 /** The attributes differ from the previous point's: their dictionary index follows. */
 const F_ATTR = 1;
 /** last_changed differs from last_updated (an attributes-only update): its distance back follows. */
@@ -115,7 +118,8 @@ class Previous {
 
 /** Encodes points one after another into `body`, with its dictionaries. */
 export class SeriesWriter {
-  readonly body = new ByteWriter(32);
+  // In blocks: a series lives up to an hour, and outgrown buffers would wait for a full collection (bytes.ts).
+  readonly body = new ByteWriter(32, BODY_BLOCK_BYTES);
   readonly attrs = new Dictionary();
   // Made on first use: numeric series have no text states, and only logbook entities have users.
   private ownStates: Dictionary | undefined;
