@@ -47,8 +47,8 @@ export class Reply {
   private aborted = false;
   private done = false;
   /**
-   * True while the route's handler runs synchronously inside uWS's request callback: uWS has corked the
-   * socket then, so writes go straight out without a cork callback of their own.
+   * True while the route's handler runs synchronously inside uWS's request callback, or a body reader inside
+   * its data callback: uWS has corked the socket then, so writes go straight out without a cork callback of their own.
    */
   inline = false;
   private bodyRead = false;
@@ -184,7 +184,15 @@ export class Reply {
       if (first === undefined) first = copy;
       else if (chunks === undefined) chunks = [first, copy];
       else chunks.push(copy);
-      if (isLast) onBody(chunks === undefined ? first : Buffer.concat(chunks, size));
+      if (!isLast) return;
+      // uWS corks the socket for its whole data callback (as for the request callback): an answer written
+      // from here goes out without a cork callback of its own.
+      this.inline = true;
+      try {
+        onBody(chunks === undefined ? first : Buffer.concat(chunks, size));
+      } finally {
+        this.inline = false;
+      }
     });
   }
 }
