@@ -25,6 +25,7 @@ export class ComponentStartError extends Error {
     override readonly cause: unknown,
   ) {
     super(`${component} failed to start: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'ComponentStartError';
   }
 }
 

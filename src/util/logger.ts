@@ -13,6 +13,17 @@ export interface LoggerBundle {
 }
 
 /**
+ * pino's error serializer, with the type taken from the error's `name` rather than its constructor's: the
+ * shipped bundle shortens identifiers, class names included (scripts/bundle.mjs), and every error class here
+ * names itself, as Node's and the bundled packages' do.
+ */
+function serializeError(err: Error): ReturnType<typeof pino.stdSerializers.err> {
+  const out = pino.stdSerializers.err(err);
+  if (err instanceof Error && typeof err.name === 'string') out.type = err.name;
+  return out;
+}
+
+/**
  * JSON lines to stdout (or a given stream) for journald, and warnings and errors also into the in-memory
  * ring behind `/api/error_log`.
  */
@@ -38,7 +49,7 @@ export function createLogger(options: { level?: Level; destination?: Destination
     { level: options.level ?? 'info', stream: main },
     { level: 'warn', stream: ring },
   ]);
-  const log = pino({ level: options.level ?? 'info', base: undefined }, streams);
+  const log = pino({ level: options.level ?? 'info', base: undefined, serializers: { err: serializeError } }, streams);
   return {
     log: log as unknown as Logger,
     errorLog,
