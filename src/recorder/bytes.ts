@@ -8,12 +8,13 @@ function hexValue(c: number): number {
 /**
  * A growable byte buffer with LEB128 varints (numbers up to 2^53, not only 32-bit ones).
  *
- * It grows one of two ways. By default it doubles one contiguous buffer, copying what it holds: right for a
- * record built and handed on at once. With `blockBytes` (the recorder's hot series, which live for up to an
- * hour) it keeps what it wrote in place and starts a new block, of twice the last one's size up to
- * `blockBytes`: nothing is copied and no outgrown buffer is left for the garbage collector. Outgrown buffers
- * are old-generation garbage until the next full collection; under a flood of state changes to 50 lights they
- * were about as many bytes as the points themselves, and the malloc heap stayed that much larger (bench/RESULTS.md, the flood).
+ * By default it doubles one contiguous buffer, copying what it holds: right for a record built and handed on
+ * at once. With `blockBytes` (the recorder's hot series, which live for up to an hour) it doubles only up to
+ * that size; past it, it keeps what it wrote in place and starts a new block of that size, so nothing more is
+ * copied and no outgrown buffer is left behind. Outgrown buffers are old-generation garbage until the next full
+ * collection: under the flood bench (50 lights, 10,000 changes) they were about as many bytes as the points
+ * themselves, and the malloc heap stayed that much larger. A quiet series (a sensor's hour, a few hundred bytes)
+ * still has one buffer, as each block costs some 250 bytes of objects besides its bytes.
  * A view that spans blocks is a copy; reads (commits, seals, history) are rare next to writes.
  */
 export class ByteWriter {
@@ -21,8 +22,8 @@ export class ByteWriter {
   /** Bytes written into `buf`. */
   private pos = 0;
   /** The blocks before `buf` (block mode only), and the bytes used in each: a block ends where a write did not fit. */
-  private readonly full: Uint8Array[] = [];
-  private readonly used: number[] = [];
+  private full: Uint8Array[] | undefined;
+  private used: number[] | undefined;
   private fullBytes = 0;
   private fullCapacity = 0;
 
@@ -46,22 +47,25 @@ export class ByteWriter {
   /** Makes `n` contiguous bytes free at `pos`. */
   private room(n: number): void {
     const buf = this.buf;
-    if (this.pos + n <= buf.length) return;
-    if (this.blockBytes === 0) {
+    const needed = this.pos + n;
+    if (needed <= buf.length) return;
+    const block = this.blockBytes;
+    if (block === 0 || buf.length < block) {
       let size = buf.length * 2;
-      while (size < this.pos + n) size *= 2;
+      while (size < needed) size *= 2;
+      if (block > 0) size = Math.max(needed, Math.min(size, block));
       const next = new Uint8Array(size);
       next.set(buf.subarray(0, this.pos));
       this.buf = next;
       return;
     }
     if (this.pos > 0) {
-      this.full.push(buf);
-      this.used.push(this.pos);
+      (this.full ??= []).push(buf);
+      (this.used ??= []).push(this.pos);
       this.fullBytes += this.pos;
       this.fullCapacity += buf.length;
     }
-    this.buf = new Uint8Array(Math.max(n, Math.min(this.blockBytes, buf.length * 2)));
+    this.buf = new Uint8Array(Math.max(n, block));
     this.pos = 0;
   }
 
@@ -119,10 +123,12 @@ export class ByteWriter {
       this.buf[at - base] = v;
       return;
     }
-    for (let i = this.full.length - 1; i >= 0; i--) {
-      base -= this.used[i] as number;
+    const full = this.full as Uint8Array[];
+    const used = this.used as number[];
+    for (let i = full.length - 1; i >= 0; i--) {
+      base -= used[i] as number;
       if (at >= base) {
-        (this.full[i] as Uint8Array)[at - base] = v;
+        (full[i] as Uint8Array)[at - base] = v;
         return;
       }
     }
@@ -134,15 +140,17 @@ export class ByteWriter {
     this.bytes(b);
   }
 
-  /** The bytes [from, to): a view into the buffer (valid until the next write) when they lie in one block, else a copy. */
+  /** The bytes [from, to): a view into the buffer (valid until the next write) when they lie in the last block, else a copy. */
   view(from = 0, to = this.length): Uint8Array {
     const base = this.fullBytes;
     if (from >= base) return this.buf.subarray(from - base, to - base);
+    const full = this.full as Uint8Array[];
+    const used = this.used as number[];
     const out = new Uint8Array(to - from);
     let start = 0;
-    for (let i = 0; i <= this.full.length; i++) {
-      const block = i < this.full.length ? (this.full[i] as Uint8Array) : this.buf;
-      const end = start + (i < this.full.length ? (this.used[i] as number) : this.pos);
+    for (let i = 0; i <= full.length; i++) {
+      const block = i < full.length ? (full[i] as Uint8Array) : this.buf;
+      const end = start + (i < full.length ? (used[i] as number) : this.pos);
       if (end > from && start < to)
         out.set(block.subarray(Math.max(from, start) - start, Math.min(to, end) - start), Math.max(0, start - from));
       start = end;

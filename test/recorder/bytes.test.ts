@@ -42,6 +42,15 @@ t.test('a writer in blocks holds the same bytes as one that doubles, and reads b
   t.equal(r.varint(), 0);
 });
 
+t.test('a quiet series keeps one buffer, doubled up to a block, as a writer that only doubles does', async (t) => {
+  const w = new ByteWriter(32, 1024);
+  for (let i = 0; i < 300; i++) w.u8(i & 0xff);
+  t.equal(w.capacity, 512);
+  t.equal(w.view().length, 300, 'the whole body is one view');
+  for (let i = 0; i < 1000; i++) w.u8(i & 0xff);
+  t.equal(w.capacity, 2048, 'a first kilobyte, then blocks of one');
+});
+
 t.test('a flag byte set after its block filled up lands in that block', async (t) => {
   const w = new ByteWriter(4, 4);
   w.u8(0);
