@@ -10,7 +10,8 @@ class Xq extends Error {
   }
 }
 
-t.test("a logged error's type is its name, in the JSON line and in /api/error_log", async (t) => {
+/** A destination that keeps every line pino writes. */
+function capture(): { lines: string[]; destination: Writable } {
   const lines: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -18,6 +19,11 @@ t.test("a logged error's type is its name, in the JSON line and in /api/error_lo
       done();
     },
   });
+  return { lines, destination };
+}
+
+t.test("a logged error's type is its name, in the JSON line and in /api/error_log", async (t) => {
+  const { lines, destination } = capture();
   const { log, errorLog } = createLogger({ destination });
   log.error({ err: new Xq('bad key') }, 'configuration refused');
   log.error({ err: new TypeError('not a function') }, 'driver failed');
@@ -28,13 +34,7 @@ t.test("a logged error's type is its name, in the JSON line and in /api/error_lo
 });
 
 t.test('a value under err that is not an error is logged as it is', async (t) => {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(chunk.toString('utf8'));
-      done();
-    },
-  });
+  const { lines, destination } = capture();
   const { log } = createLogger({ destination });
   log.warn({ err: { code: 'EIO' } }, 'odd');
   await new Promise((resolve) => setImmediate(resolve));
