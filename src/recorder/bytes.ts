@@ -60,8 +60,12 @@ export class ByteWriter {
       return;
     }
     if (this.pos > 0) {
-      (this.full ??= []).push(buf);
-      (this.used ??= []).push(this.pos);
+      if (this.full === undefined || this.used === undefined) {
+        this.full = [];
+        this.used = [];
+      }
+      this.full.push(buf);
+      this.used.push(this.pos);
       this.fullBytes += this.pos;
       this.fullCapacity += buf.length;
     }
