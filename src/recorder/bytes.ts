@@ -148,18 +148,28 @@ export class ByteWriter {
   view(from = 0, to = this.length): Uint8Array {
     const base = this.fullBytes;
     if (from >= base) return this.buf.subarray(from - base, to - base);
-    const full = this.full as Uint8Array[];
-    const used = this.used as number[];
     const out = new Uint8Array(to - from);
+    this.slices(from, to, (bytes, at) => out.set(bytes, at));
+    return out;
+  }
+
+  /** Writes the bytes from `from` on into `target`, block by block: no copy of the whole first. */
+  appendTo(target: ByteWriter, from = 0): void {
+    this.slices(from, this.length, (bytes) => target.bytes(bytes));
+  }
+
+  /** The bytes [from, to) in order, one view per block they span, with each view's offset from `from`. */
+  private slices(from: number, to: number, visit: (bytes: Uint8Array, at: number) => void): void {
+    const full = this.full ?? [];
+    const used = this.used ?? [];
     let start = 0;
     for (let i = 0; i <= full.length; i++) {
       const block = i < full.length ? (full[i] as Uint8Array) : this.buf;
       const end = start + (i < full.length ? (used[i] as number) : this.pos);
       if (end > from && start < to)
-        out.set(block.subarray(Math.max(from, start) - start, Math.min(to, end) - start), Math.max(0, start - from));
+        visit(block.subarray(Math.max(from, start) - start, Math.min(to, end) - start), Math.max(0, start - from));
       start = end;
     }
-    return out;
   }
 
   /** A copy of everything written. */

@@ -319,9 +319,8 @@ export class Recorder implements Component, HistoryReader {
         w.varint(dict.size - from);
         for (let i = from; i < dict.size; i++) w.string(dict.items[i] as string);
       }
-      const body = writer.body.view(s.committedBytes);
-      w.varint(body.length);
-      w.bytes(body);
+      w.varint(writer.body.length - s.committedBytes);
+      writer.body.appendTo(w, s.committedBytes);
       marks.push([s, writer.body.length, writer.states.size, writer.attrs.size, writer.users.size]);
     }
     if (marks.length === 0) return;

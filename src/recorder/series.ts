@@ -297,7 +297,7 @@ export function encodeChunk(series: SeriesWriter): Buffer {
     w.varint(dict.size);
     for (const s of dict.items) w.string(s);
   }
-  w.bytes(series.body.view());
+  series.body.appendTo(w);
   return w.toBuffer();
 }
 

@@ -34,6 +34,12 @@ t.test('a writer in blocks holds the same bytes as one that doubles, and reads b
     t.same(Buffer.from(blocks.view(from, to)), Buffer.from(all.subarray(from, to)), `bytes ${from} to ${to}`);
   }
   t.same(Buffer.from(blocks.view(1000)), Buffer.from(all.subarray(1000)), 'from an offset to the end');
+  for (const from of [0, 255, 1000]) {
+    const into = new ByteWriter(8);
+    into.u8(0xee);
+    blocks.appendTo(into, from);
+    t.same(Buffer.from(into.view(1)), Buffer.from(all.subarray(from)), `appended from ${from}, block by block`);
+  }
   // Each block is kept as written: the capacity is what was written plus at most a block's slack per block
   // boundary a write did not fit (a 300-byte write gets a block of its own), never twice the body.
   t.ok(blocks.capacity < doubling.capacity, `${blocks.capacity} held in blocks, ${doubling.capacity} doubling`);
