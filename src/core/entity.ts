@@ -87,9 +87,9 @@ export class Entity<P = unknown, D = unknown> {
   }
 
   /** Called by the service layer before acting, so the writes that follow carry the call's context. */
-  useContext(context: Context): void {
+  useContext(context: Context, atUs: Micros = this.clock.now()): void {
     this.recentContext = context;
-    this.recentContextAt = this.clock.now();
+    this.recentContextAt = atUs;
   }
 
   /** Whether a write carries a recent service call's context on this entity: what a user or automation asked for. */
@@ -98,9 +98,8 @@ export class Entity<P = unknown, D = unknown> {
   }
 
   /** The context a write without an explicit one gets: a recent service call's, else a fresh one. */
-  private contextFor(explicit: Context | undefined): Context {
+  private contextFor(explicit: Context | undefined, now: Micros): Context {
     if (explicit !== undefined) return explicit;
-    const now = this.clock.now();
     if (this.recentContext !== undefined && now - this.recentContextAt <= CONTEXT_RECENT_US) return this.recentContext;
     this.recentContext = undefined;
     return createContext(now);
@@ -115,20 +114,21 @@ export class Entity<P = unknown, D = unknown> {
     this.lastState = state;
     this.lastAttributes = attributes;
     if (this.isDetached) return;
-    this.writeReport(state, attributes, this.contextFor(context));
+    const now = this.clock.now();
+    this.writeReport(state, attributes, this.contextFor(context, now), now);
   }
 
-  private writeReport(state: string | null, attributes: Attributes | undefined, ctx: Context): void {
+  private writeReport(state: string | null, attributes: Attributes | undefined, ctx: Context, timeUs: Micros): void {
     const fixed = this.fixedAttributes;
     const attrs = attributes === undefined ? fixed : merge(fixed, attributes);
     const composedOf = attributes !== undefined && composable(fixed, attributes) ? { fixed, reported: attributes } : undefined;
     try {
-      this.table.set(this.entityId, state ?? UNKNOWN, attrs, { context: ctx, composedOf });
+      this.table.set(this.entityId, state ?? UNKNOWN, attrs, { context: ctx, composedOf, timeUs });
     } catch (err) {
       if (!isHubError(err) || err.kind !== 'invalid_state') throw err;
       // As Home Assistant does for an integration's over-long state: write unknown and log it.
       this.log.error({ entity_id: this.entityId, err: err.message }, 'entity reported an invalid state; writing unknown');
-      this.table.set(this.entityId, UNKNOWN, {}, { context: ctx });
+      this.table.set(this.entityId, UNKNOWN, {}, { context: ctx, timeUs });
     }
   }
 
@@ -136,7 +136,8 @@ export class Entity<P = unknown, D = unknown> {
   markUnavailable(context?: Context): void {
     this.isAvailable = false;
     if (this.isDetached) return;
-    this.table.set(this.entityId, UNAVAILABLE, this.fixedAttributes, { context: this.contextFor(context) });
+    const now = this.clock.now();
+    this.table.set(this.entityId, UNAVAILABLE, this.fixedAttributes, { context: this.contextFor(context, now), timeUs: now });
   }
 
   /** The current state string, or undefined before the first report. */
@@ -156,7 +157,7 @@ export class Entity<P = unknown, D = unknown> {
     if (this.isDetached) return;
     const ctx = context ?? createContext(this.clock.now());
     if (!this.isAvailable) this.table.set(this.entityId, UNAVAILABLE, this.fixedAttributes, { context: ctx });
-    else if (this.lastState !== undefined) this.writeReport(this.lastState, this.lastAttributes, ctx);
+    else if (this.lastState !== undefined) this.writeReport(this.lastState, this.lastAttributes, ctx, this.clock.now());
   }
 
   /**

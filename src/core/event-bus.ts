@@ -116,8 +116,15 @@ export class EventBus {
     }
   }
 
-  fire<T extends EventType>(type: T, data: EventData<T>, context: Context, origin: EventOrigin = 'LOCAL'): HubEvent<T> {
-    const event = new HubEvent<T>(type, data, origin, this.clock.now(), context);
+  /** `timeUs` is a clock reading the caller already took for the same moment (a state's last_updated, as Home Assistant's time_fired is). */
+  fire<T extends EventType>(
+    type: T,
+    data: EventData<T>,
+    context: Context,
+    origin: EventOrigin = 'LOCAL',
+    timeUs: Micros = this.clock.now(),
+  ): HubEvent<T> {
+    const event = new HubEvent<T>(type, data, origin, timeUs, context);
     this.dispatch(event as unknown as HubEvent);
     return event;
   }

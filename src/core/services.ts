@@ -1,5 +1,5 @@
 import { ChangeCollectors } from './change-collectors.js';
-import type { Clock } from './clock.js';
+import type { Clock, Micros } from './clock.js';
 import { type Context, createContext } from './context.js';
 import type { Entities, Entity } from './entities.js';
 import { UNAVAILABLE } from './entities.js';
@@ -200,7 +200,9 @@ export class ServiceRegistry {
     if (isEntityService && !def.schema.allowExtra && !hasTargetKeys(target)) {
       throw new HubError('invalid_service_data', `must contain at least one of ${TARGET_KEYS.join(', ')}.`);
     }
-    const context = options.context ?? createContext(this.clock.now(), options.userId ?? null);
+    // One clock reading for the call: its context, its call_service event, its entities' recent context.
+    const now = this.clock.now();
+    const context = options.context ?? createContext(now, options.userId ?? null);
     const call: ServiceCall = { domain: def.domain, service: def.service, data, target, context, returnResponse, services: this };
 
     const changed: State[] = [];
@@ -213,10 +215,10 @@ export class ServiceRegistry {
         });
       }
     }
-    this.bus.fire('call_service', { domain: def.domain, service: def.service, service_data: data }, context);
+    this.bus.fire('call_service', { domain: def.domain, service: def.service, service_data: data }, context, 'LOCAL', now);
     let outcome: unknown;
     try {
-      if (def.entity !== undefined) outcome = this.callEntities(def, def.entity, call);
+      if (def.entity !== undefined) outcome = this.callEntities(def, def.entity, call, now);
       else outcome = (def.handler as (call: ServiceCall) => unknown)(call);
     } catch (err) {
       this.endCollecting(context, changed, stopCollecting);
@@ -302,6 +304,7 @@ export class ServiceRegistry {
     def: ServiceDefinition,
     handler: NonNullable<ServiceDefinition['entity']>,
     call: ServiceCall,
+    now: Micros,
   ): Record<string, JsonValue> | Promise<Record<string, JsonValue>> {
     const entities = this.resolveEntities(def.domain, call.target);
     if (call.returnResponse && entities.length === 0) {
@@ -314,7 +317,7 @@ export class ServiceRegistry {
     let failed = false;
     let firstError: unknown;
     for (const entity of entities) {
-      entity.useContext(call.context);
+      entity.useContext(call.context, now);
       let r: unknown;
       try {
         r = handler(entity, call.data, call);

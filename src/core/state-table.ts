@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import type { Clock, Micros } from './clock.js';
 import { type Context, createContext } from './context.js';
 import { entityIdProblem, MAX_STATE_LENGTH } from './entity-id.js';
 import { HubError } from './errors.js';
@@ -14,6 +14,8 @@ export interface SetOptions {
   readonly forceUpdate?: boolean;
   /** How `attributes` were composed, when they are `{...fixed, ...reported}` (lets their JSON reuse the fixed part's). */
   readonly composedOf?: ComposedAttributes;
+  /** When the write happened, if the caller already read the clock for it (one reading per change, not three). */
+  readonly timeUs?: Micros;
 }
 
 export interface SetResult {
@@ -102,7 +104,7 @@ export class StateTable {
     const existingSlot = this.index.get(entityId);
     const slot = existingSlot ?? this.reserve(entityId);
     const old = this.slots[slot];
-    const now = this.clock.now();
+    const now = options.timeUs ?? this.clock.now();
 
     if (old !== undefined && !options.forceUpdate && old.state === state) {
       if (old.attributes === attributes || jsonEqual(old.attributes, attributes)) {
@@ -129,7 +131,8 @@ export class StateTable {
     }
     this.slots[slot] = next;
     this.touch();
-    this.bus.fire('state_changed', new StateChangedData(entityId, old ?? null, next), context);
+    // The event's time_fired is the state's last_updated, as in Home Assistant.
+    this.bus.fire('state_changed', new StateChangedData(entityId, old ?? null, next), context, 'LOCAL', now);
     return { state: next, changed: true, created: old === undefined };
   }
 
