@@ -134,14 +134,49 @@ export interface LightHandle {
 export function addLight(core: Core, options: LightOptions): LightHandle {
   const caps = options.capabilities;
   const entity = core.entities.add({ ...options, fixed: fixedAttributes(caps, options.icon) });
+  // A light goes back and forth between off and the same colour: the last attributes of each are reused when
+  // the model reads the same, so a toggle does no colour arithmetic and the state keeps its cached JSON.
+  let lastOn: { readonly model: LightModel; readonly attributes: JsonObject } | undefined;
+  let off: JsonObject | undefined;
   return {
     entity,
     capabilities: caps,
     report(model) {
-      if (model === null) entity.report(null);
-      else entity.report(model.on ? 'on' : 'off', lightStateAttributes(caps, model));
+      if (model === null) {
+        entity.report(null);
+        return;
+      }
+      if (!model.on) {
+        // Off, every state attribute is null whatever the model remembers.
+        off ??= lightStateAttributes(caps, model);
+        entity.report('off', off);
+        return;
+      }
+      if (lastOn === undefined || !sameLightModel(lastOn.model, model)) lastOn = { model, attributes: lightStateAttributes(caps, model) };
+      entity.report('on', lastOn.attributes);
     },
   };
+}
+
+/** Whether two models of a light that is on render the same state attributes. */
+function sameLightModel(a: LightModel, b: LightModel): boolean {
+  return (
+    a.on === b.on &&
+    a.brightness === b.brightness &&
+    a.colorMode === b.colorMode &&
+    a.colorTempKelvin === b.colorTempKelvin &&
+    a.effect === b.effect &&
+    sameNumbers(a.hs, b.hs) &&
+    sameNumbers(a.rgb, b.rgb) &&
+    sameNumbers(a.xy, b.xy)
+  );
+}
+
+function sameNumbers(a: readonly number[] | undefined, b: readonly number[] | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A light's capabilities, read back from the fixed attributes it was registered with. */
