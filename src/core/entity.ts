@@ -3,7 +3,7 @@ import { type Context, createContext } from './context.js';
 import { domainOf } from './entity-id.js';
 import { isHubError } from './errors.js';
 import { merge } from './merge.js';
-import { type Attributes, composable } from './state.js';
+import { type Attributes, type ComposedAttributes, composable } from './state.js';
 import type { StateTable } from './state-table.js';
 
 /** Home Assistant keeps a service call's context on an entity for this long (CONTEXT_RECENT_TIME_SECONDS). */
@@ -11,6 +11,14 @@ const CONTEXT_RECENT_US = 5_000_000;
 
 export const UNAVAILABLE = 'unavailable';
 export const UNKNOWN = 'unknown';
+
+/** A report's attributes merged with the fixed ones they were written over. */
+interface MergedReport {
+  readonly fixed: Attributes;
+  readonly reported: Attributes;
+  readonly attributes: Attributes;
+  readonly composedOf: ComposedAttributes | undefined;
+}
 
 export interface EntityLogger {
   error(obj: object, msg: string): void;
@@ -30,6 +38,13 @@ export class Entity<P = unknown, D = unknown> {
   private lastState: string | null | undefined;
   private lastAttributes: Attributes | undefined;
   private isDetached = false;
+  /**
+   * The last two merges of a frozen reported object: a domain freezes the attribute objects it reports again
+   * and again (a light's off, and its last colour), so going back and forth merges nothing. Only frozen ones:
+   * a sensor's fresh object each report would keep a stale merge alive per entity.
+   */
+  private mergedRecent: MergedReport | undefined;
+  private mergedOlder: MergedReport | undefined;
 
   constructor(
     id: string,
@@ -120,8 +135,14 @@ export class Entity<P = unknown, D = unknown> {
 
   private writeReport(state: string | null, attributes: Attributes | undefined, ctx: Context, timeUs: Micros): void {
     const fixed = this.fixedAttributes;
-    const attrs = attributes === undefined ? fixed : merge(fixed, attributes);
-    const composedOf = attributes !== undefined && composable(fixed, attributes) ? { fixed, reported: attributes } : undefined;
+    let attrs: Attributes;
+    let composedOf: ComposedAttributes | undefined;
+    if (attributes === undefined) attrs = fixed;
+    else if (Object.isFrozen(attributes)) ({ attributes: attrs, composedOf } = this.mergedFor(fixed, attributes));
+    else {
+      attrs = merge(fixed, attributes);
+      composedOf = composable(fixed, attributes) ? { fixed, reported: attributes } : undefined;
+    }
     try {
       this.table.set(this.entityId, state ?? UNKNOWN, attrs, { context: ctx, composedOf, timeUs });
     } catch (err) {
@@ -130,6 +151,19 @@ export class Entity<P = unknown, D = unknown> {
       this.log.error({ entity_id: this.entityId, err: err.message }, 'entity reported an invalid state; writing unknown');
       this.table.set(this.entityId, UNKNOWN, {}, { context: ctx, timeUs });
     }
+  }
+
+  private mergedFor(fixed: Attributes, reported: Attributes): MergedReport {
+    const recent = this.mergedRecent;
+    if (recent !== undefined && recent.reported === reported && recent.fixed === fixed) return recent;
+    let m = this.mergedOlder;
+    if (m === undefined || m.reported !== reported || m.fixed !== fixed) {
+      const composedOf = composable(fixed, reported) ? { fixed, reported } : undefined;
+      m = { fixed, reported, attributes: merge(fixed, reported), composedOf };
+    }
+    this.mergedOlder = recent;
+    this.mergedRecent = m;
+    return m;
   }
 
   /** The device stopped answering: `unavailable`, keeping only the fixed attributes. */

@@ -189,7 +189,14 @@ function validateField(key: string, spec: FieldSpec, value: JsonValue): JsonValu
 /** An entity id list from a string (commas allowed) or a list of strings; lower-cased. */
 export function parseEntityIds(value: JsonValue | undefined, key = 'entity_id'): string[] {
   let items: JsonValue[];
-  if (typeof value === 'string') items = value.split(',');
+  if (typeof value === 'string') {
+    // The usual call names one entity: no list to split.
+    if (value.indexOf(',') === -1) {
+      const id = value.trim().toLowerCase();
+      return id === '' ? [] : [id];
+    }
+    items = value.split(',');
+  }
   else if (Array.isArray(value)) items = value as JsonValue[];
   else throw invalid(`expected an entity id or a list of entity ids ${where(key)}. Got ${describeValue(value)}`);
   const out: string[] = [];
@@ -218,7 +225,8 @@ function requiredOrDefaulted(fields: ServiceSchema['fields']): readonly (readonl
 /** Validates service data against a schema and returns the coerced data (target keys left for the caller). */
 export function validateServiceData(schema: ServiceSchema, data: JsonObject, entityService: boolean): ValidData {
   const out: ValidData = {};
-  for (const key of Object.keys(data)) {
+  // for-in rather than Object.keys: no array per call (the data is JSON, its own keys are all it has).
+  for (const key in data) {
     const value = data[key] as JsonValue;
     if (entityService && TARGET_KEY_SET.has(key)) continue;
     const spec = schema.fields[key];

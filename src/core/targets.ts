@@ -34,21 +34,27 @@ export function mergeTarget(data: JsonObject, target: JsonValue | undefined): Js
 
 /** The target keys of merged service data, as lists of ids. */
 export function parseTarget(data: JsonObject): TargetSelector {
-  const out: Record<string, string[]> = {};
-  for (const key of TARGET_KEYS) {
-    const value = data[key];
-    if (value === undefined || value === null) continue;
-    if (key === 'entity_id') {
-      out[key] = parseEntityIds(value, key);
-    } else {
-      const ids = typeof value === 'string' ? [value] : value;
-      if (!Array.isArray(ids) || ids.some((v) => typeof v !== 'string')) {
-        throw new HubError('invalid_service_data', `expected a string or a list of strings for dictionary value @ data['${key}']`);
-      }
-      out[key] = ids as string[];
-    }
-  }
+  // Key by key with static names, in TARGET_KEYS' order: the selector of every call gets the same hidden class.
+  const out: { -readonly [K in keyof TargetSelector]: string[] } = {};
+  const entityId = data.entity_id;
+  if (entityId !== undefined && entityId !== null) out.entity_id = parseEntityIds(entityId, 'entity_id');
+  const deviceId = data.device_id;
+  if (deviceId !== undefined && deviceId !== null) out.device_id = idList(deviceId, 'device_id');
+  const areaId = data.area_id;
+  if (areaId !== undefined && areaId !== null) out.area_id = idList(areaId, 'area_id');
+  const floorId = data.floor_id;
+  if (floorId !== undefined && floorId !== null) out.floor_id = idList(floorId, 'floor_id');
+  const labelId = data.label_id;
+  if (labelId !== undefined && labelId !== null) out.label_id = idList(labelId, 'label_id');
   return out;
+}
+
+function idList(value: JsonValue, key: string): string[] {
+  const ids = typeof value === 'string' ? [value] : value;
+  if (!Array.isArray(ids) || ids.some((v) => typeof v !== 'string')) {
+    throw new HubError('invalid_service_data', `expected a string or a list of strings for dictionary value @ data['${key}']`);
+  }
+  return ids as string[];
 }
 
 /** Whether a selector names anything at all. */

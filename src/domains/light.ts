@@ -135,7 +135,8 @@ export function addLight(core: Core, options: LightOptions): LightHandle {
   const caps = options.capabilities;
   const entity = core.entities.add({ ...options, fixed: fixedAttributes(caps, options.icon) });
   // A light goes back and forth between off and the same colour: the last attributes of each are reused when
-  // the model reads the same, so a toggle does no colour arithmetic and the state keeps its cached JSON.
+  // the model reads the same, so a toggle does no colour arithmetic. They are frozen: the entity then keeps
+  // their merges with the fixed attributes too (Entity.mergedFor).
   let lastOn: { readonly model: LightModel; readonly attributes: JsonObject } | undefined;
   let off: JsonObject | undefined;
   return {
@@ -148,11 +149,11 @@ export function addLight(core: Core, options: LightOptions): LightHandle {
       }
       if (!model.on) {
         // Off, every state attribute is null whatever the model remembers.
-        off ??= lightStateAttributes(caps, model);
+        off ??= Object.freeze(lightStateAttributes(caps, model));
         entity.report('off', off);
         return;
       }
-      if (lastOn === undefined || !sameLightModel(lastOn.model, model)) lastOn = { model, attributes: lightStateAttributes(caps, model) };
+      if (lastOn === undefined || !sameLightModel(lastOn.model, model)) lastOn = { model, attributes: Object.freeze(lightStateAttributes(caps, model)) };
       entity.report('on', lastOn.attributes);
     },
   };
