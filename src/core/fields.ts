@@ -196,8 +196,7 @@ export function parseEntityIds(value: JsonValue | undefined, key = 'entity_id'):
       return id === '' ? [] : [id];
     }
     items = value.split(',');
-  }
-  else if (Array.isArray(value)) items = value as JsonValue[];
+  } else if (Array.isArray(value)) items = value as JsonValue[];
   else throw invalid(`expected an entity id or a list of entity ids ${where(key)}. Got ${describeValue(value)}`);
   const out: string[] = [];
   for (const item of items) {

@@ -153,7 +153,8 @@ export function addLight(core: Core, options: LightOptions): LightHandle {
         entity.report('off', off);
         return;
       }
-      if (lastOn === undefined || !sameLightModel(lastOn.model, model)) lastOn = { model, attributes: Object.freeze(lightStateAttributes(caps, model)) };
+      if (lastOn === undefined || !sameLightModel(lastOn.model, model))
+        lastOn = { model, attributes: Object.freeze(lightStateAttributes(caps, model)) };
       entity.report('on', lastOn.attributes);
     },
   };
