@@ -30,6 +30,26 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
   return count === 0;
 }
 
+/** Whether two JSON values serialize to the same text: jsonEqual, with keys also in the same order. */
+export function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const key = ka[i] as string;
+    if (key !== kb[i] || !sameJson((a as JsonObject)[key], (b as JsonObject)[key])) return false;
+  }
+  return true;
+}
+
 /** JSON.parse that never throws; `ok` is false for text that is not JSON. */
 export function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {

@@ -1,6 +1,6 @@
 import { isoFromMicros, type Micros } from './clock.js';
 import { type Context, contextJson } from './context.js';
-import type { JsonObject, JsonValue } from './json.js';
+import { type JsonObject, type JsonValue, sameJson } from './json.js';
 
 export type Attributes = JsonObject;
 
@@ -80,26 +80,6 @@ function sameReported(entry: ReportedJson, b: Attributes): boolean {
     i++;
   }
   return i === keys.length;
-}
-
-/** Whether two JSON values serialize to the same text: jsonEqual, with keys also in the same order. */
-function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    const key = ka[i] as string;
-    if (key !== kb[i] || !sameJson((a as JsonObject)[key], (b as JsonObject)[key])) return false;
-  }
-  return true;
 }
 
 /**

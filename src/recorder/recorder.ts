@@ -6,6 +6,7 @@ import type { Component } from '../core/component.js';
 import type { Context } from '../core/context.js';
 import type { Core } from '../core/core.js';
 import type { HubEvent } from '../core/event-bus.js';
+import { type JsonObject, sameJson } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import { type AppendFile, decodeRecords, encodeRecord, type OpenAppendFile, openAppendFile } from '../storage/journal.js';
 import { WriteGuard } from '../storage/write-guard.js';
@@ -110,6 +111,8 @@ export class Recorder implements Component, HistoryReader {
   readonly stats: RecorderStats = { commits: 0, seals: 0, compactions: 0, failedWrites: 0, droppedPoints: 0, droppedTailBytes: 0 };
   private readonly dir: string;
   private readonly keep: (entityId: string) => boolean;
+  /** The last call_service event's data and its text (eventDataJson). */
+  private lastCallService: { readonly data: JsonObject; readonly json: string } | undefined;
   private readonly decided = new Map<string, boolean>();
   private readonly excludedEvents: ReadonlySet<string>;
   private hot = new Map<string, HotSeries>();
@@ -242,7 +245,21 @@ export class Recorder implements Component, HistoryReader {
     const type = event.event_type;
     if (NOT_RECORDED.has(type) || this.excludedEvents.has(type)) return;
     const ms = Math.floor(event.timeFiredUs / 1000);
-    this.add(EVENTS, type, JSON.stringify(event.data), ms, ms, event.context);
+    this.add(EVENTS, type, this.eventDataJson(event), ms, ms, event.context);
+  }
+
+  /**
+   * An event's data as text. call_service comes with every call, and mostly the same few calls again (a
+   * dashboard's toggles): the last one's text is reused when its data reads the same, which costs a walk
+   * instead of a stringify, and the series' dictionary then finds the very same string.
+   */
+  private eventDataJson(event: HubEvent): string {
+    if (event.event_type !== 'call_service') return JSON.stringify(event.data);
+    const last = this.lastCallService;
+    if (last !== undefined && sameJson(last.data, event.data)) return last.json;
+    const json = JSON.stringify(event.data);
+    this.lastCallService = { data: event.data, json };
+    return json;
   }
 
   private add(id: string, state: string, attributesJson: string, lcMs: number, luMs: number, context: Context | null): void {
