@@ -10,7 +10,7 @@
  * `clients` runs the ws clients. Both stamp with process.hrtime (CLOCK_MONOTONIC, shared by every process).
  * Writes bench/out/gpio-latency.json and prints a markdown table.
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';

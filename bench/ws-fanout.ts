@@ -8,7 +8,7 @@
  * fixed window, and their latency from the table write (a monotonic timestamp in an attribute) to receipt.
  * Prints a markdown table; writes bench/out/ws-fanout.json.
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';

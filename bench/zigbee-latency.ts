@@ -6,7 +6,7 @@
  * process.hrtime (CLOCK_MONOTONIC, shared by every process). Also the in-process part: report to the event on the
  * hub's bus.
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

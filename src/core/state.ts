@@ -1,6 +1,6 @@
 import { isoFromMicros, type Micros } from './clock.js';
 import { type Context, contextJson } from './context.js';
-import { type JsonObject, type JsonValue, sameJson } from './json.js';
+import { type JsonObject, sameJson } from './json.js';
 
 export type Attributes = JsonObject;
 
