@@ -33,14 +33,25 @@ export interface RouteOptions {
   readonly forwarded?: ForwardedFor;
 }
 
+/**
+ * Text uWS writes on every answer, encoded once: given a JS string, the native side measures and copies it
+ * to UTF-8 (and mallocs for the longer ones) on every call; given bytes, it reads them where they are.
+ */
+const bytes = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'utf8'));
+
 /** Headers every response carries, as Home Assistant's headers middleware adds them. */
-const COMMON_HEADERS: readonly [string, string][] = [
-  ['Referrer-Policy', 'no-referrer'],
-  ['X-Content-Type-Options', 'nosniff'],
+const COMMON_HEADERS: readonly (readonly [Uint8Array, Uint8Array])[] = [
+  [bytes('Referrer-Policy'), bytes('no-referrer')],
+  [bytes('X-Content-Type-Options'), bytes('nosniff')],
 ];
+const CONTENT_TYPE = bytes('Content-Type');
 
 export const JSON_TYPE = 'application/json';
 export const TEXT_TYPE = 'text/plain; charset=utf-8';
+const TYPE_BYTES = new Map<string, Uint8Array>([
+  [JSON_TYPE, bytes(JSON_TYPE)],
+  [TEXT_TYPE, bytes(TEXT_TYPE)],
+]);
 
 /** A response that is safe to use after an await: it knows whether the client went away and corks writes. */
 export class Reply {
@@ -116,12 +127,12 @@ export class Reply {
     closeConnection: boolean,
   ): void {
     const res = this.res;
-    res.writeStatus(statusLine(status));
+    res.writeStatus(STATUS_BYTES.get(status) ?? statusLine(status));
     for (let i = 0; i < COMMON_HEADERS.length; i++) {
-      const h = COMMON_HEADERS[i] as [string, string];
+      const h = COMMON_HEADERS[i] as readonly [Uint8Array, Uint8Array];
       res.writeHeader(h[0], h[1]);
     }
-    res.writeHeader('Content-Type', contentType);
+    res.writeHeader(CONTENT_TYPE, TYPE_BYTES.get(contentType) ?? contentType);
     if (headers) for (const [k, v] of headers) res.writeHeader(k, v);
     res.end(body, closeConnection);
   }
@@ -214,6 +225,8 @@ const STATUS_TEXT: Record<number, string> = {
   504: '504 Gateway Timeout',
   507: '507 Insufficient Storage',
 };
+
+const STATUS_BYTES = new Map<number, Uint8Array>(Object.entries(STATUS_TEXT).map(([code, line]) => [Number(code), bytes(line)]));
 
 export function statusLine(status: number): string {
   return STATUS_TEXT[status] ?? String(status);
