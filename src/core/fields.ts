@@ -225,9 +225,12 @@ function requiredOrDefaulted(fields: ServiceSchema['fields']): readonly (readonl
 export function validateServiceData(schema: ServiceSchema, data: JsonObject, entityService: boolean): ValidData {
   const out: ValidData = {};
   // for-in rather than Object.keys: no array per call (the data is JSON, its own keys are all it has).
+  // Keys given besides the target: the groups below need two (exclusive) or one (inclusive) to matter.
+  let given = 0;
   for (const key in data) {
     const value = data[key] as JsonValue;
     if (entityService && TARGET_KEY_SET.has(key)) continue;
+    given++;
     const spec = schema.fields[key];
     if (spec === undefined) {
       if (schema.allowExtra) {
@@ -248,6 +251,15 @@ export function validateServiceData(schema: ServiceSchema, data: JsonObject, ent
     if (spec.required) throw invalid(`required key not provided @ data['${key}']. Got None`);
     if (spec.default !== undefined) out[key] = spec.default;
   }
+  if (given >= 2) checkExclusive(schema, data);
+  if (given >= 1) checkInclusive(schema, data);
+  if (schema.atLeastOne && !schema.atLeastOne.some((k) => data[k] !== undefined)) {
+    throw invalid(`must contain at least one of ${schema.atLeastOne.join(', ')}.`);
+  }
+  return out;
+}
+
+function checkExclusive(schema: ServiceSchema, data: JsonObject): void {
   for (const group of schema.exclusive ?? []) {
     // Counted first: a call gives one or none of a group, so the list of given keys is rarely needed.
     let count = 0;
@@ -259,16 +271,15 @@ export function validateServiceData(schema: ServiceSchema, data: JsonObject, ent
     const given = group.filter((k) => data[k] !== undefined && data[k] !== null);
     throw invalid(`two or more values in the same group of exclusion @ data['${given[1]}']: give only one of ${group.join(', ')}`);
   }
+}
+
+function checkInclusive(schema: ServiceSchema, data: JsonObject): void {
   for (const group of schema.inclusive ?? []) {
     const given = group.filter((k) => data[k] !== undefined);
     if (given.length > 0 && given.length < group.length) {
       throw invalid(`some but not all values in the same group of inclusion @ data['${given[0]}']: give all of ${group.join(', ')}`);
     }
   }
-  if (schema.atLeastOne && !schema.atLeastOne.some((k) => data[k] !== undefined)) {
-    throw invalid(`must contain at least one of ${schema.atLeastOne.join(', ')}.`);
-  }
-  return out;
 }
 
 /** Home Assistant's selector for a field, as the service catalogue shows it. */

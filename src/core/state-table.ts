@@ -3,8 +3,7 @@ import { type Context, createContext } from './context.js';
 import { entityIdProblem, MAX_STATE_LENGTH } from './entity-id.js';
 import { HubError } from './errors.js';
 import { type EventBus, StateChangedData } from './event-bus.js';
-import { jsonEqual } from './json.js';
-import { type Attributes, type ComposedAttributes, State } from './state.js';
+import { type Attributes, type ComposedAttributes, State, sameAttributes } from './state.js';
 
 export const DEFAULT_MAX_ENTITIES = 16384;
 
@@ -106,10 +105,8 @@ export class StateTable {
     const old = this.slots[slot];
     const now = options.timeUs ?? this.clock.now();
 
-    if (old !== undefined && !options.forceUpdate && old.state === state) {
-      if (old.attributes === attributes || jsonEqual(old.attributes, attributes)) {
-        return { state: old, changed: false, created: false };
-      }
+    if (old !== undefined && !options.forceUpdate && old.state === state && sameAttributes(old, attributes, options.composedOf)) {
+      return { state: old, changed: false, created: false };
     }
 
     const context = options.context ?? createContext(now);
@@ -118,15 +115,16 @@ export class StateTable {
       next = new State(entityId, state, attributes, now, now, context, options.composedOf);
     } else {
       const sameState = old.state === state && !options.forceUpdate;
-      const sameAttributes = old.attributes === attributes || jsonEqual(old.attributes, attributes);
+      const same = sameAttributes(old, attributes, options.composedOf);
       next = new State(
         entityId,
         state,
-        sameAttributes ? old.attributes : attributes,
+        same ? old.attributes : attributes,
         sameState ? old.lastChangedUs : now,
         now,
         context,
-        sameAttributes ? old.attributesJson : options.composedOf,
+        same ? old.attributesJson : options.composedOf,
+        same ? old.composition : undefined,
       );
     }
     this.slots[slot] = next;

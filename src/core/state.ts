@@ -1,6 +1,6 @@
 import { isoFromMicros, type Micros } from './clock.js';
 import { type Context, contextJson } from './context.js';
-import { type JsonObject, sameJson } from './json.js';
+import { type JsonObject, jsonEqual, sameJson } from './json.js';
 
 export type Attributes = JsonObject;
 
@@ -83,11 +83,30 @@ function sameReported(entry: ReportedJson, b: Attributes): boolean {
 }
 
 /**
+ * Whether attributes about to be written equal a state's (as dicts, Home Assistant's ==). Both composed over
+ * the same fixed object (an entity's, unchanged), they are equal exactly when their reported parts are, which
+ * skips the fixed keys a light or a climate has a dozen of.
+ */
+export function sameAttributes(old: State, attributes: Attributes, composedOf: ComposedAttributes | undefined): boolean {
+  if (old.attributes === attributes) return true;
+  const c = old.composition;
+  if (c !== undefined && composedOf !== undefined && c.fixed === composedOf.fixed) {
+    return c.reported === composedOf.reported || jsonEqual(c.reported, composedOf.reported);
+  }
+  return jsonEqual(old.attributes, attributes);
+}
+
+/**
  * One immutable snapshot of an entity. Its JSON is built at most once and then shared by every REST
  * response, WebSocket message and event that carries it.
  */
 export class State {
   private cachedJson: string | undefined;
+  /**
+   * How the attributes were composed, kept after their JSON is built: two writes over the same fixed object
+   * compare by their reported parts only (sameAttributes).
+   */
+  readonly composition: ComposedAttributes | undefined;
 
   constructor(
     readonly entity_id: string,
@@ -98,7 +117,11 @@ export class State {
     readonly context: Context,
     /** The attributes' JSON when already known, or how they were composed (see ComposedAttributes). */
     private attributesJsonText?: string | ComposedAttributes,
-  ) {}
+    /** The composition when `attributesJsonText` is already the JSON (a state that keeps its predecessor's attributes). */
+    composition?: ComposedAttributes,
+  ) {
+    this.composition = typeof attributesJsonText === 'object' ? attributesJsonText : composition;
+  }
 
   get last_changed(): string {
     return isoFromMicros(this.lastChangedUs);
