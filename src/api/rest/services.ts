@@ -26,28 +26,33 @@ export function registerServices(server: HttpServer, ctx: ApiContext, auth: Requ
     get: auth.guard((_req, reply) => reply.json(200, services.catalogueJson())),
   });
 
-  server.resource('/api/services/:domain/:service', {
-    // Synchronous to the end for a service that acts at once (most do): the body is read without a promise
-    // and the answer written from uWS's data callback.
-    post: auth.guard((req, reply, principal) => {
-      const domain = pathParam(req, 0, 'domain');
-      const service = pathParam(req, 1, 'service');
-      const wantsResponse = returnResponseAsked(req.query);
-      const userId = principal.user.id;
-      reply.readBody(
-        (bytes) => {
-          try {
-            callService(reply, domain, service, wantsResponse, userId, bytes);
-          } catch (err) {
-            reply.error(err);
-          }
-        },
-        (err) => reply.error(err),
-      );
-    }),
-  });
+  server.resource(
+    '/api/services/:domain/:service',
+    {
+      // Synchronous to the end for a service that acts at once (most do): the body is read without a promise
+      // and the answer written from uWS's data callback.
+      post: auth.guard((req, reply, principal) => {
+        const domain = pathParam(req, 0, 'domain');
+        const service = pathParam(req, 1, 'service');
+        const wantsResponse = returnResponseAsked(req.query);
+        const userId = principal.user.id;
+        reply.readBody(
+          (bytes) => {
+            try {
+              callService(reply, domain, service, wantsResponse, userId, bytes);
+            } catch (err) {
+              reply.error(err);
+            }
+          },
+          (err) => reply.error(err),
+        );
+      }),
+    },
+    // Everything the call needs is read before the body comes in.
+    { readsLater: false },
+  );
 
-  function callService(reply: Reply, domain: string, service: string, wantsResponse: boolean, userId: string, bytes: Buffer): void {
+  function callService(reply: Reply, domain: string, service: string, wantsResponse: boolean, userId: string, bytes: Uint8Array): void {
     // REST has no `target` wrapper: the body is the service data, target keys at its top level.
     const body = parseJsonBody(bytes);
     const refused = refusal(body, services.get(domain, service), wantsResponse, domain, service);
