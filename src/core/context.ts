@@ -34,8 +34,12 @@ export function newContextId(nowMicros: Micros): string {
   const time = lastMsHex;
   const rand = pool.toString('hex', poolOffset, poolOffset + RANDOM_BYTES);
   poolOffset += RANDOM_BYTES;
-  return time + rand;
+  lastMadeId = time + rand;
+  return lastMadeId;
 }
+
+/** The last id newContextId made: lower-case hex, so its JSON needs no escaping (contextJson). */
+let lastMadeId = '';
 
 export function createContext(nowMicros: Micros, userId: string | null = null, parentId: string | null = null): Context {
   return { id: newContextId(nowMicros), parent_id: parentId, user_id: userId };
@@ -58,12 +62,23 @@ export function contextJson(ctx: Context): string {
   if (ctx === lastContext) return lastContextJson;
   const { id, parent_id, user_id } = ctx;
   // Built from its parts rather than through an object; anything but strings and null goes the general
-  // way, so the text is exactly JSON.stringify's.
+  // way, so the text is exactly JSON.stringify's. The usual context is the one just made, by a user seen before.
   const json =
     typeof id === 'string' && (parent_id === null || typeof parent_id === 'string') && (user_id === null || typeof user_id === 'string')
-      ? `{"id":${JSON.stringify(id)},"parent_id":${parent_id === null ? 'null' : JSON.stringify(parent_id)},"user_id":${user_id === null ? 'null' : JSON.stringify(user_id)}}`
+      ? `{"id":${id === lastMadeId ? `"${id}"` : JSON.stringify(id)},"parent_id":${parent_id === null ? 'null' : JSON.stringify(parent_id)},"user_id":${user_id === null ? 'null' : userIdJson(user_id)}}`
       : JSON.stringify({ id, parent_id, user_id });
   lastContext = ctx;
   lastContextJson = json;
   return json;
+}
+
+let lastUserId: string | undefined;
+let lastUserIdJson = '';
+
+function userIdJson(userId: string): string {
+  if (userId !== lastUserId) {
+    lastUserId = userId;
+    lastUserIdJson = JSON.stringify(userId);
+  }
+  return lastUserIdJson;
 }

@@ -32,20 +32,37 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
 
 /** Whether two JSON values serialize to the same text: jsonEqual, with keys also in the same order. */
 export function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  return sameJsonFrom(a, b, 0);
+}
+
+/**
+ * The keys of the objects being compared, nested ones after their parents' (from `top` on): comparing allocates
+ * nothing once this has grown to the deepest data's key count. Stale entries only hold key strings.
+ */
+const keyStack: string[] = [];
+
+function sameJsonFrom(a: JsonValue | undefined, b: JsonValue | undefined, top: number): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJsonFrom(a[i], b[i], top)) return false;
     return true;
   }
   if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    const key = ka[i] as string;
-    if (key !== kb[i] || !sameJson((a as JsonObject)[key], (b as JsonObject)[key])) return false;
+  const ao = a as JsonObject;
+  const bo = b as JsonObject;
+  let n = 0;
+  for (const key in ao) keyStack[top + n++] = key;
+  let i = 0;
+  for (const key in bo) {
+    if (i >= n || key !== keyStack[top + i]) return false;
+    i++;
+  }
+  if (i !== n) return false;
+  for (i = 0; i < n; i++) {
+    const key = keyStack[top + i] as string;
+    if (!sameJsonFrom(ao[key], bo[key], top + n)) return false;
   }
   return true;
 }

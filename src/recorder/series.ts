@@ -217,12 +217,20 @@ interface Dictionaries {
   readonly users: { readonly items: readonly string[] };
 }
 
+let lastHexId = '';
+const lastHexBytes = new Uint8Array(16);
+
 function writeContext(b: ByteWriter, ctx: Context, users: Dictionary): void {
   // The flags byte first, its bits set once the fields after it are written (in readContext's order).
   const at = b.length;
   b.u8(0);
   let flags = 0;
-  if (!b.hex16(ctx.id)) {
+  if (ctx.id === lastHexId) b.bytes(lastHexBytes);
+  else if (b.hex16(ctx.id)) {
+    // A call's context comes twice in a row (its call_service event, then the state it changed): parsed once.
+    lastHexId = ctx.id;
+    lastHexBytes.set(b.view(b.length - 16));
+  } else {
     flags |= C_ID_TEXT;
     b.string(ctx.id);
   }
