@@ -1,4 +1,3 @@
-import { merge } from '../../src/core/merge.js';
 import { addLight, type ColorMode, type LightModel } from '../../src/domains/light.js';
 import type { VirtualPlatform } from './types.js';
 
@@ -38,7 +37,7 @@ export const virtualLight: VirtualPlatform<VirtualLightOptions> = {
       capabilities: { supportedColorModes: o.modes, effectList: o.effects, supportedFeatures: (o.effects ? 4 : 0) | 8 | 32 },
       platform: {
         turnOn(p) {
-          const next: { -readonly [K in keyof LightModel]: LightModel[K] } = merge(model, { on: true });
+          const next = withOn(model, true);
           if (p.brightness !== undefined) next.brightness = p.brightness;
           if (p.color_temp_kelvin !== undefined) {
             next.colorMode = 'color_temp';
@@ -52,7 +51,7 @@ export const virtualLight: VirtualPlatform<VirtualLightOptions> = {
           light.report(model);
         },
         turnOff() {
-          model = merge(model, { on: false });
+          model = withOn(model, false);
           light.report(model);
         },
       },
@@ -60,3 +59,19 @@ export const virtualLight: VirtualPlatform<VirtualLightOptions> = {
     light.report(model);
   },
 };
+
+type MutableModel = { -readonly [K in keyof LightModel]: LightModel[K] };
+
+/** The model switched on or off, written field by field: every model then has one shape (a toggle is a bench's hot path). */
+function withOn(m: LightModel, on: boolean): MutableModel {
+  return {
+    on,
+    brightness: m.brightness,
+    colorMode: m.colorMode,
+    hs: m.hs,
+    rgb: m.rgb,
+    xy: m.xy,
+    colorTempKelvin: m.colorTempKelvin,
+    effect: m.effect,
+  };
+}
