@@ -176,6 +176,11 @@ export class ServiceRegistry {
   callNow(domain: string, service: string, rawData: JsonValue | undefined, options: CallOptions = {}): CallResult | Promise<CallResult> {
     const def = this.get(domain, service);
     if (def === undefined) throw new HubError('service_not_found', `Service ${domain}.${service} not found.`);
+    return this.callDefinition(def, rawData, options);
+  }
+
+  /** callNow of a service the caller has already looked up (`get`), as REST does before it checks the body. */
+  callDefinition(def: ServiceDefinition, rawData: JsonValue | undefined, options: CallOptions = {}): CallResult | Promise<CallResult> {
     const response = def.response ?? 'none';
     const returnResponse = options.returnResponse === true;
     if (returnResponse && response === 'none') {

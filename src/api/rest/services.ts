@@ -55,12 +55,14 @@ export function registerServices(server: HttpServer, ctx: ApiContext, auth: Requ
   function callService(reply: Reply, domain: string, service: string, wantsResponse: boolean, userId: string, bytes: Uint8Array): void {
     // REST has no `target` wrapper: the body is the service data, target keys at its top level.
     const body = parseJsonBody(bytes);
-    const refused = refusal(body, services.get(domain, service), wantsResponse, domain, service);
-    if (refused !== undefined) {
-      reply.json(400, refused);
+    const def = services.get(domain, service);
+    const refused = refusal(body, def, wantsResponse, domain, service);
+    // refusal() refuses an unknown service: past it, def is known.
+    if (refused !== undefined || def === undefined) {
+      reply.json(400, refused ?? messageJson(`Service ${domain}.${service} not found.`));
       return;
     }
-    const outcome = services.callNow(domain, service, body.kind === 'json' ? (body.value as JsonValue) : undefined, {
+    const outcome = services.callDefinition(def, body.kind === 'json' ? (body.value as JsonValue) : undefined, {
       userId,
       returnResponse: wantsResponse,
       collectChanges: true,
