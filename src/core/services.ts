@@ -130,7 +130,9 @@ export class ServiceRegistry {
   }
 
   get(domain: string, service: string): ServiceDefinition | undefined {
-    return this.services.get(domain.toLowerCase())?.get(service.toLowerCase())?.def;
+    // Names are registered in lower case and nearly always asked for so: the exact name first, no case mapping.
+    const d = this.services.get(domain) ?? this.services.get(domain.toLowerCase());
+    return (d?.get(service) ?? d?.get(service.toLowerCase()))?.def;
   }
 
   has(domain: string, service: string): boolean {
