@@ -33,6 +33,7 @@ export function newContextId(nowMicros: Micros): string {
   }
   const time = lastMsHex;
   const rand = pool.toString('hex', poolOffset, poolOffset + RANDOM_BYTES);
+  lastRandOffset = poolOffset;
   poolOffset += RANDOM_BYTES;
   lastMadeId = time + rand;
   return lastMadeId;
@@ -40,6 +41,31 @@ export function newContextId(nowMicros: Micros): string {
 
 /** The last id newContextId made: lower-case hex, so its JSON needs no escaping (contextJson). */
 let lastMadeId = '';
+let lastRandOffset = 0;
+/** The 16 bytes behind lastMadeId (madeIdBytes), filled on first ask. */
+const lastMadeBytes = new Uint8Array(16);
+let lastMadeBytesOf = '';
+
+/**
+ * The 16 bytes a context id stands for, when it is the last one newContextId made (a call's, as the recorder
+ * stores it right after): taken from the clock and the random pool instead of parsed back from its hex.
+ * Undefined for any other id.
+ */
+export function madeIdBytes(id: string): Uint8Array | undefined {
+  if (id !== lastMadeId || !(lastMs >= 0)) return undefined;
+  if (lastMadeBytesOf !== id) {
+    // The low 48 bits of the millisecond, big-endian (its 12 hex digits), then the random bytes as drawn: the
+    // pool is refilled only by the next newContextId, which makes another id the last.
+    let t = lastMs;
+    for (let i = 5; i >= 0; i--) {
+      lastMadeBytes[i] = t % 256;
+      t = Math.floor(t / 256);
+    }
+    for (let i = 0; i < RANDOM_BYTES; i++) lastMadeBytes[6 + i] = pool[lastRandOffset + i] as number;
+    lastMadeBytesOf = id;
+  }
+  return lastMadeBytes;
+}
 
 export function createContext(nowMicros: Micros, userId: string | null = null, parentId: string | null = null): Context {
   return { id: newContextId(nowMicros), parent_id: parentId, user_id: userId };

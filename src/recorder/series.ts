@@ -1,4 +1,4 @@
-import type { Context } from '../core/context.js';
+import { type Context, madeIdBytes } from '../core/context.js';
 import { ByteReader, ByteWriter } from './bytes.js';
 
 /**
@@ -217,20 +217,16 @@ interface Dictionaries {
   readonly users: { readonly items: readonly string[] };
 }
 
-let lastHexId = '';
-const lastHexBytes = new Uint8Array(16);
-
 function writeContext(b: ByteWriter, ctx: Context, users: Dictionary): void {
   // The flags byte first, its bits set once the fields after it are written (in readContext's order).
   const at = b.length;
   b.u8(0);
   let flags = 0;
-  if (ctx.id === lastHexId) b.bytes(lastHexBytes);
-  else if (b.hex16(ctx.id)) {
-    // A call's context comes twice in a row (its call_service event, then the state it changed): parsed once.
-    lastHexId = ctx.id;
-    lastHexBytes.set(b.view(b.length - 16));
-  } else {
+  // A call's context, written twice right after it was made (its call_service event, the state it changed):
+  // its bytes as drawn, not parsed back from the hex.
+  const made = madeIdBytes(ctx.id);
+  if (made !== undefined) b.bytes(made);
+  else if (!b.hex16(ctx.id)) {
     flags |= C_ID_TEXT;
     b.string(ctx.id);
   }

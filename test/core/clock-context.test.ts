@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { epochSeconds, isoFromMicros, isoFromMillis, ManualClock, microsFromIso, systemClock } from '../../src/core/clock.js';
-import { contextJson, createContext, isContextId, newContextId } from '../../src/core/context.js';
+import { contextJson, createContext, isContextId, madeIdBytes, newContextId } from '../../src/core/context.js';
 
 t.test('timestamps are written as Python isoformat of a UTC datetime', async (t) => {
   t.equal(isoFromMicros(Date.UTC(2016, 4, 30, 21, 43, 32) * 1000 + 418320), '2016-05-30T21:43:32.418320+00:00');
@@ -72,4 +72,21 @@ t.test('the system clock never goes backwards between readings (bounded: 200,000
   }
   t.equal(backwards, 0);
   t.ok(Math.abs(systemClock.now() / 1000 - Date.now()) < 5, 'and it is wall time');
+});
+
+t.test('madeIdBytes: the bytes of the last id made, as its hex reads; nothing for any other id', async (t) => {
+  const clock = new ManualClock();
+  let matched = 0;
+  for (let i = 0; i < 1000; i++) {
+    clock.advance(137 + (i % 7) * 1000);
+    const id = newContextId(clock.now());
+    const bytes = madeIdBytes(id);
+    if (bytes !== undefined && Buffer.from(bytes).equals(Buffer.from(id, 'hex'))) matched++;
+    if (i % 100 === 0) t.same(madeIdBytes(id), bytes, 'asked again: the same bytes');
+  }
+  t.equal(matched, 1000, 'every id, across refills of the random pool');
+  const first = newContextId(clock.now());
+  newContextId(clock.now());
+  t.equal(madeIdBytes(first), undefined, 'an id made before the last one');
+  t.equal(madeIdBytes('0123456789abcdef0123456789abcdef'), undefined, 'an id from elsewhere');
 });
