@@ -1,6 +1,7 @@
 import { type CameraImageRequest, fetchCameraImage, findCamera } from '../domains/camera.js';
 import type { ApiContext } from '../http/context.js';
-import { queryValue, type Reply } from '../http/http.js';
+import type { Reply } from '../http/http.js';
+import { queryValue } from '../http/query.js';
 import type { HttpServer } from '../http/server.js';
 import { bearerToken } from './auth-header.js';
 

@@ -372,7 +372,7 @@ class LiveRequest implements Request {
     void this.params;
     void this.authorization;
     this.header(this.extra[0] ?? '');
-    this.live = undefined;
+    this.release();
   }
 
   /** Lets go of uWS's request without copying anything (RouteOptions.readsLater false). */
@@ -383,33 +383,5 @@ class LiveRequest implements Request {
   private req(): HttpRequest {
     if (this.live === undefined) throw new Error('the uWS request was read after its callback returned');
     return this.live;
-  }
-}
-
-/** Whether the query string has a key, whatever its value (as `?return_response` works in Home Assistant). */
-export function hasQueryKey(query: string, key: string): boolean {
-  if (query === '') return false;
-  for (const part of query.split('&')) {
-    const eq = part.indexOf('=');
-    if (decodeURIComponentSafe(eq === -1 ? part : part.slice(0, eq)) === key) return true;
-  }
-  return false;
-}
-
-export function queryValue(query: string, key: string): string | undefined {
-  if (query === '') return undefined;
-  for (const part of query.split('&')) {
-    const eq = part.indexOf('=');
-    const k = decodeURIComponentSafe(eq === -1 ? part : part.slice(0, eq));
-    if (k === key) return eq === -1 ? '' : decodeURIComponentSafe(part.slice(eq + 1).replace(/\+/g, ' '));
-  }
-  return undefined;
-}
-
-export function decodeURIComponentSafe(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    throw new HubError('invalid_format', `Malformed percent-encoding in ${JSON.stringify(text.slice(0, 60))}`);
   }
 }

@@ -1,6 +1,7 @@
 import { HubError } from '../../core/errors.js';
 import type { ApiContext } from '../../http/context.js';
-import { JSON_TYPE, queryValue, type Reply, type Request } from '../../http/http.js';
+import { JSON_TYPE, type Reply, type Request } from '../../http/http.js';
+import { queryValue } from '../../http/query.js';
 import type { HttpServer } from '../../http/server.js';
 import type { HistoryReader } from '../../recorder/types.js';
 import { localDayStart } from '../history/local-day.js';

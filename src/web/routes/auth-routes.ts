@@ -3,7 +3,8 @@ import { PasswordCheckBusy, passwordProblem } from '../../auth/passwords.js';
 import { SESSION_IDLE_MS } from '../../auth/sessions.js';
 import type { User } from '../../auth/types.js';
 import { HubError } from '../../core/errors.js';
-import { hasQueryKey, queryValue, type Reply, type Request } from '../../http/http.js';
+import type { Reply, Request } from '../../http/http.js';
+import { hasQueryKey, queryValue } from '../../http/query.js';
 import type { HttpServer } from '../../http/server.js';
 import { busy, refuse } from '../answers.js';
 import {

@@ -1,4 +1,5 @@
-import { hasQueryKey, type Reply, type Request } from '../../http/http.js';
+import type { Reply, Request } from '../../http/http.js';
+import { hasQueryKey } from '../../http/query.js';
 import type { HttpServer } from '../../http/server.js';
 import { refuse } from '../answers.js';
 import { type LoggedIn, loggedIn, sameText, type WebEnv, zigbeeConfigured } from '../context.js';
