@@ -3,7 +3,8 @@ import type { JsonValue } from '../../core/json.js';
 import type { CallResult, ServiceDefinition } from '../../core/services.js';
 import type { State } from '../../core/state.js';
 import type { ApiContext } from '../../http/context.js';
-import { hasQueryKey, type Reply } from '../../http/http.js';
+import type { Reply } from '../../http/http.js';
+import { hasQueryKey } from '../../http/query.js';
 import type { HttpServer } from '../../http/server.js';
 import type { RequestAuth } from './auth-check.js';
 import { type JsonBody, parseJsonBody, TOO_DEEP_MESSAGE } from './json-body.js';
@@ -55,11 +56,9 @@ export function registerServices(server: HttpServer, ctx: ApiContext, auth: Requ
   function callService(reply: Reply, domain: string, service: string, wantsResponse: boolean, userId: string, bytes: Uint8Array): void {
     // REST has no `target` wrapper: the body is the service data, target keys at its top level.
     const body = parseJsonBody(bytes);
-    const def = services.get(domain, service);
-    const refused = refusal(body, def, wantsResponse, domain, service);
-    // refusal() refuses an unknown service: past it, def is known.
-    if (refused !== undefined || def === undefined) {
-      reply.json(400, refused ?? messageJson(`Service ${domain}.${service} not found.`));
+    const def = admitted(body, services.get(domain, service), wantsResponse, domain, service);
+    if (typeof def === 'string') {
+      reply.json(400, def);
       return;
     }
     const outcome = services.callDefinition(def, body.kind === 'json' ? (body.value as JsonValue) : undefined, {
@@ -76,21 +75,24 @@ export function registerServices(server: HttpServer, ctx: ApiContext, auth: Requ
   }
 }
 
-/** The 400 body for a call refused before it runs: a body that is not JSON, an unknown service, a response asked wrongly. */
-function refusal(
+/**
+ * The service to call, or the 400 body for a call refused before it runs: a body that is not JSON, an unknown
+ * service, a response asked wrongly.
+ */
+function admitted(
   body: JsonBody,
   def: ServiceDefinition | undefined,
   wantsResponse: boolean,
   domain: string,
   service: string,
-): string | undefined {
+): ServiceDefinition | string {
   if (body.kind === 'invalid') return INVALID_JSON;
   if (body.kind === 'too_deep') return TOO_DEEP;
   if (def === undefined) return messageJson(`Service ${domain}.${service} not found.`);
   const support = def.response ?? 'none';
   if (wantsResponse && support === 'none') return NO_RESPONSE_SUPPORT;
   if (!wantsResponse && support === 'only') return RESPONSE_REQUIRED;
-  return undefined;
+  return def;
 }
 
 function answer(reply: Reply, wantsResponse: boolean, result: CallResult): void {
