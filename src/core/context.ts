@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Micros } from './clock.js';
 
 /** Who or what caused a change; carried by every state write and event (Home Assistant's Context). */
@@ -8,70 +8,90 @@ export interface Context {
   readonly user_id: string | null;
 }
 
-// Random bytes come from a pooled buffer: one getrandom() call per 409 ids instead of one per id.
-const POOL_SIZE = 4096;
-const pool = Buffer.allocUnsafe(POOL_SIZE);
-let poolOffset = POOL_SIZE;
-const RANDOM_BYTES = 10;
+const HEX2: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/**
+ * 48 bits drawn once per process, the last part of every id made here; the counter starts at a random point.
+ * Together they keep ids of two processes apart; within a process the counter does.
+ */
+const seed = randomBytes(10);
+const TAG = seed.readUIntBE(0, 6);
+const TAG_HEX = seed.toString('hex', 0, 6);
+let counter = seed.readUInt32BE(6);
 let lastMs = Number.NaN;
 let lastMsHex = '';
 
 /**
- * A 32-character lower-case hex id: 48 bits of milliseconds then 80 random bits, so ids sort by creation
- * time the way Home Assistant's ULIDs do, while keeping the hex form the interface asks for.
+ * A 32-character lower-case hex id: 48 bits of milliseconds, a 32-bit counter, then the process's 48 random
+ * bits. Ids sort by creation time (within a millisecond, by creation order) the way Home Assistant's ULIDs
+ * do, in the hex form the interface asks for. The parts are what makes them cheap to record: the recorder
+ * stores a context as the differences of its parts from the point's time and from the previous context,
+ * a few bytes instead of sixteen random ones (src/recorder/series.ts). Nothing takes a context id for a
+ * secret: every client of the hub sees them, as Home Assistant's clients see its own.
  */
 export function newContextId(nowMicros: Micros): string {
-  if (poolOffset + RANDOM_BYTES > POOL_SIZE) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
   const ms = Math.floor(nowMicros / 1000);
   // Ids come in bursts within one millisecond: its hex digits are formatted once.
   if (ms !== lastMs) {
     lastMs = ms;
     lastMsHex = ms.toString(16).padStart(12, '0').slice(-12);
   }
-  const time = lastMsHex;
-  const rand = pool.toString('hex', poolOffset, poolOffset + RANDOM_BYTES);
-  lastRandOffset = poolOffset;
-  poolOffset += RANDOM_BYTES;
-  lastMadeId = time + rand;
-  return lastMadeId;
+  counter = (counter + 1) >>> 0;
+  const c = counter;
+  lastMadeContext = undefined;
+  // Short pieces first: strings under 13 characters are joined flat, longer ones as a rope.
+  const count = (HEX2[c >>> 24] as string) + HEX2[(c >>> 16) & 0xff] + HEX2[(c >>> 8) & 0xff] + HEX2[c & 0xff];
+  return lastMsHex + count + TAG_HEX;
 }
-
-/** The last id newContextId made: lower-case hex, so its JSON needs no escaping (contextJson). */
-let lastMadeId = '';
-let lastRandOffset = 0;
-/** The 16 bytes behind lastMadeId (madeIdBytes), filled on first ask. */
-const lastMadeBytes = new Uint8Array(16);
-let lastMadeBytesOf = '';
 
 /**
- * The 16 bytes a context id stands for, when it is the last one newContextId made (a call's, as the recorder
- * stores it right after): taken from the clock and the random pool instead of parsed back from its hex.
- * Undefined for any other id.
+ * The context createContext made last, while its id is still the last one made: its id is lower-case hex
+ * (contextJson writes it without escaping) and its parts are at hand (idParts). Known by the object: two
+ * ids of the same length would compare by their text.
  */
-export function madeIdBytes(id: string): Uint8Array | undefined {
-  if (id !== lastMadeId || !(lastMs >= 0)) return undefined;
-  if (lastMadeBytesOf !== id) {
-    // The low 48 bits of the millisecond, big-endian (its 12 hex digits), then the random bytes as drawn: the
-    // pool is refilled only by the next newContextId, which makes another id the last.
-    let t = lastMs;
-    for (let i = 5; i >= 0; i--) {
-      lastMadeBytes[i] = t % 256;
-      t = Math.floor(t / 256);
-    }
-    for (let i = 0; i < RANDOM_BYTES; i++) lastMadeBytes[6 + i] = pool[lastRandOffset + i] as number;
-    lastMadeBytesOf = id;
-  }
-  return lastMadeBytes;
-}
+let lastMadeContext: Context | undefined;
 
-export function createContext(nowMicros: Micros, userId: string | null = null, parentId: string | null = null): Context {
-  return { id: newContextId(nowMicros), parent_id: parentId, user_id: userId };
+/** A context id read as the three parts newContextId makes it of. */
+export interface IdParts {
+  ms: number;
+  counter: number;
+  tag: number;
 }
 
 const CONTEXT_ID = /^[0-9a-f]{32}$/;
+
+/**
+ * Fills `out` with the parts of a context's id: at once for the context made last (a call's, as the recorder
+ * stores it right after), parsed for any other id of 32 lower-case hex characters (made here or by Home
+ * Assistant: any such id has the three parts). False for an id of another form.
+ */
+export function idParts(ctx: Context, out: IdParts): boolean {
+  // (A millisecond outside the id's 48 bits, a clock set before 1970, is read back from the id's text.)
+  if (ctx === lastMadeContext && lastMs >= 0 && lastMs < 2 ** 48) {
+    out.ms = lastMs;
+    out.counter = counter;
+    out.tag = TAG;
+    return true;
+  }
+  const id = ctx.id;
+  if (!CONTEXT_ID.test(id)) return false;
+  out.ms = Number.parseInt(id.slice(0, 12), 16);
+  out.counter = Number.parseInt(id.slice(12, 20), 16);
+  out.tag = Number.parseInt(id.slice(20), 16);
+  return true;
+}
+
+/** The id of these parts (idParts' inverse). */
+export function idFromParts(ms: number, count: number, tag: number): string {
+  return ms.toString(16).padStart(12, '0') + count.toString(16).padStart(8, '0') + tag.toString(16).padStart(12, '0');
+}
+
+export function createContext(nowMicros: Micros, userId: string | null = null, parentId: string | null = null): Context {
+  const ctx = { id: newContextId(nowMicros), parent_id: parentId, user_id: userId };
+  lastMadeContext = ctx;
+  return ctx;
+}
+
 export function isContextId(value: unknown): value is string {
   return typeof value === 'string' && CONTEXT_ID.test(value);
 }
@@ -91,7 +111,7 @@ export function contextJson(ctx: Context): string {
   // way, so the text is exactly JSON.stringify's. The usual context is the one just made, by a user seen before.
   const json =
     typeof id === 'string' && (parent_id === null || typeof parent_id === 'string') && (user_id === null || typeof user_id === 'string')
-      ? `{"id":${id === lastMadeId ? `"${id}"` : JSON.stringify(id)},"parent_id":${parent_id === null ? 'null' : JSON.stringify(parent_id)},"user_id":${user_id === null ? 'null' : userIdJson(user_id)}}`
+      ? `{"id":${ctx === lastMadeContext ? `"${id}"` : JSON.stringify(id)},"parent_id":${parent_id === null ? 'null' : JSON.stringify(parent_id)},"user_id":${user_id === null ? 'null' : userIdJson(user_id)}}`
       : JSON.stringify({ id, parent_id, user_id });
   lastContext = ctx;
   lastContextJson = json;

@@ -145,7 +145,8 @@ export class State {
     if (this.cachedJson === undefined) {
       const lc = this.last_changed;
       const lu = this.lastUpdatedUs === this.lastChangedUs ? lc : isoFromMicros(this.lastUpdatedUs);
-      this.cachedJson = `{"entity_id":${JSON.stringify(this.entity_id)},"state":${JSON.stringify(this.state)},"attributes":${this.attributesJson},"last_changed":"${lc}","last_updated":"${lu}","context":${contextJson(this.context)}}`;
+      // The state table admits only valid entity ids (lower-case letters, digits, `_`, one dot): no escaping.
+      this.cachedJson = `{"entity_id":"${this.entity_id}","state":${JSON.stringify(this.state)},"attributes":${this.attributesJson},"last_changed":"${lc}","last_updated":"${lu}","context":${contextJson(this.context)}}`;
     }
     return this.cachedJson;
   }

@@ -1,4 +1,4 @@
-import { type Context, madeIdBytes } from '../core/context.js';
+import { type Context, type IdParts, idFromParts, idParts } from '../core/context.js';
 import { ByteReader, ByteWriter } from './bytes.js';
 
 /**
@@ -6,6 +6,9 @@ import { ByteReader, ByteWriter } from './bytes.js';
  * milliseconds, the state (numeric states as a scaled integer's difference from the previous one, others as
  * an index into the chunk's dictionary), the attributes only when they changed (a dictionary index), and a
  * context only where the logbook reads it. Deflated in a sealed chunk, a numeric series costs 2-3 bytes a point.
+ * A context id of the usual form (src/core/context.ts) is kept as its parts' differences: its millisecond
+ * from the point's, its counter from the series' previous context's, its random part only when that changed;
+ * a call's context costs some four bytes instead of sixteen random ones.
  *
  * Times are kept to the millisecond: history answers carry them as float seconds anyway, and the microsecond
  * digits (random as far as compression goes) would cost two bytes a point.
@@ -26,11 +29,18 @@ const F_ABS = 8;
 const SCALE_SHIFT = 4;
 const TEXT_STATE = 7;
 
-// Context flags.
+// Context flags. An id with neither C_ID_TEXT nor C_ID_PARTS is 16 bytes as its hex reads (chunks of version 1).
 const C_USER = 1;
 const C_PARENT = 2;
 const C_ID_TEXT = 4;
 const C_PARENT_TEXT = 8;
+/** The id as its parts: the millisecond's and the counter's differences, then the tag unless C_TAG_SAME. */
+const C_ID_PARTS = 16;
+/** The id's random part is the previous context's in this series. */
+const C_TAG_SAME = 32;
+
+/** Chunks written now; version 1 (ids as 16 bytes) is still read. */
+const CHUNK_VERSION = 2;
 
 /** States that round-trip exactly through a scaled integer (at most 15 significant digits). */
 const NUMERIC = /^-?(?:0|[1-9]\d{0,8})(?:\.\d{1,6})?$/;
@@ -114,7 +124,13 @@ class Previous {
   int = 0;
   scale = -1;
   attr = -1;
+  /** The counter and random part of the last context id kept as parts. */
+  counter = 0;
+  tag = -1;
 }
+
+/** Scratch for idParts (the encoder runs one point at a time). */
+const parts: IdParts = { ms: 0, counter: 0, tag: 0 };
 
 /** Encodes points one after another into `body`, with its dictionaries. */
 export class SeriesWriter {
@@ -178,7 +194,7 @@ export class SeriesWriter {
     else b.zigzag(value);
     if (flags & F_ATTR) b.varint(attr);
     if (flags & F_LC) b.varint(lu - lc);
-    if (context !== null) writeContext(b, context, context.user_id === null ? NO_DICTIONARY : this.mutableUsers());
+    if (context !== null) writeContext(b, context, context.user_id === null ? NO_DICTIONARY : this.mutableUsers(), prev, lu);
     prev.ms = lu;
     prev.attr = attr;
     if (this.count === 0) this.firstMs = lu;
@@ -217,16 +233,22 @@ interface Dictionaries {
   readonly users: { readonly items: readonly string[] };
 }
 
-function writeContext(b: ByteWriter, ctx: Context, users: Dictionary): void {
+function writeContext(b: ByteWriter, ctx: Context, users: Dictionary, prev: Previous, pointMs: number): void {
   // The flags byte first, its bits set once the fields after it are written (in readContext's order).
   const at = b.length;
   b.u8(0);
   let flags = 0;
-  // A call's context, written twice right after it was made (its call_service event, the state it changed):
-  // its bytes as drawn, not parsed back from the hex.
-  const made = madeIdBytes(ctx.id);
-  if (made !== undefined) b.bytes(made);
-  else if (!b.hex16(ctx.id)) {
+  if (idParts(ctx, parts)) {
+    flags |= C_ID_PARTS;
+    b.zigzag(parts.ms - pointMs);
+    b.zigzag(parts.counter - prev.counter);
+    prev.counter = parts.counter;
+    if (parts.tag === prev.tag) flags |= C_TAG_SAME;
+    else {
+      b.varint(parts.tag);
+      prev.tag = parts.tag;
+    }
+  } else {
     flags |= C_ID_TEXT;
     b.string(ctx.id);
   }
@@ -249,9 +271,15 @@ function hex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex');
 }
 
-function readContext(r: ByteReader, users: readonly string[]): Context {
+function readContext(r: ByteReader, users: readonly string[], prev: Previous, pointMs: number): Context {
   const flags = r.u8();
-  const id = flags & C_ID_TEXT ? r.string() : hex(r.bytes(16));
+  let id: string;
+  if (flags & C_ID_PARTS) {
+    const ms = pointMs + r.zigzag();
+    prev.counter += r.zigzag();
+    if (!(flags & C_TAG_SAME)) prev.tag = r.varint();
+    id = idFromParts(ms, prev.counter, prev.tag);
+  } else id = flags & C_ID_TEXT ? r.string() : hex(r.bytes(16));
   const user = flags & C_USER ? (users[r.varint()] ?? null) : null;
   let parent: string | null = null;
   if (flags & C_PARENT) parent = flags & C_PARENT_TEXT ? r.string() : hex(r.bytes(16));
@@ -281,7 +309,7 @@ function decodeBody(bytes: Uint8Array, dicts: Dictionaries, prev: Previous, visi
       attrJson = attrs[prev.attr] ?? '{}';
     }
     const lc = flags & F_LC ? lu - r.varint() : lu;
-    const context = flags & F_CTX ? readContext(r, users) : null;
+    const context = flags & F_CTX ? readContext(r, users, prev, lu) : null;
     prev.ms = lu;
     visit(state, attrJson, lc, lu, context);
   }
@@ -293,7 +321,7 @@ function decodeBody(bytes: Uint8Array, dicts: Dictionaries, prev: Previous, visi
  */
 export function encodeChunk(series: SeriesWriter): Buffer {
   const w = new ByteWriter(series.body.length + 64);
-  w.varint(1);
+  w.varint(CHUNK_VERSION);
   w.varint(series.count);
   w.varint(series.firstMs);
   w.varint(series.lastMs);
@@ -315,7 +343,7 @@ export interface DecodedChunk extends Dictionaries {
 export function decodeChunk(bytes: Uint8Array): DecodedChunk {
   const r = new ByteReader(bytes);
   const version = r.varint();
-  if (version !== 1) throw new Error(`unknown chunk version ${version}`);
+  if (version !== 1 && version !== CHUNK_VERSION) throw new Error(`unknown chunk version ${version}`);
   const count = r.varint();
   const firstMs = r.varint();
   const lastMs = r.varint();

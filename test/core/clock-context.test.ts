@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { epochSeconds, isoFromMicros, isoFromMillis, ManualClock, microsFromIso, systemClock } from '../../src/core/clock.js';
-import { contextJson, createContext, isContextId, madeIdBytes, newContextId } from '../../src/core/context.js';
+import { contextJson, createContext, idFromParts, idParts, isContextId, newContextId } from '../../src/core/context.js';
 
 t.test('timestamps are written as Python isoformat of a UTC datetime', async (t) => {
   t.equal(isoFromMicros(Date.UTC(2016, 4, 30, 21, 43, 32) * 1000 + 418320), '2016-05-30T21:43:32.418320+00:00');
@@ -74,19 +74,30 @@ t.test('the system clock never goes backwards between readings (bounded: 200,000
   t.ok(Math.abs(systemClock.now() / 1000 - Date.now()) < 5, 'and it is wall time');
 });
 
-t.test('madeIdBytes: the bytes of the last id made, as its hex reads; nothing for any other id', async (t) => {
-  const clock = new ManualClock();
+t.test('idParts: the three parts of an id, at once for the context made last and parsed for any other', async (t) => {
+  const clock = new ManualClock(Date.UTC(2026, 0, 1) * 1000);
+  const parts = { ms: 0, counter: 0, tag: 0 };
   let matched = 0;
   for (let i = 0; i < 1000; i++) {
     clock.advance(137 + (i % 7) * 1000);
-    const id = newContextId(clock.now());
-    const bytes = madeIdBytes(id);
-    if (bytes !== undefined && Buffer.from(bytes).equals(Buffer.from(id, 'hex'))) matched++;
-    if (i % 100 === 0) t.same(madeIdBytes(id), bytes, 'asked again: the same bytes');
+    const ctx = createContext(clock.now(), i % 2 === 0 ? null : 'user');
+    if (idParts(ctx, parts) && idFromParts(parts.ms, parts.counter, parts.tag) === ctx.id && parts.ms === Math.floor(clock.now() / 1000))
+      matched++;
   }
-  t.equal(matched, 1000, 'every id, across refills of the random pool');
-  const first = newContextId(clock.now());
-  newContextId(clock.now());
-  t.equal(madeIdBytes(first), undefined, 'an id made before the last one');
-  t.equal(madeIdBytes('0123456789abcdef0123456789abcdef'), undefined, 'an id from elsewhere');
+  t.equal(matched, 1000, 'every id made');
+  const made = createContext(clock.now());
+  t.ok(idParts({ ...made }, parts), 'a copy of it: parsed');
+  t.equal(idFromParts(parts.ms, parts.counter, parts.tag), made.id);
+  const foreign = { id: '01890f3c2a7b4e5f9d8c7b6a5f4e3d2c', parent_id: null, user_id: null };
+  t.ok(idParts(foreign, parts), 'an id of Home Assistant (a ULID in hex): parsed');
+  t.equal(idFromParts(parts.ms, parts.counter, parts.tag), foreign.id, 'and written back the same');
+  t.notOk(idParts({ id: 'not-a-hex-id', parent_id: null, user_id: null }, parts), 'another form: false');
+  t.notOk(idParts({ id: '01890F3C2A7B4E5F9D8C7B6A5F4E3D2C', parent_id: null, user_id: null }, parts), 'upper-case hex: false');
+});
+
+t.test('ids made within one millisecond sort in the order they were made', async (t) => {
+  const clock = new ManualClock(Date.UTC(2026, 0, 1) * 1000);
+  const ids = Array.from({ length: 100 }, () => newContextId(clock.now()));
+  t.same([...ids].sort(), ids);
+  t.equal(new Set(ids).size, 100);
 });
