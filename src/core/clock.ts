@@ -12,7 +12,7 @@ export interface Clock {
 }
 
 let tickMs = 0;
-let tickStartPerf = 0;
+let tickStartPerf = Number.NEGATIVE_INFINITY;
 
 export const systemClock: Clock = {
   /**
@@ -22,8 +22,14 @@ export const systemClock: Clock = {
    * itself (NTP) still shows.
    */
   now(): Micros {
-    const ms = Date.now();
     const perf = performance.now();
+    // Within a millisecond of the tick's start the monotonic timer alone will do: the tick's millisecond plus
+    // the time since is at most a millisecond behind the wall clock, as the fraction always was. Date.now() (half
+    // a reading's cost under a flood of service calls) is read again after that, so a step of the wall clock
+    // shows at most a millisecond later.
+    const since = perf - tickStartPerf;
+    if (since >= 0 && since < 1) return tickMs * 1000 + Math.floor(since * 1000);
+    const ms = Date.now();
     if (ms !== tickMs) {
       tickMs = ms;
       tickStartPerf = perf;

@@ -60,7 +60,7 @@ function composedJson(c: ComposedAttributes): string {
   const reported = c.reported;
   if (recent !== undefined && (recent.reported === reported || sameReported(recent, reported))) return recent.json;
   let entry: ReportedJson;
-  if (older !== undefined && sameReported(older, reported)) entry = older;
+  if (older !== undefined && (older.reported === reported || sameReported(older, reported))) entry = older;
   else {
     const json = JSON.stringify(reported);
     const whole = cache.head === '' ? json : json === '{}' ? `${cache.head}}` : `${cache.head},${json.slice(1)}`;

@@ -50,7 +50,7 @@ const MAX_RETRY_MS = 5 * 60_000;
 const WAL_FILE = 'wal';
 
 /** Events the hub fires that carry nothing the logbook or a user reads back. */
-const NOT_RECORDED: ReadonlySet<string> = new Set(['state_changed', 'state_reported', 'service_registered', 'service_removed']);
+const NOT_RECORDED: readonly string[] = ['state_changed', 'state_reported', 'service_registered', 'service_removed'];
 
 export interface RecorderOptions {
   readonly core: Core;
@@ -114,7 +114,8 @@ export class Recorder implements Component, HistoryReader {
   /** The last call_service event's data and its text (eventDataJson). */
   private lastCallService: { readonly data: JsonObject; readonly json: string } | undefined;
   private readonly decided = new Map<string, boolean>();
-  private readonly excludedEvents: ReadonlySet<string>;
+  /** Event types not recorded: state changes (their own series) and bookkeeping, and those the configuration excludes. */
+  private readonly notRecorded: ReadonlySet<string>;
   private hot = new Map<string, HotSeries>();
   /** What the hot tier holds, kept as changes come (summing every series per change would cost O(entities)). */
   private hotBytes = 0;
@@ -150,7 +151,7 @@ export class Recorder implements Component, HistoryReader {
   constructor(private readonly options: RecorderOptions) {
     this.dir = join(options.dataDir, 'recorder');
     this.keep = entityFilter(options.config.include, options.config.exclude);
-    this.excludedEvents = new Set(options.config.exclude.eventTypes);
+    this.notRecorded = new Set([...NOT_RECORDED, ...options.config.exclude.eventTypes]);
     this.guard = new WriteGuard(options.log, 'history');
     this.retryMs = options.config.commitIntervalS * 1000;
   }
@@ -243,7 +244,7 @@ export class Recorder implements Component, HistoryReader {
 
   private onEvent(event: HubEvent): void {
     const type = event.event_type;
-    if (NOT_RECORDED.has(type) || this.excludedEvents.has(type)) return;
+    if (this.notRecorded.has(type)) return;
     const ms = Math.floor(event.timeFiredUs / 1000);
     this.add(EVENTS, type, this.eventDataJson(event), ms, ms, event.context);
   }
