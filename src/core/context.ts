@@ -19,7 +19,11 @@ const TAG = seed.readUIntBE(0, 6);
 const TAG_HEX = seed.toString('hex', 0, 6);
 let counter = seed.readUInt32BE(6);
 let lastMs = Number.NaN;
-let lastMsHex = '';
+/** The id's first 18 hex digits (the millisecond, the counter but its low byte) while they stay the same. */
+let prefix = '';
+let prefixHigh = -1;
+/** The last 14 hex digits by the counter's low byte: each id is one concatenation (a 32-byte rope). */
+const SUFFIX: readonly string[] = HEX2.map((low) => low + TAG_HEX);
 
 /**
  * A 32-character lower-case hex id: 48 bits of milliseconds, a 32-bit counter, then the process's 48 random
@@ -31,17 +35,17 @@ let lastMsHex = '';
  */
 export function newContextId(nowMicros: Micros): string {
   const ms = Math.floor(nowMicros / 1000);
-  // Ids come in bursts within one millisecond: its hex digits are formatted once.
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastMsHex = ms.toString(16).padStart(12, '0').slice(-12);
-  }
   counter = (counter + 1) >>> 0;
   const c = counter;
   lastMadeContext = undefined;
-  // Short pieces first: strings under 13 characters are joined flat, longer ones as a rope.
-  const count = (HEX2[c >>> 24] as string) + HEX2[(c >>> 16) & 0xff] + HEX2[(c >>> 8) & 0xff] + HEX2[c & 0xff];
-  return lastMsHex + count + TAG_HEX;
+  // Ids come in bursts within one millisecond: the digits before the counter's low byte are formatted once.
+  const high = c >>> 8;
+  if (ms !== lastMs || high !== prefixHigh) {
+    lastMs = ms;
+    prefixHigh = high;
+    prefix = ms.toString(16).padStart(12, '0').slice(-12) + high.toString(16).padStart(6, '0');
+  }
+  return prefix + (SUFFIX[c & 0xff] as string);
 }
 
 /**
