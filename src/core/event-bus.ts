@@ -82,8 +82,8 @@ interface Registration {
 
 export type BusErrorSink = (owner: string, eventType: string, err: unknown) => void;
 
-/** Event types that match-all (`*`) listeners never receive, as in Home Assistant. */
-const NOT_FOR_MATCH_ALL = new Set(['state_reported']);
+/** The one event type match-all (`*`) listeners never receive, as in Home Assistant (a comparison, not a lookup). */
+const NOT_FOR_MATCH_ALL = 'state_reported';
 
 /**
  * Typed events with listeners registered under an owner key and removed in bulk when the owner stops.
@@ -146,7 +146,7 @@ export class EventBus {
     if (regs !== undefined) {
       for (let i = 0; i < regs.length; i++) this.call(regs[i] as Registration, event);
     }
-    if (this.matchAll.length > 0 && !NOT_FOR_MATCH_ALL.has(event.event_type)) {
+    if (this.matchAll.length > 0 && event.event_type !== NOT_FOR_MATCH_ALL) {
       const all = this.matchAll;
       for (let i = 0; i < all.length; i++) this.call(all[i] as Registration, event);
     }

@@ -76,6 +76,8 @@ interface Registered {
  */
 export class ServiceRegistry {
   private readonly services = new Map<string, Map<string, Registered>>();
+  /** The last name get() found, as it was asked for (see get). */
+  private lastFound: { readonly domain: string; readonly service: string; readonly def: ServiceDefinition } | undefined;
   private catalogueJsonText: string | undefined;
   private expander: TargetExpander = () => [];
   /**
@@ -111,6 +113,7 @@ export class ServiceRegistry {
     }
     domain.set(def.service, { owner, def });
     this.catalogueJsonText = undefined;
+    this.lastFound = undefined;
     this.bus.fire('service_registered', { domain: def.domain, service: def.service }, createContext(this.clock.now()));
   }
 
@@ -119,6 +122,7 @@ export class ServiceRegistry {
     if (d === undefined || !d.delete(service)) return false;
     if (d.size === 0) this.services.delete(domain);
     this.catalogueJsonText = undefined;
+    this.lastFound = undefined;
     this.bus.fire('service_removed', { domain, service }, createContext(this.clock.now()));
     return true;
   }
@@ -130,9 +134,15 @@ export class ServiceRegistry {
   }
 
   get(domain: string, service: string): ServiceDefinition | undefined {
+    // A dashboard calls the same service again and again, and REST's names come as new strings each time:
+    // comparing a few characters costs less than hashing them for two maps. Forgotten on any change.
+    const last = this.lastFound;
+    if (last !== undefined && domain === last.domain && service === last.service) return last.def;
     // Names are registered in lower case and nearly always asked for so: the exact name first, no case mapping.
     const d = this.services.get(domain) ?? this.services.get(domain.toLowerCase());
-    return (d?.get(service) ?? d?.get(service.toLowerCase()))?.def;
+    const def = (d?.get(service) ?? d?.get(service.toLowerCase()))?.def;
+    if (def !== undefined) this.lastFound = { domain, service, def };
+    return def;
   }
 
   has(domain: string, service: string): boolean {

@@ -58,10 +58,8 @@ function headerBlock(contentType: string): readonly [string, string] {
   const [key, value] = first as readonly [string, string];
   return [key, [value, ...rest.map(([k, v]) => `${k}: ${v}`)].join('\r\n')];
 }
-const HEADER_BLOCKS = new Map<string, readonly [string, string]>([
-  [JSON_TYPE, headerBlock(JSON_TYPE)],
-  [TEXT_TYPE, headerBlock(TEXT_TYPE)],
-]);
+const JSON_BLOCK = headerBlock(JSON_TYPE);
+const TEXT_BLOCK = headerBlock(TEXT_TYPE);
 
 /** A response that is safe to use after an await: it knows whether the client went away and corks writes. */
 export class Reply {
@@ -138,7 +136,7 @@ export class Reply {
   ): void {
     const res = this.res;
     res.writeStatus(statusLine(status));
-    const block = HEADER_BLOCKS.get(contentType);
+    const block = contentType === JSON_TYPE ? JSON_BLOCK : contentType === TEXT_TYPE ? TEXT_BLOCK : undefined;
     if (block !== undefined) res.writeHeader(block[0], block[1]);
     else {
       for (let i = 0; i < COMMON_HEADERS.length; i++) {

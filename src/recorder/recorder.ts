@@ -244,7 +244,8 @@ export class Recorder implements Component, HistoryReader {
 
   private onEvent(event: HubEvent): void {
     const type = event.event_type;
-    if (this.notRecorded.has(type)) return;
+    // A state change comes to both listeners: the common case first, without a lookup.
+    if (type === 'state_changed' || this.notRecorded.has(type)) return;
     const ms = Math.floor(event.timeFiredUs / 1000);
     this.add(EVENTS, type, this.eventDataJson(event), ms, ms, event.context);
   }

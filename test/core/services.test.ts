@@ -125,3 +125,19 @@ t.test('a named entity of another domain, or a missing one, is skipped with a wa
     'Referenced entities light.c are missing or not currently available',
   ]);
 });
+
+t.test('a service found once is found again, and not after it is removed or replaced', async (t) => {
+  const { core } = setup();
+  const first = core.services.get('switch', 'turn_on');
+  t.ok(first);
+  t.equal(core.services.get('switch', 'turn_on'), first, 'asked again (new strings, as REST gives them)');
+  t.equal(core.services.get('SWITCH', 'Turn_On'), first, 'names in another case');
+  t.equal(core.services.get('switch', 'turn_on'), first);
+  core.services.remove('switch', 'turn_on');
+  t.equal(core.services.get('switch', 'turn_on'), undefined, 'removed');
+  core.services.register('other', { domain: 'switch', service: 'turn_on', schema: { fields: {} }, handler: () => null });
+  const second = core.services.get('switch', 'turn_on');
+  t.not(second, first, 'registered anew: the new definition');
+  core.services.register('third', { domain: 'switch', service: 'turn_on', schema: { fields: {} }, handler: () => 1 });
+  t.not(core.services.get('switch', 'turn_on'), second, 'replaced: the newest');
+});
