@@ -44,11 +44,14 @@ export class ByteWriter {
     return this.fullCapacity + this.buf.length;
   }
 
-  /** Makes `n` contiguous bytes free at `pos`. */
+  /** Makes `n` contiguous bytes free at `pos`. Small enough to be inlined into every write; growing is not. */
   private room(n: number): void {
+    if (this.pos + n > this.buf.length) this.grow(n);
+  }
+
+  private grow(n: number): void {
     const buf = this.buf;
     const needed = this.pos + n;
-    if (needed <= buf.length) return;
     const block = this.blockBytes;
     if (block === 0 || buf.length < block) {
       let size = buf.length * 2;
