@@ -65,10 +65,11 @@ export function isoFromMicros(us: Micros): string {
   }
   const micro = us - second * 1_000_000;
   if (micro === 0) return `${lastBase}+00:00`;
-  // The fraction from two table entries: short strings are joined flat, so the time is one rope of two.
-  // (`| 0`: an integer under a million; `%` on a double would be a call to fmod.)
+  // The fraction from two table entries (`| 0`: an integer under a million; `%` on a double would be a call to
+  // fmod). Its 12 characters are joined flat, so the time is one rope of two strings.
   const m = micro | 0;
-  return lastBaseDot + ((THREE_DIGITS[(m / 1000) | 0] as string) + THREE_DIGITS[m % 1000] + '+00:00');
+  const tail = `${THREE_DIGITS[(m / 1000) | 0]}${THREE_DIGITS[m % 1000]}+00:00`;
+  return lastBaseDot + tail;
 }
 
 let lastSecond = Number.NaN;
