@@ -35,7 +35,7 @@ export const systemClock: Clock = {
       tickStartPerf = perf;
       return ms * 1000;
     }
-    return ms * 1000 + Math.min(999, Math.floor((perf - tickStartPerf) * 1000));
+    return ms * 1000 + Math.min(999, Math.floor(since * 1000));
   },
 };
 

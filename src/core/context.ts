@@ -8,8 +8,6 @@ export interface Context {
   readonly user_id: string | null;
 }
 
-const HEX2: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
 /**
  * 48 bits drawn once per process, the last part of every id made here; the counter starts at a random point.
  * Together they keep ids of two processes apart; within a process the counter does.
@@ -23,7 +21,7 @@ let lastMs = Number.NaN;
 let prefix = '';
 let prefixHigh = -1;
 /** The last 14 hex digits by the counter's low byte: each id is one concatenation (a 32-byte rope). */
-const SUFFIX: readonly string[] = HEX2.map((low) => low + TAG_HEX);
+const SUFFIX: readonly string[] = Array.from({ length: 256 }, (_, low) => low.toString(16).padStart(2, '0') + TAG_HEX);
 
 /**
  * A 32-character lower-case hex id: 48 bits of milliseconds, a 32-bit counter, then the process's 48 random

@@ -99,17 +99,9 @@ export class ByteWriter {
   }
 
   bytes(b: Uint8Array): void {
-    const n = b.length;
-    this.room(n);
-    const buf = this.buf;
-    let at = this.pos;
-    // A context id's 16 bytes, a short string: a loop costs less than TypedArray#set's setup.
-    if (n <= 32) for (let i = 0; i < n; i++) buf[at++] = b[i] as number;
-    else {
-      buf.set(b, at);
-      at += n;
-    }
-    this.pos = at;
+    this.room(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
   }
 
   /**
