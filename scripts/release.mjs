@@ -121,6 +121,7 @@ if (!existsSync(join(built, 'cli.js'))) fail(`${built} has no cli.js: run \`npm 
 
 let work;
 let target;
+let failure;
 if (staging !== undefined) {
   if (existsSync(staging) && readdirSync(staging).length > 0) fail(`${staging} is not empty`);
   target = staging;
@@ -183,8 +184,12 @@ try {
     );
   }
 } catch (err) {
+  failure = err;
+}
+// Nothing half made stays: the staging folder goes either way when making a tarball, and on failure when staging.
+if (work !== undefined) rmSync(work, { recursive: true, force: true });
+if (failure !== undefined) {
   if (work === undefined) rmSync(target, { recursive: true, force: true });
-  fail(err.message);
-} finally {
-  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  else rmSync(join(out, `${name}.tar.gz.tmp`), { force: true });
+  fail(failure.message);
 }
