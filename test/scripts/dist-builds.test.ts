@@ -21,20 +21,26 @@ const SWAPS = 300;
 /** What build `n` puts in hearth/cli.js: a header naming it, then enough bytes that a torn write would show. */
 const BUILD_FILE = `(n) => 'build ' + n + '\\n' + 'x'.repeat(${PADDING})`;
 
-/** Makes `n` builds one after another, each published and the old ones pruned as scripts/build.mjs does. */
+/**
+ * Makes `n` builds one after another, each published as scripts/build.mjs does. Old builds are pruned once at
+ * the end, not after each: here a build takes a millisecond, and a reader descheduled in the middle of one open()
+ * on a busy machine could find the build it was resolving pruned two builds later. Real builds are seconds
+ * apart; pruning has a test of its own below.
+ */
 const SWAPPER = `
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { newBuildDir, publish, pruneBuilds } from '${MODULE}';
 const [dist, count] = [process.argv[1], Number(process.argv[2])];
 const body = ${BUILD_FILE};
+let dir;
 for (let n = 1; n <= count; n++) {
-  const dir = newBuildDir(dist);
+  dir = newBuildDir(dist);
   mkdirSync(join(dir, 'hearth'));
   writeFileSync(join(dir, 'hearth', 'cli.js'), body(n));
-  const previous = publish(dist, dir);
-  pruneBuilds(dist, new Set([basename(dir), ...(previous === undefined ? [] : [previous])]));
+  publish(dist, dir);
 }
+pruneBuilds(dist, new Set([basename(dir)]));
 `;
 
 /** Reads dist/hearth/cli.js as fast as it can until the stop file appears (or 30 s pass), counting what it saw. */
