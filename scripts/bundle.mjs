@@ -27,7 +27,8 @@ const mqttChunk = (buildDir) => ({
   name: 'mqtt-chunk',
   setup(b) {
     const file = join(buildDir, 'src', 'mqtt', 'connection.js');
-    b.onLoad({ filter: new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }, async (args) => {
+    b.onLoad({ filter: /[\\/]mqtt[\\/]connection\.js$/ }, async (args) => {
+      if (args.path !== file) return undefined;
       const text = await readFile(args.path, 'utf8');
       if (!text.includes('import(MQTT_PACKAGE)')) throw new Error('src/mqtt/connection.ts no longer imports mqtt.js through MQTT_PACKAGE');
       return { contents: text.replace('import(MQTT_PACKAGE)', "import('mqtt')"), loader: 'js', resolveDir: dirname(args.path) };
