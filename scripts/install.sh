@@ -160,6 +160,8 @@ runuser -u "$USER_NAME" -- "$NODE_BIN" "$NEW/dist/hearth/cli.js" check-config --
   die "fix the configuration above, then run this again (the installed version is unchanged)"
 
 # The swap: the running hub's code goes aside (the process keeps what it has loaded) until the new one runs.
+# The new files reach the SD card first, so a power cut after the swap finds them whole.
+sync
 if [[ -e "$PREFIX" ]]; then
   rm -rf "$PREFIX.old"
   mv "$PREFIX" "$PREFIX.old"
