@@ -28,7 +28,7 @@ export function newBuildDir(dist) {
 }
 
 /** Points `link` at `target` with one rename(2): readers see the old target or the new, never nothing. */
-function replaceLink(link, target) {
+export function replaceLink(link, target) {
   const temp = `${link}.${process.pid}.tmp`;
   rmSync(temp, { force: true });
   symlinkSync(target, temp);

@@ -1,8 +1,9 @@
 // `npx hearth` from the repository root: npm does not link a package's own bin into its node_modules/.bin,
 // so the build does it. The link leads to dist/hearth/cli.js, which stays in place from build to build
-// (scripts/dist-builds.mjs), so it is made once; when it is, a new link is renamed over the old one.
-import { mkdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+// (scripts/dist-builds.mjs), so it is made once.
+import { mkdirSync, readlinkSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { replaceLink } from './dist-builds.mjs';
 
 export function linkBin(root) {
   const link = join(root, 'node_modules', '.bin', 'hearth');
@@ -13,8 +14,5 @@ export function linkBin(root) {
   } catch {}
   if (now === target) return;
   mkdirSync(dirname(link), { recursive: true });
-  const temp = `${link}.${process.pid}.tmp`;
-  rmSync(temp, { force: true });
-  symlinkSync(target, temp);
-  renameSync(temp, link);
+  replaceLink(link, target);
 }
