@@ -7,7 +7,7 @@ import type { Core } from '../core/core.js';
 import type { HubEvent } from '../core/event-bus.js';
 import { type JsonObject, sameJson } from '../core/json.js';
 import type { Logger } from '../core/log.js';
-import { type AppendFile, appendRecord, type OpenAppendFile, openAppendFile } from '../storage/journal.js';
+import { type AppendFile, appendRecord, type OpenAppendFile, openAppendFile, type SkippedStretch } from '../storage/journal.js';
 import { loadJournal } from '../storage/journal-load.js';
 import { makeDir } from '../storage/storage-fs.js';
 import { WriteGuard } from '../storage/write-guard.js';
@@ -95,6 +95,23 @@ function newHot(): HotSeries {
 /** Logbook-visible entities keep their context; continuous ones (a unit or a state class) do not. */
 function isContinuous(attributes: Readonly<Record<string, unknown>>): boolean {
   return attributes.unit_of_measurement !== undefined || attributes.state_class !== undefined;
+}
+
+/**
+ * The journal records to replay when some were skipped as damaged. A record holds what came since the one before
+ * as differences, so after a skipped record the rest of its epoch cannot be read right: those are dropped (never
+ * read wrong). A later epoch starts afresh, so its records are kept.
+ */
+function usableRecords(records: readonly Buffer[], skipped: readonly SkippedStretch[]): Buffer[] {
+  const gaps = new Set(skipped.filter((s) => s.records > 0).map((s) => s.before));
+  const out: Buffer[] = [];
+  let broken = -1;
+  for (const [index, raw] of records.entries()) {
+    const epoch = new ByteReader(inflateRawSync(raw)).varint();
+    if (gaps.has(index)) broken = epoch;
+    if (epoch !== broken) out.push(raw);
+  }
+  return out;
 }
 
 /**
@@ -377,25 +394,15 @@ export class Recorder implements Component, HistoryReader {
   }
 
   private async replayJournal(sealedEpoch: number): Promise<void> {
-    const journal = await loadJournal(join(this.dir, WAL_FILE), { log: this.options.log, label: 'history journal' });
+    const journal = await loadJournal(join(this.dir, WAL_FILE), { log: this.options.log, label: 'history journal', usable: usableRecords });
     this.journalBytes = journal.end.bytes;
     this.journalSalt = journal.end.salt;
     this.stats.droppedTailBytes = journal.droppedBytes;
-    // A record holds what came since the one before, as differences: after a skipped record, the rest of its
-    // epoch cannot be read right. Those records are dropped (never read wrong); later epochs start afresh.
-    const gaps = new Set(journal.skipped.filter((s) => s.records > 0).map((s) => s.before));
-    let brokenEpoch = -1;
-    let broken = 0;
     let replayEpoch = -1;
-    for (const [index, raw] of journal.records.entries()) {
+    for (const raw of journal.records) {
       const r = new ByteReader(inflateRawSync(raw));
       const epoch = r.varint();
       if (epoch <= sealedEpoch) continue;
-      if (gaps.has(index)) brokenEpoch = epoch;
-      if (epoch === brokenEpoch) {
-        broken++;
-        continue;
-      }
       // Records of an hour whose seal never reached the disk: that hour is sealed again, in memory first.
       if (replayEpoch >= 0 && epoch !== replayEpoch) {
         this.epoch = replayEpoch;
@@ -425,12 +432,6 @@ export class Recorder implements Component, HistoryReader {
       }
     }
     if (replayEpoch >= 0) this.epoch = replayEpoch;
-    if (broken > 0) {
-      this.options.log.warn(
-        { records: broken, epoch: brokenEpoch },
-        `history journal: ${broken} record(s) after the damaged one belong to the same hour and cannot be read without it; dropped`,
-      );
-    }
     let first = Number.POSITIVE_INFINITY;
     for (const s of this.hot.values()) {
       first = Math.min(first, s.writer.firstMs);

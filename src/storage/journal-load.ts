@@ -10,6 +10,12 @@ export interface LoadJournalOptions {
   /** What the file is, for the log: "restore state journal". */
   readonly label: string;
   readonly fs?: StorageFs;
+  /**
+   * When records were skipped: which of the others to keep (default: all that checked). An owner whose records
+   * build on the ones before them (the recorder's differences) drops those a skipped record leaves unreadable;
+   * the repaired file holds only what is kept, so no later start reads them without their gap.
+   */
+  readonly usable?: (records: readonly Buffer[], skipped: readonly SkippedStretch[]) => Buffer[];
 }
 
 export interface LoadedJournal {
@@ -44,7 +50,9 @@ export async function loadJournal(path: string, options: LoadJournalOptions): Pr
     data = Buffer.alloc(0);
   }
   const decoded = decodeRecords(data);
-  const { records, skipped, goodBytes } = decoded;
+  const { skipped, goodBytes } = decoded;
+  const records = skipped.length > 0 && options.usable !== undefined ? options.usable(decoded.records, skipped) : decoded.records;
+  const unusable = decoded.records.length - records.length;
   const tail = data.length - goodBytes;
   const droppedBytes = tail + skipped.reduce((n, s) => n + s.bytes, 0);
   const asIs = { records, skipped, end: { salt: decoded.salt, bytes: data.length }, droppedBytes, copy: undefined };
@@ -56,9 +64,17 @@ export async function loadJournal(path: string, options: LoadJournalOptions): Pr
   const where = `${offsets.join(', ')}${skipped.length > LOGGED_OFFSETS ? ', …' : ''}`;
   const what =
     (skipped.length > 0 ? `skipped ${lost} damaged record(s) (${droppedBytes - tail} bytes at byte ${where})` : '') +
+    (unusable > 0 ? ` and ${unusable} record(s) after them that cannot be read without them` : '') +
     (skipped.length > 0 && tail > 0 ? ' and ' : '') +
     (tail > 0 ? `cut ${tail} bytes of torn or damaged tail at byte ${goodBytes}` : '');
-  const fields = { path, skippedRecords: lost, offsets, tailAt: tail > 0 ? goodBytes : undefined, tailBytes: tail };
+  const fields = {
+    path,
+    skippedRecords: lost,
+    unusableRecords: unusable,
+    offsets,
+    tailAt: tail > 0 ? goodBytes : undefined,
+    tailBytes: tail,
+  };
   let copy: string;
   try {
     copy = await keepDamagedCopy(path, data, new Date(), fs);
