@@ -34,10 +34,12 @@ const OLD_HEAD_BYTES = 8;
 /** Larger than any record the stores write; a length beyond it is garbage, not a record. */
 const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 /**
- * Bytes checksummed while looking for the next frame after damage. The magic is rare in real data, so this
- * is only reached by a file made to be slow to read; the rest of such a file is treated as its tail.
+ * The work of looking for the next frame after damage: bytes checksummed, each candidate counted as at least
+ * RESYNC_CANDIDATE_BYTES (some 4,000 candidates at most, a few tens of milliseconds). The magic is rare in real data,
+ * so this is only reached by a file made to be slow to read; the rest of such a file is treated as its tail.
  */
 const RESYNC_BUDGET_BYTES = 64 * 1024 * 1024;
+const RESYNC_CANDIDATE_BYTES = 16 * 1024;
 
 /** A new random salt for a journal's next generation. */
 export function newSalt(): number {
@@ -150,6 +152,8 @@ export function decodeRecords(data: Buffer): DecodedJournal {
   /** Where the damaged stretch being skipped began (-1: none). */
   let damagedFrom = -1;
   let budget = RESYNC_BUDGET_BYTES;
+  let headerAhead = -2;
+  let frameAhead = -2;
 
   const accept = (start: number, end: number): void => {
     if (damagedFrom >= 0 && start > damagedFrom) {
@@ -208,12 +212,16 @@ export function decodeRecords(data: Buffer): DecodedJournal {
     }
     // Damage (or a torn tail): look for the next place a header or a frame of this generation could start.
     if (damagedFrom < 0) damagedFrom = at;
-    const nextHeader = data.indexOf(HEADER_MAGIC, at + 1);
-    const nextFrame = salt === undefined ? -1 : data.indexOf(FRAME_MAGIC, at + 1);
-    const next = nextHeader < 0 ? nextFrame : nextFrame < 0 ? nextHeader : Math.min(nextHeader, nextFrame);
+    // The next of each magic, found once and kept until passed: a file full of one magic must not make the
+    // search for the other start over at each candidate.
+    if (headerAhead !== -1 && headerAhead <= at) headerAhead = data.indexOf(HEADER_MAGIC, at + 1);
+    if (salt !== undefined && frameAhead !== -1 && frameAhead <= at) frameAhead = data.indexOf(FRAME_MAGIC, at + 1);
+    const nextFrame = salt === undefined ? -1 : frameAhead;
+    const next = headerAhead < 0 ? nextFrame : nextFrame < 0 ? headerAhead : Math.min(headerAhead, nextFrame);
     if (next < 0) break;
     // A candidate frame costs a checksum of up to its claimed length; bounded for files made to be slow.
-    if (next === nextFrame && next + 8 <= data.length) budget -= Math.min(data.readUInt32LE(next + 4), data.length - next);
+    const claimed = next === nextFrame && next + 8 <= data.length ? Math.min(data.readUInt32LE(next + 4), data.length - next) : 0;
+    budget -= Math.max(RESYNC_CANDIDATE_BYTES, claimed);
     if (budget < 0) break;
     at = next;
   }

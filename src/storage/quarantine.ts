@@ -16,7 +16,8 @@ export function corruptName(path: string, at: Date = new Date()): string {
 export async function quarantine(path: string, at: Date = new Date(), fs: StorageFs = nodeFs): Promise<string> {
   const movedTo = corruptName(path, at);
   await fs.rename(path, movedTo);
-  // Both names are in one directory: without this, a power cut could bring the corrupt file back under its name.
-  await syncDir(dirname(path), fs);
+  // Without this a power cut could bring the corrupt file back under its name (to be moved aside again at the next
+  // start): the move is done either way, so a directory that cannot be synced does not make it fail.
+  await syncDir(dirname(path), fs).catch(() => {});
   return movedTo;
 }

@@ -167,6 +167,18 @@ t.test('a file made to be slow to read is read in bounded work', async (t) => {
   encodeHeader(SALT).copy(hostile, 0);
   const d = decodeRecords(hostile);
   t.same({ records: d.records.length, goodBytes: d.goodBytes }, { records: 0, goodBytes: HEADER_BYTES }, 'the rest is a tail');
+  // Short frames that never check, half a million of them, and no header magic to find after them.
+  const short = Buffer.alloc(4 * 1024 * 1024);
+  encodeHeader(SALT).copy(short, 0);
+  for (let at = HEADER_BYTES; at + 8 <= short.length; at += 8) {
+    short.set([0xfe, 0x52, 0x43, 0xff], at);
+    short.writeUInt32LE(1, at + 4);
+  }
+  t.equal(decodeRecords(short).goodBytes, HEADER_BYTES, 'each candidate is looked at once');
+  const headers = Buffer.alloc(4 * 1024 * 1024);
+  encodeHeader(SALT).copy(headers, 0);
+  for (let at = HEADER_BYTES; at + 4 <= headers.length; at += 4) headers.write('HJNL', at, 'latin1');
+  t.equal(decodeRecords(headers).goodBytes, HEADER_BYTES, 'nor a file of header magics');
 });
 
 t.test('loading a damaged journal: a copy is kept, the file rewritten with what checked, one error names it all', async (t) => {
