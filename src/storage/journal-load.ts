@@ -1,3 +1,4 @@
+import { basename, dirname, join } from 'node:path';
 import type { Logger } from '../core/log.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { keepDamagedCopy } from './damaged-copy.js';
@@ -42,6 +43,7 @@ const LOGGED_OFFSETS = 5;
  */
 export async function loadJournal(path: string, options: LoadJournalOptions): Promise<LoadedJournal> {
   const fs = options.fs ?? nodeFs;
+  await removeRepairTemps(path, fs);
   let data: Buffer;
   try {
     data = await fs.readFile(path);
@@ -99,4 +101,16 @@ export async function loadJournal(path: string, options: LoadJournalOptions): Pr
   if (skipped.length > 0) log.error({ ...fields, copy }, message);
   else log.warn({ ...fields, copy }, message);
   return { records, skipped, end: { salt: records.length === 0 ? undefined : salt, bytes: content.length }, droppedBytes, copy };
+}
+
+/**
+ * A power cut during a repair leaves the temp file of its copy or of its rewrite (`.<name>.<random>.tmp`,
+ * `.<name>.damaged-<time>.<random>.tmp`): never read, removed before the next repair could leave another.
+ */
+async function removeRepairTemps(path: string, fs: StorageFs): Promise<void> {
+  const dir = dirname(path);
+  const prefix = `.${basename(path)}.`;
+  for (const name of await fs.readdir(dir).catch(() => [])) {
+    if (name.startsWith(prefix) && name.endsWith('.tmp')) await fs.unlink(join(dir, name)).catch(() => {});
+  }
 }

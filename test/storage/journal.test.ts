@@ -268,3 +268,16 @@ t.test('a journal that cannot be repaired (no room for the copy) is left as it i
   await file.close();
   t.same(texts(decodeRecords(await readFile(path)).records), texts([...records, extra]), 'the append after the tail is read');
 });
+
+t.test('temp files a power cut left during a repair are removed at the next load', async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'journal');
+  const { data } = journal(payloads(2));
+  await writeFile(path, data);
+  await writeFile(join(dir, '.journal.3f2a9c.tmp'), data.subarray(0, 40));
+  await writeFile(join(dir, '.journal.damaged-2026-11-28T12-00-00-000Z.8c1d0e.tmp'), data.subarray(0, 10));
+  await writeFile(join(dir, '.snapshot.json.77aa.tmp'), '{');
+  const loaded = await loadJournal(path, { log: new RecordingLogger(), label: 'test journal' });
+  t.equal(loaded.records.length, 2);
+  t.same((await readdir(dir)).sort(), ['.snapshot.json.77aa.tmp', 'journal'], "the journal's own temp files only");
+});

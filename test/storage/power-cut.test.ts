@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import { silentLogger } from '../../src/core/log.js';
 import { writeFileAtomic } from '../../src/storage/atomic-file.js';
+import { DAMAGED_COPIES_KEPT } from '../../src/storage/damaged-copy.js';
 import { appendFileOn, appendRecord, encodeHeader, encodeOldRecord, encodeRecord, type JournalEnd } from '../../src/storage/journal.js';
 import { loadJournal } from '../../src/storage/journal-load.js';
 import { type DiskImage, PowerCut, PowerCutDisk } from '../fakes/power-cut-disk.js';
@@ -10,7 +11,7 @@ import { type DiskImage, PowerCut, PowerCutDisk } from '../fakes/power-cut-disk.
  * journal's reset and of its repair, and of an atomic file replace (temp write, fsync, rename, directory fsync),
  * each followed by every state a journaling file system may come back with (test/fakes/power-cut-disk.ts).
  * After each: what is read back is what was acknowledged before the cut, or that plus the write in flight,
- * never anything else; and the next write after the restart works.
+ * never anything else; no temp file or extra copy is left once it is read; and the next write works.
  */
 
 const DIR = '/data/store';
@@ -83,6 +84,11 @@ async function cutEverywhere(t: Test, s: Scenario): Promise<{ cuts: number; imag
         failures++;
         t.fail(`${s.name}, cut at step ${cut} of ${steps}: read ${text(records)}; allowed: ${p.allowed.map(text).join(' or ')}`);
         continue;
+      }
+      const names = [...after.view().keys()];
+      if (names.some((n) => n.endsWith('.tmp')) || names.filter((n) => n.includes('.damaged-')).length > DAMAGED_COPIES_KEPT) {
+        failures++;
+        t.fail(`${s.name}, cut at step ${cut}: left ${names.join(', ')}`);
       }
       // The next write after the restart works, and nothing read before is lost by it.
       const next = Buffer.from('{"seq":999,"states":{}}');
