@@ -1,4 +1,3 @@
-import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { constants, inflateRawSync } from 'node:zlib';
 import type { Micros } from '../core/clock.js';
@@ -8,7 +7,9 @@ import type { Core } from '../core/core.js';
 import type { HubEvent } from '../core/event-bus.js';
 import { type JsonObject, sameJson } from '../core/json.js';
 import type { Logger } from '../core/log.js';
-import { type AppendFile, decodeRecords, encodeRecord, type OpenAppendFile, openAppendFile } from '../storage/journal.js';
+import { type AppendFile, appendRecord, type OpenAppendFile, openAppendFile, type SkippedStretch } from '../storage/journal.js';
+import { loadJournal } from '../storage/journal-load.js';
+import { makeDir } from '../storage/storage-fs.js';
 import { WriteGuard } from '../storage/write-guard.js';
 import { ByteReader, ByteWriter } from './bytes.js';
 import { ChunkCache } from './chunk-cache.js';
@@ -74,7 +75,7 @@ export interface RecorderStats {
   compactions: number;
   failedWrites: number;
   droppedPoints: number;
-  /** Bytes of torn journal tail dropped at start. */
+  /** Bytes of the journal dropped at start: damaged records and a torn tail. */
   droppedTailBytes: number;
 }
 
@@ -94,6 +95,23 @@ function newHot(): HotSeries {
 /** Logbook-visible entities keep their context; continuous ones (a unit or a state class) do not. */
 function isContinuous(attributes: Readonly<Record<string, unknown>>): boolean {
   return attributes.unit_of_measurement !== undefined || attributes.state_class !== undefined;
+}
+
+/**
+ * The journal records to replay when some were skipped as damaged. A record holds what came since the one before
+ * as differences, so after a skipped record the rest of its epoch cannot be read right: those are dropped (never
+ * read wrong). A later epoch starts afresh, so its records are kept.
+ */
+function usableRecords(records: readonly Buffer[], skipped: readonly SkippedStretch[]): Buffer[] {
+  const gaps = new Set(skipped.filter((s) => s.records > 0).map((s) => s.before));
+  const out: Buffer[] = [];
+  let broken = -1;
+  for (const [index, raw] of records.entries()) {
+    const epoch = new ByteReader(inflateRawSync(raw)).varint();
+    if (gaps.has(index)) broken = epoch;
+    if (epoch !== broken) out.push(raw);
+  }
+  return out;
 }
 
 /**
@@ -137,6 +155,8 @@ export class Recorder implements Component, HistoryReader {
   private diskEpoch = 0;
   private journal: AppendFile | undefined;
   private journalBytes = 0;
+  /** The salt of the journal's generation appends continue (src/storage/journal.ts); undefined: the next append starts one. */
+  private journalSalt: number | undefined;
   private readonly guard: WriteGuard;
   private readonly cache = new ChunkCache(CACHE_BYTES);
   private timer: NodeJS.Timeout | undefined;
@@ -161,7 +181,7 @@ export class Recorder implements Component, HistoryReader {
   async start(): Promise<void> {
     const { core, log } = this.options;
     try {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      await makeDir(this.dir);
       await removeTempFiles(this.dir);
       const scan = await scanDays(this.dir, log);
       for (const [day, file] of scan.days) this.days.set(day, file);
@@ -173,11 +193,8 @@ export class Recorder implements Component, HistoryReader {
     } catch (err) {
       log.error({ err }, 'history could not be read; recording from now on');
     }
-    if ((await this.openJournal()) && this.stats.droppedTailBytes > 0) {
-      // Appending after garbage would hide every later record: cut the torn tail off first.
-      const journal = this.journal as AppendFile;
-      await this.guard.run(() => journal.truncate(this.journalBytes));
-    }
+    // Loading cut off a damaged journal's tail already (or, when it could not, appends go after it and are read).
+    await this.openJournal();
     core.bus.on(RECORDER_OWNER, 'state_changed', (event) => this.onStateChanged(event));
     core.bus.on(RECORDER_OWNER, '*', (event) => this.onEvent(event));
     this.running = true;
@@ -345,10 +362,14 @@ export class Recorder implements Component, HistoryReader {
     if (marks.length === 0) return;
     if (this.journal === undefined && !(await this.openJournal())) return this.failed();
     // On libuv's threads: a commit under a flood holds up to a megabyte of points.
-    const record = encodeRecord(await deflateSizedAsync(w.view(), constants.Z_DEFAULT_COMPRESSION));
+    const payload = await deflateSizedAsync(w.view(), constants.Z_DEFAULT_COMPRESSION);
     const journal = this.journal as AppendFile;
-    if (await this.guard.run(() => journal.append(record))) {
-      this.journalBytes += record.length;
+    const appended = await this.guard.run(async () => {
+      const end = await appendRecord(journal, payload, { salt: this.journalSalt, bytes: this.journalBytes });
+      this.journalBytes = end.bytes;
+      this.journalSalt = end.salt;
+    });
+    if (appended) {
       for (const [s, bytes, states, attrs, users] of marks) {
         s.committedBytes = bytes;
         s.committedStates = states;
@@ -367,30 +388,18 @@ export class Recorder implements Component, HistoryReader {
   private async openJournal(): Promise<boolean> {
     const opener = this.options.openJournal ?? openAppendFile;
     return this.guard.run(async () => {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      await makeDir(this.dir);
       this.journal = await opener(join(this.dir, WAL_FILE));
     });
   }
 
   private async replayJournal(sealedEpoch: number): Promise<void> {
-    let data: Buffer;
-    try {
-      data = await readFile(join(this.dir, WAL_FILE));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw err;
-    }
-    const { records, goodBytes } = decodeRecords(data);
-    this.journalBytes = goodBytes;
-    this.stats.droppedTailBytes = data.length - goodBytes;
-    if (this.stats.droppedTailBytes > 0) {
-      this.options.log.warn(
-        { bytes: this.stats.droppedTailBytes },
-        'history journal had an unfinished record at its end (a crash or power cut); ignored',
-      );
-    }
+    const journal = await loadJournal(join(this.dir, WAL_FILE), { log: this.options.log, label: 'history journal', usable: usableRecords });
+    this.journalBytes = journal.end.bytes;
+    this.journalSalt = journal.end.salt;
+    this.stats.droppedTailBytes = journal.droppedBytes;
     let replayEpoch = -1;
-    for (const raw of records) {
+    for (const raw of journal.records) {
       const r = new ByteReader(inflateRawSync(raw));
       const epoch = r.varint();
       if (epoch <= sealedEpoch) continue;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { crc32, deflateRaw, deflateRawSync, inflateRawSync, type ZlibOptions } from 'node:zlib';
 import type { Logger } from '../core/log.js';
-import { encodeRecord } from '../storage/journal.js';
+import { encodeOldRecord } from '../storage/journal.js';
 import { quarantine } from '../storage/quarantine.js';
 
 /**
@@ -72,7 +72,7 @@ export function sealRecords(refs: ChunkRef[], fileSize: number, epoch: number, c
   }
   const index: IndexRecord = { epoch, compacted, chunks: rows };
   const indexPayload = Buffer.concat([Buffer.of(INDEX), Buffer.from(JSON.stringify(index))]);
-  return Buffer.concat([encodeRecord(blobPayload), encodeRecord(indexPayload)]);
+  return Buffer.concat([encodeOldRecord(blobPayload), encodeOldRecord(indexPayload)]);
 }
 
 /** After a seal reached the disk: the refs point at the file instead of memory. */

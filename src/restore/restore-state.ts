@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
+import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Component } from '../core/component.js';
 import { type Context, createContext } from '../core/context.js';
@@ -9,7 +9,9 @@ import { type JsonObject, jsonEqual } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import { type Attributes, State } from '../core/state.js';
 import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
-import { type AppendFile, decodeRecords, encodeRecord, type OpenAppendFile, openAppendFile } from '../storage/journal.js';
+import { type AppendFile, appendRecord, frameBytes, type OpenAppendFile, openAppendFile } from '../storage/journal.js';
+import { loadJournal } from '../storage/journal-load.js';
+import { makeDir } from '../storage/storage-fs.js';
 import { WriteGuard } from '../storage/write-guard.js';
 import { applyStoredState, isRestorable, restoresItself } from './restore-policy.js';
 
@@ -86,7 +88,7 @@ export interface RestoreStateStats {
   appends: number;
   compactions: number;
   failedWrites: number;
-  /** Bytes of torn or corrupt journal tail dropped at start. */
+  /** Bytes of the journal dropped at start: damaged records and a torn tail. */
   droppedTailBytes: number;
 }
 
@@ -125,6 +127,8 @@ export class RestoreState implements EntityRestoreHook, Component {
   private readonly awaiting = new Map<string, { stored: StoredState; timer: NodeJS.Timeout | undefined }>();
   private journal: AppendFile | undefined;
   private journalBytes = 0;
+  /** The salt of the journal's generation appends continue (src/storage/journal.ts); undefined: the next append starts one. */
+  private journalSalt: number | undefined;
   private snapshotBytes = 0;
   private seq = 0;
   private needsCompaction = false;
@@ -170,19 +174,15 @@ export class RestoreState implements EntityRestoreHook, Component {
 
   async start(): Promise<void> {
     try {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      await makeDir(this.dir);
       await this.removeStaleTempFiles();
       await this.load();
     } catch (err) {
       // An unreadable data dir must not keep the hub from starting: nothing is restored, changes are kept in memory.
       this.options.log.error({ err }, 'restore state could not be read; starting without it');
     }
-    if (await this.openJournal()) {
-      if (this.stats.droppedTailBytes > 0) {
-        // Appending after garbage would hide every later record: cut the torn tail off first.
-        if (!(await this.guard.run(() => (this.journal as AppendFile).truncate(this.journalBytes)))) this.needsCompaction = true;
-      }
-    } else this.needsCompaction = true;
+    // Loading cut off a damaged journal's tail already (or, when it could not, appends go after it and are read).
+    if (!(await this.openJournal())) this.needsCompaction = true;
     const { core } = this.options;
     core.bus.on(RESTORE_STATE_OWNER, 'state_changed', (event) => this.onStateChanged(event));
     core.entities.setRestoreHook(this);
@@ -364,19 +364,23 @@ export class RestoreState implements EntityRestoreHook, Component {
     let record: Buffer | undefined;
     if (!this.needsCompaction) {
       const payload: JournalRecord = { seq, states: Object.fromEntries(batch) };
-      record = encodeRecord(Buffer.from(JSON.stringify(payload)));
+      record = Buffer.from(JSON.stringify(payload));
     }
     const compact =
       record === undefined ||
-      this.journalBytes + record.length > Math.max(this.options.compactMinBytes ?? COMPACT_MIN_BYTES, COMPACT_RATIO * this.snapshotBytes);
+      this.journalBytes + frameBytes(record) >
+        Math.max(this.options.compactMinBytes ?? COMPACT_MIN_BYTES, COMPACT_RATIO * this.snapshotBytes);
     if (compact) {
       ok = await this.guard.run(() => this.compact(seq));
       if (ok) this.stats.compactions++;
     } else {
-      const bytes = record as Buffer;
-      ok = await this.guard.run(() => journal.append(bytes));
+      const payload = record as Buffer;
+      ok = await this.guard.run(async () => {
+        const end = await appendRecord(journal, payload, { salt: this.journalSalt, bytes: this.journalBytes });
+        this.journalBytes = end.bytes;
+        this.journalSalt = end.salt;
+      });
       if (ok) {
-        this.journalBytes += bytes.length;
         this.stats.appends++;
       } else {
         // A partly written record must not stay in the middle of the journal: cut it off, or compact next time.
@@ -409,7 +413,7 @@ export class RestoreState implements EntityRestoreHook, Component {
   private async openJournal(): Promise<boolean> {
     const opener = this.options.openJournal ?? openAppendFile;
     return this.guard.run(async () => {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      await makeDir(this.dir);
       this.journal = await opener(this.journalPath);
     });
   }
@@ -440,35 +444,24 @@ export class RestoreState implements EntityRestoreHook, Component {
       for (const [id, entry] of Object.entries(snap.value.states)) this.stored.set(id, entry);
       this.snapshotBytes = Buffer.byteLength(JSON.stringify(snap.value));
     }
-    let data: Buffer;
-    try {
-      data = await readFile(this.journalPath);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      data = Buffer.alloc(0);
-    }
-    const { records, goodBytes } = decodeRecords(data);
+    const journal = await loadJournal(this.journalPath, { log, label: 'restore state journal' });
     let maxSeq = snapshotSeq;
-    for (const raw of records) {
+    for (const raw of journal.records) {
       let record: JournalRecord;
       try {
         record = JSON.parse(raw.toString('utf8')) as JournalRecord;
       } catch {
         continue; // Cannot happen with a matching checksum; skipped rather than trusted.
       }
+      // Each record holds whole states: one skipped before it costs its own changes only.
       if (record.seq <= snapshotSeq) continue;
       for (const [id, entry] of Object.entries(record.states)) this.stored.set(id, entry);
       maxSeq = Math.max(maxSeq, record.seq);
     }
     this.seq = maxSeq;
-    this.journalBytes = goodBytes;
-    this.stats.droppedTailBytes = data.length - goodBytes;
-    if (this.stats.droppedTailBytes > 0) {
-      log.warn(
-        { bytes: this.stats.droppedTailBytes },
-        'restore state journal had a torn tail (a crash or power cut while writing); ignored',
-      );
-    }
+    this.journalBytes = journal.end.bytes;
+    this.journalSalt = journal.end.salt;
+    this.stats.droppedTailBytes = journal.droppedBytes;
   }
 
   /** A power cut during a snapshot write leaves its temp file (possibly truncated); it is never read, only removed. */
