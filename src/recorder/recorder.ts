@@ -10,6 +10,7 @@ import { type JsonObject, sameJson } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import { type AppendFile, decodeRecords, encodeRecord, type OpenAppendFile, openAppendFile } from '../storage/journal.js';
 import { WriteGuard } from '../storage/write-guard.js';
+import { HistoryBudget } from './budget.js';
 import { ByteReader, ByteWriter } from './bytes.js';
 import { ChunkCache } from './chunk-cache.js';
 import { entityFilter } from './entity-filter.js';
@@ -35,15 +36,19 @@ export const RECORDER_OWNER = 'recorder';
 const EVENTS = '@events';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** In memory: the unsealed hour and chunks the disk refused. Past it, points are dropped (counted, logged once). */
+/** In memory: the unsealed hour, chunks not yet written and the read cache; the rule is src/recorder/budget.ts. */
 export const DEFAULT_MEMORY_BUDGET_BYTES = 8 * 1024 * 1024;
 /**
- * The hot tier is sealed early (compressed into chunks, a few times smaller, and written) when it grows past
- * this: a flood of changes must not grow the hub's memory by the whole hour.
+ * The hot tier is sealed early (compressed into chunks, a few times smaller, and written) when its encoded
+ * points grow past this, or all it holds past the budget's seal mark (large attributes): a flood of changes
+ * must not grow the hub's memory by the whole hour.
  */
 const SEAL_BYTES = 1024 * 1024;
 /** Chunks from this size on are deflated on libuv's threads: 64 KB is about 1 ms of zlib on a PC, 4 on a Pi. */
 const ASYNC_DEFLATE_BYTES = 64 * 1024;
+/** A seal deflates at most this much of chunks from SMALL_CHUNK_BYTES on the loop; past it they go to libuv's threads too. */
+const SYNC_DEFLATE_BYTES = 256 * 1024;
+const SMALL_CHUNK_BYTES = 4096;
 /** Inflated chunks kept for repeated queries (a dashboard re-asking the same day). */
 const CACHE_BYTES = 2 * 1024 * 1024;
 const MAX_RETRY_MS = 5 * 60_000;
@@ -144,7 +149,7 @@ export class Recorder implements Component, HistoryReader {
   private retryMs: number;
   private writing: Promise<void> = Promise.resolve();
   private running = false;
-  private dropLogged = false;
+  private readonly budget: HistoryBudget;
   /** The purge and compaction under way, if any (one at a time). */
   private housekeeping_: Promise<void> | undefined;
 
@@ -153,6 +158,7 @@ export class Recorder implements Component, HistoryReader {
     this.keep = entityFilter(options.config.include, options.config.exclude);
     this.notRecorded = new Set([...NOT_RECORDED, ...options.config.exclude.eventTypes]);
     this.guard = new WriteGuard(options.log, 'history');
+    this.budget = new HistoryBudget(options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES, options.log);
     this.retryMs = options.config.commitIntervalS * 1000;
   }
 
@@ -199,6 +205,11 @@ export class Recorder implements Component, HistoryReader {
     await this.writing;
     await this.journal?.close().catch(() => {});
     this.journal = undefined;
+  }
+
+  /** Resolves when the writes under way (commits, seals) are done. */
+  settled(): Promise<void> {
+    return this.writing;
   }
 
   /** The commit timer: seal when the hour is over, else append what came since the last commit. */
@@ -265,15 +276,13 @@ export class Recorder implements Component, HistoryReader {
   }
 
   private add(id: string, state: string, attributesJson: string, lcMs: number, luMs: number, context: Context | null): void {
-    if (this.hotBytes + this.pendingBytes + this.cache.bytes > this.budget()) {
-      this.stats.droppedPoints++;
-      if (!this.dropLogged) {
-        this.dropLogged = true;
-        this.options.log.error(
-          'history: memory budget used up while the disk refuses writes; new changes are not recorded until it works again',
-        );
+    let attrs: string | undefined = attributesJson;
+    if (this.budget.needsDecision(attrs.length, this.hotBytes + this.pendingBytes + this.cache.bytes)) {
+      attrs = this.admit(id, attrs);
+      if (attrs === undefined) {
+        this.stats.droppedPoints++;
+        return;
       }
-      return;
     }
     if (this.hotHour < 0) this.hotHour = this.hourOf(luMs);
     let series = this.hot.get(id);
@@ -284,21 +293,35 @@ export class Recorder implements Component, HistoryReader {
     const writer = series.writer;
     const before = writer.memoryBytes;
     const beforeBody = writer.body.length;
-    writer.append(state, attributesJson, lcMs, luMs, context);
+    writer.append(state, attrs, lcMs, luMs, context);
     this.hotBytes += writer.memoryBytes - before;
     this.hotBody += writer.body.length - beforeBody;
-    // Encoded points only: a series' fixed overhead (its buffer, its attributes) would, with thousands of
-    // entities, pass the mark right after every seal.
-    if (this.hotBody > SEAL_BYTES && !this.sealQueued && this.running) {
-      this.sealQueued = true;
-      void this.seal(true).finally(() => {
-        this.sealQueued = false;
-      });
-    }
+    if (this.overSealMark() && !this.sealQueued && this.running) this.sealEarly();
   }
 
-  private budget(): number {
-    return this.options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
+  /** The attributes a change keeps under the memory budget; undefined: it is not recorded. The read cache goes first. */
+  private admit(id: string, attributesJson: string): string | undefined {
+    if (this.hotBytes + this.pendingBytes + this.cache.bytes + attributesJson.length > this.budget.limit) this.cache.clear();
+    const known = this.hot.get(id)?.writer.attrs.has(attributesJson) ?? false;
+    return this.budget.admit(id, attributesJson, this.hotBytes + this.pendingBytes, known, this.guard.failing);
+  }
+
+  /**
+   * Whether the hot tier is to be sealed now: its encoded points past SEAL_BYTES, or all it holds (large
+   * attributes, many entities' first points) past the budget's seal mark, which leaves the rest of the budget
+   * for what comes while the seal is written.
+   */
+  private overSealMark(): boolean {
+    return this.hotBody > SEAL_BYTES || this.hotBytes > this.budget.sealMark;
+  }
+
+  private sealEarly(): void {
+    this.sealQueued = true;
+    void this.seal(true).finally(() => {
+      this.sealQueued = false;
+      // What came while the seal was written may be past the mark already.
+      if (this.overSealMark() && this.running) this.sealEarly();
+    });
   }
 
   /** Bytes the recorder holds for history: the hot tier, chunks waiting for the disk, the read cache. */
@@ -442,12 +465,16 @@ export class Recorder implements Component, HistoryReader {
    * chunks are rewritten at the default level when the day is compacted, so only that day's file is a little larger.
    */
   private sealInMemory(fast = false): void {
+    let onLoop = 0;
     for (const [id, s] of this.hot) {
       const w = s.writer;
       if (w.count === 0) continue;
       const plain = encodeChunk(w);
       const level = fast ? constants.Z_BEST_SPEED : constants.Z_DEFAULT_COMPRESSION;
-      const later = plain.length >= ASYNC_DEFLATE_BYTES;
+      // Small chunks stay here whatever came before: on a thread, each would cost more than its zlib work.
+      const sizable = plain.length >= SMALL_CHUNK_BYTES;
+      if (sizable) onLoop += plain.length;
+      const later = plain.length >= ASYNC_DEFLATE_BYTES || (sizable && onLoop > SYNC_DEFLATE_BYTES);
       const bytes = later ? plain : deflateSized(plain, level);
       const ref: ChunkRef = {
         entityId: id,
@@ -484,19 +511,26 @@ export class Recorder implements Component, HistoryReader {
   }
 
   /**
-   * Deflates the large chunks sealed since the last write, one at a time on libuv's threads: a seal under a
-   * flood of one entity holds a megabyte of its points, some 15 ms of zlib on a PC and several times that on a
-   * Pi. Until a chunk is deflated, queries read its encoded bytes as they are.
+   * Deflates the large chunks sealed since the last write on libuv's threads: a seal under a flood of one
+   * entity holds a megabyte of its points, some 15 ms of zlib on a PC and several times that on a Pi. All are
+   * handed over at once (the budget bounds what a seal holds), so the seal waits for the slowest, not the sum
+   * of round trips. Until a chunk is deflated, queries read its encoded bytes as they are.
    */
   private async deflatePending(): Promise<void> {
+    const work: Promise<void>[] = [];
     for (const ref of this.pending) {
       const level = ref.deflateLevel;
-      if (level === undefined || ref.pending === undefined) continue;
-      const bytes = await deflateSizedAsync(ref.pending, level);
-      ref.pending = bytes;
-      ref.length = bytes.length;
-      ref.deflateLevel = undefined;
+      const plain = ref.pending;
+      if (level === undefined || plain === undefined) continue;
+      work.push(
+        deflateSizedAsync(plain, level).then((bytes) => {
+          ref.pending = bytes;
+          ref.length = bytes.length;
+          ref.deflateLevel = undefined;
+        }),
+      );
     }
+    await Promise.all(work);
     this.recountPending();
   }
 
@@ -545,7 +579,7 @@ export class Recorder implements Component, HistoryReader {
       const journal = this.journal;
       if (await this.guard.run(() => journal.truncate(0))) this.journalBytes = 0;
     }
-    this.dropLogged = false;
+    this.budget.relieved(this.hotBytes + this.pendingBytes);
     this.succeeded('seal');
   }
 
