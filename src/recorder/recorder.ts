@@ -13,6 +13,10 @@ import { WriteGuard } from '../storage/write-guard.js';
 import { HistoryBudget } from './budget.js';
 import { ByteReader, ByteWriter } from './bytes.js';
 import { ChunkCache } from './chunk-cache.js';
+import { checkChunks, markDamaged } from './chunk-check.js';
+import { mergeDay, swapDay } from './day-compaction.js';
+import { keepCopy, removeCopiesBefore } from './day-copies.js';
+import { scanDays } from './day-scan.js';
 import { entityFilter } from './entity-filter.js';
 import {
   type ChunkRef,
@@ -24,11 +28,11 @@ import {
   removeDayFile,
   removeTempFiles,
   replaceDayFile,
-  scanDays,
   sealRecords,
   settle,
 } from './segments.js';
 import { decodeChunk, encodeChunk, forEachInChunk, type PointVisitor, SeriesWriter } from './series.js';
+import { syncDir } from './sync-dir.js';
 import type { EventVisitor, HistoryReader, RecorderConfig, StateVisitor } from './types.js';
 
 export const RECORDER_OWNER = 'recorder';
@@ -152,6 +156,10 @@ export class Recorder implements Component, HistoryReader {
   private readonly budget: HistoryBudget;
   /** The purge and compaction under way, if any (one at a time). */
   private housekeeping_: Promise<void> | undefined;
+  /** Housekeeping asked for while it ran (a seal, the clock a day on): it runs once more after. */
+  private housekeepingAgain: Promise<void> | undefined;
+  /** The chunks read at start have had their checksums checked (the first housekeeping does it). */
+  private checked = false;
 
   constructor(private readonly options: RecorderOptions) {
     this.dir = join(options.dataDir, 'recorder');
@@ -487,6 +495,7 @@ export class Recorder implements Component, HistoryReader {
         crc: 0,
         pending: bytes,
         deflateLevel: later ? level : undefined,
+        damaged: false,
       };
       this.refsOf(id).push(ref);
       this.pending.push(ref);
@@ -546,15 +555,16 @@ export class Recorder implements Component, HistoryReader {
     const opener = this.options.openDayFile ?? openAppendFile;
     let left = byDay.size;
     for (const [day, refs] of byDay) {
-      const file = this.days.get(day) ?? { day, size: 0, compacted: false };
+      const file = this.days.get(day) ?? { day, size: 0, compacted: false, damaged: false };
       // Only the last file of a seal says the epoch is on disk: a crash between two files (a seal across
       // midnight) replays the journal rather than losing the second day's part.
-      const epoch = --left === 0 ? this.pendingEpoch : 0;
-      const bytes = sealRecords(refs, file.size, epoch, false);
+      const bytes = sealRecords(refs, file.size, this.pendingEpoch, --left === 0, false);
       const ok = await this.guard.run(async () => {
         const f = await opener(join(this.dir, `${day}.seg`));
         try {
           await f.append(bytes);
+          // A new file's name is durable only once its directory is.
+          if (file.size === 0) await syncDir(this.dir);
         } catch (err) {
           await f.truncate(file.size).catch(() => {});
           throw err;
@@ -563,7 +573,7 @@ export class Recorder implements Component, HistoryReader {
         }
       });
       if (!ok) return this.failed();
-      settle(refs, file.size);
+      settle(refs);
       file.size += bytes.length;
       file.compacted = false;
       this.days.set(day, file);
@@ -602,20 +612,37 @@ export class Recorder implements Component, HistoryReader {
 
   // --- Purge and compaction --------------------------------------------------------------------------
 
-  /** Purges days past retention and compacts finished days; one at a time, in the background. */
+  /** Checks the chunks found at start (once), purges days past retention and compacts finished days; one at a time, in the background. */
   housekeeping(): Promise<void> {
-    if (this.housekeeping_ === undefined) {
-      this.housekeeping_ = this.purge()
-        .then(() => this.compactFinishedDays())
-        .catch((err: unknown) => this.options.log.error({ err }, 'history housekeeping failed; retried at the next seal'))
-        .finally(() => {
-          this.housekeeping_ = undefined;
-        });
+    if (this.housekeeping_ !== undefined) {
+      this.housekeepingAgain ??= this.housekeeping_.then(() => {
+        this.housekeepingAgain = undefined;
+        return this.housekeeping();
+      });
+      return this.housekeepingAgain;
     }
+    this.housekeeping_ = this.checkOnce()
+      .then(() => this.purge())
+      .then(() => this.compactFinishedDays())
+      .catch((err: unknown) => this.options.log.error({ err }, 'history housekeeping failed; retried at the next seal'))
+      .finally(() => {
+        this.housekeeping_ = undefined;
+      });
     return this.housekeeping_;
   }
 
-  /** Drops the day files older than purge_keep_days. */
+  /**
+   * Once after start: checks the checksums of the chunks found (src/recorder/chunk-check.ts), and removes
+   * copies of damaged files past retention whose day file is gone (purge removes the others with their day).
+   */
+  private async checkOnce(): Promise<void> {
+    if (this.checked) return;
+    this.checked = true;
+    await checkChunks(this.dir, [...this.refs.values()].flat(), this.options.log);
+    await removeCopiesBefore(this.dir, dayOf(this.nowMs() - this.options.config.purgeKeepDays * DAY_MS));
+  }
+
+  /** Drops the day files older than purge_keep_days (with the copies kept of them). */
   async purge(): Promise<void> {
     const cutoff = dayOf(this.nowMs() - this.options.config.purgeKeepDays * DAY_MS);
     for (const day of [...this.days.keys()]) {
@@ -640,51 +667,36 @@ export class Recorder implements Component, HistoryReader {
     }
   }
 
-  /** Rewrites a finished day with one chunk per series. */
+  /**
+   * Rewrites a finished day with one chunk per series (damaged chunks left out, after a copy of the file is
+   * kept). While the new file is written, queries read the merged chunks from memory: no query reads the file
+   * through offsets it no longer has. The write waits for seals, and a seal that appended to the day
+   * meanwhile makes this attempt give way to the next.
+   */
   private async compactDay(file: DayFile): Promise<void> {
-    const merged: ChunkRef[] = [];
-    for (const [id, list] of this.refs) {
-      const parts = list.filter((r) => r.day === file.day && r.pending === undefined);
-      if (parts.length === 0) continue;
-      const writer = new SeriesWriter();
-      for (const ref of parts) this.visitChunk(ref, (s, a, lc, lu, ctx) => writer.append(s, a, lc, lu, ctx));
-      const bytes = deflateSized(encodeChunk(writer), constants.Z_DEFAULT_COMPRESSION);
-      merged.push({
-        entityId: id,
-        firstMs: writer.firstMs,
-        lastMs: writer.lastMs,
-        count: writer.count,
-        day: file.day,
-        offset: 0,
-        length: bytes.length,
-        crc: 0,
-        pending: bytes,
-        deflateLevel: undefined,
+    const { merged, damaged } = await mergeDay(this.refs, file.day, (ref, visit) => this.visitChunk(ref, visit));
+    const size = file.size;
+    const content = sealRecords(merged, 0, this.diskEpoch, true, true);
+    this.writing = this.writing.then(async () => {
+      if (file.size !== size || this.days.get(file.day) !== file || !this.running) return;
+      const before = swapDay(this.refs, file.day, merged);
+      const ok = await this.guard.run(async () => {
+        if (damaged || file.damaged) await keepCopy(join(this.dir, `${file.day}.seg`));
+        await replaceDayFile(this.dir, file.day, content);
       });
-      // Let queries and state changes in between series.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    const content = sealRecords(merged, 0, this.diskEpoch, true);
-    const ok = await this.guard.run(() =>
-      replaceDayFile(this.dir, file.day, content, () => {
-        settle(merged, 0);
-        for (const [id, list] of this.refs) {
-          const others = list.filter((r) => r.day !== file.day || r.pending !== undefined);
-          const mine = merged.filter((r) => r.entityId === id);
-          this.refs.set(
-            id,
-            [...others, ...mine].sort((a, b) => a.firstMs - b.firstMs),
-          );
-        }
-        this.cache.clear();
-        file.size = content.length;
-        file.compacted = true;
-      }),
-    );
-    if (ok) {
+      if (!ok) {
+        for (const [id, list] of before) this.refs.set(id, list);
+        return;
+      }
+      settle(merged);
+      this.cache.clear();
+      file.size = content.length;
+      file.compacted = true;
+      file.damaged = false;
       this.stats.compactions++;
       this.succeeded('compaction');
-    }
+    });
+    await this.writing;
   }
 
   // --- Reading ---------------------------------------------------------------------------------------
@@ -702,10 +714,11 @@ export class Recorder implements Component, HistoryReader {
     const key = `${ref.day}:${ref.offset}:${ref.entityId}`;
     let inflated = ref.pending === undefined ? this.cache.get(key) : undefined;
     if (inflated === undefined) {
+      if (ref.damaged) return;
       try {
         inflated = readChunk(this.dir, ref);
       } catch (err) {
-        this.options.log.error({ err, entity_id: ref.entityId, day: ref.day }, 'a history chunk could not be read; skipped');
+        markDamaged(ref, err, this.options.log);
         return;
       }
       if (ref.pending === undefined) this.cache.put(key, inflated);
