@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import type { Logger } from '../core/log.js';
 import type { ChunkRef } from './chunk-ref.js';
-import { damagedChunks } from './day-file-reader.js';
+import { CHECK_WINDOW, damagedChunks } from './day-file-reader.js';
 
+/** Chunks grouped between two turns of the event loop. */
+const YIELD_EVERY = 20_000;
 /** Entities named in one line about a file's damaged chunks; the rest are counted. */
 const NAMED = 10;
 
@@ -11,18 +13,34 @@ const NAMED = 10;
  * indexes). A chunk that fails is marked, so queries skip it without reading it again, and each file's
  * damaged chunks are logged in one line.
  */
-export async function checkChunks(dir: string, refs: Iterable<ChunkRef>, log: Logger): Promise<void> {
-  const byDay = new Map<string, ChunkRef[]>();
-  for (const ref of refs) {
-    if (ref.pending !== undefined || ref.damaged) continue;
-    const list = byDay.get(ref.day);
-    if (list === undefined) byDay.set(ref.day, [ref]);
-    else list.push(ref);
+export async function checkChunks(dir: string, lists: Iterable<readonly ChunkRef[]>, log: Logger): Promise<void> {
+  // By day, then by the window of the file each chunk starts in: a day of many chunks needs no sort.
+  const byDay = new Map<string, Map<number, ChunkRef[]>>();
+  let seen = 0;
+  for (const list of lists) {
+    for (const ref of list) {
+      if (ref.pending !== undefined || ref.damaged) continue;
+      let windows = byDay.get(ref.day);
+      if (windows === undefined) {
+        windows = new Map();
+        byDay.set(ref.day, windows);
+      }
+      const w = Math.floor(ref.offset / CHECK_WINDOW);
+      const refs = windows.get(w);
+      if (refs === undefined) windows.set(w, [ref]);
+      else refs.push(ref);
+    }
+    // A hub of many entities has hundreds of thousands of chunks: the loop gets its turns.
+    seen += list.length;
+    if (seen > YIELD_EVERY) {
+      seen = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
-  for (const [day, list] of byDay) {
+  for (const [day, windows] of byDay) {
     let bad: ChunkRef[];
     try {
-      bad = await damagedChunks(join(dir, `${day}.seg`), list);
+      bad = await damagedChunks(join(dir, `${day}.seg`), windows);
     } catch (err) {
       log.error({ err, day }, `history file ${day}.seg could not be checked (${(err as Error).message}); its chunks are checked when read`);
       continue;

@@ -27,8 +27,10 @@ import { decodeChunk } from './series.js';
  * chunk by chunk; whether its chunks are served is the caller's decision (src/recorder/segments.ts).
  */
 
-/** Bytes read at a time when looking for a frame or checking chunks. */
+/** Bytes read at a time when looking for a frame or reading a blob. */
 const WINDOW = 1024 * 1024;
+/** The span of a file whose chunks are checked with one read (a chunk that starts in it is read whole). */
+export const CHECK_WINDOW = 1024 * 1024;
 /** A frame's header and the first bytes of its payload (a blob's epoch and flags). */
 const PEEK = FRAME_HEADER + 16;
 
@@ -94,28 +96,28 @@ export async function scanDayFile(path: string, day: string): Promise<DayScan> {
   }
 }
 
-/** The chunks among `refs` (all of one day file) whose bytes do not match their checksum, read a window at a time. */
-export async function damagedChunks(path: string, refs: readonly ChunkRef[]): Promise<ChunkRef[]> {
-  const sorted = refs.filter((r) => r.pending === undefined).sort((a, b) => a.offset - b.offset);
+/**
+ * The chunks of one day file whose bytes do not match their checksum. `windows`: the chunks by the window of
+ * the file (offset / CHECK_WINDOW) they start in, so that a day's many chunks need no sort; each window is
+ * read at once.
+ */
+export async function damagedChunks(path: string, windows: ReadonlyMap<number, readonly ChunkRef[]>): Promise<ChunkRef[]> {
   const bad: ChunkRef[] = [];
   const fh = await open(path, constants.O_RDONLY);
   try {
-    for (let i = 0; i < sorted.length; ) {
-      const first = sorted[i] as ChunkRef;
-      let end = first.offset + first.length;
-      let j = i + 1;
-      for (; j < sorted.length; j++) {
-        const r = sorted[j] as ChunkRef;
-        if (r.offset + r.length - first.offset > WINDOW) break;
-        end = Math.max(end, r.offset + r.length);
+    for (const w of [...windows.keys()].sort((a, b) => a - b)) {
+      const list = windows.get(w) ?? [];
+      let from = Number.POSITIVE_INFINITY;
+      let to = 0;
+      for (const r of list) {
+        from = Math.min(from, r.offset);
+        to = Math.max(to, r.offset + r.length);
       }
-      const buf = await readAt(fh, first.offset, end - first.offset);
-      for (let k = i; k < j; k++) {
-        const r = sorted[k] as ChunkRef;
-        const at = r.offset - first.offset;
+      const buf = await readAt(fh, from, to - from);
+      for (const r of list) {
+        const at = r.offset - from;
         if (at + r.length > buf.length || crc32(buf.subarray(at, at + r.length)) !== r.crc) bad.push(r);
       }
-      i = j;
     }
   } finally {
     await fh.close();
@@ -283,16 +285,16 @@ class Scanner {
     const overlap = V1_INDEX_MARK.length + FRAME_HEADER;
     for (let w = from; w < this.size; w += WINDOW) {
       const buf = await this.read(w, Math.min(WINDOW + overlap, this.size - w));
-      const candidates: number[] = [];
-      for (let i = buf.indexOf(MAGIC); i >= 0 && i < WINDOW; i = buf.indexOf(MAGIC, i + 1)) {
+      let first = Number.POSITIVE_INFINITY;
+      for (let i = buf.indexOf(MAGIC); i >= 0 && i < WINDOW && w + i < first; i = buf.indexOf(MAGIC, i + 1)) {
         // A header that checks out; one at the window's edge is read whole again.
-        if (i + FRAME_HEADER <= buf.length ? frameHeader(buf, i) !== undefined : await this.headerAt(w + i)) candidates.push(w + i);
+        if (i + FRAME_HEADER <= buf.length ? frameHeader(buf, i) !== undefined : await this.headerAt(w + i)) first = w + i;
       }
-      for (let i = buf.indexOf(V1_INDEX_MARK); i >= 0 && i < WINDOW; i = buf.indexOf(V1_INDEX_MARK, i + 1)) {
+      for (let i = buf.indexOf(V1_INDEX_MARK); i >= 0 && i < WINDOW && w + i - V1_HEADER < first; i = buf.indexOf(V1_INDEX_MARK, i + 1)) {
         const at = w + i - V1_HEADER;
-        if (at >= from && (await this.v1IndexAt(at))) candidates.push(at);
+        if (at >= from && (await this.v1IndexAt(at))) first = at;
       }
-      if (candidates.length > 0) return Math.min(...candidates);
+      if (first < Number.POSITIVE_INFINITY) return first;
     }
     return this.size;
   }

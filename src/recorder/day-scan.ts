@@ -61,8 +61,9 @@ export async function scanDays(dir: string, log: Logger): Promise<ScanResult> {
     if (size === 0) continue;
     const damaged = file.kept.length > 0 || file.scan.damage.some((d) => d.to <= size);
     days.set(file.day, { day: file.day, size, compacted: file.scan.compacted && !damaged, damaged });
-    refs.push(...file.scan.refs);
-    for (const orphan of file.kept) refs.push(...orphan.refs);
+    // One by one: a day of many entities' seals has more chunks than a call takes arguments.
+    for (const ref of file.scan.refs) refs.push(ref);
+    for (const orphan of file.kept) for (const ref of orphan.refs) refs.push(ref);
   }
   return { days, refs, sealedEpoch };
 }

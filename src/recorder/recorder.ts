@@ -638,7 +638,7 @@ export class Recorder implements Component, HistoryReader {
   private async checkOnce(): Promise<void> {
     if (this.checked) return;
     this.checked = true;
-    await checkChunks(this.dir, [...this.refs.values()].flat(), this.options.log);
+    await checkChunks(this.dir, this.refs.values(), this.options.log);
     await removeCopiesBefore(this.dir, dayOf(this.nowMs() - this.options.config.purgeKeepDays * DAY_MS));
   }
 
