@@ -207,17 +207,18 @@ t.test('after each restart the history of a restored helper and light ends on th
   const restartUs = Date.now() * 1000;
   for (let run = 1; run <= 3; run++) {
     const home = await startHome(dataDir, configPath);
+    t.teardown(() => home.hub.stop());
     const { core } = home.hub;
     const number = await waitForState(core, NUMBER, (s) => s.attributes.restored === undefined);
     const light = await waitForState(core, LIGHT, (s) => s.attributes.restored === undefined);
     t.equal(number.state, '5.0', `restart ${run}: the helper has its value back`);
     t.equal(light.state, 'on', `restart ${run}: the light is on again`);
     t.equal(light.attributes.brightness, 100);
-    checkRows(t, await historyOf(home, NUMBER, sinceUs), number, `restart ${run}, ${NUMBER}`);
+    const numberRows = await historyOf(home, NUMBER, sinceUs);
+    checkRows(t, numberRows, number, `restart ${run}, ${NUMBER}`);
     checkRows(t, await historyOf(home, LIGHT, sinceUs), light, `restart ${run}, ${LIGHT}`);
-    const rows = await historyOf(home, NUMBER, sinceUs);
     t.notOk(
-      rows.some((r) => r.state === '0.0' && micros(r.last_updated) >= restartUs),
+      numberRows.some((r) => r.state === '0.0' && micros(r.last_updated) >= restartUs),
       `restart ${run}: the helper's default before its restore is never published`,
     );
     await home.hub.stop();
