@@ -4,6 +4,7 @@ import type { Component } from '../core/component.js';
 import { type Context, createContext } from '../core/context.js';
 import type { Core } from '../core/core.js';
 import { type Entity, type EntityRestoreHook, UNAVAILABLE, UNKNOWN } from '../core/entities.js';
+import type { FirstReportHook } from '../core/entity.js';
 import type { HubEvent } from '../core/event-bus.js';
 import { type JsonObject, jsonEqual } from '../core/json.js';
 import type { Logger } from '../core/log.js';
@@ -105,6 +106,11 @@ export interface RestoreStateStats {
  * Restoring: an entity with a stored state shows it, with `restored: true`, from the moment it is added
  * until its driver first reports; the stored state is then re-applied through the entity's platform
  * (applyStoredState). An entity whose driver has not reported within the report deadline is `unavailable`.
+ * The re-apply runs right after the first report is written, and what it changes before it first waits
+ * reaches listeners with that report as one change (StateTable.coalesce): a helper's default, or a driver's
+ * report of a device the restore switches at once, is stale the moment it is written, so the recorder, the
+ * WebSocket API and automations see the restored state follow the shown one, with nothing in between. A
+ * device that answers later (a radio round trip) was in its reported state meanwhile, and that is published.
  */
 export class RestoreState implements EntityRestoreHook, Component {
   readonly name = RESTORE_STATE_OWNER;
@@ -124,7 +130,7 @@ export class RestoreState implements EntityRestoreHook, Component {
    */
   private dirty = new Map<string, State | StoredState>();
   /** Entities shown with their stored state, waiting for their driver's first report. */
-  private readonly awaiting = new Map<string, { stored: StoredState; timer: NodeJS.Timeout | undefined }>();
+  private readonly awaiting = new Map<string, { entity: Entity; stored: StoredState; timer: NodeJS.Timeout | undefined }>();
   private journal: AppendFile | undefined;
   private journalBytes = 0;
   /** The salt of the journal's generation appends continue (src/storage/journal.ts); undefined: the next append starts one. */
@@ -138,7 +144,6 @@ export class RestoreState implements EntityRestoreHook, Component {
   private dueAtUs = Number.POSITIVE_INFINITY;
   private retryMs: number;
   private writing: Promise<void> = Promise.resolve();
-  private writingRestored = false;
   private running = false;
 
   constructor(private readonly options: RestoreStateOptions) {
@@ -198,7 +203,10 @@ export class RestoreState implements EntityRestoreHook, Component {
     const { core } = this.options;
     core.bus.removeOwner(RESTORE_STATE_OWNER);
     core.entities.setRestoreHook(undefined);
-    for (const { timer } of this.awaiting.values()) clearTimeout(timer);
+    for (const { entity, timer } of this.awaiting.values()) {
+      clearTimeout(timer);
+      entity.awaitFirstReport(undefined);
+    }
     this.awaiting.clear();
     this.clearFlushTimer();
     await this.flush();
@@ -225,22 +233,34 @@ export class RestoreState implements EntityRestoreHook, Component {
     if (stored === undefined || this.awaiting.has(entity.id)) return;
     const timer = setTimeout(() => this.reportDeadlinePassed(entity), this.reportDeadlineMs);
     timer.unref();
-    this.awaiting.set(entity.id, { stored, timer });
-    this.writingRestored = true;
-    try {
-      // Home Assistant's ATTR_RESTORED: the last known state, marked, until the device answers.
-      this.options.core.states.set(entity.id, stored.state, { ...entity.fixed, ...stored.attributes, restored: true });
-    } finally {
-      this.writingRestored = false;
-    }
+    this.awaiting.set(entity.id, { entity, stored, timer });
+    entity.awaitFirstReport(this.firstReport);
+    // Home Assistant's ATTR_RESTORED: the last known state, marked, until the device answers.
+    this.options.core.states.set(entity.id, stored.state, { ...entity.fixed, ...stored.attributes, restored: true });
   }
 
   removed(entity: Entity): void {
+    entity.awaitFirstReport(undefined);
     const waiting = this.awaiting.get(entity.id);
     if (waiting === undefined) return;
     clearTimeout(waiting.timer);
     this.awaiting.delete(entity.id);
   }
+
+  /** The first report of an entity shown with its stored state (Entity.awaitFirstReport). */
+  private readonly firstReport: FirstReportHook = {
+    // A platform that restores itself (a helper) may start `unknown` (an input_text without `initial`): that is its
+    // first report. A driver's `unknown` is not: it waits for the device to tell a value.
+    answers: (entity, state) => state !== UNAVAILABLE && (state !== UNKNOWN || restoresItself(entity)),
+    restore: (entity) => {
+      const waiting = this.awaiting.get(entity.id);
+      if (waiting === undefined || waiting.entity !== entity) return;
+      clearTimeout(waiting.timer);
+      this.awaiting.delete(entity.id);
+      // The device answers, so the stored state goes back to it.
+      void this.reapply(entity, waiting.stored);
+    },
+  };
 
   /** The driver never reported: the device is missing, so the entity says so (a later report still restores it). */
   private reportDeadlinePassed(entity: Entity): void {
@@ -253,24 +273,15 @@ export class RestoreState implements EntityRestoreHook, Component {
   // --- Recording -------------------------------------------------------------------------------------
 
   private onStateChanged(event: HubEvent<'state_changed'>): void {
-    if (this.writingRestored) return;
     const { entity_id: id, new_state: next } = event.data;
     if (next === null) return; // Removed: the stored state stays for when the entity comes back.
     const { core } = this.options;
     const entity = core.entities.get(id);
     if (entity === undefined || !isRestorable(entity)) return;
-    if (next.state === UNAVAILABLE) return;
-    const waiting = this.awaiting.get(id);
-    // A platform that restores itself (a helper) may start `unknown` (an input_text without `initial`): that is its
-    // first report. A driver's `unknown` is not: it waits for the device to tell a value.
-    if (next.state === UNKNOWN && (waiting === undefined || !restoresItself(entity))) return; // Nothing a user set.
-    if (waiting !== undefined) {
-      // The driver's first report: the device answers, so the stored state goes back to it.
-      clearTimeout(waiting.timer);
-      this.awaiting.delete(id);
-      void this.reapply(entity, waiting.stored);
-      return;
-    }
+    // Nothing a user set: no value, the stored state shown (known by its mark, not by when it is delivered), or
+    // anything written before the device answered.
+    if (next.state === UNAVAILABLE || next.state === UNKNOWN || next.attributes.restored === true) return;
+    if (this.awaiting.size > 0 && this.awaiting.has(id)) return;
     // Outputs driven to their safe state while the hub stops are not what the user set.
     if (core.runState === 'STOPPING' || core.runState === 'STOPPED') return;
     // What a user or an automation asked for gets the short window; a device's own report the long one.
