@@ -6,7 +6,7 @@ import { Core } from '../../src/core/core.js';
 import { silentLogger } from '../../src/core/log.js';
 import { RestoreState, type RestoreStateOptions } from '../../src/restore/restore-state.js';
 import { RecordingLogger } from '../fakes/recording-logger.js';
-import { type Teardown, tempDir } from './helpers.js';
+import { type Teardown, tempDir } from '../storage/helpers.js';
 
 /**
  * The restore-state journal damaged on disk, as a user's SD card damages it: one bad byte, a cut length, zeros.
