@@ -5,7 +5,7 @@ import { packageRoot } from '../../src/util/paths.js';
 import { sourceFiles } from '../helpers/source-files.js';
 
 /**
- * Which folder may import which (README, "Layers"). A folder may import itself and the folders listed for it;
+ * Which folder may import which (docs/architecture.md, "Layers"). A folder may import itself and the folders listed for it;
  * anything else fails here, naming the file, the import and the rule. `import type` counts: a type import still
  * ties the lower layer's meaning to the upper one's.
  */
@@ -84,7 +84,7 @@ t.test('every folder imports only the layers below it', async (t) => {
     const from = layerOf(file);
     const allowed = LAYERS[from];
     if (allowed === undefined) {
-      broken.push(`${file}: folder "${from}" has no row in LAYERS (add it to the table and the README)`);
+      broken.push(`${file}: folder "${from}" has no row in LAYERS (add it to the table and to docs/architecture.md)`);
       continue;
     }
     for (const target of imports) {

@@ -209,7 +209,7 @@ t.test('a hub killed with kill -9 goes unavailable elsewhere (its last will) and
   t.pass('a clean stop says offline too');
 });
 
-/** The README's ACL, word for word: each hub its own topics, read access to the others', commands to them. */
+/** The README's ACL ("Install mosquitto on a Raspberry Pi and join two hubs"), word for word: each hub its own topics, read access to the others', commands to them. */
 const README_ACL = [
   'pattern readwrite hearth/%u/#',
   'pattern readwrite homeassistant/+/%u/#',

@@ -9,7 +9,7 @@ import { MINIMAL_CONFIG } from '../helpers/hub.js';
 import { createOwnerInBrowser, openBrowser } from './browser.js';
 import { rest, startWebHub, type WebHub } from './helpers.js';
 
-/** With HEARTH_SCREENSHOTS=1 the README's screenshots are written to docs/. */
+/** With HEARTH_SCREENSHOTS=1 the screenshots of the README (dashboard.png) and docs/api.md (profile.png) are written to docs/. */
 const SCREENSHOTS = process.env.HEARTH_SCREENSHOTS === '1' ? join(packageRoot(), 'docs') : undefined;
 
 const OWNER = { name: 'Ada Lovelace', username: 'ada', password: 'analytical engine' };

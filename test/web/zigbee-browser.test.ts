@@ -12,7 +12,7 @@ import { waitForState } from '../helpers/wait.js';
 import { createOwnerInBrowser, openBrowser } from './browser.js';
 import { startWebHub, type WebHub } from './helpers.js';
 
-/** With HEARTH_SCREENSHOTS=1 the README's screenshot of this page is written to docs/. */
+/** With HEARTH_SCREENSHOTS=1 the screenshot of this page in docs/zigbee.md is written to docs/. */
 const SCREENSHOTS = process.env.HEARTH_SCREENSHOTS === '1' ? join(packageRoot(), 'docs') : undefined;
 
 const OWNER = { name: 'Ada Lovelace', username: 'ada', password: 'analytical engine' };
@@ -139,7 +139,7 @@ t.test('the Zigbee page: permit join, a device joins and is interviewed, rename,
   await row(page, plug.ieee).locator('td[data-label="Power"]').waitFor();
   t.ok(await page.evaluate('document.documentElement.scrollWidth <= 390'), 'on a phone nothing scrolls sideways');
   t.ok(await row(page, plug.ieee).getByRole('button', { name: 'Remove…' }).isVisible(), 'the actions are within reach');
-  // Not for the README: to look at the phone layout.
+  // Not for the docs: to look at the phone layout.
   if (SCREENSHOTS !== undefined) await page.screenshot({ path: join(tmpdir(), 'hearth-zigbee-phone.png'), fullPage: true });
   t.same(problems, [], 'no script errors or CSP violations');
 });
