@@ -6,7 +6,7 @@ DATA ?= ./data
 # The Node flags a Pi runs with (the systemd unit has the same; bench/procs.ts says why each).
 NODE_FLAGS ?= --max-semi-space-size=1 --max-old-space-size=192 --v8-pool-size=1 --expose-gc
 
-.PHONY: install build run lint test bench clean check-node
+.PHONY: install build run lint test bench release clean check-node
 
 # package-lock.json lists biome's binaries for platforms this registry does not carry (optional, os/cpu-gated)
 # so that `npm ci` accepts the lock; `npm install` may drop those entries again: re-add them if npm ci complains.
@@ -51,6 +51,11 @@ bench: build
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq wrk; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq wrk; fi; }
 	node --import tsx bench/run.ts
+
+# dist/hearth-<version>.tar.gz: the bundle, the production packages with their prebuilt binaries for arm64 and
+# armhf, the unit and the install script, to install on a Pi without building there (docs/install.md).
+release: build
+	node scripts/release.mjs
 
 clean:
 	rm -rf dist .tap coverage

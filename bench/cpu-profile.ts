@@ -39,7 +39,8 @@ const maps = new Map<string, SourceMap | undefined>();
 
 /** The source file a bundled frame came from (src/..., node_modules/...), or the frame's own url. */
 function sourceUrlOf(frame: CallFrame): string {
-  if (!frame.url.includes('/dist/hearth/')) return frame.url;
+  // Node reports a module by its real path: dist/hearth/ is a link into dist/.builds/<id>/hearth/.
+  if (!/\/dist\/(\.builds\/[^/]+\/)?hearth\//.test(frame.url)) return frame.url;
   let map = maps.get(frame.url);
   if (!maps.has(frame.url)) {
     const file = `${fileURLToPath(frame.url)}.map`;

@@ -1,4 +1,5 @@
-// The shipped entry point: the compiled dist/src/ bundled by esbuild into a few files in dist/hearth/.
+// The shipped entry point: tsc's output (a build's src/) bundled by esbuild into a few files in its hearth/,
+// which dist/hearth/ leads to (scripts/build.mjs runs both, scripts/dist-builds.mjs says where they go).
 // Node 20 loads ES modules one file at a time (resolve, read, compile, link, each asynchronous), and the
 // hub is some two hundred of them plus the files of yaml and pino: bundled, the demo is ready in about
 // three quarters of the time (bench/RESULTS.md, Startup). Subcommands stay separate chunks (`hearth
@@ -13,64 +14,67 @@
 // at load: the same bench read 1 MB more. Nothing here reads a function's name; errors name themselves
 // (`this.name`), and the logger reports that name as the error's type (src/util/logger.ts).
 
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 // mqtt.js goes into a chunk of its own, loaded only with an `mqtt:` section: one whitespace-free file instead of
 // some hundred modules from node_modules keeps about half a MB of source text and module records out of memory.
 // The source imports it through a variable (so tsc never reads mqtt.js's declarations, which need DOM types);
 // here that import becomes a literal one esbuild can split out.
-const mqttChunk = {
+const mqttChunk = (buildDir) => ({
   name: 'mqtt-chunk',
   setup(b) {
-    b.onLoad({ filter: /[\\/]dist[\\/]src[\\/]mqtt[\\/]connection\.js$/ }, async (args) => {
+    const file = join(buildDir, 'src', 'mqtt', 'connection.js');
+    b.onLoad({ filter: /[\\/]mqtt[\\/]connection\.js$/ }, async (args) => {
+      if (args.path !== file) return undefined;
       const text = await readFile(args.path, 'utf8');
       if (!text.includes('import(MQTT_PACKAGE)')) throw new Error('src/mqtt/connection.ts no longer imports mqtt.js through MQTT_PACKAGE');
       return { contents: text.replace('import(MQTT_PACKAGE)', "import('mqtt')"), loader: 'js', resolveDir: dirname(args.path) };
     });
   },
-};
-const outdir = join(root, 'dist', 'hearth');
-rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: [join(root, 'dist', 'src', 'cli.js')],
-  outdir,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  sourcemap: 'linked',
-  logLevel: 'warning',
-  minifyWhitespace: true,
-  minifyIdentifiers: true,
-  plugins: [mqttChunk],
-  // Native addons, the optional hardware packages and Zigbee's (herdsman and the converters, some 40 MB that
-  // load their vendor files lazily and are patched by the tests' fake adapter), and mqtt.js (only with an mqtt:
-  // section, is a chunk of its own: see mqttChunk): resolved at run time, only when used.
-  external: ['uWebSockets.js', 'serialport', '@serialport/*', 'onoff', 'i2c-bus', 'zigbee-herdsman', 'zigbee-herdsman-converters'],
-  // The CommonJS packages inside (yaml, pino) call require() for Node's own modules.
-  banner: {
-    js: "import { createRequire as __hearthCreateRequire } from 'node:module'; const require = __hearthCreateRequire(import.meta.url);",
-  },
 });
+/** Bundles `buildDir`/src/cli.js (tsc's output) into `buildDir`/hearth/. */
+export async function bundle(buildDir) {
+  const outdir = join(buildDir, 'hearth');
+  await build({
+    entryPoints: [join(buildDir, 'src', 'cli.js')],
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    minifyWhitespace: true,
+    minifyIdentifiers: true,
+    plugins: [mqttChunk(buildDir)],
+    // Native addons, the optional hardware packages and Zigbee's (herdsman and the converters, some 40 MB that
+    // load their vendor files lazily and are patched by the tests' fake adapter), and mqtt.js (only with an mqtt:
+    // section, is a chunk of its own: see mqttChunk): resolved at run time, only when used.
+    external: ['uWebSockets.js', 'serialport', '@serialport/*', 'onoff', 'i2c-bus', 'zigbee-herdsman', 'zigbee-herdsman-converters'],
+    // The CommonJS packages inside (yaml, pino) call require() for Node's own modules.
+    banner: {
+      js: "import { createRequire as __hearthCreateRequire } from 'node:module'; const require = __hearthCreateRequire(import.meta.url);",
+    },
+  });
 
-// V8 keeps every loaded module's source text, one byte a character only while all of it is Latin-1: a single
-// character beyond (a typographic quote in a tagged template, which esbuild cannot escape) stores the whole
-// chunk at two bytes a character, 250 KB more for the hub's. Such text is written as \u escapes instead.
-for (const name of readdirSync(outdir)) {
-  if (!name.endsWith('.js')) continue;
-  const text = readFileSync(join(outdir, name), 'utf8');
-  const at = text.search(/[\u0100-\uffff]/);
-  if (at >= 0) {
-    const line = text.slice(0, at).split('\n').length;
-    throw new Error(
-      `dist/hearth/${name}:${line}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))} has a character beyond Latin-1; write it as a \\u escape in the source`,
-    );
+  // V8 keeps every loaded module's source text, one byte a character only while all of it is Latin-1: a single
+  // character beyond (a typographic quote in a tagged template, which esbuild cannot escape) stores the whole
+  // chunk at two bytes a character, 250 KB more for the hub's. Such text is written as \u escapes instead.
+  for (const name of readdirSync(outdir)) {
+    if (!name.endsWith('.js')) continue;
+    const text = readFileSync(join(outdir, name), 'utf8');
+    const at = text.search(/[\u0100-\uffff]/);
+    if (at >= 0) {
+      const line = text.slice(0, at).split('\n').length;
+      throw new Error(
+        `hearth/${name}:${line}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))} has a character beyond Latin-1; write it as a \\u escape in the source`,
+      );
+    }
   }
+  // The bin link's target, run directly by `npx hearth`.
+  chmodSync(join(outdir, 'cli.js'), 0o755);
 }

@@ -1,13 +1,18 @@
 // `npx hearth` from the repository root: npm does not link a package's own bin into its node_modules/.bin,
-// so the build does it (and makes the entry point executable).
-import { chmodSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+// so the build does it. The link leads to dist/hearth/cli.js, which stays in place from build to build
+// (scripts/dist-builds.mjs), so it is made once.
+import { mkdirSync, readlinkSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { replaceLink } from './dist-builds.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const target = join(root, 'dist', 'hearth', 'cli.js');
-const link = join(root, 'node_modules', '.bin', 'hearth');
-chmodSync(target, 0o755);
-mkdirSync(dirname(link), { recursive: true });
-rmSync(link, { force: true });
-symlinkSync(relative(dirname(link), target), link);
+export function linkBin(root) {
+  const link = join(root, 'node_modules', '.bin', 'hearth');
+  const target = relative(dirname(link), join(root, 'dist', 'hearth', 'cli.js'));
+  let now;
+  try {
+    now = readlinkSync(link);
+  } catch {}
+  if (now === target) return;
+  mkdirSync(dirname(link), { recursive: true });
+  replaceLink(link, target);
+}

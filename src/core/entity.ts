@@ -20,6 +20,17 @@ interface MergedReport {
   readonly composedOf: ComposedAttributes | undefined;
 }
 
+/** @internal What restore state does when a restored entity's provider first reports (src/restore/restore-state.ts). */
+export interface FirstReportHook {
+  /** Whether this report is the provider's answer (a driver's `unknown` is not: its device has not answered yet). */
+  answers(entity: Entity, state: string): boolean;
+  /**
+   * Brings the entity back to its stored state, right after the answering report is written: what it writes
+   * before returning reaches listeners together with that report, as one change.
+   */
+  restore(entity: Entity): void;
+}
+
 export interface EntityLogger {
   error(obj: object, msg: string): void;
 }
@@ -38,6 +49,7 @@ export class Entity<P = unknown, D = unknown> {
   private lastState: string | null | undefined;
   private lastAttributes: Attributes | undefined;
   private isDetached = false;
+  private firstReportHook: FirstReportHook | undefined;
   /**
    * The last two merges of a frozen reported object: a domain freezes the attribute objects it reports again
    * and again (a light's off, and its last colour), so going back and forth merges nothing. Only frozen ones:
@@ -130,7 +142,22 @@ export class Entity<P = unknown, D = unknown> {
     this.lastAttributes = attributes;
     if (this.isDetached) return;
     const now = this.clock.now();
+    const hook = this.firstReportHook;
+    if (hook?.answers(this, state ?? UNKNOWN)) {
+      this.firstReportHook = undefined;
+      const ctx = this.contextFor(context, now);
+      this.table.coalesce(this.entityId, () => {
+        this.writeReport(state, attributes, ctx, now);
+        hook.restore(this);
+      });
+      return;
+    }
     this.writeReport(state, attributes, this.contextFor(context, now), now);
+  }
+
+  /** @internal Restore state only: `hook` gets the next report that answers (undefined: none does any more). */
+  awaitFirstReport(hook: FirstReportHook | undefined): void {
+    this.firstReportHook = hook;
   }
 
   private writeReport(state: string | null, attributes: Attributes | undefined, ctx: Context, timeUs: Micros): void {

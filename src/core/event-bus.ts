@@ -85,14 +85,39 @@ export type BusErrorSink = (owner: string, eventType: string, err: unknown) => v
 /** The one event type match-all (`*`) listeners never receive, as in Home Assistant (a comparison, not a lookup). */
 const NOT_FOR_MATCH_ALL = 'state_reported';
 
+/** The queue of events fired from inside listeners starts this small and doubles up to QUEUE_MAX. */
+const QUEUE_INITIAL = 16;
+/** Beyond this many waiting events (one listener firing a flood) an event is delivered at once instead. */
+const QUEUE_MAX = 1 << 16;
+/**
+ * An event fired by a listener of an event fired by a listener ... this many times over is a feedback loop
+ * between listeners: it is delivered at once (nested), as before the queue, so the loop ends where the stack
+ * does instead of holding the event loop for ever.
+ */
+const MAX_CHAIN = 64;
+
 /**
  * Typed events with listeners registered under an owner key and removed in bulk when the owner stops.
  * Dispatch is synchronous; a throwing listener is logged and the others still run. Listener arrays are
  * copy-on-write so that dispatch allocates nothing.
+ *
+ * Every listener sees events in the order they were fired: an event fired from inside a listener waits in a
+ * FIFO until the event being delivered has reached every listener, and is delivered before the outermost
+ * fire() returns. (Delivered at once, a listener registered after the one that fired would see the second
+ * event before the first: the recorder kept a restored state's stale first report as the last row.)
  */
 export class EventBus {
   private readonly byType = new Map<string, readonly Registration[]>();
   private matchAll: readonly Registration[] = [];
+  /** True while an event is being delivered: fire() then queues. */
+  private delivering = false;
+  /** How many listener-fired generations deep the event being delivered is (0: fired from outside). */
+  private depth = 0;
+  /** A ring of waiting events and their depths; its length is a power of two. */
+  private queue: (HubEvent | undefined)[] = new Array<HubEvent | undefined>(QUEUE_INITIAL).fill(undefined);
+  private queueDepth = new Uint8Array(QUEUE_INITIAL);
+  private head = 0;
+  private count = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -116,7 +141,11 @@ export class EventBus {
     }
   }
 
-  /** `timeUs` is a clock reading the caller already took for the same moment (a state's last_updated, as Home Assistant's time_fired is). */
+  /**
+   * `timeUs` is a clock reading the caller already took for the same moment (a state's last_updated, as Home
+   * Assistant's time_fired is). Fired from inside a listener, the event reaches listeners once the current one
+   * has reached them all (still before the outermost fire() returns).
+   */
   fire<T extends EventType>(
     type: T,
     data: EventData<T>,
@@ -125,7 +154,8 @@ export class EventBus {
     timeUs: Micros = this.clock.now(),
   ): HubEvent<T> {
     const event = new HubEvent<T>(type, data, origin, timeUs, context);
-    this.dispatch(event as unknown as HubEvent);
+    if (this.delivering) this.enqueue(event as unknown as HubEvent);
+    else this.deliver(event as unknown as HubEvent);
     return event;
   }
 
@@ -139,6 +169,68 @@ export class EventBus {
     if (this.matchAll.length > 0) out.push({ event: '*', listener_count: this.matchAll.length });
     for (const [type, regs] of this.byType) out.push({ event: type, listener_count: regs.length });
     return out;
+  }
+
+  /** Delivers an event fired from outside any listener, then every event its listeners fired, in order. */
+  private deliver(event: HubEvent): void {
+    this.delivering = true;
+    try {
+      // Left over only when a delivery threw past its listeners' own catch (the error sink threw).
+      if (this.count > 0) this.drain();
+      this.dispatch(event);
+      if (this.count > 0) this.drain();
+    } finally {
+      this.delivering = false;
+      this.depth = 0;
+    }
+  }
+
+  private drain(): void {
+    while (this.count > 0) {
+      const i = this.head;
+      const event = this.queue[i] as HubEvent;
+      this.depth = this.queueDepth[i] as number;
+      this.queue[i] = undefined;
+      this.head = (i + 1) & (this.queue.length - 1);
+      this.count--;
+      this.dispatch(event);
+    }
+  }
+
+  /** An event fired by a listener: after the current one, unless its chain is a feedback loop or the queue is full. */
+  private enqueue(event: HubEvent): void {
+    const depth = this.depth + 1;
+    if (depth > MAX_CHAIN || (this.count === this.queue.length && !this.grow())) {
+      const outer = this.depth;
+      this.depth = depth;
+      try {
+        this.dispatch(event);
+      } finally {
+        this.depth = outer;
+      }
+      return;
+    }
+    const i = (this.head + this.count) & (this.queue.length - 1);
+    this.queue[i] = event;
+    this.queueDepth[i] = depth;
+    this.count++;
+  }
+
+  /** Doubles the queue (up to QUEUE_MAX); false when it may not grow. */
+  private grow(): boolean {
+    const size = this.queue.length;
+    if (size >= QUEUE_MAX) return false;
+    const queue = new Array<HubEvent | undefined>(size * 2).fill(undefined);
+    const depths = new Uint8Array(size * 2);
+    for (let k = 0; k < this.count; k++) {
+      const from = (this.head + k) & (size - 1);
+      queue[k] = this.queue[from];
+      depths[k] = this.queueDepth[from] as number;
+    }
+    this.queue = queue;
+    this.queueDepth = depths;
+    this.head = 0;
+    return true;
   }
 
   private dispatch(event: HubEvent): void {

@@ -40,6 +40,9 @@ export class StateTable {
   private freeCount: number;
   private allJson: string | undefined;
   private version = 0;
+  /** The entity whose writes coalesce() is holding back, and the state listeners last saw of it. */
+  private quietId: string | undefined;
+  private quietFrom: State | null = null;
 
   constructor(
     readonly capacity: number,
@@ -129,6 +132,7 @@ export class StateTable {
     }
     this.slots[slot] = next;
     this.touch();
+    if (entityId === this.quietId) return { state: next, changed: true, created: old === undefined };
     // The event's time_fired is the state's last_updated, as in Home Assistant.
     this.bus.fire('state_changed', new StateChangedData(entityId, old ?? null, next), context, 'LOCAL', now);
     return { state: next, changed: true, created: old === undefined };
@@ -138,16 +142,68 @@ export class StateTable {
   remove(entityId: string, context?: Context): boolean {
     const slot = this.index.get(entityId);
     if (slot === undefined) return false;
-    const old = this.slots[slot];
+    let old = this.slots[slot];
     this.slots[slot] = undefined;
     this.index.delete(entityId);
     this.freeSlots[this.freeCount++] = slot;
     this.touch();
+    if (entityId === this.quietId) {
+      // Removed while its writes were held back: listeners part from the state they saw.
+      old = this.quietFrom ?? undefined;
+      this.quietId = undefined;
+    }
     if (old !== undefined) {
       const ctx = context ?? createContext(this.clock.now());
       this.bus.fire('state_changed', new StateChangedData(entityId, old, null), ctx);
     }
     return true;
+  }
+
+  /**
+   * Runs `fn`; the writes of `entityId` it makes change the table at once (readers see them) but reach
+   * listeners as one `state_changed`, from the state they last saw to the one `fn` leaves, when it returns.
+   * Restore state brings an entity back this way, so that nobody sees a driver's stale first report and then
+   * the restored state a moment later. `last_changed` stays what listeners saw when the state string does.
+   * One entity at a time: a nested call runs `fn` with nothing held back.
+   */
+  coalesce(entityId: string, fn: () => void): void {
+    if (this.quietId !== undefined) {
+      fn();
+      return;
+    }
+    this.quietId = entityId;
+    this.quietFrom = this.get(entityId) ?? null;
+    try {
+      fn();
+    } finally {
+      const from = this.quietFrom;
+      const held = this.quietId === entityId;
+      this.quietId = undefined;
+      this.quietFrom = null;
+      if (held) this.publish(entityId, from);
+    }
+  }
+
+  /** What coalesce() held back: one change from `from` to the current state, if there is one. */
+  private publish(entityId: string, from: State | null): void {
+    const slot = this.index.get(entityId);
+    let now = slot === undefined ? undefined : this.slots[slot];
+    if (now === undefined || now === from) return;
+    if (from !== null && from.state === now.state && now.lastChangedUs !== from.lastChangedUs) {
+      now = new State(
+        entityId,
+        now.state,
+        now.attributes,
+        from.lastChangedUs,
+        now.lastUpdatedUs,
+        now.context,
+        now.attributesJson,
+        now.composition,
+      );
+      this.slots[slot as number] = now;
+      this.touch();
+    }
+    this.bus.fire('state_changed', new StateChangedData(entityId, from, now), now.context, 'LOCAL', now.lastUpdatedUs);
   }
 
   /** Every current state, in the order the entities were added. */

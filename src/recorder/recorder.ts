@@ -1,4 +1,3 @@
-import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { constants, inflateRawSync } from 'node:zlib';
 import type { Micros } from '../core/clock.js';
@@ -8,10 +7,17 @@ import type { Core } from '../core/core.js';
 import type { HubEvent } from '../core/event-bus.js';
 import { type JsonObject, sameJson } from '../core/json.js';
 import type { Logger } from '../core/log.js';
-import { type AppendFile, decodeRecords, encodeRecord, type OpenAppendFile, openAppendFile } from '../storage/journal.js';
+import { type AppendFile, appendRecord, type OpenAppendFile, openAppendFile, type SkippedStretch } from '../storage/journal.js';
+import { loadJournal } from '../storage/journal-load.js';
+import { makeDir, syncDir } from '../storage/storage-fs.js';
 import { WriteGuard } from '../storage/write-guard.js';
+import { HistoryBudget } from './budget.js';
 import { ByteReader, ByteWriter } from './bytes.js';
 import { ChunkCache } from './chunk-cache.js';
+import { checkChunks, markDamaged } from './chunk-check.js';
+import { mergeDay, swapDay } from './day-compaction.js';
+import { keepCopy, removeCopiesBefore } from './day-copies.js';
+import { scanDays } from './day-scan.js';
 import { entityFilter } from './entity-filter.js';
 import {
   type ChunkRef,
@@ -23,7 +29,6 @@ import {
   removeDayFile,
   removeTempFiles,
   replaceDayFile,
-  scanDays,
   sealRecords,
   settle,
 } from './segments.js';
@@ -35,15 +40,19 @@ export const RECORDER_OWNER = 'recorder';
 const EVENTS = '@events';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** In memory: the unsealed hour and chunks the disk refused. Past it, points are dropped (counted, logged once). */
+/** In memory: the unsealed hour, chunks not yet written and the read cache; the rule is src/recorder/budget.ts. */
 export const DEFAULT_MEMORY_BUDGET_BYTES = 8 * 1024 * 1024;
 /**
- * The hot tier is sealed early (compressed into chunks, a few times smaller, and written) when it grows past
- * this: a flood of changes must not grow the hub's memory by the whole hour.
+ * The hot tier is sealed early (compressed into chunks, a few times smaller, and written) when its encoded
+ * points grow past this, or all it holds past the budget's seal mark (large attributes): a flood of changes
+ * must not grow the hub's memory by the whole hour.
  */
 const SEAL_BYTES = 1024 * 1024;
 /** Chunks from this size on are deflated on libuv's threads: 64 KB is about 1 ms of zlib on a PC, 4 on a Pi. */
 const ASYNC_DEFLATE_BYTES = 64 * 1024;
+/** A seal deflates at most this much of chunks from SMALL_CHUNK_BYTES on the loop; past it they go to libuv's threads too. */
+const SYNC_DEFLATE_BYTES = 256 * 1024;
+const SMALL_CHUNK_BYTES = 4096;
 /** Inflated chunks kept for repeated queries (a dashboard re-asking the same day). */
 const CACHE_BYTES = 2 * 1024 * 1024;
 const MAX_RETRY_MS = 5 * 60_000;
@@ -74,7 +83,7 @@ export interface RecorderStats {
   compactions: number;
   failedWrites: number;
   droppedPoints: number;
-  /** Bytes of torn journal tail dropped at start. */
+  /** Bytes of the journal dropped at start: damaged records and a torn tail. */
   droppedTailBytes: number;
 }
 
@@ -94,6 +103,23 @@ function newHot(): HotSeries {
 /** Logbook-visible entities keep their context; continuous ones (a unit or a state class) do not. */
 function isContinuous(attributes: Readonly<Record<string, unknown>>): boolean {
   return attributes.unit_of_measurement !== undefined || attributes.state_class !== undefined;
+}
+
+/**
+ * The journal records to replay when some were skipped as damaged. A record holds what came since the one before
+ * as differences, so after a skipped record the rest of its epoch cannot be read right: those are dropped (never
+ * read wrong). A later epoch starts afresh, so its records are kept.
+ */
+function usableRecords(records: readonly Buffer[], skipped: readonly SkippedStretch[]): Buffer[] {
+  const gaps = new Set(skipped.filter((s) => s.records > 0).map((s) => s.before));
+  const out: Buffer[] = [];
+  let broken = -1;
+  for (const [index, raw] of records.entries()) {
+    const epoch = new ByteReader(inflateRawSync(raw)).varint();
+    if (gaps.has(index)) broken = epoch;
+    if (epoch !== broken) out.push(raw);
+  }
+  return out;
 }
 
 /**
@@ -137,6 +163,8 @@ export class Recorder implements Component, HistoryReader {
   private diskEpoch = 0;
   private journal: AppendFile | undefined;
   private journalBytes = 0;
+  /** The salt of the journal's generation appends continue (src/storage/journal.ts); undefined: the next append starts one. */
+  private journalSalt: number | undefined;
   private readonly guard: WriteGuard;
   private readonly cache = new ChunkCache(CACHE_BYTES);
   private timer: NodeJS.Timeout | undefined;
@@ -144,15 +172,20 @@ export class Recorder implements Component, HistoryReader {
   private retryMs: number;
   private writing: Promise<void> = Promise.resolve();
   private running = false;
-  private dropLogged = false;
+  private readonly budget: HistoryBudget;
   /** The purge and compaction under way, if any (one at a time). */
   private housekeeping_: Promise<void> | undefined;
+  /** Housekeeping asked for while it ran (a seal, the clock a day on): it runs once more after. */
+  private housekeepingAgain: Promise<void> | undefined;
+  /** The chunks read at start have had their checksums checked (the first housekeeping does it). */
+  private checked = false;
 
   constructor(private readonly options: RecorderOptions) {
     this.dir = join(options.dataDir, 'recorder');
     this.keep = entityFilter(options.config.include, options.config.exclude);
     this.notRecorded = new Set([...NOT_RECORDED, ...options.config.exclude.eventTypes]);
     this.guard = new WriteGuard(options.log, 'history');
+    this.budget = new HistoryBudget(options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES, options.log);
     this.retryMs = options.config.commitIntervalS * 1000;
   }
 
@@ -161,7 +194,7 @@ export class Recorder implements Component, HistoryReader {
   async start(): Promise<void> {
     const { core, log } = this.options;
     try {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      await makeDir(this.dir);
       await removeTempFiles(this.dir);
       const scan = await scanDays(this.dir, log);
       for (const [day, file] of scan.days) this.days.set(day, file);
@@ -173,11 +206,8 @@ export class Recorder implements Component, HistoryReader {
     } catch (err) {
       log.error({ err }, 'history could not be read; recording from now on');
     }
-    if ((await this.openJournal()) && this.stats.droppedTailBytes > 0) {
-      // Appending after garbage would hide every later record: cut the torn tail off first.
-      const journal = this.journal as AppendFile;
-      await this.guard.run(() => journal.truncate(this.journalBytes));
-    }
+    // Loading cut off a damaged journal's tail already (or, when it could not, appends go after it and are read).
+    await this.openJournal();
     core.bus.on(RECORDER_OWNER, 'state_changed', (event) => this.onStateChanged(event));
     core.bus.on(RECORDER_OWNER, '*', (event) => this.onEvent(event));
     this.running = true;
@@ -199,6 +229,11 @@ export class Recorder implements Component, HistoryReader {
     await this.writing;
     await this.journal?.close().catch(() => {});
     this.journal = undefined;
+  }
+
+  /** Resolves when the writes under way (commits, seals) are done. */
+  settled(): Promise<void> {
+    return this.writing;
   }
 
   /** The commit timer: seal when the hour is over, else append what came since the last commit. */
@@ -265,15 +300,13 @@ export class Recorder implements Component, HistoryReader {
   }
 
   private add(id: string, state: string, attributesJson: string, lcMs: number, luMs: number, context: Context | null): void {
-    if (this.hotBytes + this.pendingBytes + this.cache.bytes > this.budget()) {
-      this.stats.droppedPoints++;
-      if (!this.dropLogged) {
-        this.dropLogged = true;
-        this.options.log.error(
-          'history: memory budget used up while the disk refuses writes; new changes are not recorded until it works again',
-        );
+    let attrs: string | undefined = attributesJson;
+    if (this.budget.needsDecision(attrs.length, this.hotBytes + this.pendingBytes + this.cache.bytes)) {
+      attrs = this.admit(id, attrs);
+      if (attrs === undefined) {
+        this.stats.droppedPoints++;
+        return;
       }
-      return;
     }
     if (this.hotHour < 0) this.hotHour = this.hourOf(luMs);
     let series = this.hot.get(id);
@@ -284,21 +317,35 @@ export class Recorder implements Component, HistoryReader {
     const writer = series.writer;
     const before = writer.memoryBytes;
     const beforeBody = writer.body.length;
-    writer.append(state, attributesJson, lcMs, luMs, context);
+    writer.append(state, attrs, lcMs, luMs, context);
     this.hotBytes += writer.memoryBytes - before;
     this.hotBody += writer.body.length - beforeBody;
-    // Encoded points only: a series' fixed overhead (its buffer, its attributes) would, with thousands of
-    // entities, pass the mark right after every seal.
-    if (this.hotBody > SEAL_BYTES && !this.sealQueued && this.running) {
-      this.sealQueued = true;
-      void this.seal(true).finally(() => {
-        this.sealQueued = false;
-      });
-    }
+    if (this.overSealMark() && !this.sealQueued && this.running) this.sealEarly();
   }
 
-  private budget(): number {
-    return this.options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
+  /** The attributes a change keeps under the memory budget; undefined: it is not recorded. The read cache goes first. */
+  private admit(id: string, attributesJson: string): string | undefined {
+    if (this.hotBytes + this.pendingBytes + this.cache.bytes + attributesJson.length > this.budget.limit) this.cache.clear();
+    const known = this.hot.get(id)?.writer.attrs.has(attributesJson) ?? false;
+    return this.budget.admit(id, attributesJson, this.hotBytes + this.pendingBytes, known, this.guard.failing);
+  }
+
+  /**
+   * Whether the hot tier is to be sealed now: its encoded points past SEAL_BYTES, or all it holds (large
+   * attributes, many entities' first points) past the budget's seal mark, which leaves the rest of the budget
+   * for what comes while the seal is written.
+   */
+  private overSealMark(): boolean {
+    return this.hotBody > SEAL_BYTES || this.hotBytes > this.budget.sealMark;
+  }
+
+  private sealEarly(): void {
+    this.sealQueued = true;
+    void this.seal(true).finally(() => {
+      this.sealQueued = false;
+      // What came while the seal was written may be past the mark already.
+      if (this.overSealMark() && this.running) this.sealEarly();
+    });
   }
 
   /** Bytes the recorder holds for history: the hot tier, chunks waiting for the disk, the read cache. */
@@ -345,10 +392,14 @@ export class Recorder implements Component, HistoryReader {
     if (marks.length === 0) return;
     if (this.journal === undefined && !(await this.openJournal())) return this.failed();
     // On libuv's threads: a commit under a flood holds up to a megabyte of points.
-    const record = encodeRecord(await deflateSizedAsync(w.view(), constants.Z_DEFAULT_COMPRESSION));
+    const payload = await deflateSizedAsync(w.view(), constants.Z_DEFAULT_COMPRESSION);
     const journal = this.journal as AppendFile;
-    if (await this.guard.run(() => journal.append(record))) {
-      this.journalBytes += record.length;
+    const appended = await this.guard.run(async () => {
+      const end = await appendRecord(journal, payload, { salt: this.journalSalt, bytes: this.journalBytes });
+      this.journalBytes = end.bytes;
+      this.journalSalt = end.salt;
+    });
+    if (appended) {
       for (const [s, bytes, states, attrs, users] of marks) {
         s.committedBytes = bytes;
         s.committedStates = states;
@@ -367,30 +418,18 @@ export class Recorder implements Component, HistoryReader {
   private async openJournal(): Promise<boolean> {
     const opener = this.options.openJournal ?? openAppendFile;
     return this.guard.run(async () => {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      await makeDir(this.dir);
       this.journal = await opener(join(this.dir, WAL_FILE));
     });
   }
 
   private async replayJournal(sealedEpoch: number): Promise<void> {
-    let data: Buffer;
-    try {
-      data = await readFile(join(this.dir, WAL_FILE));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw err;
-    }
-    const { records, goodBytes } = decodeRecords(data);
-    this.journalBytes = goodBytes;
-    this.stats.droppedTailBytes = data.length - goodBytes;
-    if (this.stats.droppedTailBytes > 0) {
-      this.options.log.warn(
-        { bytes: this.stats.droppedTailBytes },
-        'history journal had an unfinished record at its end (a crash or power cut); ignored',
-      );
-    }
+    const journal = await loadJournal(join(this.dir, WAL_FILE), { log: this.options.log, label: 'history journal', usable: usableRecords });
+    this.journalBytes = journal.end.bytes;
+    this.journalSalt = journal.end.salt;
+    this.stats.droppedTailBytes = journal.droppedBytes;
     let replayEpoch = -1;
-    for (const raw of records) {
+    for (const raw of journal.records) {
       const r = new ByteReader(inflateRawSync(raw));
       const epoch = r.varint();
       if (epoch <= sealedEpoch) continue;
@@ -442,12 +481,16 @@ export class Recorder implements Component, HistoryReader {
    * chunks are rewritten at the default level when the day is compacted, so only that day's file is a little larger.
    */
   private sealInMemory(fast = false): void {
+    let onLoop = 0;
     for (const [id, s] of this.hot) {
       const w = s.writer;
       if (w.count === 0) continue;
       const plain = encodeChunk(w);
       const level = fast ? constants.Z_BEST_SPEED : constants.Z_DEFAULT_COMPRESSION;
-      const later = plain.length >= ASYNC_DEFLATE_BYTES;
+      // Small chunks stay here whatever came before: on a thread, each would cost more than its zlib work.
+      const sizable = plain.length >= SMALL_CHUNK_BYTES;
+      if (sizable) onLoop += plain.length;
+      const later = plain.length >= ASYNC_DEFLATE_BYTES || (sizable && onLoop > SYNC_DEFLATE_BYTES);
       const bytes = later ? plain : deflateSized(plain, level);
       const ref: ChunkRef = {
         entityId: id,
@@ -460,6 +503,7 @@ export class Recorder implements Component, HistoryReader {
         crc: 0,
         pending: bytes,
         deflateLevel: later ? level : undefined,
+        damaged: false,
       };
       this.refsOf(id).push(ref);
       this.pending.push(ref);
@@ -484,19 +528,26 @@ export class Recorder implements Component, HistoryReader {
   }
 
   /**
-   * Deflates the large chunks sealed since the last write, one at a time on libuv's threads: a seal under a
-   * flood of one entity holds a megabyte of its points, some 15 ms of zlib on a PC and several times that on a
-   * Pi. Until a chunk is deflated, queries read its encoded bytes as they are.
+   * Deflates the large chunks sealed since the last write on libuv's threads: a seal under a flood of one
+   * entity holds a megabyte of its points, some 15 ms of zlib on a PC and several times that on a Pi. All are
+   * handed over at once (the budget bounds what a seal holds), so the seal waits for the slowest, not the sum
+   * of round trips. Until a chunk is deflated, queries read its encoded bytes as they are.
    */
   private async deflatePending(): Promise<void> {
+    const work: Promise<void>[] = [];
     for (const ref of this.pending) {
       const level = ref.deflateLevel;
-      if (level === undefined || ref.pending === undefined) continue;
-      const bytes = await deflateSizedAsync(ref.pending, level);
-      ref.pending = bytes;
-      ref.length = bytes.length;
-      ref.deflateLevel = undefined;
+      const plain = ref.pending;
+      if (level === undefined || plain === undefined) continue;
+      work.push(
+        deflateSizedAsync(plain, level).then((bytes) => {
+          ref.pending = bytes;
+          ref.length = bytes.length;
+          ref.deflateLevel = undefined;
+        }),
+      );
     }
+    await Promise.all(work);
     this.recountPending();
   }
 
@@ -512,15 +563,16 @@ export class Recorder implements Component, HistoryReader {
     const opener = this.options.openDayFile ?? openAppendFile;
     let left = byDay.size;
     for (const [day, refs] of byDay) {
-      const file = this.days.get(day) ?? { day, size: 0, compacted: false };
+      const file = this.days.get(day) ?? { day, size: 0, compacted: false, damaged: false };
       // Only the last file of a seal says the epoch is on disk: a crash between two files (a seal across
       // midnight) replays the journal rather than losing the second day's part.
-      const epoch = --left === 0 ? this.pendingEpoch : 0;
-      const bytes = sealRecords(refs, file.size, epoch, false);
+      const bytes = sealRecords(refs, file.size, this.pendingEpoch, --left === 0, false);
       const ok = await this.guard.run(async () => {
         const f = await opener(join(this.dir, `${day}.seg`));
         try {
           await f.append(bytes);
+          // A new file's name is durable only once its directory is.
+          if (file.size === 0) await syncDir(this.dir);
         } catch (err) {
           await f.truncate(file.size).catch(() => {});
           throw err;
@@ -529,7 +581,7 @@ export class Recorder implements Component, HistoryReader {
         }
       });
       if (!ok) return this.failed();
-      settle(refs, file.size);
+      settle(refs);
       file.size += bytes.length;
       file.compacted = false;
       this.days.set(day, file);
@@ -545,7 +597,7 @@ export class Recorder implements Component, HistoryReader {
       const journal = this.journal;
       if (await this.guard.run(() => journal.truncate(0))) this.journalBytes = 0;
     }
-    this.dropLogged = false;
+    this.budget.relieved(this.hotBytes + this.pendingBytes);
     this.succeeded('seal');
   }
 
@@ -568,20 +620,37 @@ export class Recorder implements Component, HistoryReader {
 
   // --- Purge and compaction --------------------------------------------------------------------------
 
-  /** Purges days past retention and compacts finished days; one at a time, in the background. */
+  /** Checks the chunks found at start (once), purges days past retention and compacts finished days; one at a time, in the background. */
   housekeeping(): Promise<void> {
-    if (this.housekeeping_ === undefined) {
-      this.housekeeping_ = this.purge()
-        .then(() => this.compactFinishedDays())
-        .catch((err: unknown) => this.options.log.error({ err }, 'history housekeeping failed; retried at the next seal'))
-        .finally(() => {
-          this.housekeeping_ = undefined;
-        });
+    if (this.housekeeping_ !== undefined) {
+      this.housekeepingAgain ??= this.housekeeping_.then(() => {
+        this.housekeepingAgain = undefined;
+        return this.housekeeping();
+      });
+      return this.housekeepingAgain;
     }
+    this.housekeeping_ = this.checkOnce()
+      .then(() => this.purge())
+      .then(() => this.compactFinishedDays())
+      .catch((err: unknown) => this.options.log.error({ err }, 'history housekeeping failed; retried at the next seal'))
+      .finally(() => {
+        this.housekeeping_ = undefined;
+      });
     return this.housekeeping_;
   }
 
-  /** Drops the day files older than purge_keep_days. */
+  /**
+   * Once after start: checks the checksums of the chunks found (src/recorder/chunk-check.ts), and removes
+   * copies of damaged files past retention whose day file is gone (purge removes the others with their day).
+   */
+  private async checkOnce(): Promise<void> {
+    if (this.checked) return;
+    this.checked = true;
+    await checkChunks(this.dir, this.refs.values(), this.options.log);
+    await removeCopiesBefore(this.dir, dayOf(this.nowMs() - this.options.config.purgeKeepDays * DAY_MS));
+  }
+
+  /** Drops the day files older than purge_keep_days (with the copies kept of them). */
   async purge(): Promise<void> {
     const cutoff = dayOf(this.nowMs() - this.options.config.purgeKeepDays * DAY_MS);
     for (const day of [...this.days.keys()]) {
@@ -606,51 +675,36 @@ export class Recorder implements Component, HistoryReader {
     }
   }
 
-  /** Rewrites a finished day with one chunk per series. */
+  /**
+   * Rewrites a finished day with one chunk per series (damaged chunks left out, after a copy of the file is
+   * kept). While the new file is written, queries read the merged chunks from memory: no query reads the file
+   * through offsets it no longer has. The write waits for seals, and a seal that appended to the day
+   * meanwhile makes this attempt give way to the next.
+   */
   private async compactDay(file: DayFile): Promise<void> {
-    const merged: ChunkRef[] = [];
-    for (const [id, list] of this.refs) {
-      const parts = list.filter((r) => r.day === file.day && r.pending === undefined);
-      if (parts.length === 0) continue;
-      const writer = new SeriesWriter();
-      for (const ref of parts) this.visitChunk(ref, (s, a, lc, lu, ctx) => writer.append(s, a, lc, lu, ctx));
-      const bytes = deflateSized(encodeChunk(writer), constants.Z_DEFAULT_COMPRESSION);
-      merged.push({
-        entityId: id,
-        firstMs: writer.firstMs,
-        lastMs: writer.lastMs,
-        count: writer.count,
-        day: file.day,
-        offset: 0,
-        length: bytes.length,
-        crc: 0,
-        pending: bytes,
-        deflateLevel: undefined,
+    const { merged, damaged } = await mergeDay(this.refs, file.day, (ref, visit) => this.visitChunk(ref, visit));
+    const size = file.size;
+    const content = sealRecords(merged, 0, this.diskEpoch, true, true);
+    this.writing = this.writing.then(async () => {
+      if (file.size !== size || this.days.get(file.day) !== file || !this.running) return;
+      const before = swapDay(this.refs, file.day, merged);
+      const ok = await this.guard.run(async () => {
+        if (damaged || file.damaged) await keepCopy(join(this.dir, `${file.day}.seg`));
+        await replaceDayFile(this.dir, file.day, content);
       });
-      // Let queries and state changes in between series.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    const content = sealRecords(merged, 0, this.diskEpoch, true);
-    const ok = await this.guard.run(() =>
-      replaceDayFile(this.dir, file.day, content, () => {
-        settle(merged, 0);
-        for (const [id, list] of this.refs) {
-          const others = list.filter((r) => r.day !== file.day || r.pending !== undefined);
-          const mine = merged.filter((r) => r.entityId === id);
-          this.refs.set(
-            id,
-            [...others, ...mine].sort((a, b) => a.firstMs - b.firstMs),
-          );
-        }
-        this.cache.clear();
-        file.size = content.length;
-        file.compacted = true;
-      }),
-    );
-    if (ok) {
+      if (!ok) {
+        for (const [id, list] of before) this.refs.set(id, list);
+        return;
+      }
+      settle(merged);
+      this.cache.clear();
+      file.size = content.length;
+      file.compacted = true;
+      file.damaged = false;
       this.stats.compactions++;
       this.succeeded('compaction');
-    }
+    });
+    await this.writing;
   }
 
   // --- Reading ---------------------------------------------------------------------------------------
@@ -668,10 +722,11 @@ export class Recorder implements Component, HistoryReader {
     const key = `${ref.day}:${ref.offset}:${ref.entityId}`;
     let inflated = ref.pending === undefined ? this.cache.get(key) : undefined;
     if (inflated === undefined) {
+      if (ref.damaged) return;
       try {
         inflated = readChunk(this.dir, ref);
       } catch (err) {
-        this.options.log.error({ err, entity_id: ref.entityId, day: ref.day }, 'a history chunk could not be read; skipped');
+        markDamaged(ref, err, this.options.log);
         return;
       }
       if (ref.pending === undefined) this.cache.put(key, inflated);

@@ -1,169 +1,53 @@
-import { closeSync, constants, openSync, readSync } from 'node:fs';
-import { open, readdir, rename, stat, truncate, unlink } from 'node:fs/promises';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { crc32, deflateRaw, deflateRawSync, inflateRawSync, type ZlibOptions } from 'node:zlib';
-import type { Logger } from '../core/log.js';
-import { encodeRecord } from '../storage/journal.js';
-import { quarantine } from '../storage/quarantine.js';
+import { writeFileAtomic } from '../storage/atomic-file.js';
+import type { ChunkRef } from './chunk-ref.js';
+import { removeCopies } from './day-copies.js';
+import { encodeBlob, encodeFrame, encodeIndex, FRAME_HEADER, type IndexRow } from './day-frames.js';
 
 /**
- * Day files: `<YYYY-MM-DD>.seg` (UTC days) of sealed chunks. Each seal appends two CRC-framed records (the
- * journal's framing): a blob of deflated chunks, then an index naming each chunk's entity, time span, point
- * count, file offset, length and CRC. At start only the indexes are read (the blobs are skipped by their
- * length), so start-up reads kilobytes, not the history. A finished day is rewritten once, atomically, with
- * one chunk per entity (better compression, fewer index entries). A torn tail (power cut during a seal) is
- * cut off; the write-ahead journal still holds what it carried. A file whose index does not check out in
- * the middle is moved aside and logged, and the hub starts without it.
+ * Day files: `<YYYY-MM-DD>.seg` (UTC days) of sealed chunks. Each seal appends two frames
+ * (src/recorder/day-frames.ts): a blob of deflated chunks, each named by its entity, then an index naming
+ * each chunk's entity, time span, point count, file offset, length and CRC. At start only the indexes are
+ * read (the blobs are skipped by their length), so start-up reads kilobytes, not the history; the chunks'
+ * checksums are checked once afterwards, in the background (src/recorder/recorder.ts, housekeeping). A
+ * finished day is rewritten once, atomically, with one chunk per entity (better compression, fewer index
+ * entries).
+ *
+ * Damage: a record that does not hold is skipped and the reader reads on from the next frame
+ * (src/recorder/day-file-reader.ts); what start-up serves, and what it cuts off (only a file's end, after a
+ * copy of the file is kept), is decided in src/recorder/day-scan.ts.
  */
 
-const BLOB = 0x42; // 'B'
-const INDEX = 0x49; // 'I'
-const HEADER = 8;
-
-/** Where one sealed chunk is: on disk, or (`pending`) in memory until it is written or while the disk refuses writes. */
-export interface ChunkRef {
-  readonly entityId: string;
-  readonly firstMs: number;
-  readonly lastMs: number;
-  readonly count: number;
-  readonly day: string;
-  offset: number;
-  length: number;
-  crc: number;
-  pending: Buffer | undefined;
-  /**
-   * The zlib level `pending` is still to be deflated at: a seal deflates a large chunk just before it is
-   * written, on libuv's threads, so that it does not stop the event loop. Undefined once `pending` is deflated,
-   * and for a chunk on disk.
-   */
-  deflateLevel: number | undefined;
-}
-
-type IndexRow = [entityId: string, firstMs: number, lastMs: number, count: number, offset: number, length: number, crc: number];
-
-interface IndexRecord {
-  readonly epoch: number;
-  readonly compacted: boolean;
-  readonly chunks: IndexRow[];
-}
-
-export interface DayFile {
-  readonly day: string;
-  size: number;
-  compacted: boolean;
-}
+export type { ChunkRef, DayFile } from './chunk-ref.js';
 
 export { utcDayOf as dayOf } from './day.js';
 
-const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.seg$/;
-
-/** One seal's bytes for one day file (its chunks deflated): the blob record, then the index record; offsets are absolute. */
-export function sealRecords(refs: ChunkRef[], fileSize: number, epoch: number, compacted: boolean): Buffer {
+/**
+ * One seal's bytes for one day file (its chunks deflated): the blob frame, then the index frame. Each ref's
+ * offset (absolute) and CRC are set to where the chunk will be; they are read only once `settle` drops the
+ * bytes held in memory. `final`: the last file of this seal (only it says the epoch is on disk).
+ */
+export function sealRecords(refs: ChunkRef[], fileSize: number, epoch: number, final: boolean, compacted: boolean): Buffer {
   if (refs.some((r) => r.deflateLevel !== undefined)) throw new Error('a chunk to be written is not deflated yet');
-  const blobs = refs.map((r) => r.pending as Buffer);
-  const blobPayload = Buffer.concat([Buffer.of(BLOB), ...blobs]);
-  let at = fileSize + HEADER + 1;
+  const chunks = refs.map((r) => ({ entityId: r.entityId, bytes: r.pending as Buffer }));
+  const { payload, offsets } = encodeBlob(epoch, final, chunks, fileSize + FRAME_HEADER);
   const rows: IndexRow[] = [];
-  for (const ref of refs) {
+  refs.forEach((ref, i) => {
     const bytes = ref.pending as Buffer;
-    rows.push([ref.entityId, ref.firstMs, ref.lastMs, ref.count, at, bytes.length, crc32(bytes)]);
-    at += bytes.length;
-  }
-  const index: IndexRecord = { epoch, compacted, chunks: rows };
-  const indexPayload = Buffer.concat([Buffer.of(INDEX), Buffer.from(JSON.stringify(index))]);
-  return Buffer.concat([encodeRecord(blobPayload), encodeRecord(indexPayload)]);
-}
-
-/** After a seal reached the disk: the refs point at the file instead of memory. */
-export function settle(refs: ChunkRef[], fileSize: number): void {
-  let at = fileSize + HEADER + 1;
-  for (const ref of refs) {
-    const bytes = ref.pending as Buffer;
-    ref.offset = at;
+    ref.offset = offsets[i] as number;
     ref.crc = crc32(bytes);
-    ref.pending = undefined;
-    at += bytes.length;
-  }
+    rows.push([ref.entityId, ref.firstMs, ref.lastMs, ref.count, ref.offset, bytes.length, ref.crc]);
+  });
+  return Buffer.concat([encodeFrame(payload), encodeFrame(encodeIndex({ epoch, final, compacted, chunks: rows }))]);
 }
 
-export interface ScanResult {
-  readonly days: Map<string, DayFile>;
-  readonly refs: ChunkRef[];
-  readonly sealedEpoch: number;
-}
-
-/** Reads every day file's indexes; cuts torn tails off, moves unreadable files aside. */
-export async function scanDays(dir: string, log: Logger): Promise<ScanResult> {
-  const days = new Map<string, DayFile>();
-  const refs: ChunkRef[] = [];
-  let sealedEpoch = 0;
-  const names = (await readdir(dir)).filter((n) => DAY_FILE.test(n)).sort();
-  for (const name of names) {
-    const day = (DAY_FILE.exec(name) as RegExpExecArray)[1] as string;
-    const path = join(dir, name);
-    try {
-      const found = await scanDay(path, day, log);
-      days.set(day, { day, size: found.size, compacted: found.compacted });
-      refs.push(...found.refs);
-      sealedEpoch = Math.max(sealedEpoch, found.epoch);
-    } catch (err) {
-      const movedTo = await quarantine(path).catch(() => undefined);
-      log.error(
-        { err, path, movedTo },
-        `history file ${name} is unreadable (${(err as Error).message}); moved aside, its history is not served`,
-      );
-    }
-  }
-  return { days, refs, sealedEpoch };
-}
-
-async function scanDay(
-  path: string,
-  day: string,
-  log: Logger,
-): Promise<{ refs: ChunkRef[]; size: number; epoch: number; compacted: boolean }> {
-  const fh = await open(path, constants.O_RDONLY);
-  const refs: ChunkRef[] = [];
-  let epoch = 0;
-  let compacted = false;
-  let good = 0;
-  let pos = 0;
-  let size: number;
-  try {
-    size = (await fh.stat()).size;
-    const head = Buffer.alloc(HEADER + 1);
-    while (pos + HEADER + 1 <= size) {
-      await fh.read(head, 0, HEADER + 1, pos);
-      const length = head.readUInt32LE(0);
-      if (length < 1 || pos + HEADER + length > size) break; // torn
-      const type = head[HEADER];
-      if (type === INDEX) {
-        const payload = Buffer.alloc(length);
-        await fh.read(payload, 0, length, pos + HEADER);
-        if (crc32(payload) !== head.readUInt32LE(4)) {
-          if (pos + HEADER + length === size) break; // the last record, torn by a power cut
-          throw new Error(`index at byte ${pos} fails its checksum`);
-        }
-        const index = JSON.parse(payload.subarray(1).toString('utf8')) as IndexRecord;
-        for (const [entityId, firstMs, lastMs, count, offset, len, crc] of index.chunks) {
-          refs.push({ entityId, firstMs, lastMs, count, day, offset, length: len, crc, pending: undefined, deflateLevel: undefined });
-        }
-        epoch = Math.max(epoch, index.epoch);
-        compacted = index.compacted;
-        good = pos + HEADER + length;
-      } else if (type !== BLOB) throw new Error(`unknown record type ${type} at byte ${pos}`);
-      pos += HEADER + length;
-    }
-  } finally {
-    await fh.close();
-  }
-  if (good < size) {
-    // A blob without its index, or a torn record: a seal the power cut interrupted (the journal has its data).
-    await truncate(path, good);
-    log.warn({ path, bytes: size - good }, `history file ${day}.seg had an unfinished write at its end (a crash or power cut); cut off`);
-  }
-  return { refs, size: good, epoch, compacted };
+/** After a seal reached the disk: the refs point at the file (sealRecords set where) instead of memory. */
+export function settle(refs: ChunkRef[]): void {
+  for (const ref of refs) ref.pending = undefined;
 }
 
 /**
@@ -215,48 +99,27 @@ export function readChunk(dir: string, ref: ChunkRef): Buffer {
   }
 }
 
-/**
- * Replaces a day file with `content` atomically (temp file, fsync, rename), calling `swapped` right after
- * the rename, before anything else can read the file through old offsets; then syncs the directory.
- */
-export async function replaceDayFile(dir: string, day: string, content: Buffer, swapped: () => void): Promise<void> {
-  const path = join(dir, `${day}.seg`);
-  const tmp = join(dir, `.${day}.seg.tmp`);
-  const fh = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, 0o600);
-  try {
-    await fh.writeFile(content);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await rename(tmp, path);
-  } catch (err) {
-    await unlink(tmp).catch(() => {});
-    throw err;
-  }
-  swapped();
-  const dh = await open(dir, constants.O_RDONLY);
-  try {
-    await dh.sync();
-  } finally {
-    await dh.close();
-  }
+/** Replaces a day file with `content` atomically (temp file, fsync, rename, fsync of the directory). */
+export function replaceDayFile(dir: string, day: string, content: Buffer): Promise<void> {
+  return writeFileAtomic(join(dir, `${day}.seg`), content);
 }
 
-/** Removes a day file (purge); a missing one is fine. */
+/** Removes a day file (purge) and the copies kept of it; a missing one is fine. */
 export async function removeDayFile(dir: string, day: string): Promise<void> {
   await unlink(join(dir, `${day}.seg`)).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'ENOENT') throw err;
   });
+  await removeCopies(dir, day);
 }
 
-/** Temp files of an interrupted compaction are never read: removed at start. */
+/** Temp files of an interrupted compaction (`.<day>.seg.<random>.tmp`, or `.<day>.seg.tmp` before) are never read: removed at start. */
 export async function removeTempFiles(dir: string): Promise<void> {
   for (const name of await readdir(dir)) {
-    if (name.startsWith('.') && name.endsWith('.seg.tmp')) await unlink(join(dir, name)).catch(() => {});
+    if (TEMP_FILE.test(name)) await unlink(join(dir, name)).catch(() => {});
   }
 }
+
+const TEMP_FILE = /^\.\d{4}-\d{2}-\d{2}\.seg\.(?:[0-9a-f]+\.)?tmp$/;
 
 export async function fileSize(path: string): Promise<number> {
   try {

@@ -105,6 +105,12 @@ export class Dictionary {
     return i;
   }
 
+  /** Whether `s` is held already (without adding it). */
+  has(s: string): boolean {
+    if (this.index !== undefined) return this.index.has(s);
+    return this.list?.includes(s) ?? false;
+  }
+
   push(s: string): void {
     this.indexOf(s);
   }

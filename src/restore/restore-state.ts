@@ -1,15 +1,18 @@
-import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
+import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Component } from '../core/component.js';
 import { type Context, createContext } from '../core/context.js';
 import type { Core } from '../core/core.js';
 import { type Entity, type EntityRestoreHook, UNAVAILABLE, UNKNOWN } from '../core/entities.js';
+import type { FirstReportHook } from '../core/entity.js';
 import type { HubEvent } from '../core/event-bus.js';
 import { type JsonObject, jsonEqual } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import { type Attributes, State } from '../core/state.js';
 import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
-import { type AppendFile, decodeRecords, encodeRecord, type OpenAppendFile, openAppendFile } from '../storage/journal.js';
+import { type AppendFile, appendRecord, frameBytes, type OpenAppendFile, openAppendFile } from '../storage/journal.js';
+import { loadJournal } from '../storage/journal-load.js';
+import { makeDir } from '../storage/storage-fs.js';
 import { WriteGuard } from '../storage/write-guard.js';
 import { applyStoredState, isRestorable, restoresItself } from './restore-policy.js';
 
@@ -86,7 +89,7 @@ export interface RestoreStateStats {
   appends: number;
   compactions: number;
   failedWrites: number;
-  /** Bytes of torn or corrupt journal tail dropped at start. */
+  /** Bytes of the journal dropped at start: damaged records and a torn tail. */
   droppedTailBytes: number;
 }
 
@@ -103,6 +106,11 @@ export interface RestoreStateStats {
  * Restoring: an entity with a stored state shows it, with `restored: true`, from the moment it is added
  * until its driver first reports; the stored state is then re-applied through the entity's platform
  * (applyStoredState). An entity whose driver has not reported within the report deadline is `unavailable`.
+ * The re-apply runs right after the first report is written, and what it changes before it first waits
+ * reaches listeners with that report as one change (StateTable.coalesce): a helper's default, or a driver's
+ * report of a device the restore switches at once, is stale the moment it is written, so the recorder, the
+ * WebSocket API and automations see the restored state follow the shown one, with nothing in between. A
+ * device that answers later (a radio round trip) was in its reported state meanwhile, and that is published.
  */
 export class RestoreState implements EntityRestoreHook, Component {
   readonly name = RESTORE_STATE_OWNER;
@@ -122,9 +130,11 @@ export class RestoreState implements EntityRestoreHook, Component {
    */
   private dirty = new Map<string, State | StoredState>();
   /** Entities shown with their stored state, waiting for their driver's first report. */
-  private readonly awaiting = new Map<string, { stored: StoredState; timer: NodeJS.Timeout | undefined }>();
+  private readonly awaiting = new Map<string, { entity: Entity; stored: StoredState; timer: NodeJS.Timeout | undefined }>();
   private journal: AppendFile | undefined;
   private journalBytes = 0;
+  /** The salt of the journal's generation appends continue (src/storage/journal.ts); undefined: the next append starts one. */
+  private journalSalt: number | undefined;
   private snapshotBytes = 0;
   private seq = 0;
   private needsCompaction = false;
@@ -134,7 +144,6 @@ export class RestoreState implements EntityRestoreHook, Component {
   private dueAtUs = Number.POSITIVE_INFINITY;
   private retryMs: number;
   private writing: Promise<void> = Promise.resolve();
-  private writingRestored = false;
   private running = false;
 
   constructor(private readonly options: RestoreStateOptions) {
@@ -170,19 +179,15 @@ export class RestoreState implements EntityRestoreHook, Component {
 
   async start(): Promise<void> {
     try {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      await makeDir(this.dir);
       await this.removeStaleTempFiles();
       await this.load();
     } catch (err) {
       // An unreadable data dir must not keep the hub from starting: nothing is restored, changes are kept in memory.
       this.options.log.error({ err }, 'restore state could not be read; starting without it');
     }
-    if (await this.openJournal()) {
-      if (this.stats.droppedTailBytes > 0) {
-        // Appending after garbage would hide every later record: cut the torn tail off first.
-        if (!(await this.guard.run(() => (this.journal as AppendFile).truncate(this.journalBytes)))) this.needsCompaction = true;
-      }
-    } else this.needsCompaction = true;
+    // Loading cut off a damaged journal's tail already (or, when it could not, appends go after it and are read).
+    if (!(await this.openJournal())) this.needsCompaction = true;
     const { core } = this.options;
     core.bus.on(RESTORE_STATE_OWNER, 'state_changed', (event) => this.onStateChanged(event));
     core.entities.setRestoreHook(this);
@@ -198,7 +203,10 @@ export class RestoreState implements EntityRestoreHook, Component {
     const { core } = this.options;
     core.bus.removeOwner(RESTORE_STATE_OWNER);
     core.entities.setRestoreHook(undefined);
-    for (const { timer } of this.awaiting.values()) clearTimeout(timer);
+    for (const { entity, timer } of this.awaiting.values()) {
+      clearTimeout(timer);
+      entity.awaitFirstReport(undefined);
+    }
     this.awaiting.clear();
     this.clearFlushTimer();
     await this.flush();
@@ -225,22 +233,34 @@ export class RestoreState implements EntityRestoreHook, Component {
     if (stored === undefined || this.awaiting.has(entity.id)) return;
     const timer = setTimeout(() => this.reportDeadlinePassed(entity), this.reportDeadlineMs);
     timer.unref();
-    this.awaiting.set(entity.id, { stored, timer });
-    this.writingRestored = true;
-    try {
-      // Home Assistant's ATTR_RESTORED: the last known state, marked, until the device answers.
-      this.options.core.states.set(entity.id, stored.state, { ...entity.fixed, ...stored.attributes, restored: true });
-    } finally {
-      this.writingRestored = false;
-    }
+    this.awaiting.set(entity.id, { entity, stored, timer });
+    entity.awaitFirstReport(this.firstReport);
+    // Home Assistant's ATTR_RESTORED: the last known state, marked, until the device answers.
+    this.options.core.states.set(entity.id, stored.state, { ...entity.fixed, ...stored.attributes, restored: true });
   }
 
   removed(entity: Entity): void {
+    entity.awaitFirstReport(undefined);
     const waiting = this.awaiting.get(entity.id);
     if (waiting === undefined) return;
     clearTimeout(waiting.timer);
     this.awaiting.delete(entity.id);
   }
+
+  /** The first report of an entity shown with its stored state (Entity.awaitFirstReport). */
+  private readonly firstReport: FirstReportHook = {
+    // A platform that restores itself (a helper) may start `unknown` (an input_text without `initial`): that is its
+    // first report. A driver's `unknown` is not: it waits for the device to tell a value.
+    answers: (entity, state) => state !== UNAVAILABLE && (state !== UNKNOWN || restoresItself(entity)),
+    restore: (entity) => {
+      const waiting = this.awaiting.get(entity.id);
+      if (waiting === undefined || waiting.entity !== entity) return;
+      clearTimeout(waiting.timer);
+      this.awaiting.delete(entity.id);
+      // The device answers, so the stored state goes back to it.
+      void this.reapply(entity, waiting.stored);
+    },
+  };
 
   /** The driver never reported: the device is missing, so the entity says so (a later report still restores it). */
   private reportDeadlinePassed(entity: Entity): void {
@@ -253,24 +273,15 @@ export class RestoreState implements EntityRestoreHook, Component {
   // --- Recording -------------------------------------------------------------------------------------
 
   private onStateChanged(event: HubEvent<'state_changed'>): void {
-    if (this.writingRestored) return;
     const { entity_id: id, new_state: next } = event.data;
     if (next === null) return; // Removed: the stored state stays for when the entity comes back.
     const { core } = this.options;
     const entity = core.entities.get(id);
     if (entity === undefined || !isRestorable(entity)) return;
-    if (next.state === UNAVAILABLE) return;
-    const waiting = this.awaiting.get(id);
-    // A platform that restores itself (a helper) may start `unknown` (an input_text without `initial`): that is its
-    // first report. A driver's `unknown` is not: it waits for the device to tell a value.
-    if (next.state === UNKNOWN && (waiting === undefined || !restoresItself(entity))) return; // Nothing a user set.
-    if (waiting !== undefined) {
-      // The driver's first report: the device answers, so the stored state goes back to it.
-      clearTimeout(waiting.timer);
-      this.awaiting.delete(id);
-      void this.reapply(entity, waiting.stored);
-      return;
-    }
+    // Nothing a user set: no value, the stored state shown (known by its mark, not by when it is delivered), or
+    // anything written before the device answered.
+    if (next.state === UNAVAILABLE || next.state === UNKNOWN || next.attributes.restored === true) return;
+    if (this.awaiting.size > 0 && this.awaiting.has(id)) return;
     // Outputs driven to their safe state while the hub stops are not what the user set.
     if (core.runState === 'STOPPING' || core.runState === 'STOPPED') return;
     // What a user or an automation asked for gets the short window; a device's own report the long one.
@@ -364,19 +375,23 @@ export class RestoreState implements EntityRestoreHook, Component {
     let record: Buffer | undefined;
     if (!this.needsCompaction) {
       const payload: JournalRecord = { seq, states: Object.fromEntries(batch) };
-      record = encodeRecord(Buffer.from(JSON.stringify(payload)));
+      record = Buffer.from(JSON.stringify(payload));
     }
     const compact =
       record === undefined ||
-      this.journalBytes + record.length > Math.max(this.options.compactMinBytes ?? COMPACT_MIN_BYTES, COMPACT_RATIO * this.snapshotBytes);
+      this.journalBytes + frameBytes(record) >
+        Math.max(this.options.compactMinBytes ?? COMPACT_MIN_BYTES, COMPACT_RATIO * this.snapshotBytes);
     if (compact) {
       ok = await this.guard.run(() => this.compact(seq));
       if (ok) this.stats.compactions++;
     } else {
-      const bytes = record as Buffer;
-      ok = await this.guard.run(() => journal.append(bytes));
+      const payload = record as Buffer;
+      ok = await this.guard.run(async () => {
+        const end = await appendRecord(journal, payload, { salt: this.journalSalt, bytes: this.journalBytes });
+        this.journalBytes = end.bytes;
+        this.journalSalt = end.salt;
+      });
       if (ok) {
-        this.journalBytes += bytes.length;
         this.stats.appends++;
       } else {
         // A partly written record must not stay in the middle of the journal: cut it off, or compact next time.
@@ -409,7 +424,7 @@ export class RestoreState implements EntityRestoreHook, Component {
   private async openJournal(): Promise<boolean> {
     const opener = this.options.openJournal ?? openAppendFile;
     return this.guard.run(async () => {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      await makeDir(this.dir);
       this.journal = await opener(this.journalPath);
     });
   }
@@ -440,35 +455,24 @@ export class RestoreState implements EntityRestoreHook, Component {
       for (const [id, entry] of Object.entries(snap.value.states)) this.stored.set(id, entry);
       this.snapshotBytes = Buffer.byteLength(JSON.stringify(snap.value));
     }
-    let data: Buffer;
-    try {
-      data = await readFile(this.journalPath);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      data = Buffer.alloc(0);
-    }
-    const { records, goodBytes } = decodeRecords(data);
+    const journal = await loadJournal(this.journalPath, { log, label: 'restore state journal' });
     let maxSeq = snapshotSeq;
-    for (const raw of records) {
+    for (const raw of journal.records) {
       let record: JournalRecord;
       try {
         record = JSON.parse(raw.toString('utf8')) as JournalRecord;
       } catch {
         continue; // Cannot happen with a matching checksum; skipped rather than trusted.
       }
+      // Each record holds whole states: one skipped before it costs its own changes only.
       if (record.seq <= snapshotSeq) continue;
       for (const [id, entry] of Object.entries(record.states)) this.stored.set(id, entry);
       maxSeq = Math.max(maxSeq, record.seq);
     }
     this.seq = maxSeq;
-    this.journalBytes = goodBytes;
-    this.stats.droppedTailBytes = data.length - goodBytes;
-    if (this.stats.droppedTailBytes > 0) {
-      log.warn(
-        { bytes: this.stats.droppedTailBytes },
-        'restore state journal had a torn tail (a crash or power cut while writing); ignored',
-      );
-    }
+    this.journalBytes = journal.end.bytes;
+    this.journalSalt = journal.end.salt;
+    this.stats.droppedTailBytes = journal.droppedBytes;
   }
 
   /** A power cut during a snapshot write leaves its temp file (possibly truncated); it is never read, only removed. */

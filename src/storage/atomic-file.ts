@@ -1,40 +1,38 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { quarantine } from './quarantine.js';
+import { makeDir, nodeFs, type StorageFs, syncDir } from './storage-fs.js';
 
 /**
  * Writes a file so that a power cut leaves either the old or the new content, never a torn one:
- * temp file in the same directory, fsync, rename over the target, fsync the directory.
+ * temp file in the same directory, fsync, rename over the target, fsync the directory (which makes the
+ * rename durable; a directory this creates is made durable in its parent too).
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600, fs: StorageFs = nodeFs): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await makeDir(dir, 0o700, fs);
   const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const fh = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  const fh = await fs.open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
   try {
-    await fh.writeFile(data);
+    for (let done = 0; done < bytes.length; ) done += (await fh.write(bytes, done)).bytesWritten;
     await fh.chmod(mode);
     await fh.sync();
   } catch (err) {
     await fh.close().catch(() => {});
-    await unlink(tmp).catch(() => {});
+    await fs.unlink(tmp).catch(() => {});
     throw err;
   }
   await fh.close();
   try {
-    await rename(tmp, path);
+    await fs.rename(tmp, path);
   } catch (err) {
-    await unlink(tmp).catch(() => {});
+    await fs.unlink(tmp).catch(() => {});
     throw err;
   }
-  const dh = await open(dir, constants.O_RDONLY);
-  try {
-    await dh.sync();
-  } finally {
-    await dh.close();
-  }
+  await syncDir(dir, fs);
 }
 
 export type JsonLoad<T> =

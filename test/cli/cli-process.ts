@@ -22,13 +22,19 @@ function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 /** The shipped entry point, as `npm run build` (part of `make test`) makes it and systemd runs it. */
 export const BUILT_CLI = join(REPO_ROOT, 'dist', 'hearth', 'cli.js');
 
-/** Which hearth runs: the TypeScript sources (through tsx) or the built bundle. */
-export type CliBuild = 'source' | 'built';
+/**
+ * Which hearth runs: the TypeScript sources (through tsx), the built bundle, or the bundle of an unpacked
+ * release (`make release`), run from that folder.
+ */
+export type CliBuild = 'source' | 'built' | { readonly release: string };
 
 function spawnCli(args: readonly string[], env?: Record<string, string>, build: CliBuild = 'source'): ChildProcess {
-  const entry = build === 'built' ? [BUILT_CLI] : ['--import', 'tsx', 'src/cli.ts'];
+  const entry =
+    build === 'source'
+      ? ['--import', 'tsx', 'src/cli.ts']
+      : [build === 'built' ? BUILT_CLI : join(build.release, 'dist', 'hearth', 'cli.js')];
   return spawn(process.execPath, [...entry, ...args], {
-    cwd: REPO_ROOT,
+    cwd: typeof build === 'object' ? build.release : REPO_ROOT,
     env: cliEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

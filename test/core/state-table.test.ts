@@ -159,3 +159,66 @@ t.test('property: the state rules hold for any sequence of writes', async (t) =>
   );
   t.pass();
 });
+
+t.test('coalesce: writes change the table at once and reach listeners as one change from what they saw', async (t) => {
+  const { table, events, clock } = setup();
+  const shown = table.set('light.desk', 'on', { restored: true }).state;
+  events.length = 0;
+  clock.advance(1000);
+  let midway: string | undefined;
+  table.coalesce('light.desk', () => {
+    table.set('light.desk', 'off', {});
+    midway = table.get('light.desk')?.state;
+    table.set('sensor.other', '1');
+    clock.advance(1000);
+    table.set('light.desk', 'on', { brightness: 100 });
+  });
+  t.equal(midway, 'off', 'readers see each write');
+  t.same(
+    events.map((e) => `${e.data.entity_id}:${e.data.old_state?.state ?? 'none'}>${e.data.new_state?.state}`),
+    ['sensor.other:none>1', 'light.desk:on>on'],
+    "other entities' writes are published as usual; the held entity's once, when it ends",
+  );
+  const last = events.at(-1);
+  const now = table.get('light.desk');
+  t.equal(last?.data.old_state, shown, 'from the state listeners last saw');
+  t.equal(last?.data.new_state, now, 'to the current state');
+  t.equal(now?.lastChangedUs, shown.lastChangedUs, 'the state string did not change for anyone who watched: last_changed stays');
+  t.equal(now?.lastUpdatedUs, shown.lastUpdatedUs + 2000);
+  t.same(now?.attributes, { brightness: 100 });
+  t.equal(last?.timeFiredUs, now?.lastUpdatedUs);
+  t.ok(table.statesJson().includes(`"last_changed":"${shown.last_changed}"`), 'the cached JSON of all states has the published one');
+});
+
+t.test('coalesce: nothing written, nothing published; a removal parts from what listeners saw; one entity at a time', async (t) => {
+  const { table, events } = setup();
+  const shown = table.set('switch.a', 'on').state;
+  events.length = 0;
+  table.coalesce('switch.a', () => {});
+  t.equal(events.length, 0);
+
+  table.coalesce('switch.a', () => {
+    table.set('switch.a', 'off');
+    table.remove('switch.a');
+  });
+  t.same(
+    events.map((e) => [e.data.old_state, e.data.new_state]),
+    [[shown, null]],
+  );
+
+  events.length = 0;
+  table.set('switch.a', 'on');
+  table.set('switch.b', 'on');
+  events.length = 0;
+  table.coalesce('switch.a', () => {
+    table.coalesce('switch.b', () => {
+      table.set('switch.b', 'off');
+    });
+    table.set('switch.a', 'off');
+  });
+  t.same(
+    events.map((e) => `${e.data.entity_id}:${e.data.new_state?.state}`),
+    ['switch.b:off', 'switch.a:off'],
+    'a nested one holds nothing back',
+  );
+});

@@ -264,7 +264,7 @@ t.test('a torn journal tail (kill -9 during a commit) is cut off; every whole co
   t.equal(history(c.recorder, 'sensor.temp', START, START + DAY).at(-1)?.s, '99.0', 'the record after the cut is read');
 });
 
-t.test('a day file with a broken index is moved aside and the hub starts; a torn seal is cut off', async (t) => {
+t.test('a day file with a broken index is read on from its blob; a torn seal is cut off after a copy is kept', async (t) => {
   const dir = await dataDir(t);
   const a = await rig(t, dir);
   feed(a, 5);
@@ -280,22 +280,29 @@ t.test('a day file with a broken index is moved aside and the hub starts; a torn
   const b = await rig(t, dir, { clock: a.clock });
   t.equal(history(b.recorder, 'sensor.temp', START, START + DAY).length, 10, 'a torn seal at the end is cut off');
   t.equal((await stat(path)).size, good.length);
+  t.ok(
+    (await readdir(join(dir, 'recorder'))).some((n) => n.startsWith('2026-03-10.seg.corrupt-')),
+    'after a copy was kept',
+  );
   await b.recorder.stop();
   // A flipped bit in the first seal's index (the blob before it is skipped by its length).
   const broken = Buffer.from(good);
-  const at = 8 + good.readUInt32LE(0) + 8 + 5;
+  const index = 16 + good.readUInt32LE(4);
+  const indexBytes = 16 + good.readUInt32LE(index + 4);
+  const at = index + 16 + 5;
   broken[at] = (broken[at] ?? 0) ^ 0xff;
   await writeFile(path, broken);
   const log = new RecordingLogger();
   const c = await rig(t, dir, { clock: a.clock, log });
-  const names = await readdir(join(dir, 'recorder'));
-  t.ok(
-    names.some((n) => n.startsWith('2026-03-10.seg.corrupt-')),
-    'moved aside',
+  t.equal(history(c.recorder, 'sensor.temp', START, START + DAY).length, 10, "the first seal's chunks are read from its blob");
+  t.same(
+    log.lines.filter((l) => l.level === 'error').map((l) => l.msg),
+    [
+      `history file 2026-03-10.seg: a damaged record (${indexBytes} bytes at byte ${index}) skipped; 2 chunks read from blobs whose index was lost; the rest of the file is read`,
+    ],
   );
-  t.match(log.lines.filter((l) => l.level === 'error')[0]?.msg ?? '', /2026-03-10\.seg is unreadable/);
   c.core.states.set('sensor.temp', '1.0');
-  t.equal(history(c.recorder, 'sensor.temp', START, c.clock.now() + 1).length, 1, 'and records on');
+  t.equal(history(c.recorder, 'sensor.temp', START, c.clock.now() + 1).length, 11, 'and records on');
 });
 
 t.test('a full disk: history is served from memory, the error logged once, the writes retried', async (t) => {
@@ -349,7 +356,9 @@ t.test('a flood of changes is sealed early: the hot tier stays near a megabyte, 
   for (; n < 400_000 && r.recorder.stats.seals === 0; n++) {
     r.core.states.set(`sensor.f${n % 50}`, String(n), { n });
     r.clock.advance(1000);
-    if (n % 20_000 === 0) await new Promise((resolve) => setImmediate(resolve));
+    // A turn of the loop every 5,000 changes: a real flood arrives in socket reads, and a seal needs a few turns of
+    // I/O (its file, and the directory sync of a new day file) to finish.
+    if (n % 5_000 === 0) await new Promise((resolve) => setImmediate(resolve));
   }
   r.core.states.set('sensor.f0', 'last');
   await sealed;

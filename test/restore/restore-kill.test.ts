@@ -37,7 +37,7 @@ function runCycle(dataDir: string, first: number, killAfter: number | null, disk
   const args = [
     '--import',
     'tsx',
-    'test/storage/restore-child.ts',
+    'test/restore/restore-child.ts',
     dataDir,
     String(first),
     String(CHILD_ENTITIES),

@@ -3,7 +3,7 @@
  * it loaded, then changes restorable entities in a burst, printing each change it made and each write
  * that completed, until it is killed.
  *
- *   node --import tsx test/storage/restore-child.ts DATA_DIR FIRST_CHANGE ENTITIES FLUSH_WINDOW_S [DISK_BYTES]
+ *   node --import tsx test/restore/restore-child.ts DATA_DIR FIRST_CHANGE ENTITIES FLUSH_WINDOW_S [DISK_BYTES]
  *
  * Lines: `loaded {"<entity>":n,...}`, `c <n>` (changes up to n made), `w <max n written> <age ms of the oldest change written>`.
  */
