@@ -1,7 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ChunkRef } from '../../src/recorder/chunk-ref.js';
+import { CHECK_WINDOW, damagedChunks, scanDayFile } from '../../src/recorder/day-file-reader.js';
 import { decodeRecords } from '../../src/storage/journal.js';
 import type { ApiState } from './kill-restart-stream.js';
+
+const DAY_FILE = /^\d{4}-\d{2}-\d{2}\.seg$/;
 
 /** Failures of one kind: how many, and the first few in words. */
 export class Findings {
@@ -29,19 +33,40 @@ export const canonical = (v: unknown): string =>
 /** A history row as text: the hub writes every row of one stored point with its attributes in one order. */
 export const rowText = (row: ApiState) => JSON.stringify([row.state, row.attributes, row.last_changed, row.last_updated]);
 
-/** Every journal-framed file of the store (restore journal, history WAL, day files): whole records only. */
+/**
+ * Every data file a kill can tear, read by the hub's own readers: the journals (restore state, history WAL) by
+ * the journal module's decoder (a skipped stretch or a tail that does not check), the day files by the
+ * recorder's scan (damage, a blob no index points into) and their chunks by their checksums, and the restore
+ * snapshot as JSON.
+ */
 export async function tornFiles(dataDir: string): Promise<string[]> {
   const torn: string[] = [];
-  for (const [dir, pattern] of [
-    ['restore_state', /^journal$/],
-    ['recorder', /^(wal|\d{4}-\d{2}-\d{2}\.seg)$/],
+  for (const [dir, name] of [
+    ['restore_state', 'journal'],
+    ['recorder', 'wal'],
   ] as const) {
-    const names = await readdir(join(dataDir, dir)).catch(() => [] as string[]);
-    for (const name of names.filter((n) => pattern.test(n))) {
-      const data = await readFile(join(dataDir, dir, name));
-      const good = decodeRecords(data).goodBytes;
-      if (good < data.length) torn.push(`${dir}/${name} (${data.length - good} of ${data.length} bytes)`);
+    const data = await readFile(join(dataDir, dir, name)).catch(() => undefined);
+    if (data === undefined) continue;
+    const { goodBytes, skipped } = decodeRecords(data);
+    if (goodBytes < data.length) torn.push(`${dir}/${name} (a tail of ${data.length - goodBytes} of ${data.length} bytes does not check)`);
+    for (const s of skipped) torn.push(`${dir}/${name} (${s.bytes} damaged bytes at ${s.offset})`);
+  }
+  const recorder = join(dataDir, 'recorder');
+  const days = (await readdir(recorder).catch(() => [] as string[])).filter((n) => DAY_FILE.test(n));
+  for (const name of days) {
+    const path = join(recorder, name);
+    const scan = await scanDayFile(path, name.slice(0, -'.seg'.length));
+    for (const d of scan.damage) torn.push(`recorder/${name} (${d.torn ? 'torn' : 'damaged'} from byte ${d.from} to ${d.to})`);
+    for (const o of scan.orphans) torn.push(`recorder/${name} (a blob at byte ${o.from} that no index names)`);
+    const windows = new Map<number, ChunkRef[]>();
+    for (const ref of scan.refs) {
+      const w = Math.floor(ref.offset / CHECK_WINDOW);
+      const list = windows.get(w);
+      if (list === undefined) windows.set(w, [ref]);
+      else list.push(ref);
     }
+    for (const ref of await damagedChunks(path, windows))
+      torn.push(`recorder/${name} (a chunk of ${ref.entityId} at byte ${ref.offset} fails its checksum)`);
   }
   const snapshot = await readFile(join(dataDir, 'restore_state', 'snapshot.json'), 'utf8').catch(() => undefined);
   if (snapshot !== undefined) {
@@ -54,8 +79,8 @@ export async function tornFiles(dataDir: string): Promise<string[]> {
   return torn;
 }
 
-/** Files a store moved aside as corrupt, anywhere under the data dir. */
+/** Files a store moved or copied aside as damaged (`.corrupt-<time>`, `.damaged-<time>`), anywhere under the data dir. */
 export async function movedAside(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true });
-  return entries.filter((n) => n.includes('.corrupt'));
+  return entries.filter((n) => /\.(corrupt|damaged)-/.test(n));
 }
