@@ -1,6 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { microsFromIso } from '../../src/core/clock.js';
 
+/** Wall-clock ms between an entity's answer and its next call: the recorder keeps milliseconds. */
+const MS_APART = 2;
+
 /** A state as the REST API gives it. */
 export interface ApiState {
   readonly entity_id: string;
@@ -92,26 +95,33 @@ export class CallStream {
     await Promise.all(this.workers);
   }
 
-  private pick(): number | undefined {
+  /** The next entity to call; else how many ms until the first free one may be called (its answer's ms has passed). */
+  private pick(): { readonly target: number } | { readonly waitMs: number } {
     const now = Date.now();
+    let soonest = Number.POSITIVE_INFINITY;
     for (let i = 0; i < TARGETS.length; i++) {
       const t = (this.next + i) % TARGETS.length;
-      if (!this.busy[t] && now >= (this.lastAck[t] as number) + 2) {
+      if (this.busy[t]) continue;
+      const from = (this.lastAck[t] as number) + MS_APART;
+      if (now >= from) {
         this.next = t + 1;
-        return t;
+        return { target: t };
       }
+      soonest = Math.min(soonest, from);
     }
-    return undefined;
+    // With two workers at most one entity is busy, so another is free and due within MS_APART.
+    return { waitMs: soonest - now };
   }
 
   private async work(baseUrl: string, token: string, cycle: number): Promise<void> {
     while (!this.stopped) {
-      const t = this.pick();
-      if (t === undefined) {
-        // Pacing, not waiting for an outcome: every entity was answered within the last 2 ms.
-        await delay(1);
+      const picked = this.pick();
+      if ('waitMs' in picked) {
+        // Not a wait for an outcome: the clock must pass the millisecond of an entity's last change first.
+        await delay(picked.waitMs);
         continue;
       }
+      const t = picked.target;
       const target = TARGETS[t] as Target;
       const list = this.calls[t] as Call[];
       const { service, data, key } = target.call(list.length, this.n++);
