@@ -682,8 +682,10 @@ export class Recorder implements Component, HistoryReader {
    * meanwhile makes this attempt give way to the next.
    */
   private async compactDay(file: DayFile): Promise<void> {
-    const { merged, damaged } = await mergeDay(this.refs, file.day, (ref, visit) => this.visitChunk(ref, visit));
+    // Taken before the merge reads the day's chunks: a seal written while it merges (its chunks were still in
+    // memory, so left out) changes the size, and this attempt gives way instead of dropping them in the swap.
     const size = file.size;
+    const { merged, damaged } = await mergeDay(this.refs, file.day, (ref, visit) => this.visitChunk(ref, visit));
     const content = sealRecords(merged, 0, this.diskEpoch, true, true);
     this.writing = this.writing.then(async () => {
       if (file.size !== size || this.days.get(file.day) !== file || !this.running) return;
