@@ -203,7 +203,7 @@ export class SerialDevice {
       return;
     }
     this.failed = true;
-    this.log.warn({ device: this.label, err: cause }, `${this.label} is unavailable: ${cause}; ${until}`);
+    this.log.warn({ device: this.label, err: cause }, `${this.label} is unavailable: %s; ${until}`, cause);
     this.decoder?.markUnavailable();
   }
 }

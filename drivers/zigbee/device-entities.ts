@@ -110,7 +110,7 @@ class ZigbeeDeviceEntities implements DeviceEntities {
       await this.zhc.onEvent(event);
       await definition.onEvent?.(event);
     } catch (err) {
-      this.log.error({ err }, `${definition.model} ${type} of ${this.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.error({ err }, `${definition.model} ${type} of ${this.name} failed: %s`, err instanceof Error ? err.message : String(err));
     }
   }
 
@@ -242,7 +242,7 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     );
     this.apply(outcome.state);
     if (outcome.unsupported && outcome.unsupported.length > 0) {
-      this.log.warn(`${this.name} (${definition.model}) takes no ${outcome.unsupported.join(', ')}; skipped`);
+      this.log.warn({}, `${this.name} (${definition.model}) takes no %s; skipped`, outcome.unsupported);
     }
     if (outcome.failure) {
       if (optimistic) this.apply(before);
@@ -266,7 +266,8 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     } catch (err) {
       this.log.error(
         { err },
-        `configuring ${this.name} (${this.ieee}, ${definition.model}) failed: ${err instanceof Error ? err.message : String(err)}`,
+        `configuring ${this.name} (${this.ieee}, ${definition.model}) failed: %s`,
+        err instanceof Error ? err.message : String(err),
       );
     }
   }

@@ -144,7 +144,9 @@ export class LoginGuard implements AddressGate, FailureRecorder, Component {
     entry.lastAt = t;
     this.log.warn(
       { address: ip, url: url.slice(0, 200), failures: entry.count },
-      `Login attempt or request with invalid authentication from ${ip}. Requested URL: '${url.slice(0, 200)}'.`,
+      "Login attempt or request with invalid authentication from %s. Requested URL: '%s'.",
+      ip,
+      url.slice(0, 200),
     );
     const threshold = this.settings.login_attempts_threshold;
     if (this.settings.ip_ban_enabled && threshold >= 1 && entry.count >= threshold && !this.bans.has(ip)) this.ban(ip);
@@ -192,7 +194,7 @@ export class LoginGuard implements AddressGate, FailureRecorder, Component {
 
   private ban(ip: string): void {
     this.bans.set(ip, { banned_at: isoFromMillis(this.now()) });
-    this.log.warn({ address: ip }, `Banned IP ${ip} for too many login attempts`);
+    this.log.warn({ address: ip }, 'Banned IP %s for too many login attempts', ip);
     void this.persist();
   }
 

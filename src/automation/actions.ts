@@ -246,7 +246,7 @@ export async function runSequence(run: Run, actions: readonly Action[], path: st
         leaveStep(run, step, err);
         // A template error is an error like any other for continue_on_error (Home Assistant's TemplateError).
         if (err.onceKey !== undefined && action.continueOnError) {
-          run.env.log.warn({ script: run.name }, `${run.name}: ${describe(action)} at pos ${pos + 1} failed, continuing: ${err.message}`);
+          run.env.log.warn({ script: run.name }, `${run.name}: ${describe(action)} at pos ${pos + 1} failed, continuing: %s`, err.message);
           continue;
         }
         if (err.onceKey !== undefined && !err.message.startsWith('Error for '))
@@ -256,7 +256,7 @@ export async function runSequence(run: Run, actions: readonly Action[], path: st
       const message = isHubError(err) ? err.message : err instanceof Error ? err.message : String(err);
       leaveStep(run, step, err, message);
       if (action.continueOnError && isHubError(err)) {
-        run.env.log.warn({ script: run.name }, `${run.name}: ${describe(action)} at pos ${pos + 1} failed, continuing: ${message}`);
+        run.env.log.warn({ script: run.name }, `${run.name}: ${describe(action)} at pos ${pos + 1} failed, continuing: %s`, message);
         continue;
       }
       if (!isHubError(err)) run.env.log.error({ err, script: run.name }, `${run.name}: unexpected error`);

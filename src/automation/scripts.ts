@@ -101,7 +101,7 @@ class Script implements ScriptPlatform {
       vars = renderVariables(templates, this.def.variables, given, this.entityId, true);
     } catch (err) {
       const message = `Error rendering variables: ${errorText(err)}`;
-      this.runner.logOnce(message, `${this.entityId}: ${message}`, 'error');
+      this.runner.logOnce(message, 'error', `${this.entityId}: %s`, message);
       trace?.finish('error', message);
       return Promise.resolve({ outcome: 'failed', response: null, error: message });
     }

@@ -87,7 +87,7 @@ function attachNumericState(
     } catch (err) {
       // Logged once until the template renders again; an error counts as out of range.
       if (!failing.has(entityId))
-        env.log.error({ automation: scope.name }, `${scope.name}: Error in numeric_state trigger value_template: ${errorText(err)}`);
+        env.log.error({ automation: scope.name }, `${scope.name}: Error in numeric_state trigger value_template: %s`, errorText(err));
       failing.add(entityId);
       return undefined;
     }
@@ -163,7 +163,8 @@ function attachEvent(env: TriggerEnv, t: EventTrigger, fire: TriggerCallback, sc
     } catch (err) {
       env.log.error(
         { automation: scope.name },
-        `${scope.name}: Error rendering event trigger event_data: ${errorText(err)}; it never fires`,
+        `${scope.name}: Error rendering event trigger event_data: %s; it never fires`,
+        errorText(err),
       );
       return [];
     }

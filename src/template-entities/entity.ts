@@ -90,7 +90,7 @@ export class TemplateRenderer {
     } catch (err) {
       this.info = info;
       const message = errorText(err);
-      if (this.failing !== message) this.log.error({ entity_id: this.entityId }, `${this.entityId}: Error rendering template: ${message}`);
+      if (this.failing !== message) this.log.error({ entity_id: this.entityId }, `${this.entityId}: Error rendering template: %s`, message);
       this.failing = message;
       return { state: undefined, attributes: {} };
     }
