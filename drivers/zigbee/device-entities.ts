@@ -3,6 +3,7 @@ import type { Entity } from '../../src/core/entities.js';
 import { HubError } from '../../src/core/errors.js';
 import { isJsonObject } from '../../src/core/json.js';
 import type { Logger } from '../../src/core/log.js';
+import { ownValue, setOwn } from '../../src/core/own-keys.js';
 import type { BuiltEntity, DeviceState } from './built-entity.js';
 import { DeviceStateView } from './device-state.js';
 import { buildEntity } from './entities.js';
@@ -232,7 +233,7 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     if (optimistic) {
       // A device that never answers: show what was asked at once, and put it back if sending fails.
       const asked = Object.fromEntries(Object.entries(plain).map(([k, v]) => [suffix ? `${k}${suffix}` : k, v]));
-      for (const k of Object.keys(asked)) before[k] = this.state[k];
+      for (const k of Object.keys(asked)) setOwn(before, k, ownValue(this.state, k));
       this.apply(asked);
     }
     const outcome = await convertToZigbee(

@@ -1,5 +1,6 @@
 import { HubError, isHubError } from '../core/errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
+import { ownValue, setOwn } from '../core/own-keys.js';
 import { TemplateError } from '../template/index.js';
 import type { TraceStep } from '../trace/trace.js';
 import { checkConditions } from './conditions.js';
@@ -155,7 +156,7 @@ async function execute(run: Run, action: Action, step: TraceStep | undefined, pa
       }
       let response: JsonObject | null = null;
       if (action.responseVariable !== undefined) {
-        const value = run.variables[action.responseVariable];
+        const value = ownValue(run.variables, action.responseVariable);
         if (!isJsonObject((value ?? null) as JsonValue)) {
           throw new Halt('failed', `response_variable ${action.responseVariable} must hold a mapping to be a response`);
         }
@@ -165,7 +166,8 @@ async function execute(run: Run, action: Action, step: TraceStep | undefined, pa
     }
     case 'variables':
       try {
-        Object.assign(run.variables, renderVariables(env.templates, action.values, run.variables, run.name, false));
+        const rendered = renderVariables(env.templates, action.values, run.variables, run.name, false);
+        for (const [key, value] of Object.entries(rendered)) setOwn(run.variables, key, value);
       } catch (err) {
         throw templateHalt(err, 'Error rendering variables: ');
       }

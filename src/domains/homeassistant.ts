@@ -2,6 +2,7 @@ import type { Core } from '../core/core.js';
 import { domainOf } from '../core/entity-id.js';
 import { TARGET_KEYS } from '../core/fields.js';
 import type { JsonValue } from '../core/json.js';
+import { setOwn } from '../core/own-keys.js';
 import type { ServiceCall } from '../core/services.js';
 import type { TargetSelector } from '../core/targets.js';
 import { DOMAIN_OWNER, type Domain } from './domain.js';
@@ -55,7 +56,7 @@ async function turnService(core: Core, call: ServiceCall): Promise<void> {
     else ids.push(id);
   }
   const data: Record<string, JsonValue> = {};
-  for (const [key, value] of Object.entries(call.data)) if (!TARGET_KEY_SET.has(key)) data[key] = value;
+  for (const [key, value] of Object.entries(call.data)) if (!TARGET_KEY_SET.has(key)) setOwn(data, key, value);
   const unsupported: string[] = [];
   const calls: Promise<unknown>[] = [];
   for (const [domain, ids] of byDomain) {
