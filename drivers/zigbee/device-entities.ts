@@ -4,6 +4,7 @@ import { HubError } from '../../src/core/errors.js';
 import { isJsonObject } from '../../src/core/json.js';
 import type { Logger } from '../../src/core/log.js';
 import { ownValue, setOwn } from '../../src/core/own-keys.js';
+import { templateText } from '../../src/util/log-bounds.js';
 import type { BuiltEntity, DeviceState } from './built-entity.js';
 import { DeviceStateView } from './device-state.js';
 import { buildEntity } from './entities.js';
@@ -111,7 +112,11 @@ class ZigbeeDeviceEntities implements DeviceEntities {
       await this.zhc.onEvent(event);
       await definition.onEvent?.(event);
     } catch (err) {
-      this.log.error({ err }, `${definition.model} ${type} of ${this.name} failed: %s`, err instanceof Error ? err.message : String(err));
+      this.log.error(
+        { err },
+        `${templateText(`${definition.model} ${type} of ${this.name}`)} failed: %s`,
+        err instanceof Error ? err.message : String(err),
+      );
     }
   }
 
@@ -243,7 +248,7 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     );
     this.apply(outcome.state);
     if (outcome.unsupported && outcome.unsupported.length > 0) {
-      this.log.warn({}, `${this.name} (${definition.model}) takes no %s; skipped`, outcome.unsupported);
+      this.log.warn({}, `${templateText(`${this.name} (${definition.model})`)} takes no %s; skipped`, outcome.unsupported);
     }
     if (outcome.failure) {
       if (optimistic) this.apply(before);
@@ -267,7 +272,7 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     } catch (err) {
       this.log.error(
         { err },
-        `configuring ${this.name} (${this.ieee}, ${definition.model}) failed: %s`,
+        `configuring ${templateText(`${this.name} (${this.ieee}, ${definition.model})`)} failed: %s`,
         err instanceof Error ? err.message : String(err),
       );
     }

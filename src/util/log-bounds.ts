@@ -66,9 +66,17 @@ export function formatLogMessage(template: string, params: readonly unknown[]): 
   return boundText(out, MAX_LOG_MESSAGE);
 }
 
+/** Text put into a template itself (a configured name, which may hold a `%`), so it is never read as a placeholder. */
+export function templateText(text: string): string {
+  return text.replaceAll('%', '%%');
+}
+
 /** The template with its placeholders shown as "…" (a summary of suppressed lines names the kind, not a value). */
 export function templateShape(template: string): string {
-  return boundText(template.replace(/%[sdifjoO]/g, '…'), 200);
+  return boundText(
+    template.replace(/%([sdifjoO%])/g, (_, c: string) => (c === '%' ? '%' : '…')),
+    200,
+  );
 }
 
 /**

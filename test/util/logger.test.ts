@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import t from 'tap';
+import { formatLogMessage, templateText } from '../../src/util/log-bounds.js';
 import { createLogger } from '../../src/util/logger.js';
 
 /** A class whose constructor's name is not the error's, as the shipped bundle shortens class names. */
@@ -177,4 +178,12 @@ t.test('info lines of one kind have a larger allowance (a line per device at sta
   const { log } = createLogger({ destination, rate: { now: () => 0, timeout: () => {} } });
   for (let i = 0; i < 150; i++) log.info({}, 'configured %s', `device ${i}`);
   t.equal(lines.length, 100);
+});
+
+t.test('a configured name put into a template keeps its % signs; values go where the placeholders are', async (t) => {
+  const { lines, destination } = capture();
+  const { log } = createLogger({ destination });
+  log.warn({}, `${templateText('Dimmer 100%s')} is unavailable: %s`, 'timeout');
+  t.equal((JSON.parse(lines[0] as string) as { msg: string }).msg, 'Dimmer 100%s is unavailable: timeout');
+  t.equal(formatLogMessage('%d%% of %s', [50, 'it']), '50% of it');
 });
