@@ -5,15 +5,15 @@
  */
 
 /** Characters of one string (a field, a value put into the message). */
-export const MAX_LOG_STRING = 300;
+const MAX_LOG_STRING = 300;
 /** Items of one list (a field, a value put into the message). */
-export const MAX_LOG_ITEMS = 10;
+const MAX_LOG_ITEMS = 10;
 /** Keys of one object among the fields. */
-export const MAX_LOG_KEYS = 30;
+const MAX_LOG_KEYS = 30;
 /** Characters of the message. */
 export const MAX_LOG_MESSAGE = 1000;
 /** Characters of every field's strings together. */
-export const MAX_LOG_FIELDS = 2000;
+const MAX_LOG_FIELDS = 2000;
 /** Levels of nesting kept among the fields. */
 const MAX_DEPTH = 4;
 
