@@ -1,4 +1,5 @@
 import type { Logger } from '../../src/core/log.js';
+import { templateText } from '../../src/util/log-bounds.js';
 import type { Timers } from '../../src/util/timers.js';
 import { type BackoffOptions, backoffDelay, errorText } from '../common/device-poller.js';
 import type { DriverContext } from '../driver.js';
@@ -203,7 +204,7 @@ export class SerialDevice {
       return;
     }
     this.failed = true;
-    this.log.warn({ device: this.label, err: cause }, `${this.label} is unavailable: ${cause}; ${until}`);
+    this.log.warn({ device: this.label, err: cause }, `${templateText(this.label)} is unavailable: %s; ${until}`, cause);
     this.decoder?.markUnavailable();
   }
 }

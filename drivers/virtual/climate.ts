@@ -52,7 +52,8 @@ function readPresets(r: ConfigReader, min: number, max: number): { names: string
   const raw = r.value.presets;
   if (isJsonObject(raw)) {
     const child = r.child('presets');
-    const temps: Record<string, number> = {};
+    // Looked up by the preset a client sets: no prototype, so a preset named `constructor` has no temperature.
+    const temps = Object.create(null) as Record<string, number>;
     for (const name of Object.keys(raw)) {
       if (raw[name] === null) continue;
       const t = child?.number(name, { min, max });
@@ -60,7 +61,7 @@ function readPresets(r: ConfigReader, min: number, max: number): { names: string
     }
     return { names: Object.keys(raw), temps };
   }
-  return { names: r.stringList('presets'), temps: {} };
+  return { names: r.stringList('presets'), temps: Object.create(null) as Record<string, number> };
 }
 
 function nonEmpty(r: ConfigReader, key: string, list: string[] | undefined): string[] | undefined {

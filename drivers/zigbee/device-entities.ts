@@ -3,6 +3,8 @@ import type { Entity } from '../../src/core/entities.js';
 import { HubError } from '../../src/core/errors.js';
 import { isJsonObject } from '../../src/core/json.js';
 import type { Logger } from '../../src/core/log.js';
+import { ownValue, setOwn } from '../../src/core/own-keys.js';
+import { templateText } from '../../src/util/log-bounds.js';
 import type { BuiltEntity, DeviceState } from './built-entity.js';
 import { DeviceStateView } from './device-state.js';
 import { buildEntity } from './entities.js';
@@ -110,7 +112,11 @@ class ZigbeeDeviceEntities implements DeviceEntities {
       await this.zhc.onEvent(event);
       await definition.onEvent?.(event);
     } catch (err) {
-      this.log.error({ err }, `${definition.model} ${type} of ${this.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.error(
+        { err },
+        `${templateText(`${definition.model} ${type} of ${this.name}`)} failed: %s`,
+        err instanceof Error ? err.message : String(err),
+      );
     }
   }
 
@@ -232,7 +238,7 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     if (optimistic) {
       // A device that never answers: show what was asked at once, and put it back if sending fails.
       const asked = Object.fromEntries(Object.entries(plain).map(([k, v]) => [suffix ? `${k}${suffix}` : k, v]));
-      for (const k of Object.keys(asked)) before[k] = this.state[k];
+      for (const k of Object.keys(asked)) setOwn(before, k, ownValue(this.state, k));
       this.apply(asked);
     }
     const outcome = await convertToZigbee(
@@ -242,7 +248,7 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     );
     this.apply(outcome.state);
     if (outcome.unsupported && outcome.unsupported.length > 0) {
-      this.log.warn(`${this.name} (${definition.model}) takes no ${outcome.unsupported.join(', ')}; skipped`);
+      this.log.warn({}, `${templateText(`${this.name} (${definition.model})`)} takes no %s; skipped`, outcome.unsupported);
     }
     if (outcome.failure) {
       if (optimistic) this.apply(before);
@@ -266,7 +272,8 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     } catch (err) {
       this.log.error(
         { err },
-        `configuring ${this.name} (${this.ieee}, ${definition.model}) failed: ${err instanceof Error ? err.message : String(err)}`,
+        `configuring ${templateText(`${this.name} (${this.ieee}, ${definition.model})`)} failed: %s`,
+        err instanceof Error ? err.message : String(err),
       );
     }
   }

@@ -1,3 +1,4 @@
+import { ownValue, setOwn } from '../../src/core/own-keys.js';
 import type { BuiltEntity, DeviceState } from './built-entity.js';
 
 function jsonSame(a: unknown, b: unknown): boolean {
@@ -31,8 +32,9 @@ export class DeviceStateView {
     if ((typeof action === 'string' && action !== '') || typeof action === 'number') this.onAction(String(action), rest);
     const dirty = new Set<BuiltEntity>();
     for (const [key, value] of Object.entries(rest)) {
-      if (jsonSame(this.state[key], value)) continue;
-      this.state[key] = value;
+      // Keys a device's message brings: `__proto__` stays a key, `constructor` is not already there.
+      if (jsonSame(ownValue(this.state, key), value)) continue;
+      setOwn(this.state, key, value);
       for (const b of this.byProperty.get(key) ?? []) dirty.add(b);
     }
     // While the device is unavailable its entities stay so; what it said shows when it is back.

@@ -1,4 +1,5 @@
 import type { Core } from '../../src/core/core.js';
+import { lookupTable } from '../../src/core/own-keys.js';
 import { addBinarySensor } from '../../src/domains/binary-sensor.js';
 import { addClimate, type ClimatePlatform, type HvacAction, type HvacMode } from '../../src/domains/climate.js';
 import { addCover, type CoverPlatform } from '../../src/domains/cover.js';
@@ -19,7 +20,8 @@ function onOff(v: unknown, on: unknown, off: unknown): boolean | null {
   return null;
 }
 
-const RUNNING_TO_ACTION: Readonly<Record<string, HvacAction>> = { idle: 'idle', heat: 'heating', cool: 'cooling', fan_only: 'fan' };
+/** Keyed by what a thermostat reports: no prototype. */
+const RUNNING_TO_ACTION = lookupTable<HvacAction>({ idle: 'idle', heat: 'heating', cool: 'cooling', fan_only: 'fan' });
 
 export function buildEntity(core: Core, id: EntityIdentity, spec: EntitySpec, link: DeviceLink): BuiltEntity {
   const init = {

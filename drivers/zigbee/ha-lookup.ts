@@ -1,3 +1,4 @@
+import { ownValue } from '../../src/core/own-keys.js';
 import { BINARY_SENSOR_DEVICE_CLASSES, type BinarySensorDeviceClass } from '../../src/domains/binary-sensor.js';
 import { SENSOR_DEVICE_CLASSES, SENSOR_STATE_CLASSES, type SensorDeviceClass, type SensorStateClass } from '../../src/domains/sensor.js';
 
@@ -90,7 +91,7 @@ function isStateClass(s: string | undefined): s is SensorStateClass {
 export function numericHints(name: string, unit: string | undefined, category: string | undefined): SensorHints {
   // Home Assistant has a separate device class for VOC in ppb/ppm.
   const key = name === 'voc' && (unit === 'ppb' || unit === 'ppm') ? 'voc_parts' : name;
-  const hit = NUMERIC[key];
+  const hit = ownValue(NUMERIC, key);
   let dc = hit?.dc;
   let sc = hit?.sc;
   if (unit === 'Wh' || unit === 'kWh') [dc, sc] = ['energy', 'total_increasing'];
@@ -109,7 +110,7 @@ export function binaryHints(
   name: string,
   category: string | undefined,
 ): { deviceClass?: BinarySensorDeviceClass; category?: 'diagnostic' } {
-  const hit = BINARY[name];
+  const hit = ownValue(BINARY, name);
   const dc = hit?.dc;
   const out: { deviceClass?: BinarySensorDeviceClass; category?: 'diagnostic' } = {};
   if (dc !== undefined && (BINARY_SENSOR_DEVICE_CLASSES as readonly string[]).includes(dc)) out.deviceClass = dc as BinarySensorDeviceClass;

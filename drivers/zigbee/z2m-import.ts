@@ -3,6 +3,7 @@ import { isAbsolute, join } from 'node:path';
 import { parse } from 'yaml';
 import { isoFromMillis } from '../../src/core/clock.js';
 import { silentLogger } from '../../src/core/log.js';
+import { ownValue } from '../../src/core/own-keys.js';
 import { writeFileAtomic } from '../../src/storage/atomic-file.js';
 import { parseBytes, ZIGBEE_ADAPTERS } from './config.js';
 import { isStoredNetwork, networkFromCoordinatorBackup, type StoredNetwork, saveNetwork, zigbeePaths } from './network.js';
@@ -40,7 +41,7 @@ async function exists(path: string): Promise<boolean> {
 function parseZ2mYaml(text: string, secrets: Yaml, file: string): unknown {
   try {
     return parse(text, {
-      customTags: [{ tag: '!secret', resolve: (name: string) => secrets[name] ?? `!secret ${name}` }],
+      customTags: [{ tag: '!secret', resolve: (name: string) => ownValue(secrets, name) ?? `!secret ${name}` }],
     });
   } catch (err) {
     throw new ImportRefused(`${file} is not valid YAML: ${(err as Error).message}`);

@@ -1,17 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isMap, parseDocument } from 'yaml';
 import { isoFromMillis } from '../core/clock.js';
 import type { Component } from '../core/component.js';
 import type { Logger } from '../core/log.js';
-import { writeFileAtomic } from '../storage/atomic-file.js';
-import { DataFile, readDataFile } from '../storage/data-file.js';
+import { DataFile } from '../storage/data-file.js';
 import { WatchedFile } from '../storage/watched-file.js';
 import { normalizeAddress } from './address.js';
+import { BANS_FILE, type BanList, banFileText, loadBans, parseBans } from './ban-file.js';
 import { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './http-section.js';
-
-/** Home Assistant's file and format: `<ip>: {banned_at: <ISO time>}`, so people who know one know the other. */
-export const BANS_FILE = 'ip_bans.yaml';
 
 /** Failed attempts an address gets before the login form makes it wait; then 1 s, 2 s, 4 s ... up to MAX_DELAY_MS. */
 export const FREE_FAILURES = 5;
@@ -38,8 +34,6 @@ interface Failures {
   count: number;
   lastAt: number;
 }
-
-export type BanList = Map<string, { banned_at: string }>;
 
 /**
  * Failed logins and IP bans, as Home Assistant's ban middleware does them: every failed login or request
@@ -96,7 +90,10 @@ export class LoginGuard implements AddressGate, FailureRecorder, Component {
 
   async start(): Promise<void> {
     if (!this.settings.ip_ban_enabled || this.dataDir === undefined) return;
-    this.bans = await loadBans(this.path, this.log);
+    const loaded = await loadBans(this.path, this.log);
+    this.bans = loaded.status === 'ok' || loaded.status === 'salvaged' ? loaded.value : new Map();
+    // The damaged file was copied aside: the whole bans replace it, so the next start reads a clean file.
+    if (loaded.status === 'salvaged') await this.persist();
     this.watched ??= new WatchedFile(
       this.dataDir,
       BANS_FILE,
@@ -144,7 +141,9 @@ export class LoginGuard implements AddressGate, FailureRecorder, Component {
     entry.lastAt = t;
     this.log.warn(
       { address: ip, url: url.slice(0, 200), failures: entry.count },
-      `Login attempt or request with invalid authentication from ${ip}. Requested URL: '${url.slice(0, 200)}'.`,
+      "Login attempt or request with invalid authentication from %s. Requested URL: '%s'.",
+      ip,
+      url.slice(0, 200),
     );
     const threshold = this.settings.login_attempts_threshold;
     if (this.settings.ip_ban_enabled && threshold >= 1 && entry.count >= threshold && !this.bans.has(ip)) this.ban(ip);
@@ -192,7 +191,7 @@ export class LoginGuard implements AddressGate, FailureRecorder, Component {
 
   private ban(ip: string): void {
     this.bans.set(ip, { banned_at: isoFromMillis(this.now()) });
-    this.log.warn({ address: ip }, `Banned IP ${ip} for too many login attempts`);
+    this.log.warn({ address: ip }, 'Banned IP %s for too many login attempts', ip);
     void this.persist();
   }
 
@@ -231,51 +230,3 @@ const silent: Logger = {
   fatal() {},
   child: () => silent,
 };
-
-/** The ban file as text: one mapping per address, sorted, as Home Assistant writes it. */
-export function banFileText(bans: BanList): string {
-  if (bans.size === 0) return '';
-  const lines: string[] = [];
-  for (const ip of [...bans.keys()].sort()) {
-    lines.push(`${JSON.stringify(ip)}:`, `  banned_at: ${JSON.stringify((bans.get(ip) as { banned_at: string }).banned_at)}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-/** Parses a ban file; undefined (after logging) when it is not YAML of the expected shape. */
-export function parseBans(text: string, log: Logger): BanList | undefined {
-  try {
-    return banListOf(text);
-  } catch (err) {
-    log.error({ problem: (err as Error).message }, `${BANS_FILE} is not valid`);
-    return undefined;
-  }
-}
-
-/** Parses a ban file; throws an Error saying what is wrong when it is not YAML of the expected shape. */
-function banListOf(text: string): BanList {
-  const bans: BanList = new Map();
-  if (text.trim() === '') return bans;
-  const doc = parseDocument(text, { uniqueKeys: false });
-  if (doc.errors.length > 0 || (doc.contents !== null && !isMap(doc.contents))) {
-    throw new Error(doc.errors[0]?.message ?? 'expected a mapping of addresses');
-  }
-  const value = (doc.toJS({ maxAliasCount: 10 }) ?? {}) as Record<string, unknown>;
-  for (const [key, entry] of Object.entries(value)) {
-    const ip = normalizeAddress(key);
-    const at = (entry as { banned_at?: unknown } | null)?.banned_at;
-    bans.set(ip, { banned_at: typeof at === 'string' ? at : at instanceof Date ? isoFromMillis(at.getTime()) : isoFromMillis(0) });
-  }
-  return bans;
-}
-
-/** Reads the ban file; a broken one is moved aside (one error), so the hub starts and the next ban writes a clean file. */
-export async function loadBans(path: string, log: Logger): Promise<BanList> {
-  const loaded = await readDataFile(path, { log, parse: banListOf, label: 'ban file', fallback: 'no address is banned now' });
-  return loaded.status === 'ok' ? loaded.value : new Map();
-}
-
-/** Writes a ban list (the CLI's unban). */
-export function writeBans(dataDir: string, bans: BanList): Promise<void> {
-  return writeFileAtomic(join(dataDir, BANS_FILE), banFileText(bans), 0o600);
-}

@@ -1,5 +1,6 @@
 import { HubError, isHubError } from '../core/errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
+import { ownValue, setOwn } from '../core/own-keys.js';
 import { TemplateError } from '../template/index.js';
 import type { TraceStep } from '../trace/trace.js';
 import { checkConditions } from './conditions.js';
@@ -155,7 +156,7 @@ async function execute(run: Run, action: Action, step: TraceStep | undefined, pa
       }
       let response: JsonObject | null = null;
       if (action.responseVariable !== undefined) {
-        const value = run.variables[action.responseVariable];
+        const value = ownValue(run.variables, action.responseVariable);
         if (!isJsonObject((value ?? null) as JsonValue)) {
           throw new Halt('failed', `response_variable ${action.responseVariable} must hold a mapping to be a response`);
         }
@@ -165,7 +166,8 @@ async function execute(run: Run, action: Action, step: TraceStep | undefined, pa
     }
     case 'variables':
       try {
-        Object.assign(run.variables, renderVariables(env.templates, action.values, run.variables, run.name, false));
+        const rendered = renderVariables(env.templates, action.values, run.variables, run.name, false);
+        for (const [key, value] of Object.entries(rendered)) setOwn(run.variables, key, value);
       } catch (err) {
         throw templateHalt(err, 'Error rendering variables: ');
       }
@@ -246,7 +248,7 @@ export async function runSequence(run: Run, actions: readonly Action[], path: st
         leaveStep(run, step, err);
         // A template error is an error like any other for continue_on_error (Home Assistant's TemplateError).
         if (err.onceKey !== undefined && action.continueOnError) {
-          run.env.log.warn({ script: run.name }, `${run.name}: ${describe(action)} at pos ${pos + 1} failed, continuing: ${err.message}`);
+          run.env.log.warn({ script: run.name }, `${run.name}: ${describe(action)} at pos ${pos + 1} failed, continuing: %s`, err.message);
           continue;
         }
         if (err.onceKey !== undefined && !err.message.startsWith('Error for '))
@@ -256,7 +258,7 @@ export async function runSequence(run: Run, actions: readonly Action[], path: st
       const message = isHubError(err) ? err.message : err instanceof Error ? err.message : String(err);
       leaveStep(run, step, err, message);
       if (action.continueOnError && isHubError(err)) {
-        run.env.log.warn({ script: run.name }, `${run.name}: ${describe(action)} at pos ${pos + 1} failed, continuing: ${message}`);
+        run.env.log.warn({ script: run.name }, `${run.name}: ${describe(action)} at pos ${pos + 1} failed, continuing: %s`, message);
         continue;
       }
       if (!isHubError(err)) run.env.log.error({ err, script: run.name }, `${run.name}: unexpected error`);

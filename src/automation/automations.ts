@@ -98,7 +98,7 @@ class Automation implements AutomationPlatform, RestorablePlatform {
       this.triggerVariables = renderVariables(this.env.templates, this.def.triggerVariables, self, this.entityId, false);
     } catch (err) {
       const message = `Error rendering trigger variables: ${errorText(err)}`;
-      this.runner.logOnce(message, `${this.entityId}: ${message}`, 'error');
+      this.runner.logOnce(message, 'error', `${this.entityId}: %s`, message);
       this.triggerVariables = self;
     }
     const scope = { variables: this.triggerVariables, name: this.entityId };
@@ -149,7 +149,7 @@ class Automation implements AutomationPlatform, RestorablePlatform {
       vars = renderVariables(this.env.templates, this.def.variables, given, this.entityId, true);
     } catch (err) {
       const message = `Error rendering variables: ${errorText(err)}`;
-      this.runner.logOnce(message, `${this.entityId}: ${message}`, 'error');
+      this.runner.logOnce(message, 'error', `${this.entityId}: %s`, message);
       trace?.record(triggerPath, given, undefined, message);
       trace?.finish('error', message);
       return;
@@ -159,7 +159,7 @@ class Automation implements AutomationPlatform, RestorablePlatform {
       triggerId: info?.id,
       variables: vars,
       name: this.entityId,
-      onError: (message: string) => this.runner.logOnce(message, `${this.entityId}: ${message}`, 'warn'),
+      onError: (message: string) => this.runner.logOnce(message, 'warn', `${this.entityId}: %s`, message),
       trace,
     };
     if (!skipCondition && !checkConditions(this.env, this.def.conditions, scope, 'condition')) {

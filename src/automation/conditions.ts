@@ -1,5 +1,6 @@
 import type { Core } from '../core/core.js';
 import type { JsonValue } from '../core/json.js';
+import { ownValue } from '../core/own-keys.js';
 import type { State } from '../core/state.js';
 import type { TemplateEngine } from '../template/index.js';
 import type { RunTrace } from '../trace/trace.js';
@@ -50,7 +51,7 @@ const NOT_NUMERIC = new Set(['unavailable', 'unknown']);
 export function stateValue(state: State | null | undefined, attribute: string | undefined): string | undefined {
   if (state === null || state === undefined) return undefined;
   if (attribute === undefined) return state.state;
-  return textOf(state.attributes[attribute]);
+  return textOf(ownValue(state.attributes, attribute));
 }
 
 function textOf(value: JsonValue | undefined): string | undefined {
@@ -63,7 +64,7 @@ function textOf(value: JsonValue | undefined): string | undefined {
 /** The number a state (or attribute) holds; undefined for `unknown`, `unavailable` and non-numbers. */
 export function numericValue(state: State | null | undefined, attribute: string | undefined): number | undefined {
   if (state === null || state === undefined) return undefined;
-  const raw: JsonValue | undefined = attribute === undefined ? state.state : state.attributes[attribute];
+  const raw: JsonValue | undefined = attribute === undefined ? state.state : ownValue(state.attributes, attribute);
   if (typeof raw === 'number') return Number.isFinite(raw) ? raw : undefined;
   if (typeof raw !== 'string' || raw.trim() === '' || NOT_NUMERIC.has(raw)) return undefined;
   const n = Number(raw);

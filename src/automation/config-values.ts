@@ -1,6 +1,7 @@
 import { type ConfigIssue, type ConfigPath, type ConfigReader, kindOf } from '../config/reader.js';
 import { isValidEntityId } from '../core/entity-id.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
+import { lookupTable } from '../core/own-keys.js';
 
 /**
  * Value parsers shared by triggers, conditions and actions. Each reports its problem with a path and
@@ -44,13 +45,14 @@ export function present(r: ConfigReader, key: string): boolean {
 }
 
 const DURATION_TEXT = /^(-)?(\d+):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,6}))?)?$/;
-const DURATION_UNITS: Readonly<Record<string, number>> = {
+/** Keyed by the keys of a duration mapping, which come from the configuration or a client: no prototype. */
+const DURATION_UNITS = lookupTable<number>({
   days: 86_400_000,
   hours: 3_600_000,
   minutes: 60_000,
   seconds: 1000,
   milliseconds: 1,
-};
+});
 const DURATION_HELP = 'expected seconds (a number), "HH:MM:SS", or a mapping of days/hours/minutes/seconds/milliseconds';
 
 /** A duration in milliseconds: seconds as a number, "HH:MM[:SS[.ffffff]]", or {hours, minutes, seconds, milliseconds}. */

@@ -1,6 +1,7 @@
 import { type ConfigIssue, type ConfigPath, ConfigReader, kindOf } from '../config/reader.js';
 import { isValidEntityId, MAX_STATE_LENGTH, slugify } from '../core/entity-id.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
+import { setOwn } from '../core/own-keys.js';
 import { DEFAULT_STORED_TRACES } from '../trace/store.js';
 import { finishReader, isObjectId, readMapping, refuseTemplates } from './config-values.js';
 import {
@@ -152,14 +153,14 @@ function parseFields(r: ConfigReader): Record<string, ScriptField> {
   for (const key of Object.keys(fields.value)) {
     const f = fields.child(key);
     if (f === undefined) continue;
-    out[key] = {
+    setOwn(out, key, {
       name: f.string('name'),
       description: f.string('description'),
       required: f.boolean('required', false),
       advanced: f.boolean('advanced', false),
       example: f.raw('example'),
       default: f.raw('default'),
-    };
+    });
     f.raw('selector');
     f.rejectUnknown();
   }

@@ -95,7 +95,7 @@ export class ScriptRunner {
       }
     }
     const run = new Run(this.env, this.name, options.context, options.variables, options.triggerId, (message) =>
-      this.logOnce(message, `${this.name}: ${message}`, 'warn'),
+      this.logOnce(message, 'warn', `${this.name}: %s`, message),
     );
     run.trace = options.trace;
     this.runs.add(run);
@@ -139,26 +139,30 @@ export class ScriptRunner {
         return { outcome: 'failed', response: null, error: 'unexpected error', cause: err };
       }
       if (err.outcome === 'failed') {
-        const text = `${this.name}: Error executing script. ${err.message}`;
-        if (err.onceKey === undefined) this.env.log.error({ script: this.name }, text);
-        else this.logOnce(err.onceKey, text, 'error');
+        const template = `${this.name}: Error executing script. %s`;
+        if (err.onceKey === undefined) this.env.log.error({ script: this.name }, template, err.message);
+        else this.logOnce(err.onceKey, 'error', template, err.message);
         return { outcome: 'failed', response: null, error: err.message, cause: err.rootCause };
       }
-      if (err.outcome === 'stopped') this.env.log.info({ script: this.name }, `${this.name}: Stop script sequence: ${err.message}`);
+      if (err.outcome === 'stopped') this.env.log.info({ script: this.name }, `${this.name}: Stop script sequence: %s`, err.message);
       return { outcome: err.outcome, response: err.response };
     }
   }
 
-  /** Logs a template error the first time it happens in this automation or script, and at debug level after. */
-  logOnce(key: string, text: string, level: 'warn' | 'error'): void {
+  /**
+   * Logs a template error the first time it happens in this automation or script, and at debug level after.
+   * The error's text goes in `values` (it may carry a state's value), so the logger's rate limit counts it as
+   * one kind of line however its text changes.
+   */
+  logOnce(key: string, level: 'warn' | 'error', template: string, ...values: unknown[]): void {
     const bindings = { script: this.name };
     if (this.loggedErrors.has(key)) {
-      this.env.log.debug(bindings, text);
+      this.env.log.debug(bindings, template, ...values);
       return;
     }
     // Bounded: a template whose error text changes each run cannot grow the set without limit.
     if (this.loggedErrors.size < 100) this.loggedErrors.add(key);
-    this.env.log[level](bindings, text);
+    this.env.log[level](bindings, template, ...values);
   }
 
   private logExceeded(message: string): void {

@@ -25,9 +25,14 @@ export async function applyStates(core: Core, log: Logger, states: ReadonlyMap<s
   for (const [entityId, desired] of states) {
     const domain = domainByName(domainOf(entityId));
     if (!core.states.has(entityId)) {
-      log.warn({ entity_id: entityId }, `Unable to find entity ${entityId}`);
+      log.warn({ entity_id: entityId }, 'Unable to find entity %s', entityId);
     } else if (domain?.reproduceState === undefined) {
-      log.warn({ entity_id: entityId }, `Unable to reproduce state for ${entityId}: the ${domainOf(entityId)} domain does not support it`);
+      log.warn(
+        { entity_id: entityId },
+        'Unable to reproduce state for %s: the %s domain does not support it',
+        entityId,
+        domainOf(entityId),
+      );
     } else {
       work.push(domain.reproduceState(core, entityId, desired, context));
     }
@@ -118,7 +123,7 @@ export class SceneSet {
     for (const id of snapshot) {
       const state = this.core.states.get(id);
       if (state === undefined) {
-        this.log.warn({ entity_id: id }, `Entity ${id} does not exist and therefore cannot be snapshotted`);
+        this.log.warn({ entity_id: id }, 'Entity %s does not exist and therefore cannot be snapshotted', id);
         continue;
       }
       states.set(id, { state: state.state, attributes: state.attributes });
@@ -126,7 +131,7 @@ export class SceneSet {
     const entityId = `scene.${sceneId}`;
     const old = this.items.get(entityId);
     if (old !== undefined && !old.dynamic) {
-      this.log.warn({ entity_id: entityId }, `The scene ${entityId} already exists`);
+      this.log.warn({ entity_id: entityId }, 'The scene %s already exists', entityId);
       return;
     }
     if (old === undefined && this.dynamicCount() >= MAX_DYNAMIC_SCENES) {

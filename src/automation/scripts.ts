@@ -2,6 +2,7 @@ import type { Context } from '../core/context.js';
 import { HubError } from '../core/errors.js';
 import type { FieldSpec } from '../core/fields.js';
 import type { JsonObject } from '../core/json.js';
+import { setOwn } from '../core/own-keys.js';
 import { addScript, type ScriptHandle, type ScriptPlatform } from '../domains/script.js';
 import type { ScriptDefinition } from './model.js';
 import { type RunResult, ScriptRunner } from './runner.js';
@@ -43,7 +44,7 @@ class Script implements ScriptPlatform {
     const { core } = this.env;
     const fields: Record<string, FieldSpec> = {};
     for (const [key, f] of Object.entries(this.def.fields)) {
-      fields[key] = { kind: 'any', ...f };
+      setOwn(fields, key, { kind: 'any', ...f });
     }
     core.services.register(SCRIPT_OWNER, {
       domain: 'script',
@@ -92,16 +93,17 @@ class Script implements ScriptPlatform {
     const { core, templates, traces } = this.env;
     const { def } = this;
     const trace = traces?.begin({ domain: 'script', itemId: def.objectId, context, config: def.config, storedTraces: def.storedTraces });
-    const given: Record<string, unknown> = { this: liveThis(core, this.entityId) };
+    const defaults: Record<string, unknown> = { this: liveThis(core, this.entityId) };
     // A field left out takes its default, as Home Assistant's script fields do.
-    for (const [key, field] of Object.entries(this.def.fields)) if (field.default !== undefined) given[key] = field.default;
-    Object.assign(given, variables, { context: { id: context.id, parent_id: context.parent_id, user_id: context.user_id } });
+    for (const [key, field] of Object.entries(this.def.fields)) if (field.default !== undefined) setOwn(defaults, key, field.default);
+    // A spread keeps a caller's `__proto__` variable a variable (Object.assign would make it the prototype).
+    const given = { ...defaults, ...variables, context: { id: context.id, parent_id: context.parent_id, user_id: context.user_id } };
     let vars: Record<string, unknown>;
     try {
       vars = renderVariables(templates, this.def.variables, given, this.entityId, true);
     } catch (err) {
       const message = `Error rendering variables: ${errorText(err)}`;
-      this.runner.logOnce(message, `${this.entityId}: ${message}`, 'error');
+      this.runner.logOnce(message, 'error', `${this.entityId}: %s`, message);
       trace?.finish('error', message);
       return Promise.resolve({ outcome: 'failed', response: null, error: message });
     }

@@ -2,6 +2,7 @@ import type { ConfigIssue, ConfigPath } from '../config/reader.js';
 import { Core } from '../core/core.js';
 import { isJsonObject, type JsonValue } from '../core/json.js';
 import { silentLogger } from '../core/log.js';
+import { setOwn } from '../core/own-keys.js';
 import type { State } from '../core/state.js';
 import { isTemplate, LiveVariable, parseResult, type RenderInfo, TemplateEngine, TemplateError, TemplateState } from '../template/index.js';
 
@@ -75,7 +76,7 @@ export function renderComplex(engine: TemplateEngine, value: JsonValue, variable
   if (Array.isArray(value)) return value.map((v: JsonValue) => renderComplex(engine, v, variables, name, depth + 1));
   if (isJsonObject(value)) {
     const out: Record<string, JsonValue> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = renderComplex(engine, item, variables, name, depth + 1);
+    for (const [key, item] of Object.entries(value)) setOwn(out, key, renderComplex(engine, item, variables, name, depth + 1));
     return out;
   }
   return value;
@@ -129,7 +130,7 @@ export function renderVariables(
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(definitions)) {
     if (asDefaults && Object.hasOwn(base, key)) continue;
-    out[key] = renderComplex(engine, value, out, `${name} variables.${key}`);
+    setOwn(out, key, renderComplex(engine, value, out, `${name} variables.${key}`));
   }
   return out;
 }

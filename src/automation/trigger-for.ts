@@ -18,7 +18,7 @@ export function triggerForMs(
   try {
     return renderDuration(env.templates, t.forTemplate, { ...scope.variables, trigger: triggerVariable(data) }, `${scope.name} for`);
   } catch (err) {
-    env.log.error({ automation: scope.name }, `${scope.name}: Error rendering for template: ${errorText(err)}`);
+    env.log.error({ automation: scope.name }, `${scope.name}: Error rendering for template: %s`, errorText(err));
     return null;
   }
 }

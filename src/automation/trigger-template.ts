@@ -39,7 +39,7 @@ export function attachTemplate(
       failing = false;
       return resultAsBoolean(parseResult(text));
     } catch (err) {
-      if (!failing) env.log.error({ automation: scope.name }, `${scope.name}: Error in template trigger: ${errorText(err)}`);
+      if (!failing) env.log.error({ automation: scope.name }, `${scope.name}: Error in template trigger: %s`, errorText(err));
       failing = true;
       return false;
     }

@@ -1,6 +1,7 @@
 import { isoFromMicros } from '../core/clock.js';
 import type { HubEvent } from '../core/event-bus.js';
 import { isJsonObject, type JsonObject, type JsonValue, jsonEqual } from '../core/json.js';
+import { ownValue } from '../core/own-keys.js';
 import { inNumericRange, numericValue, stateValue, templateNumber } from './conditions.js';
 import type { EventTrigger, HomeAssistantTrigger, MqttTrigger, NumericStateTrigger, StateTrigger, TimeTrigger, Trigger } from './model.js';
 import { nextSunTrigger } from './sun-rules.js';
@@ -87,7 +88,7 @@ function attachNumericState(
     } catch (err) {
       // Logged once until the template renders again; an error counts as out of range.
       if (!failing.has(entityId))
-        env.log.error({ automation: scope.name }, `${scope.name}: Error in numeric_state trigger value_template: ${errorText(err)}`);
+        env.log.error({ automation: scope.name }, `${scope.name}: Error in numeric_state trigger value_template: %s`, errorText(err));
       failing.add(entityId);
       return undefined;
     }
@@ -150,7 +151,7 @@ function eventMatches(event: HubEvent, wanted: JsonObject | undefined): boolean 
   const data: unknown = event.data;
   if (!isJsonObject(data as JsonValue)) return false;
   const have = data as JsonObject;
-  for (const key of Object.keys(wanted)) if (!jsonEqual(have[key], wanted[key])) return false;
+  for (const key of Object.keys(wanted)) if (!jsonEqual(ownValue(have, key), wanted[key])) return false;
   return true;
 }
 
@@ -163,7 +164,8 @@ function attachEvent(env: TriggerEnv, t: EventTrigger, fire: TriggerCallback, sc
     } catch (err) {
       env.log.error(
         { automation: scope.name },
-        `${scope.name}: Error rendering event trigger event_data: ${errorText(err)}; it never fires`,
+        `${scope.name}: Error rendering event trigger event_data: %s; it never fires`,
+        errorText(err),
       );
       return [];
     }

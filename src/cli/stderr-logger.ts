@@ -1,4 +1,5 @@
 import type { LogFn, Logger } from '../core/log.js';
+import { formatLogMessage } from '../util/log-bounds.js';
 
 /**
  * A Logger for the short-lived commands (token ...): warnings and errors go to stderr as plain
@@ -6,8 +7,8 @@ import type { LogFn, Logger } from '../core/log.js';
  */
 export function stderrLogger(): Logger {
   const quiet: LogFn = () => {};
-  const loud: LogFn = (a: object | string, b?: string) => {
-    const msg = typeof a === 'string' ? a : (b ?? '');
+  const loud: LogFn = (a: object | string, b?: string, ...values: unknown[]) => {
+    const msg = typeof a === 'string' ? a : formatLogMessage(b ?? '', values);
     const err = typeof a === 'object' ? (a as { err?: unknown }).err : undefined;
     const detail = err instanceof Error ? `: ${err.message}` : '';
     process.stderr.write(`hearth: ${msg}${detail}\n`);

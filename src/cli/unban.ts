@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isIpAddress, normalizeAddress } from '../auth/address.js';
-import { BANS_FILE, parseBans, writeBans } from '../auth/bans.js';
+import { BANS_FILE, parseBans, writeBans } from '../auth/ban-file.js';
 import { stderrLogger } from './stderr-logger.js';
 import { EXIT_FAILURE, EXIT_OK, optionalString, parseCommandArgs, printable, UsageError } from './usage.js';
 

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Document } from 'yaml';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
+import { ownValue } from '../core/own-keys.js';
 import { packageRoot } from '../util/paths.js';
 import { ConfigFileError, type LocatedIssue, sortIssues } from './format.js';
 import { readHubSection } from './hub-section.js';
@@ -85,7 +86,8 @@ function validate(root: JsonValue, path: string | null, validators: SectionValid
     if (key === 'hub' || key === 'homeassistant') continue;
     // `automation manual:` beside `automation ui:`: Home Assistant reads "<section> <label>" as more of <section>.
     const section = LABELLED_KEY.exec(key)?.[1] ?? key;
-    const validator = validators[section];
+    // A section name is a key of the YAML: `constructor:` or `__proto__:` is an unknown section, not Object's.
+    const validator = ownValue(validators, section);
     if (validator === undefined) {
       issues.push({ path: [key], message: `unknown section; allowed: ${allowed}` });
       continue;

@@ -14,6 +14,7 @@ import {
   YAMLMap,
   YAMLSeq,
 } from 'yaml';
+import { ownValue } from '../core/own-keys.js';
 import type { LocatedIssue } from './format.js';
 import {
   emptyAt,
@@ -184,7 +185,8 @@ export class YamlFiles {
   private envVar(node: Scalar, arg: string, fail: (message: string) => undefined): undefined {
     // `!env_var NAME default words`, as Home Assistant: the rest of the line is the default.
     const [name = '', ...rest] = arg.split(/\s+/);
-    const value = process.env[name];
+    // `!env_var constructor` names no variable, not what process.env inherits.
+    const value = ownValue(process.env, name);
     if (value === undefined && rest.length === 0)
       return fail(`!env_var ${name}: the environment variable is not set, and no default follows its name`);
     node.value = value ?? rest.join(' ');

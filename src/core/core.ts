@@ -31,7 +31,7 @@ export class Core {
     this.log = options.log;
     const busLog = this.log.child({ module: 'event-bus' });
     this.bus = new EventBus(this.clock, (owner, type, err) => {
-      busLog.error({ err, owner, event_type: type }, `EventBus error '${owner}/${type}'`);
+      busLog.error({ err, owner, event_type: type }, "EventBus error '%s/%s'", owner, type);
     });
     this.states = new StateTable(options.maxEntities ?? DEFAULT_MAX_ENTITIES, this.bus, this.clock);
     this.entities = new Entities(this.states, this.clock, this.log.child({ module: 'entities' }));

@@ -1,5 +1,6 @@
 import { describeValue, HubError } from './errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import { ownValue, setOwn } from './own-keys.js';
 
 /**
  * Service field schemas. Each field declares Home Assistant's selector vocabulary, so one definition both
@@ -231,10 +232,11 @@ export function validateServiceData(schema: ServiceSchema, data: JsonObject, ent
     const value = data[key] as JsonValue;
     if (entityService && TARGET_KEY_SET.has(key)) continue;
     given++;
-    const spec = schema.fields[key];
+    // A key from the caller: `constructor` or `__proto__` must be an unknown key, not what every object inherits.
+    const spec = ownValue(schema.fields, key);
     if (spec === undefined) {
       if (schema.allowExtra) {
-        out[key] = value;
+        setOwn(out, key, value);
         continue;
       }
       const allowed = Object.keys(schema.fields);

@@ -59,7 +59,7 @@ export interface CallResult {
 }
 
 export interface ServiceLogger {
-  warn(obj: object, msg: string): void;
+  warn(obj: object, msg: string, ...values: unknown[]): void;
 }
 
 const EMPTY_DATA: JsonObject = Object.freeze({});
@@ -313,7 +313,7 @@ export class ServiceRegistry {
   }
 
   private warnMissing(ids: readonly string[]): void {
-    this.log.warn({ entity_id: ids }, `Referenced entities ${ids.join(', ')} are missing or not currently available`);
+    this.log.warn({ entity_id: ids }, 'Referenced entities %s are missing or not currently available', ids);
   }
 
   /** What each targeted entity answered (by entity id), or a promise of it when a platform answers later. */

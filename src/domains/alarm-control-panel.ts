@@ -3,6 +3,7 @@ import type { Entity, EntityInit } from '../core/entities.js';
 import { HubError } from '../core/errors.js';
 import type { FieldSpec } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
+import { lookupTable } from '../core/own-keys.js';
 import { type Domain, dataOf, platformOf, registerEntityServices, requireFeature } from './domain.js';
 
 /** AlarmControlPanelEntityFeature. */
@@ -159,12 +160,12 @@ function checkArmCode(entity: Entity, code: string | undefined): void {
 
 const p = (e: Entity) => platformOf<AlarmControlPanelPlatform>(e, 'alarm_control_panel');
 
-/** Which service brings a panel to a state (scenes): the settled states only. */
-const SERVICE_FOR_STATE: Readonly<Record<string, string>> = {
+/** Which service brings a panel to a state (scenes, whose states come from a client): the settled states only. */
+const SERVICE_FOR_STATE = lookupTable<string>({
   disarmed: 'alarm_disarm',
   triggered: 'alarm_trigger',
   ...Object.fromEntries(ARM_SERVICES.map((s) => [s.mode, s.service])),
-};
+});
 
 export const alarmControlPanelDomain: Domain = {
   name: 'alarm_control_panel',

@@ -3,6 +3,7 @@ import type { Context } from '../core/context.js';
 import type { Core } from '../core/core.js';
 import type { Entity, EntityInit } from '../core/entities.js';
 import type { JsonValue } from '../core/json.js';
+import { setOwn } from '../core/own-keys.js';
 import type { Attributes } from '../core/state.js';
 import { type Domain, dataOf, platformOf, registerEntityServices } from './domain.js';
 
@@ -62,7 +63,7 @@ function reportedAttributes(entity: Entity): Attributes | undefined {
   const all = entity.attributes;
   if (all === undefined) return undefined;
   const out: Record<string, JsonValue> = {};
-  for (const [k, v] of Object.entries(all)) if (!(k in entity.fixed) && k !== 'restored') out[k] = v;
+  for (const [k, v] of Object.entries(all)) if (!Object.hasOwn(entity.fixed, k) && k !== 'restored') setOwn(out, k, v);
   return out;
 }
 

@@ -1,3 +1,5 @@
+import { lookupTable } from '../core/own-keys.js';
+
 /**
  * How Home Assistant's helpers write numbers and durations, shared by the helper domains: Python's str() of a
  * float ("5.0", not "5") and `timer`'s H:MM:SS.
@@ -20,6 +22,9 @@ export function formatDuration(seconds: number): string {
   return `${sign}${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
 }
 
+/** Seconds per unit of a duration mapping, keyed by the mapping's keys (a client's): no prototype. */
+const DURATION_SECONDS = lookupTable({ days: 86400, hours: 3600, minutes: 60, seconds: 1, milliseconds: 0.001 });
+
 /**
  * Home Assistant's cv.time_period: seconds as a number, "[-]H:MM[:SS[.f]]", or {days, hours, minutes, seconds,
  * milliseconds}. Returns seconds, or undefined when the value is none of these.
@@ -36,10 +41,9 @@ export function parseDuration(value: unknown): number | undefined {
     return Number.isFinite(n) ? n : undefined;
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const units: Record<string, number> = { days: 86400, hours: 3600, minutes: 60, seconds: 1, milliseconds: 0.001 };
     let total = 0;
     for (const [k, v] of Object.entries(value)) {
-      const unit = units[k];
+      const unit = DURATION_SECONDS[k];
       if (unit === undefined || typeof v !== 'number' || !Number.isFinite(v)) return undefined;
       total += v * unit;
     }

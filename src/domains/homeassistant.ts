@@ -2,6 +2,7 @@ import type { Core } from '../core/core.js';
 import { domainOf } from '../core/entity-id.js';
 import { TARGET_KEYS } from '../core/fields.js';
 import type { JsonValue } from '../core/json.js';
+import { setOwn } from '../core/own-keys.js';
 import type { ServiceCall } from '../core/services.js';
 import type { TargetSelector } from '../core/targets.js';
 import { DOMAIN_OWNER, type Domain } from './domain.js';
@@ -44,7 +45,7 @@ async function turnService(core: Core, call: ServiceCall): Promise<void> {
   const log = core.log.child({ domain: 'homeassistant' });
   const { all, explicit } = referencedEntities(core, call.target);
   if (all.size === 0) {
-    log.warn(`The service homeassistant.${call.service} cannot be called without a target`);
+    log.warn({}, 'The service homeassistant.%s cannot be called without a target', call.service);
     return;
   }
   const byDomain = new Map<string, string[]>();
@@ -55,12 +56,12 @@ async function turnService(core: Core, call: ServiceCall): Promise<void> {
     else ids.push(id);
   }
   const data: Record<string, JsonValue> = {};
-  for (const [key, value] of Object.entries(call.data)) if (!TARGET_KEY_SET.has(key)) data[key] = value;
+  for (const [key, value] of Object.entries(call.data)) if (!TARGET_KEY_SET.has(key)) setOwn(data, key, value);
   const unsupported: string[] = [];
   const calls: Promise<unknown>[] = [];
   for (const [domain, ids] of byDomain) {
     if (domain === 'homeassistant') {
-      log.warn(`Called service homeassistant.${call.service} with invalid entities ${ids.join(', ')}`);
+      log.warn({}, 'Called service homeassistant.%s with invalid entities %s', call.service, ids);
       continue;
     }
     if (!core.services.has(domain, call.service)) {
@@ -70,7 +71,7 @@ async function turnService(core: Core, call: ServiceCall): Promise<void> {
     calls.push(core.services.call(domain, call.service, { ...data, entity_id: ids }, { context: call.context }));
   }
   if (unsupported.length > 0) {
-    log.warn(`The service homeassistant.${call.service} does not support entities ${unsupported.sort().join(', ')}`);
+    log.warn({}, 'The service homeassistant.%s does not support entities %s', call.service, unsupported.sort());
   }
   await Promise.all(calls);
 }

@@ -279,7 +279,7 @@ export function normaliseTurnOn(
   caps: LightCapabilities,
   data: ValidData,
   current: JsonObject | undefined,
-  warn: (msg: string) => void,
+  warn: (template: string, ...values: unknown[]) => void,
 ): LightTurnOnParams | null {
   const modes = caps.supportedColorModes;
   const out: MutableParams = {};
@@ -300,7 +300,7 @@ export function normaliseTurnOn(
   if (typeof data.color_name === 'string') {
     rgb = rgbFromName(data.color_name);
     if (rgb === undefined) {
-      warn(`Got unknown color ${data.color_name}, falling back to white`);
+      warn('Got unknown color %s, falling back to white', data.color_name);
       rgb = [255, 255, 255];
     }
   } else if (Array.isArray(data.rgb_color)) rgb = data.rgb_color as unknown as RGB;
@@ -353,7 +353,7 @@ export const lightDomain: Domain = {
     const log = core.log.child({ domain: 'light' });
     const turnOn = (e: Entity, data: ValidData) => {
       const caps = capabilitiesOf(e);
-      const params = normaliseTurnOn(caps, data, e.attributes, (msg) => log.warn({ entity_id: e.id }, msg));
+      const params = normaliseTurnOn(caps, data, e.attributes, (template, ...values) => log.warn({ entity_id: e.id }, template, ...values));
       const platform = platformOf<LightPlatform>(e, 'light');
       return params === null ? platform.turnOff(turnOffParams(caps, data)) : platform.turnOn(params);
     };

@@ -2,6 +2,7 @@ import type { Core } from '../core/core.js';
 import type { Entity, EntityInit } from '../core/entities.js';
 import { HubError } from '../core/errors.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
+import { lookupTable } from '../core/own-keys.js';
 import { type Domain, platformOf, registerEntityServices, requireFeature } from './domain.js';
 
 /** VacuumEntityFeature (TURN_ON, TURN_OFF and STATUS are the legacy bits). */
@@ -141,13 +142,14 @@ const SIMPLE: readonly { service: string; name: string; description: string; fea
 ];
 
 /** Which service brings a vacuum to a state (Home Assistant's vacuum reproduce_state). */
-const SERVICE_FOR_STATE: Readonly<Record<string, string>> = {
+/** Which service brings a vacuum to a state (scenes, whose states come from a client). */
+const SERVICE_FOR_STATE = lookupTable({
   cleaning: 'start',
   docked: 'return_to_base',
   returning: 'return_to_base',
   idle: 'stop',
   paused: 'pause',
-};
+});
 
 export const vacuumDomain: Domain = {
   name: 'vacuum',

@@ -107,7 +107,7 @@ export class HelperCollection {
       const { values, problems } = validateItem(this.kind, rest, 'create');
       if (id === undefined || problems.length > 0 || this.has(id)) {
         const why = id === undefined ? 'it has no id' : this.has(id) ? `the id ${id} is taken (by YAML)` : formatError(problems).message;
-        log.error({ path: this.path, item: raw }, `skipping a stored ${this.kind.domain} helper: ${why}`);
+        log.error({ path: this.path, item: raw }, `skipping a stored ${this.kind.domain} helper: %s`, why);
         this.skipped.push(raw);
         continue;
       }
@@ -131,7 +131,7 @@ export class HelperCollection {
     for (const item of items) {
       const had = this.yaml.has(item.id);
       if (!had && this.stored.has(item.id)) {
-        this.options.log.warn({ id: item.id }, `Duplicate ID '${item.id}' detected, skipping`);
+        this.options.log.warn({ id: item.id }, "Duplicate ID '%s' detected, skipping", item.id);
         continue;
       }
       this.yaml.set(item.id, item);
@@ -155,7 +155,7 @@ export class HelperCollection {
     try {
       this.live.set(item.id, this.kind.start(this.options.env, item, editable));
     } catch (err) {
-      this.options.log.error({ err, id: item.id }, `${this.kind.domain}.${item.id} could not be added: ${(err as Error).message}`);
+      this.options.log.error({ err, id: item.id }, `${this.kind.domain}.%s could not be added: %s`, item.id, (err as Error).message);
     }
   }
 

@@ -69,7 +69,9 @@ export function forwardedFor(trustedProxies: readonly string[] | undefined, log:
   return new ForwardedFor(trustedProxies, (peer) =>
     log.warn(
       { peer },
-      `${peer} sent X-Forwarded-For but is not in http.trusted_proxies: the header is ignored and ${peer} counts as the client`,
+      '%s sent X-Forwarded-For but is not in http.trusted_proxies: the header is ignored and %s counts as the client',
+      peer,
+      peer,
     ),
   );
 }

@@ -1,4 +1,5 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
+import { ownValue, setOwn } from '../core/own-keys.js';
 
 /** Home Assistant's discovery abbreviations (components/mqtt/abbreviations.py), the ones adopted components read. */
 const ABBREVIATIONS: Readonly<Record<string, string>> = {
@@ -131,7 +132,8 @@ const ORIGIN_ABBREVIATIONS: Readonly<Record<string, string>> = { sw: 'sw_version
 
 function expandKeys(o: JsonObject, table: Readonly<Record<string, string>>): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
-  for (const [k, v] of Object.entries(o)) out[table[k] ?? k] = v;
+  // Keys from the broker: `constructor` is not an abbreviation, and `__proto__` stays a key.
+  for (const [k, v] of Object.entries(o)) setOwn(out, ownValue(table, k) ?? k, v);
   return out;
 }
 

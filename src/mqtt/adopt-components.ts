@@ -188,18 +188,19 @@ function coverParts(ctx: AdoptContext): AdoptedParts {
   if (command && close) features |= CoverFeature.CLOSE;
   if (command && stop) features |= CoverFeature.STOP;
   if (setPosition) features |= CoverFeature.SET_POSITION;
-  const states: Readonly<Record<string, string>> = {
-    [str(c.state_open, 'open')]: 'open',
-    [str(c.state_opening, 'opening')]: 'opening',
-    [str(c.state_closed, 'closed')]: 'closed',
-    [str(c.state_closing, 'closing')]: 'closing',
-    [str(c.state_stopped, 'stopped')]: 'open',
-  };
+  // Keyed by the payloads a device sends: a Map, so `toString` or `__proto__` is a payload it does not know.
+  const states: ReadonlyMap<string, string> = new Map([
+    [str(c.state_open, 'open'), 'open'],
+    [str(c.state_opening, 'opening'), 'opening'],
+    [str(c.state_closed, 'closed'), 'closed'],
+    [str(c.state_closing, 'closing'), 'closing'],
+    [str(c.state_stopped, 'stopped'), 'open'],
+  ]);
   let position: number | undefined;
   const topics: [string, TopicHandler][] = [];
   const stateTopic = optStr(c.state_topic);
   const attrs = (): JsonObject => (position === undefined ? {} : { current_position: position });
-  if (stateTopic) topics.push([stateTopic, (p) => ({ state: states[renderValue(ctx, p)] ?? null, attributes: attrs() })]);
+  if (stateTopic) topics.push([stateTopic, (p) => ({ state: states.get(renderValue(ctx, p)) ?? null, attributes: attrs() })]);
   const positionTopic = optStr(c.position_topic);
   if (positionTopic) {
     topics.push([
@@ -229,18 +230,18 @@ function coverParts(ctx: AdoptContext): AdoptedParts {
 function lockParts(ctx: AdoptContext): AdoptedParts {
   const c = ctx.config;
   const command = optStr(c.command_topic);
-  const states: Readonly<Record<string, string>> = {
-    [str(c.state_locked, 'LOCKED')]: 'locked',
-    [str(c.state_unlocked, 'UNLOCKED')]: 'unlocked',
-    [str(c.state_locking, 'LOCKING')]: 'locking',
-    [str(c.state_unlocking, 'UNLOCKING')]: 'unlocking',
-    [str(c.state_jammed, 'JAMMED')]: 'jammed',
-    [str(c.state_open, 'OPEN')]: 'open',
-    [str(c.state_opening, 'OPENING')]: 'opening',
-  };
+  const states: ReadonlyMap<string, string> = new Map([
+    [str(c.state_locked, 'LOCKED'), 'locked'],
+    [str(c.state_unlocked, 'UNLOCKED'), 'unlocked'],
+    [str(c.state_locking, 'LOCKING'), 'locking'],
+    [str(c.state_unlocking, 'UNLOCKING'), 'unlocking'],
+    [str(c.state_jammed, 'JAMMED'), 'jammed'],
+    [str(c.state_open, 'OPEN'), 'open'],
+    [str(c.state_opening, 'OPENING'), 'opening'],
+  ]);
   const topics: [string, TopicHandler][] = [];
   const stateTopic = optStr(c.state_topic);
-  if (stateTopic) topics.push([stateTopic, (p) => ({ state: states[renderValue(ctx, p)] ?? null })]);
+  if (stateTopic) topics.push([stateTopic, (p) => ({ state: states.get(renderValue(ctx, p)) ?? null })]);
   const openPayload = optStr(c.payload_open);
   const send = (payload: string) => {
     if (command) ctx.publish(command, commandPayload(ctx, payload));

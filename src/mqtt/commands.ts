@@ -1,5 +1,6 @@
 import { HubError } from '../core/errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
+import { lookupTable } from '../core/own-keys.js';
 
 /** A service call a command message asks for. */
 export interface CommandCall {
@@ -55,9 +56,10 @@ function lightCommand(payload: string): CommandCall {
   return { service: 'turn_on', data };
 }
 
-const COVER: Readonly<Record<string, string>> = { OPEN: 'open_cover', CLOSE: 'close_cover', STOP: 'stop_cover' };
-const LOCK: Readonly<Record<string, string>> = { LOCK: 'lock', UNLOCK: 'unlock', OPEN: 'open' };
-const ALARM: Readonly<Record<string, string>> = {
+// Keyed by command payloads from the broker: tables without a prototype.
+const COVER = lookupTable({ OPEN: 'open_cover', CLOSE: 'close_cover', STOP: 'stop_cover' });
+const LOCK = lookupTable({ LOCK: 'lock', UNLOCK: 'unlock', OPEN: 'open' });
+const ALARM = lookupTable({
   ARM_HOME: 'alarm_arm_home',
   ARM_AWAY: 'alarm_arm_away',
   ARM_NIGHT: 'alarm_arm_night',
@@ -65,7 +67,7 @@ const ALARM: Readonly<Record<string, string>> = {
   ARM_CUSTOM_BYPASS: 'alarm_arm_custom_bypass',
   DISARM: 'alarm_disarm',
   TRIGGER: 'alarm_trigger',
-};
+});
 
 function fromTable(table: Readonly<Record<string, string>>, payload: string, what: string): CommandCall {
   const service = table[payload.trim().toUpperCase()];

@@ -5,6 +5,7 @@ import type { Component } from '../core/component.js';
 import type { Core } from '../core/core.js';
 import type { HubEvent } from '../core/event-bus.js';
 import type { Logger } from '../core/log.js';
+import { ownValue } from '../core/own-keys.js';
 import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
 import { type OpenAppendFile, openAppendFile } from '../storage/journal.js';
 import { WriteGuard } from '../storage/write-guard.js';
@@ -235,7 +236,7 @@ export class Statistics implements Component, StatisticsReader {
         kind: stateClass === 'measurement' ? 'mean' : 'sum',
         unit: null,
         name: null,
-        unitClass: UNIT_CLASSES[deviceClass] ?? null,
+        unitClass: ownValue(UNIT_CLASSES, deviceClass) ?? null,
         stateClass: stateClass === 'measurement' ? '' : stateClass,
       });
       this.metaDirty = true;

@@ -7,6 +7,7 @@ import type { RegistryAction } from '../core/event-bus.js';
 import type { JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { TargetSelector } from '../core/targets.js';
+import { boundList } from '../util/log-bounds.js';
 import { AreaRegistry } from './area-registry.js';
 import { type RegistryConfig, readRegistryConfig } from './config.js';
 import { DeviceRegistryView } from './device-registry.js';
@@ -146,12 +147,12 @@ export class Registries implements Component {
     });
     const m = result.missing;
     const parts = [
-      m.floors.length > 0 ? `floors ${m.floors.join(', ')}` : '',
-      m.areas.length > 0 ? `areas ${m.areas.join(', ')}` : '',
-      m.devices.length > 0 ? `devices ${m.devices.join(', ')}` : '',
-      m.labels.length > 0 ? `labels ${m.labels.join(', ')}` : '',
+      m.floors.length > 0 ? `floors ${boundList(m.floors)}` : '',
+      m.areas.length > 0 ? `areas ${boundList(m.areas)}` : '',
+      m.devices.length > 0 ? `devices ${boundList(m.devices)}` : '',
+      m.labels.length > 0 ? `labels ${boundList(m.labels)}` : '',
     ].filter((p) => p !== '');
-    if (parts.length > 0) this.log.warn({ missing: m }, `Referenced ${parts.join(', ')} are missing or not currently available`);
+    if (parts.length > 0) this.log.warn({ missing: m }, 'Referenced %s are missing or not currently available', parts.join(', '));
     return result.entityIds;
   }
 

@@ -8,6 +8,7 @@ import type { FirstReportHook } from '../core/entity.js';
 import type { HubEvent } from '../core/event-bus.js';
 import { type JsonObject, jsonEqual } from '../core/json.js';
 import type { Logger } from '../core/log.js';
+import { setOwn } from '../core/own-keys.js';
 import { type Attributes, State } from '../core/state.js';
 import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
 import { type AppendFile, appendRecord, frameBytes, type OpenAppendFile, openAppendFile } from '../storage/journal.js';
@@ -340,9 +341,9 @@ export class RestoreState implements EntityRestoreHook, Component {
     const own: Record<string, Attributes[string]> = {};
     for (const [key, value] of Object.entries(pending.attributes)) {
       // Fixed attributes (capabilities, friendly_name) come from the driver again; storing them would only cost bytes.
-      if (key in fixed && jsonEqual(fixed[key], value)) continue;
+      if (Object.hasOwn(fixed, key) && jsonEqual(fixed[key], value)) continue;
       if (key === 'restored') continue;
-      own[key] = value;
+      setOwn(own, key, value);
     }
     const entry: StoredState = { state: pending.state, attributes: own, at: Math.floor(pending.lastUpdatedUs / 1000) };
     this.stored.set(id, entry);

@@ -2,16 +2,18 @@ import { readdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from '../core/log.js';
 import { readTextIfPresent, writeFileAtomic } from './atomic-file.js';
-import { quarantine } from './quarantine.js';
+import { copyAside, quarantine } from './quarantine.js';
 import { WriteGuard } from './write-guard.js';
 
-export { corruptName, quarantine } from './quarantine.js';
+export { copyAside, corruptName, quarantine } from './quarantine.js';
 export { writeFailureCause } from './write-guard.js';
 
 /**
  * The storage policy every file under the data directory follows:
  * - read-or-quarantine: a file that does not parse or has the wrong shape is renamed to
  *   `<name>.corrupt-<time>`, logged once as an error naming both names, and its owner starts empty;
+ *   a file of records of which only some are damaged (a YAML store cut in its last entry) is copied to that
+ *   name instead, and its owner keeps the whole records and writes them back;
  * - write-with-retry: atomic writes; when the disk is full, read-only or failing, one error is logged,
  *   the owner's memory stays the truth, and the latest content is written again with backoff (without
  *   waiting for another change) until it works, which is logged once too.
@@ -35,12 +37,29 @@ export type DataLoad<T> =
   | { readonly status: 'missing' }
   | { readonly status: 'ok'; readonly value: T }
   /** The file did not parse or had the wrong shape; it was moved aside (or could not be, then `movedTo` is undefined). */
-  | { readonly status: 'corrupt'; readonly movedTo: string | undefined };
+  | { readonly status: 'corrupt'; readonly movedTo: string | undefined }
+  /** Some records were damaged: `value` holds the whole ones, the file was copied to `copiedTo`; the owner writes `value` back. */
+  | { readonly status: 'salvaged'; readonly value: T; readonly copiedTo: string };
+
+/**
+ * What a parser returns for a file whose records are whole but for some: the whole ones (`value`), what was
+ * wrong with the others (`problem`, naming each) and what the owner keeps, for the log ("2 bans are kept").
+ */
+export class Salvaged<T> {
+  constructor(
+    readonly value: T,
+    readonly problem: string,
+    readonly kept: string,
+  ) {}
+}
 
 export interface ReadOptions<T> {
   readonly log: Logger;
-  /** Turns the file's text into its content; throws an Error saying what is wrong when it cannot. */
-  readonly parse: (text: string) => T;
+  /**
+   * Turns the file's text into its content; throws an Error saying what is wrong when it cannot, or returns
+   * Salvaged when it could read only some of the records.
+   */
+  readonly parse: (text: string) => T | Salvaged<T>;
   /** What the file is, for the log: "registry file", "auth file". */
   readonly label: string;
   /** What the owner does instead, for the log: "starting with an empty registry". */
@@ -49,30 +68,48 @@ export interface ReadOptions<T> {
 
 /**
  * Reads a data file. Missing is not an error. A file that does not parse is moved aside (one error log
- * naming the file, the new name and the problem). Unfinished temp files of this file's atomic writes (a
+ * naming the file, the new name and the problem); one the parser could read only in part (Salvaged) is copied
+ * aside, with one error naming the file, the copy and the damaged records. Unfinished temp files of this file's atomic writes (a
  * power cut between write and rename) are never read, and removed. Other read errors (EACCES, EIO) throw.
  */
 export async function readDataFile<T>(path: string, options: ReadOptions<T>): Promise<DataLoad<T>> {
   await removeStaleTemps(path, options.log);
   const text = await readTextIfPresent(path);
   if (text === undefined) return { status: 'missing' };
-  let value: T;
+  let value: T | Salvaged<T>;
   try {
     value = options.parse(text);
   } catch (err) {
-    const problem = err instanceof Error ? err.message : String(err);
-    let movedTo: string | undefined;
-    let moveError = '';
-    try {
-      movedTo = await quarantine(path);
-    } catch (renameErr) {
-      moveError = ` and could not be moved aside (${(renameErr as NodeJS.ErrnoException).code ?? String(renameErr)})`;
-    }
-    const where = movedTo === undefined ? moveError : `; moved aside to ${movedTo}`;
-    options.log.error({ path, movedTo, problem }, `${options.label} was corrupt: ${path} (${problem})${where}; ${options.fallback}`);
-    return { status: 'corrupt', movedTo };
+    return moveAside(path, err instanceof Error ? err.message : String(err), options);
   }
-  return { status: 'ok', value };
+  if (!(value instanceof Salvaged)) return { status: 'ok', value };
+  let copiedTo: string;
+  try {
+    copiedTo = await copyAside(path);
+  } catch (copyErr) {
+    // Without a copy the owner must not write the rest back: the file goes aside whole, as one that does not parse.
+    const code = (copyErr as NodeJS.ErrnoException).code ?? String(copyErr);
+    return moveAside(path, `${value.problem}; it could not be copied aside (${code})`, options);
+  }
+  options.log.error(
+    { path, copiedTo, problem: value.problem },
+    `${options.label} was damaged: ${path} (${value.problem}); a copy of it is kept at ${copiedTo}; ${value.kept}`,
+  );
+  return { status: 'salvaged', value: value.value, copiedTo };
+}
+
+/** The policy for a file that does not parse: renamed aside, one error naming both names, the owner starts empty. */
+async function moveAside<T>(path: string, problem: string, options: ReadOptions<T>): Promise<DataLoad<T>> {
+  let movedTo: string | undefined;
+  let moveError = '';
+  try {
+    movedTo = await quarantine(path);
+  } catch (renameErr) {
+    moveError = ` and could not be moved aside (${(renameErr as NodeJS.ErrnoException).code ?? String(renameErr)})`;
+  }
+  const where = movedTo === undefined ? moveError : `; moved aside to ${movedTo}`;
+  options.log.error({ path, movedTo, problem }, `${options.label} was corrupt: ${path} (${problem})${where}; ${options.fallback}`);
+  return { status: 'corrupt', movedTo };
 }
 
 /** A JSON parser for `readDataFile` that also checks the shape. */

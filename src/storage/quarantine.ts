@@ -1,3 +1,5 @@
+import { constants } from 'node:fs';
+import { copyFile, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isoFromMillis } from '../core/clock.js';
 import { nodeFs, type StorageFs, syncDir } from './storage-fs.js';
@@ -20,4 +22,21 @@ export async function quarantine(path: string, at: Date = new Date(), fs: Storag
   // start): the move is done either way, so a directory that cannot be synced does not make it fail.
   await syncDir(dirname(path), fs).catch(() => {});
   return movedTo;
+}
+
+/**
+ * Copies a damaged file to `<name>.corrupt-<time>` before its owner writes back what it could read, so no byte
+ * of it is lost: the copy and its directory entry are on disk before this resolves. Returns the copy's path.
+ */
+export async function copyAside(path: string, at: Date = new Date()): Promise<string> {
+  const copy = corruptName(path, at);
+  await copyFile(path, copy, constants.COPYFILE_EXCL);
+  const fh = await open(copy, constants.O_RDONLY);
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await syncDir(dirname(copy));
+  return copy;
 }

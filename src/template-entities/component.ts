@@ -102,10 +102,10 @@ export class TemplateEntities implements Component {
           try {
             vars = renderVariables(this.templates, block.variables, given, name, false);
           } catch (err) {
-            this.o.log.error({}, `template: Error rendering variables: ${errorText(err)}`);
+            this.o.log.error({}, 'template: Error rendering variables: %s', errorText(err));
             return;
           }
-          const scope = { triggerId: info.id, variables: vars, name, onError: (m: string) => this.o.log.warn({}, `template: ${m}`) };
+          const scope = { triggerId: info.id, variables: vars, name, onError: (m: string) => this.o.log.warn({}, 'template: %s', m) };
           if (!checkConditions(this.env, block.conditions, scope)) return;
           for (const item of items) item.writer.write(item.renderer.render(this.o.core, vars, item.optimistic()));
         },

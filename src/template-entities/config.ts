@@ -7,6 +7,7 @@ import { checkTemplates } from '../automation/templating.js';
 import { type ConfigIssue, type ConfigPath, ConfigReader, kindOf } from '../config/reader.js';
 import { slugify } from '../core/entity-id.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
+import { setOwn } from '../core/own-keys.js';
 import { BINARY_SENSOR_DEVICE_CLASSES } from '../domains/binary-sensor.js';
 import { BUTTON_DEVICE_CLASSES } from '../domains/button.js';
 import { SENSOR_DEVICE_CLASSES, SENSOR_STATE_CLASSES } from '../domains/sensor.js';
@@ -130,7 +131,7 @@ function parseEntity(
       continue;
     }
     checkTemplates(item, [...path, 'attributes', key], issues);
-    attributes[key] = typeof item === 'string' ? item : JSON.stringify(item);
+    setOwn(attributes, key, typeof item === 'string' ? item : JSON.stringify(item));
   }
   const deviceClasses: Partial<Record<TemplateDomain, readonly string[]>> = {
     sensor: SENSOR_DEVICE_CLASSES,

@@ -4,6 +4,7 @@ import type { Core } from '../core/core.js';
 import type { Entity } from '../core/entities.js';
 import type { JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
+import { setOwn } from '../core/own-keys.js';
 import { DEFAULT_NUMBER_MAX, DEFAULT_NUMBER_MIN, type NumberRange, numberState } from '../domains/number.js';
 import { parseResult, RenderInfo, type TemplateEngine } from '../template/index.js';
 import type { TemplateEntityDefinition } from './config.js';
@@ -73,7 +74,7 @@ export class TemplateRenderer {
       if (def.icon !== undefined) attributes.icon = one(def.icon, 'icon');
       if (def.picture !== undefined) attributes.entity_picture = one(def.picture, 'picture');
       for (const [key, source] of Object.entries(def.attributes))
-        attributes[key] = parseResult(one(source, `attributes.${key}`)) as JsonValue;
+        setOwn(attributes, key, parseResult(one(source, `attributes.${key}`)) as JsonValue);
       const state = def.state === undefined ? optimistic : this.stateOf(one(def.state, 'state'));
       const range =
         def.domain === 'number'
@@ -90,7 +91,7 @@ export class TemplateRenderer {
     } catch (err) {
       this.info = info;
       const message = errorText(err);
-      if (this.failing !== message) this.log.error({ entity_id: this.entityId }, `${this.entityId}: Error rendering template: ${message}`);
+      if (this.failing !== message) this.log.error({ entity_id: this.entityId }, `${this.entityId}: Error rendering template: %s`, message);
       this.failing = message;
       return { state: undefined, attributes: {} };
     }

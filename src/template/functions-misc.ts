@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { slugify } from '../core/entity-id.js';
+import { setOwn } from '../core/own-keys.js';
 import { readArgs } from './args.js';
 import { fault } from './errors.js';
 import { noDefault, sequenceOf, toFloat } from './functions-values.js';
@@ -116,7 +117,8 @@ export const MISC_GLOBALS: Readonly<Record<string, (...args: unknown[]) => unkno
   cycler: (...items) => new Cycler(items),
   namespace: (...args) => {
     const initial: Record<string, unknown> = {};
-    for (const arg of args) if (typeof arg === 'object' && arg !== null && !Array.isArray(arg)) Object.assign(initial, arg);
+    for (const arg of args)
+      if (typeof arg === 'object' && arg !== null && !Array.isArray(arg)) for (const [k, v] of Object.entries(arg)) setOwn(initial, k, v);
     return new Namespace(initial);
   },
   joiner: (sep) => {
@@ -139,7 +141,7 @@ export const MISC_GLOBALS: Readonly<Record<string, (...args: unknown[]) => unkno
     const last = args[args.length - 1];
     const out: Record<string, unknown> = {};
     if (typeof last === 'object' && last !== null && (last as { __keywords?: unknown }).__keywords === true) {
-      for (const [k, v] of Object.entries(last)) if (k !== '__keywords') out[k] = v;
+      for (const [k, v] of Object.entries(last)) if (k !== '__keywords') setOwn(out, k, v);
     }
     return out;
   },

@@ -1,3 +1,4 @@
+import { setOwn } from '../core/own-keys.js';
 import { readArgs } from './args.js';
 import { PyDateTime, PyTimedelta } from './datetime.js';
 import { fault } from './errors.js';
@@ -218,7 +219,7 @@ function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(value).sort()) out[k] = sortKeys(value[k]);
+  for (const k of Object.keys(value).sort()) setOwn(out, k, sortKeys(value[k]));
   return out;
 }
 

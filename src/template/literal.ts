@@ -1,3 +1,5 @@
+import { setOwn } from '../core/own-keys.js';
+
 /**
  * Home Assistant's result parsing (template.py `_parse_result`): the rendered text is read as a Python
  * literal, so `42` is a number, `[1, 2]` a list, `{'a': 1}` a dict and `True` a bool; a number is kept only
@@ -93,7 +95,7 @@ class Reader {
         this.i++;
         const v = this.value(depth + 1);
         if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'boolean' && key !== null) throw FAIL;
-        out[String(key)] = v;
+        setOwn(out, String(key), v);
       } else {
         if (isSet === false) throw FAIL;
         isSet = true;

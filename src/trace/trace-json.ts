@@ -1,5 +1,6 @@
 import { isoFromMicros } from '../core/clock.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
+import { setOwn } from '../core/own-keys.js';
 import type { RunTrace, TraceStep } from './trace.js';
 
 /**
@@ -40,7 +41,7 @@ export function plain(value: unknown, hook: PlainHook | undefined, depth = 0, se
     if (obj instanceof Map) return plain(Object.fromEntries(obj), hook, depth + 1, seen);
     if (obj instanceof Set) return plain([...obj], hook, depth + 1, seen);
     const out: Record<string, JsonValue> = {};
-    for (const [k, v] of Object.entries(obj)) if (v !== undefined) out[k] = plain(v, hook, depth + 1, seen);
+    for (const [k, v] of Object.entries(obj)) if (v !== undefined) setOwn(out, k, plain(v, hook, depth + 1, seen));
     return out;
   } finally {
     seen.delete(obj);

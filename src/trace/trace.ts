@@ -1,6 +1,7 @@
 import type { Micros } from '../core/clock.js';
 import type { Context } from '../core/context.js';
 import type { JsonObject } from '../core/json.js';
+import { setOwn } from '../core/own-keys.js';
 import { approxBytes } from './size.js';
 
 export type TraceDomain = 'automation' | 'script';
@@ -54,7 +55,7 @@ function changed(
     const value = variables[key];
     if (!Object.hasOwn(baseline, key) || baseline[key] !== value) {
       out ??= {};
-      out[key] = value;
+      setOwn(out, key, value);
     }
   }
   return out;
@@ -65,7 +66,7 @@ const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
 /** Replaces the values of a mapping that are too large by a note. */
 function shrink(values: Record<string, unknown>, limit: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key in values) out[key] = approxBytes(values[key], limit) > limit ? NOT_KEPT : values[key];
+  for (const key in values) setOwn(out, key, approxBytes(values[key], limit) > limit ? NOT_KEPT : values[key]);
   return out;
 }
 

@@ -1,5 +1,6 @@
 import convert from 'color-convert';
 import cssColors from 'color-name';
+import { ownValue } from '../core/own-keys.js';
 
 export type RGB = [r: number, g: number, b: number];
 export type HS = [hue: number, saturation: number];
@@ -13,7 +14,8 @@ export const COLOR_NAMES: readonly string[] = [...Object.keys(cssColors), ...Obj
 /** rgb for a colour name, matched case-insensitively with spaces removed; undefined when unknown. */
 export function rgbFromName(name: string): RGB | undefined {
   const key = name.replace(/\s+/g, '').toLowerCase();
-  const hit = (cssColors as Record<string, readonly number[]>)[key] ?? EXTRA_COLORS[key];
+  // The name comes from a client: only the tables' own names count (`constructor` is not a colour).
+  const hit = ownValue(cssColors as Record<string, readonly number[]>, key) ?? ownValue(EXTRA_COLORS, key);
   return hit === undefined ? undefined : [hit[0] as number, hit[1] as number, hit[2] as number];
 }
 

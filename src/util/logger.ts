@@ -2,6 +2,8 @@ import { Writable } from 'node:stream';
 import pino, { type DestinationStream, type Level } from 'pino';
 import type { Logger } from '../core/log.js';
 import { ErrorLog, formatLogRecord } from './error-log.js';
+import { boundFields, boundText, formatLogMessage, MAX_LOG_MESSAGE } from './log-bounds.js';
+import { LogRateLimit, type LogRateOptions } from './log-rate.js';
 
 export const LOG_LEVELS: readonly Level[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
 
@@ -20,15 +22,43 @@ export interface LoggerBundle {
 function serializeError(err: Error): ReturnType<typeof pino.stdSerializers.err> {
   const out = pino.stdSerializers.err(err);
   if (err instanceof Error && typeof err.name === 'string') out.type = err.name;
+  if (!(err instanceof Error)) return out;
+  // An error's message may carry input (an id, a payload): bounded, and the stack's copy of it too.
+  const message = typeof out.message === 'string' ? out.message : '';
+  if (message.length > MAX_LOG_MESSAGE) {
+    out.message = boundText(message, MAX_LOG_MESSAGE);
+    if (typeof out.stack === 'string') {
+      const at = out.stack.indexOf(message);
+      if (at !== -1) out.stack = out.stack.slice(0, at) + out.message + out.stack.slice(at + message.length);
+    }
+  }
+  if (typeof out.stack === 'string') out.stack = boundText(out.stack, MAX_STACK);
   return out;
+}
+
+/** Characters of an error's stack. */
+const MAX_STACK = 4000;
+/** A line longer than this (bindings or a serializer gone wrong) is replaced by a line saying so. */
+const MAX_LINE = 16_384;
+
+/** The last guard: a line is never longer than MAX_LINE, whatever its parts were. */
+function capLine(line: string): string {
+  if (line.length <= MAX_LINE) return line;
+  const level = /"level":(\d+)/.exec(line)?.[1] ?? '50';
+  const time = /"time":(\d+)/.exec(line)?.[1] ?? String(Date.now());
+  const msg = /"msg":"((?:[^"\\]|\\.){0,200})/.exec(line)?.[1] ?? '';
+  return `{"level":${level},"time":${time},"msg":"${msg} (a log line of ${line.length} characters, cut)"}\n`;
 }
 
 /**
  * JSON lines to stdout (or a given stream) for journald, and warnings and errors also into the in-memory
  * ring behind `/api/error_log`.
  */
-export function createLogger(options: { level?: Level; destination?: DestinationStream; errorLogSize?: number } = {}): LoggerBundle {
+export function createLogger(
+  options: { level?: Level; destination?: DestinationStream; errorLogSize?: number; rate?: LogRateOptions } = {},
+): LoggerBundle {
   const errorLog = new ErrorLog(options.errorLogSize);
+  const limit = new LogRateLimit(options.rate);
   const ring = new Writable({
     write(chunk: Buffer, _enc, done) {
       try {
@@ -49,11 +79,58 @@ export function createLogger(options: { level?: Level; destination?: Destination
     { level: options.level ?? 'info', stream: main },
     { level: 'warn', stream: ring },
   ]);
-  const log = pino({ level: options.level ?? 'info', base: undefined, serializers: { err: serializeError } }, streams);
+  // Summaries of suppressed lines go through the same method, past the limit.
+  let summarizing = false;
+  const bypass = (fn: () => void): void => {
+    summarizing = true;
+    try {
+      fn();
+    } finally {
+      summarizing = false;
+    }
+  };
+  const log = pino(
+    {
+      level: options.level ?? 'info',
+      base: undefined,
+      serializers: { err: serializeError },
+      hooks: {
+        logMethod(args, method, level) {
+          const write = (fields: object, msg?: string): void => {
+            (method as (...a: unknown[]) => void).apply(this, msg === undefined ? [fields] : [fields, msg]);
+          };
+          if (summarizing) {
+            write(...(args as unknown as [object, string]));
+            return;
+          }
+          const line = parseArgs(args as unknown as unknown[]);
+          const chindings = (this as unknown as Record<symbol, string | undefined>)[pino.symbols.chindingsSym] ?? '';
+          const key = `${level}\u0000${chindings}\u0000${line.template.slice(0, 200)}`;
+          const summary = (fields: object, message: string): void => bypass(() => write(fields, message));
+          // A kind beyond the table's bounds is summed up by the root logger, at the same level.
+          const overflow = (fields: object, message: string): void =>
+            bypass(() => (log[pino.levels.labels[level] as Level] as (o: object, m: string) => void).call(log, fields, message));
+          if (!limit.admit(level, key, line.template, summary, overflow)) return;
+          const fields = line.fields === undefined ? {} : boundFields(line.fields);
+          if (line.hasMessage) {
+            write(fields, formatLogMessage(line.template, line.params));
+            return;
+          }
+          // pino would take the message of an error whole.
+          const err = line.fields instanceof Error ? line.fields : (line.fields as { err?: unknown } | undefined)?.err;
+          if (err instanceof Error) write(fields, boundText(err.message, MAX_LOG_MESSAGE));
+          else write(fields);
+        },
+        streamWrite: capLine,
+      },
+    },
+    streams,
+  );
   return {
     log: log as unknown as Logger,
     errorLog,
     flush() {
+      limit.flush();
       if (destinationFailed) return;
       const d = main as { flushSync?: () => void };
       try {
@@ -63,4 +140,14 @@ export function createLogger(options: { level?: Level; destination?: Destination
       }
     },
   };
+}
+
+/** A call's arguments as pino takes them: fields (optional), then a message template and its values. */
+function parseArgs(args: readonly unknown[]): { fields: object | undefined; template: string; hasMessage: boolean; params: unknown[] } {
+  const [first, ...rest] = args;
+  if (typeof first === 'object' && first !== null) {
+    const [msg, ...params] = rest;
+    return { fields: first, template: typeof msg === 'string' ? msg : '', hasMessage: msg !== undefined, params };
+  }
+  return { fields: undefined, template: typeof first === 'string' ? first : String(first), hasMessage: true, params: rest };
 }

@@ -14,6 +14,7 @@ import { HttpServer } from '../../src/http/server.js';
 import { Registries } from '../../src/registry/index.js';
 import { SECTION_VALIDATORS } from '../../src/sections.js';
 import { ErrorLog } from '../../src/util/error-log.js';
+import { formatLogMessage } from '../../src/util/log-bounds.js';
 import { MINIMAL_CONFIG, type Teardown } from '../helpers/hub.js';
 
 /** A message from the server, as parsed JSON. */
@@ -274,9 +275,9 @@ export function recordingLogger(): Logger & {
   let waiters: (() => void)[] = [];
   const at =
     (level: string) =>
-    (obj: object | string, msg?: string): void => {
+    (obj: object | string, msg?: string, ...values: unknown[]): void => {
       if (typeof obj === 'string') lines.push({ level, obj: {}, msg: obj });
-      else lines.push({ level, obj: obj as Record<string, unknown>, msg: msg ?? '' });
+      else lines.push({ level, obj: obj as Record<string, unknown>, msg: formatLogMessage(msg ?? '', values) });
       const w = waiters;
       waiters = [];
       for (const fn of w) fn();

@@ -1,7 +1,8 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { BANS_FILE, LoginGuard } from '../../src/auth/bans.js';
+import { BANS_FILE } from '../../src/auth/ban-file.js';
+import { LoginGuard } from '../../src/auth/bans.js';
 import { SESSIONS_FILE, SessionStore } from '../../src/auth/sessions.js';
 import { AUTH_FILE, AuthStore } from '../../src/auth/store.js';
 import { startTestHub } from '../helpers/hub.js';

@@ -4,6 +4,7 @@ import { Core } from '../../src/core/core.js';
 import { silentLogger } from '../../src/core/log.js';
 import { addLight, type LightCapabilities, type LightTurnOnParams, lightDomain, normaliseTurnOn } from '../../src/domains/light.js';
 import { addSwitch, switchDomain } from '../../src/domains/switch.js';
+import { formatLogMessage } from '../../src/util/log-bounds.js';
 
 function setup(caps: LightCapabilities) {
   const core = new Core({ log: silentLogger, clock: new ManualClock() });
@@ -120,7 +121,9 @@ t.test('bad fields are refused with the field and the allowed values named', asy
 
 t.test('an unknown colour name that slips past validation falls back to white', async (t) => {
   const warnings: string[] = [];
-  const p = normaliseTurnOn({ supportedColorModes: ['rgb'] }, { color_name: 'nope' }, undefined, (m) => warnings.push(m));
+  const p = normaliseTurnOn({ supportedColorModes: ['rgb'] }, { color_name: 'nope' }, undefined, (m, ...v) =>
+    warnings.push(formatLogMessage(m, v)),
+  );
   t.same(p, { rgb_color: [255, 255, 255] });
   t.same(warnings, ['Got unknown color nope, falling back to white']);
 });

@@ -1,4 +1,5 @@
 import type { LogFn, Logger } from '../../src/core/log.js';
+import { formatLogMessage } from '../../src/util/log-bounds.js';
 
 export interface LogLine {
   readonly level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
@@ -22,11 +23,11 @@ export class RecordingLogger implements Logger {
   ) {
     const at =
       (level: LogLine['level']): LogFn =>
-      (objOrMsg: object | string, msg?: string) => {
+      (objOrMsg: object | string, msg?: string, ...values: unknown[]) => {
         const line: LogLine =
           typeof objOrMsg === 'string'
             ? { level, msg: objOrMsg, obj: { ...this.bindings } }
-            : { level, msg: msg ?? '', obj: { ...this.bindings, ...(objOrMsg as Record<string, unknown>) } };
+            : { level, msg: formatLogMessage(msg ?? '', values), obj: { ...this.bindings, ...(objOrMsg as Record<string, unknown>) } };
         this.lines.push(line);
         for (const w of [...this.watchers]) w(line);
       };

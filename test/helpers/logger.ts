@@ -1,4 +1,5 @@
 import type { Logger } from '../../src/core/log.js';
+import { formatLogMessage } from '../../src/util/log-bounds.js';
 
 export interface LogEntry {
   readonly level: string;
@@ -9,8 +10,8 @@ export interface LogEntry {
 export function memoryLogger(entries: LogEntry[] = []): Logger & { entries: LogEntry[] } {
   const at =
     (level: string) =>
-    (a: object | string, b?: string): void => {
-      entries.push({ level, msg: typeof a === 'string' ? a : (b ?? '') });
+    (a: object | string, b?: string, ...values: unknown[]): void => {
+      entries.push({ level, msg: typeof a === 'string' ? a : formatLogMessage(b ?? '', values) });
     };
   const log: Logger & { entries: LogEntry[] } = {
     entries,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Logger } from '../../src/core/log.js';
 import { writeFileAtomic } from '../../src/storage/atomic-file.js';
+import { formatLogMessage } from '../../src/util/log-bounds.js';
 import type { LogEntry } from '../helpers/logger.js';
 
 const run = promisify(execFile);
@@ -55,10 +56,10 @@ export function watchedLogger(): WatchedLogger {
   const entries: WatchedLogger['entries'] = [];
   const at =
     (level: string) =>
-    (a: object | string, b?: string): void => {
+    (a: object | string, b?: string, ...values: unknown[]): void => {
       entries.push({
         level,
-        msg: typeof a === 'string' ? a : (b ?? ''),
+        msg: typeof a === 'string' ? a : formatLogMessage(b ?? '', values),
         fields: typeof a === 'string' ? {} : (a as Record<string, unknown>),
       });
       for (const wake of [...wakers]) wake();

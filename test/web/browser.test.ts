@@ -203,3 +203,26 @@ t.test('the dashboard stays smooth with 1,000 entities and frequent updates (one
   t.ok(perf.longest < 250, `no long task froze the page (longest ${Math.round(perf.longest)} ms)`);
   t.same(problems, []);
 });
+
+t.test('entities of a domain named like an inherited property (constructor.x) show as plain cards', async (t) => {
+  const web = await startWebHub(t, { yaml: MINIMAL_CONFIG });
+  const { page, problems } = await openBrowser(t);
+  await createOwnerInBrowser(web, page, OWNER);
+  await page.locator('[data-link="live"]').waitFor();
+  const owner = web.hub.auth.ownerUser();
+  const token = await web.hub.auth.createToken(owner?.id ?? '', 'hostile names');
+  for (const id of ['constructor.x', 'tostring.y', 'hasownproperty.z']) {
+    const res = await rest(web, `/api/states/${id}`, token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ state: 'toString', attributes: { friendly_name: id } }),
+    });
+    t.equal(res.status, 201);
+  }
+  for (const id of ['constructor.x', 'tostring.y', 'hasownproperty.z']) {
+    await page.locator(`article[data-entity="${id}"]`).waitFor({ timeout: 3000 });
+    t.pass(`${id} has its card`);
+  }
+  t.ok(await page.getByRole('heading', { name: 'Constructor' }).first().isVisible(), 'the section is titled after the domain');
+  t.same(problems, [], 'no script errors');
+});

@@ -277,7 +277,11 @@ export class Connection {
   private dropSlow(info: SlowConsumer): void {
     this.env.log.warn(
       { ...this.logFields(), pending: info.pending, pendingBytes: info.pendingBytes },
-      `${info.reason}. Disconnecting WebSocket client ${this.remoteAddress} (user ${this.who?.user.name ?? 'unauthenticated'}, ${info.pending} pending messages). The system's load is too high or the client is not reading.`,
+      "%s. Disconnecting WebSocket client %s (user %s, %d pending messages). The system's load is too high or the client is not reading.",
+      info.reason,
+      this.remoteAddress,
+      this.who?.user.name ?? 'unauthenticated',
+      info.pending,
     );
     if (this.phase === 'closed') return;
     // Forceful: a client that does not read would never take a close frame either.

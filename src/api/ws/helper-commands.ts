@@ -1,5 +1,6 @@
 import { describeValue, HubError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
+import { setOwn } from '../../core/own-keys.js';
 import { HELPER_DOMAINS } from '../../domains/index.js';
 import type { HelperItems } from '../../http/context.js';
 import { requireAdmin, userOf } from './command.js';
@@ -20,7 +21,7 @@ function items(conn: Connection, domain: string): HelperItems {
 /** The message without the protocol's keys (and without the item id key for update). */
 function payload(message: JsonObject, drop: string[]): JsonObject {
   const out: Record<string, JsonObject[string]> = {};
-  for (const [k, v] of Object.entries(message)) if (k !== 'id' && k !== 'type' && !drop.includes(k)) out[k] = v;
+  for (const [k, v] of Object.entries(message)) if (k !== 'id' && k !== 'type' && !drop.includes(k)) setOwn(out, k, v);
   return out;
 }
 

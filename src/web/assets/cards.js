@@ -38,7 +38,8 @@ export function Card({ id, store, call }) {
   const unavailable = st.state === 'unavailable';
   /** @type {Act} */
   const act = (service, data = {}, other = domain) => call(other, service, id, data);
-  const Controls = CONTROLS[domain];
+  // A domain is any entity id's (a client can set `constructor.x`): only the table's own keys are controls.
+  const Controls = Object.hasOwn(CONTROLS, domain) ? CONTROLS[domain] : undefined;
   const name = String(st.attributes.friendly_name ?? id);
   const style = accentStyle(st);
   const toggle = TOGGLE_DOMAINS.has(domain) && !unavailable && (st.state === 'on' || st.state === 'off');

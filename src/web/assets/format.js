@@ -64,7 +64,9 @@ export function stateText(st) {
       return unit === '' ? shown : unit === '%' ? `${shown}%` : `${shown} ${unit}`;
     }
     case 'binary_sensor': {
-      const labels = BINARY_LABELS[String(a.device_class)] ?? ['Off', 'On'];
+      // Any client can set a device class: only the table's own keys are labels (`constructor` is not).
+      const dc = String(a.device_class);
+      const labels = (Object.hasOwn(BINARY_LABELS, dc) ? BINARY_LABELS[dc] : undefined) ?? ['Off', 'On'];
       return s === 'on' ? labels[1] : s === 'off' ? labels[0] : humanize(s);
     }
     case 'light':

@@ -65,7 +65,10 @@ const DOMAIN_TITLES = {
 
 /** @param {string} domain */
 export function domainTitle(domain) {
-  return DOMAIN_TITLES[domain] ?? domain.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+  return (
+    (Object.hasOwn(DOMAIN_TITLES, domain) ? DOMAIN_TITLES[domain] : undefined) ??
+    domain.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())
+  );
 }
 
 /** @param {string} domain */
