@@ -248,6 +248,10 @@ export class Hub {
   private async doStop(): Promise<void> {
     const { core } = this;
     core.runState = 'STOPPING';
+    // Parts stop their I/O; what they made stays (Home Assistant keeps entities at shutdown): removed only when
+    // the configuration removes it, on a reload or at the next start.
+    core.entities.keepAll();
+    core.devices.keepAll();
     core.bus.fire('homeassistant_stop', {}, core.newContext());
     await this.lifecycle.stop();
     this.own.scheduler?.stopAll();

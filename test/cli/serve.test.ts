@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { WsClient } from '../api/ws-client.js';
 import { BROKEN_HOME } from '../fixtures/broken-home.js';
 import { runCli, ServeProcess } from './cli-process.js';
 
@@ -183,3 +184,31 @@ t.test(
     t.equal(stopped.code, 0, p.stderr);
   },
 );
+
+t.test('at SIGTERM a WebSocket subscriber sees the hub go, not its entities deleted', async (t) => {
+  const dir = await tempDir(t);
+  const data = join(dir, 'data');
+  const created = await runCli(['token', 'create', '--data', data, '--name', 'test']);
+  const token = created.stdout.trim();
+  // The bundled demo: entities of every driver kind, helpers, templates, thermostats, automations and scenes.
+  const p = serve(t, ['--data', data, '--host', '127.0.0.1', '--port', '0']);
+  const port = (await p.waitForLog('API listening')).port as number;
+  await p.waitForLog('hearth started');
+  const ws = await WsClient.authenticated(`ws://127.0.0.1:${port}/api/websocket`, token);
+  t.teardown(() => ws.close());
+  const states = await ws.command('get_states');
+  const count = (states.result as unknown[]).length;
+  t.ok(count > 20, `the demo has entities (${count})`);
+  const subscribed = await ws.command('subscribe_events', { event_type: 'state_changed' });
+  t.equal(subscribed.success, true);
+
+  const stopped = await p.stop('SIGTERM', STOP_LIMIT_MS);
+  t.equal(stopped.code, 0, p.stderr);
+  await ws.waitClosed(STOP_LIMIT_MS);
+  const removals = ws.messages
+    .filter((m) => m.type === 'event')
+    .map((m) => (m.event as { data: { entity_id: string; new_state: unknown } }).data)
+    .filter((d) => d.new_state === null)
+    .map((d) => d.entity_id);
+  t.same(removals, [], 'no state_changed with new_state: null');
+});
