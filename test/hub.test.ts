@@ -61,8 +61,16 @@ t.test('a part that fails or hangs on start never stops or delays the hub for lo
   const res = await fetch(`http://127.0.0.1:${hub.port}/nope`);
   t.equal(res.status, 404, 'the API answers');
   t.match(lines.join('\n'), /failing is not started: failed to start: bus missing/);
-  t.match(lines.join('\n'), /still starting after 0\.05 s/);
+  t.match(lines.join('\n'), /warn hanging is still starting: no start within 0\.05 s/);
   t.match(lines.join('\n'), /throwing is not started: could not be set up: bad wiring/);
+  const note = hub.core.notifications.get('invalid_config')?.message ?? '';
+  for (const named of [
+    ' - failing: failed to start: bus missing',
+    ' - hanging (still starting): ',
+    ' - throwing: could not be set up: bad wiring',
+  ]) {
+    t.match(note, named, 'named in the invalid_config notification');
+  }
   await hub.stop();
   await hub.stop();
   t.same(stopped.sort(), ['failing', 'hanging']);

@@ -76,7 +76,7 @@ export class IsolatedPart implements Component {
     try {
       part = integration.create(context(scope), config);
     } catch (err) {
-      problems.report(this.name, `could not be set up: ${errorText(err)}`, { err });
+      problems.report(this.name, `could not be set up: ${errorText(err)}`, 'off', err);
       return;
     }
     if (part === undefined) return;
@@ -87,10 +87,8 @@ export class IsolatedPart implements Component {
     if (outcome.kind === 'done') this.started(part);
     else if (outcome.kind === 'failed') await this.failed(part, outcome.err);
     else {
-      context(scope).log.warn(
-        { part: this.name },
-        `${this.name} is still starting after ${this.o.startTimeoutMs / 1000} s; the hub carries on without waiting`,
-      );
+      const s = this.o.startTimeoutMs / 1000;
+      problems.report(this.name, `no start within ${s} s; the hub carries on without waiting`, 'starting');
       run.then(
         () => this.started(part),
         (err: unknown) => this.failed(part, err),
@@ -114,11 +112,11 @@ export class IsolatedPart implements Component {
     ctx.core.removeOwner(part.owner ?? ctx.owner);
     this.failures++;
     if (!isTransient(err) || this.stopped) {
-      this.o.problems.report(this.name, `failed to start: ${errorText(err)}`, { err });
+      this.o.problems.report(this.name, `failed to start: ${errorText(err)}`, 'off', err);
       return;
     }
     const delayMs = backoffDelay(this.failures, this.o.retry ?? PART_RETRY);
-    this.o.problems.report(this.name, errorText(err), { retrying: true, err });
+    this.o.problems.report(this.name, errorText(err), 'retrying', err);
     ctx.log.debug({ part: this.name, attempt: this.failures, delayMs }, `${this.name}: next try in ${delayMs / 1000} s`);
     const config = this.o.setup.config;
     if (config !== undefined) this.retryTimer = this.o.scheduler.timeout(() => void this.attempt(config), delayMs);

@@ -5,10 +5,20 @@ import { INVALID_CONFIG_NOTIFICATION } from '../core/notifications.js';
 /** At most this many parts are listed in the notification (the log names every one). */
 const MAX_LISTED = 50;
 
+/** Why a part is not running: left off, tried again by itself, or still starting past its deadline. */
+export type PartState = 'off' | 'retrying' | 'starting';
+
 interface Entry {
   readonly reason: string;
-  readonly retrying: boolean;
+  readonly state: PartState;
 }
+
+const SAID: Readonly<Record<PartState, string>> = {
+  off: 'is not started',
+  retrying: 'is not started yet; retrying with backoff',
+  starting: 'is still starting',
+};
+const SHOWN: Readonly<Record<PartState, string>> = { off: '', retrying: ' (retrying)', starting: ' (still starting)' };
 
 /**
  * What could not be set up, said once: one log line per broken part (again only when its reason changes), and
@@ -23,14 +33,14 @@ export class SetupProblems {
     private readonly log: Logger,
   ) {}
 
-  /** `name` could not be set up because of `reason`; `retrying` when it is tried again by itself. */
-  report(name: string, reason: string, options: { readonly retrying?: boolean; readonly err?: unknown } = {}): void {
-    const retrying = options.retrying === true;
+  /** `name` is not running because of `reason` (said again only when that changes). */
+  report(name: string, reason: string, state: PartState = 'off', err?: unknown): void {
     const had = this.broken.get(name);
-    if (had?.reason === reason && had.retrying === retrying) return;
-    this.broken.set(name, { reason, retrying });
-    const what = retrying ? 'is not started yet; retrying with backoff' : 'is not started';
-    this.log.error({ part: name, err: options.err }, `${name} ${what}: ${reason}`);
+    if (had?.reason === reason && had.state === state) return;
+    this.broken.set(name, { reason, state });
+    const line = `${name} ${SAID[state]}: ${reason}`;
+    if (state === 'starting') this.log.warn({ part: name }, line);
+    else this.log.error({ part: name, err }, line);
     this.publish();
   }
 
@@ -51,7 +61,7 @@ export class SetupProblems {
       notifications.dismiss(INVALID_CONFIG_NOTIFICATION);
       return;
     }
-    const lines = [...this.broken].slice(0, MAX_LISTED).map(([name, e]) => ` - ${name}${e.retrying ? ' (retrying)' : ''}: ${e.reason}`);
+    const lines = [...this.broken].slice(0, MAX_LISTED).map(([name, e]) => ` - ${name}${SHOWN[e.state]}: ${e.reason}`);
     if (this.broken.size > MAX_LISTED) lines.push(` - and ${this.broken.size - MAX_LISTED} more (see the log)`);
     const message = `The following integrations and platforms could not be set up:\n\n${lines.join('\n')}\n\nPlease check your config and the log.`;
     notifications.create(message, 'Invalid config', INVALID_CONFIG_NOTIFICATION);
