@@ -60,13 +60,14 @@ function without(value: JsonValue, paths: readonly ConfigPath[]): JsonValue | un
     return out;
   }
   if (isJsonObject(value)) {
-    const out: Record<string, JsonValue> = {};
+    // Keys come from the file: fromEntries makes each an own property (`__proto__:` too), never a prototype.
+    const kept: [string, JsonValue][] = [];
     for (const [key, item] of Object.entries(value)) {
       const under = rest(key);
-      const kept = under.length === 0 ? item : without(item, under);
-      if (kept !== undefined) out[key] = kept;
+      const left = under.length === 0 ? item : without(item, under);
+      if (left !== undefined) kept.push([key, left]);
     }
-    return out;
+    return Object.fromEntries(kept);
   }
   return value;
 }

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { automationIntegration } from '../../src/automation/integration.js';
 import { readConfigText } from '../../src/config/load.js';
+import { helpersIntegration } from '../../src/helpers/index.js';
 import { setupOf } from '../../src/integration/setup.js';
 import { mqttIntegration } from '../../src/mqtt/integration.js';
 import { SECTION_VALIDATORS } from '../../src/sections.js';
@@ -67,4 +68,16 @@ t.test('a part without items is not started on any problem, and reads its sectio
   const sound = read('mqtt:\n  broker: mqtt://127.0.0.1\n');
   t.equal(setupOf(mqttIntegration, sound).config?.mqtt, sound.parsed.get('mqtt'), 'the very object the load read');
   t.same(setupOf(mqttIntegration, read('')).config, { mqtt: undefined }, 'nothing configured without the section');
+});
+
+t.test('leaving out a broken item keeps a sound one named __proto__ (keys from the file never reach a prototype)', async (t) => {
+  const setup = setupOf(helpersIntegration, read('input_boolean:\n  __proto__: {name: Proto}\n  bad: {name: [1]}\n'));
+  t.same(
+    setup.config?.input_boolean?.map((i) => i.id),
+    ['__proto__'],
+  );
+  t.same(
+    setup.broken.map((b) => b.name),
+    ['input_boolean.bad'],
+  );
 });
