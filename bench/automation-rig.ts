@@ -6,10 +6,12 @@
  * and the same entities with no automation loaded.
  */
 import { AutomationExtension } from '../src/automation/index.js';
+import { automationIntegration } from '../src/automation/integration.js';
 import { parseConfigText } from '../src/config/load.js';
 import { Core } from '../src/core/core.js';
 import { silentLogger } from '../src/core/log.js';
 import { DOMAINS } from '../src/domains/index.js';
+import { setupOf } from '../src/integration/setup.js';
 import { SECTION_VALIDATORS } from '../src/sections.js';
 
 export const COUNTS = { temp: 300, power: 200, motion: 300, plug: 200 } as const;
@@ -91,7 +93,9 @@ export async function startRig(withAutomations: boolean): Promise<Rig> {
   let extension: AutomationExtension | undefined;
   if (withAutomations) {
     const config = parseConfigText(automationsYaml(), null, SECTION_VALIDATORS);
-    extension = new AutomationExtension(core, config, silentLogger);
+    const definitions = setupOf(automationIntegration, config).config;
+    if (definitions === undefined) throw new Error('the automations have problems');
+    extension = new AutomationExtension(core, config.hub, silentLogger, { definitions });
     await extension.start();
     const loaded = [...core.states.entityIds()].filter((id) => id.startsWith('automation.')).length;
     if (loaded !== AUTOMATIONS) throw new Error(`expected ${AUTOMATIONS} automations, loaded ${loaded}`);

@@ -66,7 +66,8 @@ async function server(): Promise<void> {
   const { default: pino } = await import('pino');
   const { parseConfigText } = await import('../src/config/load.js');
   const { Hub, SECTION_VALIDATORS } = await import('../src/hub.js');
-  const { createGpioKind } = await import('../drivers/gpio/index.js');
+  const { INTEGRATIONS, withIntegrations } = await import('../src/sections.js');
+  const { createGpioIntegration } = await import('../drivers/gpio/index.js');
   const { FakeGpioBackend } = await import('../drivers/gpio/fake-backend.js');
 
   const fake = new FakeGpioBackend();
@@ -90,7 +91,7 @@ async function server(): Promise<void> {
     log,
     host: '127.0.0.1',
     port: 0,
-    driverKinds: [createGpioKind({ backend: async () => fake })],
+    integrations: withIntegrations(INTEGRATIONS, createGpioIntegration({ backend: async () => fake })),
   });
   const { states, bus } = hub.core;
   // The first poll exports the line and reports its level; edges count only after that.

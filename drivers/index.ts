@@ -1,20 +1,24 @@
-import type { DriverKind } from './driver.js';
-import { gpioKind } from './gpio/index.js';
-import { i2cKind } from './i2c/index.js';
-import { onewireKind } from './onewire/index.js';
-import { serialKind } from './serial/index.js';
-import { parseVirtualSection, VirtualDriver } from './virtual/index.js';
-import { zigbeeKind } from './zigbee/index.js';
+import type { AnyIntegration, Integration, SectionParser } from '../src/integration/integration.js';
+import { gpioIntegration } from './gpio/index.js';
+import { i2cIntegration } from './i2c/index.js';
+import { onewireIntegration } from './onewire/index.js';
+import { serialIntegration } from './serial/index.js';
+import { type ParsedItem, parseVirtualSection, VirtualDriver } from './virtual/index.js';
+import { zigbeeIntegration } from './zigbee/index.js';
 
-const virtualKind: DriverKind = {
-  section: 'virtual',
-  validate: (value, path, issues) => {
-    parseVirtualSection(value, path, issues);
-  },
-  create(ctx, value) {
-    const items = parseVirtualSection(value, ['virtual'], []);
-    return items.length === 0 ? undefined : new VirtualDriver(ctx, { items, random: ctx.random });
-  },
+/** `virtual:`: simulated devices of every domain (the demo, and tests). */
+export const virtualIntegration: Integration<{ virtual: SectionParser<ParsedItem[]> }, VirtualDriver> = {
+  name: 'virtual',
+  sections: { virtual: parseVirtualSection },
+  create: (ctx, { virtual }) => (virtual.length === 0 ? undefined : new VirtualDriver(ctx, { items: virtual, random: ctx.random })),
 };
 
-export const DRIVER_KINDS: readonly DriverKind[] = [virtualKind, gpioKind, i2cKind, onewireKind, serialKind, zigbeeKind];
+/** Every driver kind, in start order. */
+export const DRIVER_INTEGRATIONS: readonly AnyIntegration[] = [
+  virtualIntegration,
+  gpioIntegration,
+  i2cIntegration,
+  onewireIntegration,
+  serialIntegration,
+  zigbeeIntegration,
+];

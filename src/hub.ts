@@ -1,41 +1,39 @@
 import { mkdir } from 'node:fs/promises';
-import type { DriverKind } from '../drivers/driver.js';
-import { DRIVER_KINDS } from '../drivers/index.js';
 import { LoginGuard } from './auth/bans.js';
 import { readHttpSettings } from './auth/http-section.js';
 import { AuthStore } from './auth/store.js';
-import { AutomationExtension } from './automation/index.js';
+import { automationIntegration } from './automation/integration.js';
 import { TimeZone } from './automation/local-time.js';
-import { loadConfig } from './config/load.js';
+import { readConfigFile } from './config/load.js';
 import type { HubConfig } from './config/types.js';
 import type { Clock } from './core/clock.js';
 import type { Component } from './core/component.js';
 import { Core } from './core/core.js';
+import { HubError } from './core/errors.js';
 import { Lifecycle } from './core/lifecycle.js';
 import type { Logger } from './core/log.js';
 import { DOMAINS } from './domains/index.js';
-import { Helpers } from './helpers/index.js';
+import { helpersIntegration } from './helpers/index.js';
 import type { HttpServer } from './http/server.js';
-import { Drivers } from './hub/drivers.js';
 import { exposedGc, HeapTrim } from './hub/heap-trim.js';
 import { HttpComponent } from './hub/http.js';
-import { mqttComponent } from './hub/mqtt.js';
+import type { AnyIntegration, MessageSource } from './integration/integration.js';
+import { Parts } from './integration/parts.js';
 import type { MqttComponent } from './mqtt/component.js';
-import { readRecorderConfig } from './recorder/config.js';
-import { Recorder } from './recorder/recorder.js';
-import { Statistics } from './recorder/statistics.js';
+import { mqttIntegration } from './mqtt/integration.js';
+import { recorderIntegration } from './recorder/integration.js';
+import type { Recorder } from './recorder/recorder.js';
+import type { Statistics } from './recorder/statistics.js';
 import { Registries } from './registry/index.js';
-import { SECTION_VALIDATORS } from './sections.js';
-import { templateEngineFor } from './template/index.js';
-import { TemplateEntities } from './template-entities/index.js';
-import { Thermostats } from './thermostat/index.js';
+import { RestoreState } from './restore/restore-state.js';
+import { INTEGRATIONS, REQUIRED_SECTIONS, SECTION_VALIDATORS } from './sections.js';
+import { templateEngineFor, textRenderer } from './template/index.js';
+import type { BackoffOptions } from './util/backoff.js';
+import { ErrorLog } from './util/error-log.js';
+import { type Scheduler, scopedScheduler, timersScheduler } from './util/scheduler.js';
 
 /** Re-exported for tests and benches; check-config imports ./sections.js so it never loads uWS. */
 export { SECTION_VALIDATORS };
-
-import { RestoreState } from './restore/restore-state.js';
-import { ErrorLog } from './util/error-log.js';
-import type { Scheduler } from './util/scheduler.js';
 
 export interface HubOptions {
   readonly config: HubConfig;
@@ -46,26 +44,26 @@ export interface HubOptions {
   readonly host?: string;
   readonly port?: number;
   readonly clock?: Clock;
-  /** Timers that run on the clock (helpers' timers); real timers by default, a manual one in tests. */
+  /** The hub's timers, on its clock (every part gets a scope of it); real timers by default, a manual one in tests. */
   readonly scheduler?: Scheduler;
   /** Random source for the virtual devices (tests seed it). */
   readonly random?: () => number;
-  /** The driver kinds to load (tests add failing or slow ones); DRIVER_KINDS by default. */
-  readonly driverKinds?: readonly DriverKind[];
-  /** How long start() waits for a driver before carrying on without it. */
-  readonly driverStartTimeoutMs?: number;
-  /** The MQTT client's first reconnect delay (tests shorten it). */
-  readonly mqttMinReconnectMs?: number;
+  /** The optional parts, in start order; INTEGRATIONS by default (tests swap one for a fake: withIntegrations). */
+  readonly integrations?: readonly AnyIntegration[];
+  /** How long start() waits for a part before carrying on without it (10 s). */
+  readonly startTimeoutMs?: number;
+  /** Retry delays of a part whose start failed with a cause that can pass (5 s doubling to 5 min). */
+  readonly retry?: BackoffOptions;
 }
 
-/** A driver failing to start is contained: logged once, the hub carries on. */
-const DRIVER_START_TIMEOUT_MS = 10_000;
+/** A part slow to start is waited for this long, then the hub carries on (it may still come up). */
+const START_TIMEOUT_MS = 10_000;
 
 /**
  * The composition root. One ordered list of components, started forward and stopped backward
  * (src/core/lifecycle.ts): storage first and last, so every change made while the hub runs reaches the disk;
- * the API listens before the drivers start, so a slow device never delays it. Adding a component is one line
- * in the list below.
+ * the API listens before the devices start, so a slow device never delays it. The optional parts come from one
+ * list of integrations (src/sections.ts), each started in isolation at its stage (src/integration/).
  */
 export class Hub {
   private stopping: Promise<void> | undefined;
@@ -74,14 +72,13 @@ export class Hub {
     readonly core: Core,
     readonly config: HubConfig,
     private readonly lifecycle: Lifecycle,
-    private readonly parts: {
+    private readonly own: {
       readonly restore: RestoreState;
       readonly registries: Registries;
       readonly auth: AuthStore;
       readonly http: HttpComponent;
-      readonly recorder: Recorder | undefined;
-      readonly statistics: Statistics | undefined;
-      readonly mqtt: MqttComponent | undefined;
+      readonly parts: Parts;
+      readonly scheduler: Scheduler | undefined;
     },
   ) {}
 
@@ -90,33 +87,33 @@ export class Hub {
   }
 
   get server(): HttpServer {
-    return this.parts.http.listening;
+    return this.own.http.listening;
   }
 
   get auth(): AuthStore {
-    return this.parts.auth;
+    return this.own.auth;
   }
 
   get registries(): Registries {
-    return this.parts.registries;
+    return this.own.registries;
   }
 
-  /** The recorder and the statistics, when the recorder is on. */
+  /** The recorder, when it is on. */
   get recorder(): Recorder | undefined {
-    return this.parts.recorder;
+    return this.own.parts.get(recorderIntegration)?.recorder;
   }
 
   get statistics(): Statistics | undefined {
-    return this.parts.statistics;
+    return this.own.parts.get(recorderIntegration)?.statistics;
   }
 
-  /** The MQTT component, when an `mqtt:` section is configured. */
+  /** The MQTT component, when an `mqtt:` section is configured (and sound). */
   get mqtt(): MqttComponent | undefined {
-    return this.parts.mqtt;
+    return this.own.parts.get(mqttIntegration);
   }
 
   get restoreState(): RestoreState {
-    return this.parts.restore;
+    return this.own.restore;
   }
 
   static async start(options: HubOptions): Promise<Hub> {
@@ -126,7 +123,9 @@ export class Hub {
     for (const domain of DOMAINS) domain.registerServices(core);
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
 
-    const driverStartTimeoutMs = options.driverStartTimeoutMs ?? DRIVER_START_TIMEOUT_MS;
+    const startTimeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
+    const ownScheduler = options.scheduler === undefined ? timersScheduler((err) => log.error({ err }, 'timer failed')) : undefined;
+    const scheduler = options.scheduler ?? (ownScheduler as Scheduler);
     const httpSettings = readHttpSettings(config);
     const httpLog = log.child({ module: 'http' });
     const restore = new RestoreState({
@@ -135,44 +134,49 @@ export class Hub {
       log: log.child({ module: 'restore_state' }),
       flushWindowS: config.hub.restore_flush_s,
       reportWindowS: config.hub.restore_report_flush_s,
-      reportDeadlineMs: driverStartTimeoutMs,
+      reportDeadlineMs: startTimeoutMs,
     });
-    const recorderConfig = readRecorderConfig(config.sections);
-    const recorder = recorderConfig.enabled
-      ? new Recorder({ core, dataDir, log: log.child({ module: 'recorder' }), config: recorderConfig })
-      : undefined;
-    const zone = TimeZone.of(config.hub.time_zone);
-    const statistics = recorderConfig.enabled
-      ? new Statistics({
-          core,
-          dataDir,
-          log: log.child({ module: 'statistics' }),
-          keepDays: recorderConfig.purgeKeepDays,
-          offsetSeconds: (s) => (zone?.offsetMs(s * 1000) ?? 0) / 1000,
-        })
-      : undefined;
-    // Before drivers: entities and devices they register get their stored registry settings.
+    // Before the parts: entities and devices they register get their stored registry settings.
     const registries = new Registries({ core, dataDir, sections: config.sections, log: log.child({ module: 'registry' }) });
-    // After the registries (their entities get registry settings), before drivers and automations that use them.
-    const helpers = new Helpers({
-      core,
+    const zone = TimeZone.of(config.hub.time_zone);
+    const templates = templateEngineFor(core, registries, config.hub.time_zone);
+    let parts: Parts | undefined;
+    const running = (): Parts => parts as Parts;
+    // The `mqtt` trigger's and the API's way to the broker, whichever MQTT part runs now.
+    const mqtt: MessageSource | undefined =
+      config.sections.mqtt === undefined
+        ? undefined
+        : {
+            subscribe: (filter, fn) => {
+              const client = running().get(mqttIntegration);
+              if (client === undefined) throw new HubError('not_found', 'MQTT is not running');
+              return client.subscribe(filter, (m) => fn({ topic: m.topic, payload: m.payload.toString(), retain: m.retain }));
+            },
+            render: textRenderer(templates, 'mqtt'),
+          };
+    parts = new Parts({
+      integrations: options.integrations ?? INTEGRATIONS,
       config,
-      dataDir,
-      log: log.child({ module: 'helpers' }),
-      scheduler: options.scheduler,
-      forget: (entityId) => {
-        if (registries.entities.entry(entityId) !== undefined) registries.entities.remove(entityId);
+      shared: {
+        core,
+        dataDir,
+        hub: config.hub,
+        timeZone: { name: config.hub.time_zone, offsetMs: (utcMs) => zone?.offsetMs(utcMs) ?? 0 },
+        templates,
+        lastState: (entityId) => restore.get(entityId),
+        registries,
+        // The bundled demo has no file to re-read: a reload gives what it started with.
+        reloadConfig: config.path === null ? async () => config : () => readConfigFile(config.path, SECTION_VALIDATORS, REQUIRED_SECTIONS),
+        mqtt,
+        random: options.random,
       },
-      reloadConfig: config.path === null ? undefined : () => loadConfig(config.path, SECTION_VALIDATORS),
-      offsetMs: (utcMs) => zone?.offsetMs(utcMs) ?? 0,
+      log,
+      scheduler,
+      startTimeoutMs,
+      retry: options.retry,
     });
     const auth = AuthStore.unopened(dataDir, log.child({ module: 'auth' }), { watch: true });
     const guard = LoginGuard.unopened(dataDir, httpSettings, httpLog);
-    const mqtt = mqttComponent({ core, config, registries, log, dataDir, minReconnectMs: options.mqttMinReconnectMs });
-    const mqttSubscriber = mqtt && {
-      subscribe: (filter: string, fn: (m: { topic: string; payload: string; retain: boolean }) => void) =>
-        mqtt.subscribe(filter, (m) => fn({ topic: m.topic, payload: m.payload.toString(), retain: m.retain })),
-    };
     let hub: Hub | undefined;
     const http = new HttpComponent({
       log: httpLog,
@@ -180,74 +184,47 @@ export class Hub {
       settings: httpSettings,
       host: options.host ?? config.hub.host,
       port: options.port ?? config.hub.port,
-      api: () => ({
-        core,
-        auth,
-        registries,
-        config,
-        log: log.child({ module: 'api' }),
-        errorLog: options.errorLog ?? new ErrorLog(),
-        components: () => hub?.components() ?? [],
-        guard,
-        history: recorder,
-        mqtt: mqttSubscriber,
-        statistics,
-        helpers: (domain) => helpers.collection(domain),
-        traces: automations.traces,
-        automation: automations.client,
-      }),
-    });
-    const drivers = new Drivers({
-      core,
-      config,
-      log,
-      kinds: options.driverKinds ?? DRIVER_KINDS,
-      startTimeoutMs: driverStartTimeoutMs,
-      context: { dataDir, random: options.random, lastState: (entityId) => restore.get(entityId) },
-    });
-    const automations = new AutomationExtension(core, config, log.child({ module: 'automation' }), {
-      // The reload services re-read the file; the bundled demo has none to re-read.
-      reloadConfig: config.path === null ? undefined : () => loadConfig(config.path, SECTION_VALIDATORS),
-      mqtt: mqtt && mqttSubscriber && { subscribe: mqttSubscriber.subscribe, render: mqtt.render },
-      templates: templateEngineFor(core, registries, config.hub.time_zone),
-      scheduler: options.scheduler,
-    });
-    const templateEntities = new TemplateEntities({
-      core,
-      config,
-      log: log.child({ module: 'template' }),
-      templates: templateEngineFor(core, registries, config.hub.time_zone),
-    });
-
-    const thermostats = new Thermostats({
-      core,
-      config,
-      log: log.child({ module: 'generic_thermostat' }),
-      scheduler: options.scheduler,
-      lastState: (entityId) => restore.get(entityId),
+      // Built when the API starts: the storage parts (the recorder) run by then; the others are looked up per call.
+      api: () => {
+        const recording = running().get(recorderIntegration);
+        return {
+          core,
+          auth,
+          registries,
+          config,
+          log: log.child({ module: 'api' }),
+          errorLog: options.errorLog ?? new ErrorLog(),
+          components: () => hub?.components() ?? [],
+          guard,
+          history: recording?.recorder,
+          statistics: recording?.statistics,
+          mqtt,
+          helpers: (domain: string) => running().get(helpersIntegration)?.collection(domain),
+          get traces() {
+            return running().get(automationIntegration)?.traces;
+          },
+          get automation() {
+            return running().get(automationIntegration)?.client;
+          },
+        };
+      },
     });
 
     const components: readonly Component[] = [
       restore,
-      ...(recorder ? [recorder] : []),
-      ...(statistics ? [statistics] : []),
+      ...parts.stage('storage'),
       registries,
-      helpers,
+      ...parts.stage('core'),
       auth,
       guard,
       http,
-      drivers,
-      ...(mqtt ? [mqtt] : []),
-      // Before automations, so their triggers see the template entities from the start.
-      templateEntities,
-      // After the switches and sensors they read (drivers, helpers, MQTT, template entities), before automations.
-      thermostats,
-      automations,
+      ...parts.stage('devices'),
       // Last: it only watches the heap, and stops first.
-      new HeapTrim({ log: log.child({ module: 'heap_trim' }), gc: exposedGc(), scheduler: options.scheduler }),
+      new HeapTrim({ log: log.child({ module: 'heap_trim' }), gc: exposedGc(), scheduler: scopedScheduler(scheduler) }),
     ];
-    const lifecycle = new Lifecycle(components, { log, core });
-    hub = new Hub(core, config, lifecycle, { restore, registries, auth, http, recorder, statistics, mqtt });
+    // The parts bound their own starts; the hub's own components get at least the usual deadline.
+    const lifecycle = new Lifecycle(components, { log, startDeadlineMs: Math.max(START_TIMEOUT_MS, startTimeoutMs + 1000) });
+    hub = new Hub(core, config, lifecycle, { restore, registries, auth, http, parts, scheduler: ownScheduler });
     await lifecycle.start();
     core.runState = 'RUNNING';
     core.bus.fire('homeassistant_started', {}, core.newContext());
@@ -271,8 +248,13 @@ export class Hub {
   private async doStop(): Promise<void> {
     const { core } = this;
     core.runState = 'STOPPING';
+    // Parts stop their I/O; what they made stays (Home Assistant keeps entities at shutdown): removed only when
+    // the configuration removes it, on a reload or at the next start.
+    core.entities.keepAll();
+    core.devices.keepAll();
     core.bus.fire('homeassistant_stop', {}, core.newContext());
     await this.lifecycle.stop();
+    this.own.scheduler?.stopAll();
     core.runState = 'STOPPED';
   }
 }

@@ -1,28 +1,48 @@
-import { DRIVER_KINDS } from '../drivers/index.js';
+import { DRIVER_INTEGRATIONS } from '../drivers/index.js';
 import { HTTP_SECTION_VALIDATOR } from './auth/http-section.js';
-import { AUTOMATION_SECTION_VALIDATORS } from './automation/index.js';
+import { automationIntegration } from './automation/integration.js';
 import type { SectionValidators } from './config/load.js';
-import { HELPER_SECTION_VALIDATORS } from './helpers/index.js';
-import { MQTT_SECTION_VALIDATORS } from './mqtt/config.js';
-import { RECORDER_SECTION_VALIDATORS } from './recorder/config.js';
+import { helpersIntegration } from './helpers/index.js';
+import type { AnyIntegration } from './integration/integration.js';
+import { mqttIntegration } from './mqtt/integration.js';
+import { recorderIntegration } from './recorder/integration.js';
 import { REGISTRY_SECTION_VALIDATORS } from './registry/index.js';
-import { TEMPLATE_SECTION_VALIDATORS } from './template-entities/index.js';
-import { CLIMATE_SECTION_VALIDATORS } from './thermostat/index.js';
+import { templateIntegration } from './template-entities/index.js';
+import { thermostatIntegration } from './thermostat/index.js';
 
 /**
- * Every top-level config section besides `hub:`, with the validator check-config runs on it. Kept apart from
- * hub.ts so that check-config validates a file without loading the HTTP server and the native uWS binary.
+ * Every optional part of the hub, in start order within its stage (src/integration/integration.ts). Adding a part
+ * is its folder and one line here. Kept apart from hub.ts so that check-config reads a file without loading the
+ * HTTP server and the native uWS binary.
  */
+export const INTEGRATIONS: readonly AnyIntegration[] = [
+  recorderIntegration,
+  helpersIntegration,
+  ...DRIVER_INTEGRATIONS,
+  mqttIntegration,
+  // Before automations, so their triggers see the template entities from the start.
+  templateIntegration,
+  // After the switches and sensors they read (drivers, helpers, MQTT, template entities), before automations.
+  thermostatIntegration,
+  automationIntegration,
+];
+
+/** `integrations` with each of `replacements` in the place of the one of its name (tests put fakes in). */
+export function withIntegrations(integrations: readonly AnyIntegration[], ...replacements: readonly AnyIntegration[]): AnyIntegration[] {
+  return integrations.map((i) => replacements.find((r) => r.name === i.name) ?? i);
+}
+
+/**
+ * Sections the hub reads itself: a problem in `http:` stops the start, since the API could otherwise run wider
+ * open than meant (no TLS, the wrong proxies trusted).
+ */
+export const REQUIRED_SECTIONS: readonly string[] = ['http'];
+
+/** Every top-level section besides `hub:`, with the parse check-config and the loader run on it. */
 export const SECTION_VALIDATORS: SectionValidators = {
-  ...Object.fromEntries(DRIVER_KINDS.map((k) => [k.section, k.validate])),
-  ...AUTOMATION_SECTION_VALIDATORS,
+  ...Object.fromEntries(INTEGRATIONS.flatMap((i) => Object.entries(i.sections))),
   http: HTTP_SECTION_VALIDATOR,
   ...REGISTRY_SECTION_VALIDATORS,
-  ...RECORDER_SECTION_VALIDATORS,
-  ...MQTT_SECTION_VALIDATORS,
-  ...HELPER_SECTION_VALIDATORS,
-  ...TEMPLATE_SECTION_VALIDATORS,
-  ...CLIMATE_SECTION_VALIDATORS,
   // Home Assistant's "load the default integrations"; hearth's are built in, so it is accepted and does nothing.
   default_config: (value, path, issues) => {
     if (value !== null) issues.push({ path, message: 'takes no options: write `default_config:` alone (or leave it out)' });

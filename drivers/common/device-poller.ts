@@ -1,19 +1,8 @@
 import type { Logger } from '../../src/core/log.js';
+import { type BackoffOptions, backoffDelay } from '../../src/util/backoff.js';
 import type { Timers } from '../../src/util/timers.js';
 
-export interface BackoffOptions {
-  /** First retry delay after a failure. */
-  readonly initialMs: number;
-  /** Longest retry delay. */
-  readonly maxMs: number;
-}
-
-export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 1000, maxMs: 60_000 };
-
-/** Exponential backoff: initial, 2x, 4x ... capped at max. */
-export function backoffDelay(failures: number, options: BackoffOptions = DEFAULT_BACKOFF): number {
-  return Math.min(options.maxMs, options.initialMs * 2 ** Math.max(0, failures - 1));
-}
+export { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from '../../src/util/backoff.js';
 
 export interface PollerOptions {
   /** What the device is, for logs: "BME280 at i2c-1 0x76". */

@@ -1,7 +1,8 @@
-import type { ConfigIssue } from '../../src/config/reader.js';
+import type { Component } from '../../src/core/component.js';
+import { type Integration, optionalSection, type SectionParser } from '../../src/integration/integration.js';
 import { Timers } from '../../src/util/timers.js';
 import type { BackoffOptions } from '../common/device-poller.js';
-import type { Driver, DriverContext, DriverKind } from '../driver.js';
+import type { DriverContext } from '../driver.js';
 import { backendLoader } from './backend.js';
 import type { ChardevBackendOptions } from './chardev-backend.js';
 import { chipsFromDevices, type GpioChip, pickHeaderChip, resolveHeaderChip } from './chip.js';
@@ -54,13 +55,18 @@ function contextLastState(ctx: DriverContext): LastStateLookup | undefined {
  * driver runs, a process 'exit' listener (which also runs after an uncaught error: the hub exits then)
  * drives them there synchronously.
  */
-export class GpioDriver implements Driver {
-  readonly kind = 'gpio';
+export class GpioDriver implements Component {
+  readonly name = 'gpio';
   private readonly timers: Timers;
   private readonly devices: GpioDevice[] = [];
   private loaded: GpioBackend | undefined;
   private stopped = false;
   private readonly onExit = (): void => this.driveOutputsSafeSync();
+
+  /** What it registers goes under its integration's owner key. */
+  get owner(): string {
+    return this.ctx.owner;
+  }
 
   constructor(
     private readonly ctx: DriverContext,
@@ -132,20 +138,15 @@ export class GpioDriver implements Driver {
   }
 }
 
-/** The `gpio:` section's driver kind; `options` lets tests and the bench put a fake line backend in. */
-export function createGpioKind(options: GpioDriverOptions = {}): DriverKind {
+/** The `gpio:` section's integration; `options` lets tests and the bench put a fake line backend in. */
+export function createGpioIntegration(
+  options: GpioDriverOptions = {},
+): Integration<{ gpio: SectionParser<GpioConfig | undefined> }, GpioDriver> {
   return {
-    section: 'gpio',
-    validate: (value, path, issues) => {
-      parseGpioSection(value, path, issues);
-    },
-    create(ctx, value) {
-      const issues: ConfigIssue[] = [];
-      const config = parseGpioSection(value, ['gpio'], issues);
-      if (config === undefined || config.devices.length === 0) return undefined;
-      return new GpioDriver(ctx, config, options);
-    },
+    name: 'gpio',
+    sections: { gpio: optionalSection(parseGpioSection) },
+    create: (ctx, { gpio }) => (gpio === undefined || gpio.devices.length === 0 ? undefined : new GpioDriver(ctx, gpio, options)),
   };
 }
 
-export const gpioKind: DriverKind = createGpioKind();
+export const gpioIntegration = createGpioIntegration();

@@ -1,6 +1,8 @@
+import type { Component } from '../../src/core/component.js';
+import { type Integration, optionalSection, type SectionParser } from '../../src/integration/integration.js';
 import { Timers } from '../../src/util/timers.js';
 import { type BackoffOptions, DevicePoller } from '../common/device-poller.js';
-import type { Driver, DriverContext, DriverKind } from '../driver.js';
+import type { DriverContext } from '../driver.js';
 import { hex, type I2cBusOpener, systemBusOpener } from './bus.js';
 import { BusQueue } from './bus-queue.js';
 import type { Chip, ChipContext } from './chip.js';
@@ -21,12 +23,17 @@ export interface I2cDriverOptions {
  * when it stops answering, retried with backoff and set up again when it answers. start() only registers
  * entities and schedules polls, so a missing bus never holds up the hub.
  */
-export class I2cDriver implements Driver {
-  readonly kind = 'i2c';
+export class I2cDriver implements Component {
+  readonly name = 'i2c';
   private readonly timers: Timers;
   private readonly buses = new Map<number, BusQueue>();
   private readonly pollers: DevicePoller[] = [];
   private stopped = false;
+
+  /** What it registers goes under its integration's owner key. */
+  get owner(): string {
+    return this.ctx.owner;
+  }
 
   constructor(
     private readonly ctx: DriverContext,
@@ -146,13 +153,9 @@ export class I2cDriver implements Driver {
   }
 }
 
-export const i2cKind: DriverKind = {
-  section: 'i2c',
-  validate: (value, path, issues) => {
-    parseI2cSection(value, path, issues);
-  },
-  create(ctx, value) {
-    const config = parseI2cSection(value, ['i2c'], []);
-    return config.devices.length === 0 ? undefined : new I2cDriver(ctx, config);
-  },
+/** The `i2c:` section's integration. */
+export const i2cIntegration: Integration<{ i2c: SectionParser<I2cConfig | undefined> }, I2cDriver> = {
+  name: 'i2c',
+  sections: { i2c: optionalSection(parseI2cSection) },
+  create: (ctx, { i2c }) => (i2c === undefined || i2c.devices.length === 0 ? undefined : new I2cDriver(ctx, i2c)),
 };

@@ -1,8 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
-import type { ConfigIssue } from '../../src/config/reader.js';
+import type { Component } from '../../src/core/component.js';
+import type { Integration, SectionParser } from '../../src/integration/integration.js';
 import { Timers } from '../../src/util/timers.js';
 import { type BackoffOptions, DevicePoller } from '../common/device-poller.js';
-import type { Driver, DriverContext, DriverKind } from '../driver.js';
+import type { DriverContext } from '../driver.js';
 import { BusReader, type ReadText } from './bus-reader.js';
 import { discoveredIdentity, type OnewireConfig, parseOnewireSection } from './config.js';
 import { OnewireSensor, type SensorEnv } from './sensor.js';
@@ -26,13 +27,18 @@ const THERM_DIR = new RegExp(`^(${Object.keys(W1_THERM_FAMILIES).join('|')})-[0-
  * sensors are polled from the start; with `discover`, the bus directory is listed at start and every
  * minute, and sensors found there get entities too. Nothing here blocks the hub: every read is in a poller.
  */
-export class OnewireDriver implements Driver {
-  readonly kind = 'onewire';
+export class OnewireDriver implements Component {
+  readonly name = 'onewire';
   private readonly timers: Timers;
   private readonly sensors = new Map<string, OnewireSensor>();
   private readonly skipped = new Set<string>();
   private readonly env: SensorEnv;
   private scanner: DevicePoller | undefined;
+
+  /** What it registers goes under its integration's owner key. */
+  get owner(): string {
+    return this.ctx.owner;
+  }
 
   constructor(
     private readonly ctx: DriverContext,
@@ -123,20 +129,16 @@ export class OnewireDriver implements Driver {
   }
 }
 
-/** The `onewire:` section's driver kind. */
-export function createOnewireKind(options: OnewireDriverOptions = {}): DriverKind {
+/** The `onewire:` section's integration; `options` lets tests put a simulated bus in. */
+export function createOnewireIntegration(
+  options: OnewireDriverOptions = {},
+): Integration<{ onewire: SectionParser<OnewireConfig | undefined> }, OnewireDriver> {
   return {
-    section: 'onewire',
-    validate: (value, path, issues) => {
-      parseOnewireSection(value, path, issues);
-    },
-    create(ctx, value) {
-      const issues: ConfigIssue[] = [];
-      const config = parseOnewireSection(value, ['onewire'], issues);
-      if (config === undefined || (config.sensors.length === 0 && !config.discover)) return undefined;
-      return new OnewireDriver(ctx, config, options);
-    },
+    name: 'onewire',
+    sections: { onewire: parseOnewireSection },
+    create: (ctx, { onewire }) =>
+      onewire === undefined || (onewire.sensors.length === 0 && !onewire.discover) ? undefined : new OnewireDriver(ctx, onewire, options),
   };
 }
 
-export const onewireKind: DriverKind = createOnewireKind();
+export const onewireIntegration = createOnewireIntegration();

@@ -1,6 +1,8 @@
+import type { Component } from '../../src/core/component.js';
+import { type Integration, optionalSection, type SectionParser } from '../../src/integration/integration.js';
 import { Timers } from '../../src/util/timers.js';
 import { type BackoffOptions, DEFAULT_BACKOFF } from '../common/device-poller.js';
-import type { Driver, DriverContext, DriverKind } from '../driver.js';
+import type { DriverContext } from '../driver.js';
 import { parseSerialSection, type SerialConfig } from './config.js';
 import { type SerialStreamFactory, systemSerialFactory } from './port.js';
 import { SerialDevice } from './serial-device.js';
@@ -16,10 +18,15 @@ export interface SerialDriverOptions {
  * device in the registry; its port is opened in the background and reopened after an unplug, so a missing
  * port never holds up the hub.
  */
-export class SerialDriver implements Driver {
-  readonly kind = 'serial';
+export class SerialDriver implements Component {
+  readonly name = 'serial';
   private readonly timers: Timers;
   private readonly devices: SerialDevice[] = [];
+
+  /** What it registers goes under its integration's owner key. */
+  get owner(): string {
+    return this.ctx.owner;
+  }
 
   constructor(
     private readonly ctx: DriverContext,
@@ -54,13 +61,9 @@ export class SerialDriver implements Driver {
   }
 }
 
-export const serialKind: DriverKind = {
-  section: 'serial',
-  validate: (value, path, issues) => {
-    parseSerialSection(value, path, issues);
-  },
-  create(ctx, value) {
-    const config = parseSerialSection(value, ['serial'], []);
-    return config.devices.length === 0 ? undefined : new SerialDriver(ctx, config);
-  },
+/** The `serial:` section's integration. */
+export const serialIntegration: Integration<{ serial: SectionParser<SerialConfig | undefined> }, SerialDriver> = {
+  name: 'serial',
+  sections: { serial: optionalSection(parseSerialSection) },
+  create: (ctx, { serial }) => (serial === undefined || serial.devices.length === 0 ? undefined : new SerialDriver(ctx, serial)),
 };

@@ -1,9 +1,10 @@
 import { type ConfigIssue, type ConfigPath, ConfigReader, formatPath } from '../../src/config/reader.js';
+import type { Component } from '../../src/core/component.js';
 import type { DeviceInit } from '../../src/core/devices.js';
 import { isValidEntityId, slugify } from '../../src/core/entity-id.js';
 import type { JsonValue } from '../../src/core/json.js';
 import { Timers } from '../../src/util/timers.js';
-import type { Driver, DriverContext } from '../driver.js';
+import type { DriverContext } from '../driver.js';
 import { virtualAlarmControlPanel } from './alarm-control-panel.js';
 import { virtualBinarySensor } from './binary-sensor.js';
 import { virtualButton } from './button.js';
@@ -53,7 +54,7 @@ export interface VirtualDevice {
   readonly area?: string;
 }
 
-interface ParsedItem {
+export interface ParsedItem {
   readonly platform: VirtualPlatform<unknown>;
   readonly entityId: string;
   readonly name: string;
@@ -188,9 +189,14 @@ export interface VirtualDriverOptions {
 }
 
 /** The demo driver: simulated devices in every domain, so the hub looks alive without hardware. */
-export class VirtualDriver implements Driver {
-  readonly kind = 'virtual';
+export class VirtualDriver implements Component {
+  readonly name = 'virtual';
   private readonly timers: Timers;
+
+  /** What it registers goes under its integration's owner key. */
+  get owner(): string {
+    return this.ctx.owner;
+  }
 
   constructor(
     private readonly ctx: DriverContext,

@@ -1,9 +1,10 @@
 import { chmod, stat } from 'node:fs/promises';
 import type { Controller } from 'zigbee-herdsman';
+import type { Component } from '../../src/core/component.js';
 import type { JsonObject, JsonValue } from '../../src/core/json.js';
 import { type Scheduler, timersScheduler } from '../../src/util/scheduler.js';
 import { type BackoffOptions, backoffDelay } from '../common/device-poller.js';
-import type { Driver, DriverContext } from '../driver.js';
+import type { DriverContext } from '../driver.js';
 import { describeStartFailure } from './adapter-errors.js';
 import { Availability } from './availability.js';
 import type { ZigbeeConfig } from './config.js';
@@ -44,8 +45,8 @@ const STOP_WAIT_MS = 2000;
  * waits for it. Joins, interviews and leaves become bus events and device entities (through the factory); a lost
  * or failing adapter makes every entity unavailable and is retried with backoff inside the process, forever.
  */
-export class ZigbeeDriver implements Driver, ZigbeeHost {
-  readonly kind = 'zigbee';
+export class ZigbeeDriver implements Component, ZigbeeHost {
+  readonly name = 'zigbee';
   readonly paths;
   readonly names;
   readonly devices: DeviceSet;
@@ -66,6 +67,11 @@ export class ZigbeeDriver implements Driver, ZigbeeHost {
   /** Aborts a start in progress when the hub stops (a real stick can take many seconds to answer). */
   private readonly abort = new AbortController();
 
+  /** What it registers goes under its integration's owner key. */
+  get owner(): string {
+    return this.ctx.owner;
+  }
+
   constructor(
     readonly ctx: DriverContext,
     readonly config: ZigbeeConfig,
@@ -73,7 +79,7 @@ export class ZigbeeDriver implements Driver, ZigbeeHost {
   ) {
     this.paths = zigbeePaths(ctx.dataDir);
     this.names = new NameStore(this.paths.names, ctx.log);
-    this.scheduler = options.scheduler ?? timersScheduler((err) => ctx.log.error({ err }, 'Zigbee timer failed'));
+    this.scheduler = options.scheduler ?? ctx.scheduler ?? timersScheduler((err) => ctx.log.error({ err }, 'Zigbee timer failed'));
     this.availability = new Availability({
       mainsTimeoutMs: config.mainsTimeoutMs,
       batteryTimeoutMs: config.batteryTimeoutMs,

@@ -1,19 +1,22 @@
-import type { DriverKind } from '../driver.js';
-import { parseZigbeeSection } from './config.js';
-import { ZigbeeDriver } from './controller.js';
+import { type Integration, optionalSection, type SectionParser } from '../../src/integration/integration.js';
+import { parseZigbeeSection, type ZigbeeConfig } from './config.js';
+import { ZigbeeDriver, type ZigbeeDriverOptions } from './controller.js';
 import { createDeviceEntities } from './device-entities.js';
 
 /**
  * `zigbee:`: a coordinator stick through zigbee-herdsman. Nothing here loads herdsman or the converters: the driver
- * imports them when it starts, so a hub (or check-config) without the section never pays for them.
+ * imports them when it starts, so a hub (or check-config) without the section never pays for them. `options` lets
+ * tests put their own device factory in.
  */
-export const zigbeeKind: DriverKind = {
-  section: 'zigbee',
-  validate: (value, path, issues) => {
-    parseZigbeeSection(value, path, issues);
-  },
-  create(ctx, value) {
-    const config = parseZigbeeSection(value, ['zigbee'], []);
-    return new ZigbeeDriver(ctx, config, { factory: createDeviceEntities });
-  },
-};
+export function createZigbeeIntegration(
+  options: Partial<ZigbeeDriverOptions> = {},
+): Integration<{ zigbee: SectionParser<ZigbeeConfig | undefined> }, ZigbeeDriver> {
+  return {
+    name: 'zigbee',
+    sections: { zigbee: optionalSection(parseZigbeeSection) },
+    create: (ctx, { zigbee }) =>
+      zigbee === undefined ? undefined : new ZigbeeDriver(ctx, zigbee, { factory: createDeviceEntities, ...options }),
+  };
+}
+
+export const zigbeeIntegration = createZigbeeIntegration();

@@ -1,5 +1,5 @@
 import { type ConfigIssue, type ConfigPath, formatPath } from '../config/reader.js';
-import type { HubConfig } from '../config/types.js';
+import type { HubConfig, HubSection } from '../config/types.js';
 import type { Component } from '../core/component.js';
 import type { Core } from '../core/core.js';
 import { HubError } from '../core/errors.js';
@@ -11,6 +11,7 @@ import type { Scheduler } from '../util/scheduler.js';
 import { AUTOMATION_OWNER, AutomationSet } from './automations.js';
 import { CLIENT_RUN_OWNER, ClientAutomation } from './client-api.js';
 import { TimeZone } from './local-time.js';
+import type { AutomationDefinition, SceneDefinition, ScriptDefinition } from './model.js';
 import { parseAutomations, parseScenes, parseScripts } from './parse-sections.js';
 import { applyStates, SCENE_OWNER, SceneSet, sceneEntitiesFromData } from './scenes.js';
 import { SCRIPT_OWNER, ScriptSet } from './scripts.js';
@@ -20,29 +21,29 @@ import { SUN_OWNER, SunEntity } from './sun-entity.js';
 import { traceValue } from './trace-values.js';
 import type { MqttTriggerSource, TriggerEnv } from './triggers.js';
 
-/** Validators for the `automation:`, `script:` and `scene:` sections (check-config uses them). */
-export const AUTOMATION_SECTION_VALIDATORS: Record<string, (value: JsonValue, path: ConfigPath, issues: ConfigIssue[]) => void> = {
-  automation: (value, path, issues) => {
-    parseAutomations(value, path, issues);
-  },
-  script: (value, path, issues) => {
-    parseScripts(value, path, issues);
-  },
-  scene: (value, path, issues) => {
-    parseScenes(value, path, issues);
-  },
-  // `sun:` (empty) adds the sun.sun entity, as Home Assistant's sun integration; it takes no options.
-  sun: (value, path, issues) => {
-    if (value !== null && !(isJsonObject(value) && Object.keys(value).length === 0)) {
-      issues.push({ path, message: 'takes no options: write `sun:` alone; the location comes from hub: latitude/longitude' });
-    }
-  },
-};
+/** What the `automation:`, `script:`, `scene:` and `sun:` sections configure, as read at load. */
+export interface AutomationSections {
+  readonly automation: readonly AutomationDefinition[];
+  readonly script: readonly ScriptDefinition[];
+  readonly scene: readonly SceneDefinition[];
+  /** `sun:` is in the configuration: the sun.sun entity. */
+  readonly sun: boolean;
+}
+
+/** `sun:` (empty) adds the sun.sun entity, as Home Assistant's sun integration; it takes no options. */
+export function parseSunSection(value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): boolean {
+  if (value !== undefined && value !== null && !(isJsonObject(value) && Object.keys(value).length === 0)) {
+    issues.push({ path, message: 'takes no options: write `sun:` alone; the location comes from hub: latitude/longitude' });
+  }
+  return value !== undefined;
+}
 
 export interface AutomationExtensionOptions {
+  /** The sections as read at load. */
+  readonly definitions: AutomationSections;
   /**
    * Reads the configuration file again for the reload services. Without it, `<domain>.reload`
-   * re-creates everything from the configuration loaded at start.
+   * re-creates everything from the definitions it started with.
    */
   readonly reloadConfig?: () => Promise<HubConfig>;
   /** The broker connection `mqtt` triggers subscribe through (the MQTT component, when configured). */
@@ -88,15 +89,14 @@ export class AutomationExtension implements Component {
 
   constructor(
     readonly core: Core,
-    private config: HubConfig,
+    private readonly hub: HubSection,
     readonly log: Logger,
-    private readonly options: AutomationExtensionOptions = {},
+    private readonly options: AutomationExtensionOptions,
   ) {
-    const zone = TimeZone.of(config.hub.time_zone);
-    if (zone === undefined)
-      log.error({ time_zone: config.hub.time_zone }, `unknown time zone ${config.hub.time_zone}; time triggers use UTC`);
+    const zone = TimeZone.of(hub.time_zone);
+    if (zone === undefined) log.error({ time_zone: hub.time_zone }, `unknown time zone ${hub.time_zone}; time triggers use UTC`);
     this.timeZone = zone ?? TimeZone.UTC;
-    this.templates = options.templates ?? new TemplateEngine({ core, timeZone: zone === undefined ? 'UTC' : config.hub.time_zone });
+    this.templates = options.templates ?? new TemplateEngine({ core, timeZone: zone === undefined ? 'UTC' : hub.time_zone });
     this.traces = new TraceStore({ clock: core.clock, plain: traceValue });
     this.client = new ClientAutomation({
       core,
@@ -113,13 +113,7 @@ export class AutomationExtension implements Component {
     const starting = core.runState === 'NOT_RUNNING' || core.runState === 'STARTING';
     this.states = new StateDispatch(core.bus, AUTOMATION_OWNER, (err) => this.log.error({ err }, 'state trigger failed'));
     this.templateChanges = new TemplateDispatch(core.bus, AUTOMATION_OWNER, (err) => this.log.error({ err }, 'template trigger failed'));
-    const issues: ConfigIssue[] = [];
-    const sections = this.config.sections;
-    const scripts = parseScripts(sections.script, ['script'], issues);
-    const scenes = parseScenes(sections.scene, ['scene'], issues);
-    const automations = parseAutomations(sections.automation, ['automation'], issues);
-    // The loader validated these sections already; anything left is logged, and the rest still runs.
-    for (const issue of issues) this.log.error({ path: formatPath(issue.path) }, `${formatPath(issue.path)}: ${issue.message}`);
+    const { script: scripts, scene: scenes, automation: automations, sun } = this.options.definitions;
 
     this.scripts = new ScriptSet(this.env(false));
     this.scripts.start(scripts);
@@ -128,7 +122,7 @@ export class AutomationExtension implements Component {
     this.automations = new AutomationSet(this.env(starting));
     this.automations.start(automations);
     this.registerServices();
-    if (Object.hasOwn(this.config.sections, 'sun')) {
+    if (sun) {
       this.sun = new SunEntity(core, this.location(), (err) => this.log.error({ err }, 'sun.sun update failed'), this.options.scheduler);
       this.sun.start();
     }
@@ -156,7 +150,7 @@ export class AutomationExtension implements Component {
   }
 
   private location(): HubLocation {
-    return { latitude: this.config.hub.latitude, longitude: this.config.hub.longitude };
+    return { latitude: this.hub.latitude, longitude: this.hub.longitude };
   }
 
   private env(starting: boolean): TriggerEnv {
@@ -176,21 +170,21 @@ export class AutomationExtension implements Component {
     };
   }
 
-  /** Reads the configuration (again, when a reader was given) and returns one section's definitions. */
+  /** Reads the configuration again (when a reader was given) and returns one section's definitions. */
   private async reloadSection<T>(
     section: Section,
     parse: (value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]) => T,
   ): Promise<T> {
-    if (this.options.reloadConfig !== undefined) {
-      try {
-        this.config = await this.options.reloadConfig();
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        throw new HubError('hub_error', `Cannot reload ${section}: the configuration has errors, keeping the current one. ${message}`);
-      }
+    if (this.options.reloadConfig === undefined) return this.options.definitions[section] as T;
+    let config: HubConfig;
+    try {
+      config = await this.options.reloadConfig();
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      throw new HubError('hub_error', `Cannot reload ${section}: the configuration has errors, keeping the current one. ${message}`);
     }
     const issues: ConfigIssue[] = [];
-    const parsed = parse(this.config.sections[section], [section], issues);
+    const parsed = parse(config.sections[section], [section], issues);
     if (issues.length > 0) {
       throw new HubError(
         'hub_error',

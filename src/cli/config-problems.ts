@@ -1,4 +1,4 @@
-import { ConfigFileError, DEMO_CONFIG_PATH, formatIssue, loadConfig, type SectionValidators } from '../config/load.js';
+import { ConfigFileError, DEMO_CONFIG_PATH, formatIssue, loadConfig, readConfigFile, type SectionValidators } from '../config/load.js';
 import { ConfigError } from '../config/reader.js';
 import type { HubConfig } from '../config/types.js';
 
@@ -9,11 +9,17 @@ interface Out {
 /**
  * Loads a configuration (the bundled demo for null), or prints why it cannot be used and returns
  * undefined: each problem to `out` as FILE:LINE:COLUMN: PATH: MESSAGE (an unreadable file to stderr),
- * never a stack trace.
+ * never a stack trace. Any problem stops it; with `required` (serve), only those of the document, `hub:` and
+ * the required sections do, and the others come back in the configuration's `problems` for the hub to report.
  */
-export async function readConfigOrReport(file: string | null, validators: SectionValidators, out: Out): Promise<HubConfig | undefined> {
+export async function readConfigOrReport(
+  file: string | null,
+  validators: SectionValidators,
+  out: Out,
+  required?: readonly string[],
+): Promise<HubConfig | undefined> {
   try {
-    return await loadConfig(file, validators);
+    return required === undefined ? await loadConfig(file, validators) : await readConfigFile(file, validators, required);
   } catch (err) {
     if (err instanceof ConfigFileError) {
       const n = err.issues.length;

@@ -72,17 +72,24 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
   // Short-lived states under a burst die young instead of being allocated old (pretenuring.ts).
   stopPretenuring(process.execArgv);
   // The heavy modules load only here, so `hearth token` and `--help` stay quick.
-  const [{ readConfigOrReport }, { Hub }, { SECTION_VALIDATORS }, { createLogger }, { nativeUwsProblem }, { HUB_VERSION }] =
-    await Promise.all([
-      import('./config-problems.js'),
-      import('../hub.js'),
-      import('../sections.js'),
-      import('../util/logger.js'),
-      import('../http/uws.js'),
-      import('../version.js'),
-    ]);
+  const [
+    { readConfigOrReport },
+    { Hub },
+    { SECTION_VALIDATORS, REQUIRED_SECTIONS },
+    { createLogger },
+    { nativeUwsProblem },
+    { HUB_VERSION },
+  ] = await Promise.all([
+    import('./config-problems.js'),
+    import('../hub.js'),
+    import('../sections.js'),
+    import('../util/logger.js'),
+    import('../http/uws.js'),
+    import('../version.js'),
+  ]);
 
-  const config = await readConfigOrReport(options.config, SECTION_VALIDATORS, process.stderr);
+  // A problem in one part's section leaves that part off (the hub names it); the rest of the home still runs.
+  const config = await readConfigOrReport(options.config, SECTION_VALIDATORS, process.stderr, REQUIRED_SECTIONS);
   if (config === undefined) return exitNow(EXIT_FAILURE);
   const uwsProblem = nativeUwsProblem();
   if (uwsProblem !== undefined) {

@@ -1,4 +1,4 @@
-import { ConfigError, type ConfigIssue, formatPath } from './reader.js';
+import { ConfigError, type ConfigIssue, type ConfigPath, formatPath } from './reader.js';
 
 /** A configuration problem with the place in the file it comes from. */
 export interface LocatedIssue extends ConfigIssue {
@@ -8,6 +8,17 @@ export interface LocatedIssue extends ConfigIssue {
   readonly line: number;
   /** 1-based. */
   readonly column: number;
+}
+
+/** A problem of a leniently read configuration (readConfigText), with the section it keeps from starting. */
+export interface SectionProblem extends LocatedIssue {
+  /** The top-level section it is in (`automation` for `automation manual:`); null for the document itself and `hub:`. */
+  readonly section: string | null;
+  /**
+   * Its path in the section as its validator read it, merged from labelled keys (`automation[5]` where the file
+   * says `automation ui[2]`); absent when the problem is about a value the merged section does not hold.
+   */
+  readonly sectionPath?: ConfigPath;
 }
 
 /** `<file>:<line>:<column>: <path>: <message>`, the form editors and terminals turn into links. */
@@ -33,7 +44,7 @@ export function isLocatedIssue(issue: ConfigIssue): issue is LocatedIssue {
 }
 
 /** Problems in file order: `mainFile` first, then other files as they first appear (stable at the same place). */
-export function sortIssues(issues: readonly LocatedIssue[], mainFile?: string): LocatedIssue[] {
+export function sortIssues<T extends LocatedIssue>(issues: readonly T[], mainFile?: string): T[] {
   const files = [...new Set([...(mainFile === undefined ? [] : [mainFile]), ...issues.map((i) => i.file)])];
   return [...issues].sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file) || a.line - b.line || a.column - b.column);
 }

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../core/json.js';
+import type { SectionProblem } from './format.js';
 
 export type UnitSystemName = 'metric' | 'us_customary';
 
@@ -33,4 +34,8 @@ export interface HubConfig {
   /** Absolute path of the configuration file, or null for the bundled demo. */
   readonly path: string | null;
   readonly sections: Readonly<Record<string, JsonObject | readonly JsonObject[] | undefined>>;
+  /** What each present section's validator read from it (the typed configuration its part is created with). */
+  readonly parsed: ReadonlyMap<string, unknown>;
+  /** Problems a lenient read let through (readConfigText), each naming its section; empty after a strict one. */
+  readonly problems: readonly SectionProblem[];
 }

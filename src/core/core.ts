@@ -4,6 +4,7 @@ import { DeviceRegistry } from './devices.js';
 import { Entities } from './entities.js';
 import { EventBus } from './event-bus.js';
 import type { Logger } from './log.js';
+import { PersistentNotifications } from './notifications.js';
 import { ServiceRegistry } from './services.js';
 import { DEFAULT_MAX_ENTITIES, StateTable } from './state-table.js';
 
@@ -24,6 +25,8 @@ export class Core {
   readonly entities: Entities;
   readonly services: ServiceRegistry;
   readonly devices: DeviceRegistry;
+  /** Persistent notifications (the frontend's bell), among them `invalid_config`: the parts that could not be set up. */
+  readonly notifications: PersistentNotifications;
   runState: RunState = 'NOT_RUNNING';
 
   constructor(options: CoreOptions) {
@@ -37,6 +40,16 @@ export class Core {
     this.entities = new Entities(this.states, this.clock, this.log.child({ module: 'entities' }));
     this.devices = new DeviceRegistry(this.bus, this.clock);
     this.services = new ServiceRegistry(this.bus, this.entities, this.clock, this.log.child({ module: 'services' }));
+    const notificationLog = this.log.child({ module: 'persistent_notification' });
+    this.notifications = new PersistentNotifications(this.clock, (err) => notificationLog.error({ err }, 'notification listener failed'));
+  }
+
+  /** Removes everything registered under `owner`: bus listeners, services, entities and devices (a part taken down). */
+  removeOwner(owner: string): void {
+    this.bus.removeOwner(owner);
+    this.services.removeOwner(owner);
+    this.entities.removeOwner(owner);
+    this.devices.removeOwner(owner);
   }
 
   newContext(userId: string | null = null, parentId: string | null = null): Context {

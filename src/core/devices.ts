@@ -90,6 +90,7 @@ export class DeviceRegistry {
   private readonly byId = new Map<string, DeviceEntry>();
   private readonly byIdentifier = new Map<string, string>();
   private hooks: DeviceRegistryHooks | undefined;
+  private kept = false;
 
   constructor(
     private readonly bus: EventBus,
@@ -201,7 +202,13 @@ export class DeviceRegistry {
     return this.byId.values();
   }
 
+  /** From now on nothing is removed: the hub is stopping, and its devices stay with their entities. */
+  keepAll(): void {
+    this.kept = true;
+  }
+
   remove(id: string): boolean {
+    if (this.kept) return false;
     const entry = this.byId.get(id);
     if (entry === undefined) return false;
     this.byId.delete(id);

@@ -79,6 +79,7 @@ export class Entities {
   private registry: EntityRegistryHook | undefined;
   private restoreHook: EntityRestoreHook | undefined;
   private defaultDeviceId: string | undefined;
+  private kept = false;
 
   constructor(
     private readonly table: StateTable,
@@ -164,8 +165,17 @@ export class Entities {
     return this.byId.size;
   }
 
+  /**
+   * From now on nothing is removed: the hub is stopping, and its entities stay as Home Assistant keeps them at
+   * shutdown (no `state_changed` with `new_state: null` reaches a client, MQTT or history as a deletion).
+   */
+  keepAll(): void {
+    this.kept = true;
+  }
+
   /** Removes one entity and its state; its provider may name it by the id it asked for. */
   remove(entityId: string, context?: Context): boolean {
+    if (this.kept) return false;
     const entity = this.byId.get(entityId) ?? this.disabled.get(entityId) ?? this.byRequestedId.get(entityId);
     if (entity === undefined) return false;
     this.unindex(entity);

@@ -1,11 +1,8 @@
 import type { Component } from './component.js';
-import type { Core } from './core.js';
 import type { Logger } from './log.js';
 
 export interface LifecycleOptions {
   readonly log: Logger;
-  /** Removes what a stopped component registered under its owner key. */
-  readonly core?: Core;
   /** How long a component may take to start (default 10 s). */
   readonly startDeadlineMs?: number;
   /**
@@ -29,10 +26,10 @@ export class ComponentStartError extends Error {
   }
 }
 
-type Outcome = { readonly kind: 'done' } | { readonly kind: 'failed'; readonly err: unknown } | { readonly kind: 'deadline' };
+export type Outcome = { readonly kind: 'done' } | { readonly kind: 'failed'; readonly err: unknown } | { readonly kind: 'deadline' };
 
 /** Settles with what became of `work` within `ms`; the work itself goes on after a deadline. */
-async function within(work: () => Promise<void>, ms: number): Promise<Outcome> {
+export async function within(work: () => Promise<void>, ms: number): Promise<Outcome> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<Outcome>((resolve) => {
     timer = setTimeout(() => resolve({ kind: 'deadline' }), ms);
@@ -102,18 +99,13 @@ export class Lifecycle {
   }
 
   private async stopAll(): Promise<void> {
-    const { log, core } = this.options;
+    const { log } = this.options;
     const deadlineMs = this.options.stopDeadlineMs ?? DEFAULT_STOP_DEADLINE_MS;
     for (const component of this.started.reverse()) {
       const outcome = await within(() => component.stop(), deadlineMs);
       if (outcome.kind === 'failed') log.error({ err: outcome.err, component: component.name }, `${component.name} failed to stop cleanly`);
       else if (outcome.kind === 'deadline')
         log.error({ component: component.name }, `${component.name} did not stop within ${deadlineMs / 1000} s; carrying on`);
-      if (component.owner !== undefined && core !== undefined) {
-        core.bus.removeOwner(component.owner);
-        core.services.removeOwner(component.owner);
-        core.entities.removeOwner(component.owner);
-      }
     }
     this.started.length = 0;
   }

@@ -19,6 +19,7 @@ import { lightDomain } from './light.js';
 import { lockDomain } from './lock.js';
 import { mediaPlayerDomain } from './media-player.js';
 import { numberDomain } from './number.js';
+import { persistentNotificationDomain } from './persistent-notification.js';
 import { sceneDomain } from './scene.js';
 import { scriptDomain } from './script.js';
 import { selectDomain } from './select.js';
@@ -64,6 +65,7 @@ export const DOMAINS: readonly Domain[] = [
   scriptDomain,
   sceneDomain,
   homeassistantDomain,
+  persistentNotificationDomain,
   ...helperDomains(),
 ];
 

@@ -1,4 +1,3 @@
-import type { SectionValidators } from '../config/load.js';
 import { type ConfigIssue, type ConfigPath, formatPath } from '../config/reader.js';
 import type { HubConfig } from '../config/types.js';
 import type { Component } from '../core/component.js';
@@ -6,6 +5,7 @@ import type { Core } from '../core/core.js';
 import { HubError } from '../core/errors.js';
 import { isJsonObject, type JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
+import type { Integration, SectionParser } from '../integration/integration.js';
 import type { WriteFile } from '../storage/data-file.js';
 import type { Scheduler } from '../util/scheduler.js';
 import { timersScheduler } from '../util/scheduler.js';
@@ -61,16 +61,23 @@ export function readHelperSection(kind: HelperKind, value: JsonValue | undefined
   return items;
 }
 
-export const HELPER_SECTION_VALIDATORS: SectionValidators = Object.fromEntries(
-  HELPER_KINDS.map((kind) => [
+/** Each helper domain's section, as its YAML items. */
+export type HelperSections = Readonly<Record<string, SectionParser<HelperItem[]>>>;
+
+const HELPER_SECTIONS: HelperSections = Object.fromEntries(
+  HELPER_KINDS.map((kind): [string, SectionParser<HelperItem[]>] => [
     kind.domain,
-    (value: JsonValue, path: ConfigPath, issues: ConfigIssue[]) => void readHelperSection(kind, value, path, issues),
+    (value, path, issues) => readHelperSection(kind, value, path, issues),
   ]),
 );
 
+/** The YAML helpers of each domain (`input_boolean: {...}`), as the sections read them. */
+export type HelperYaml = Readonly<Record<string, readonly HelperItem[] | undefined>>;
+
 export interface HelpersOptions {
   readonly core: Core;
-  readonly config: HubConfig;
+  /** The YAML helpers, by domain. */
+  readonly yaml: HelperYaml;
   readonly dataDir: string;
   readonly log: Logger;
   /** Timers on the hub's clock; real timers by default (tests pass a manual one). */
@@ -78,8 +85,8 @@ export interface HelpersOptions {
   /** The hub's time zone offset from UTC in ms at a UTC instant. */
   readonly offsetMs?: (utcMs: number) => number;
   readonly writeFile?: WriteFile;
-  /** Reads the configuration file again for `<helper>.reload`; without it the reload re-reads the config in memory. */
-  readonly reloadConfig?: () => Promise<HubConfig>;
+  /** Reads the configuration again for `<helper>.reload`. */
+  readonly reloadConfig: () => Promise<HubConfig>;
   /** Drops a deleted helper's entity registry entry (Home Assistant removes it with the helper). */
   readonly forget?: (entityId: string) => void;
 }
@@ -118,12 +125,10 @@ export class Helpers implements Component {
   }
 
   async start(): Promise<void> {
-    const { config, core } = this.options;
+    const { yaml, core } = this.options;
     for (const collection of this.collections.values()) {
       const domain = collection.kind.domain;
-      // The config was validated at load; a section with problems never reaches here.
-      const items = readHelperSection(collection.kind, config.sections[domain] as JsonValue | undefined, [domain], []);
-      await collection.load(items);
+      await collection.load(yaml[domain] ?? []);
       core.services.register(HELPERS_OWNER, {
         domain,
         service: 'reload',
@@ -138,14 +143,12 @@ export class Helpers implements Component {
   /** Reads the YAML again; a section with problems is refused as a whole, keeping the helpers as they are. */
   private async reload(collection: HelperCollection): Promise<void> {
     const domain = collection.kind.domain;
-    let config = this.options.config;
-    if (this.options.reloadConfig !== undefined) {
-      try {
-        config = await this.options.reloadConfig();
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        throw new HubError('hub_error', `Cannot reload ${domain}: the configuration has errors, keeping the current one. ${message}`);
-      }
+    let config: HubConfig;
+    try {
+      config = await this.options.reloadConfig();
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      throw new HubError('hub_error', `Cannot reload ${domain}: the configuration has errors, keeping the current one. ${message}`);
     }
     const issues: ConfigIssue[] = [];
     const items = readHelperSection(collection.kind, config.sections[domain] as JsonValue | undefined, [domain], issues);
@@ -166,3 +169,28 @@ export class Helpers implements Component {
     }
   }
 }
+
+/**
+ * The helpers (input_boolean, input_number, ... timer): their YAML sections and the items stored from the
+ * WebSocket commands, before the API listens so clients find them at once. Always on (stored helpers need no
+ * section); a helper whose YAML has problems is left out alone.
+ */
+export const helpersIntegration: Integration<HelperSections, Helpers> = {
+  name: 'helpers',
+  sections: HELPER_SECTIONS,
+  stage: 'core',
+  itemOf: (path) => path.slice(0, 2),
+  create: (ctx, yaml) =>
+    new Helpers({
+      core: ctx.core,
+      yaml,
+      dataDir: ctx.dataDir,
+      log: ctx.log,
+      scheduler: ctx.scheduler,
+      forget: (entityId) => {
+        if (ctx.registries.entities.entry(entityId) !== undefined) ctx.registries.entities.remove(entityId);
+      },
+      reloadConfig: ctx.reloadConfig,
+      offsetMs: (utcMs) => ctx.timeZone.offsetMs(utcMs),
+    }),
+};

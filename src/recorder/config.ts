@@ -49,16 +49,3 @@ export function parseRecorderSection(value: JsonValue | undefined, path: ConfigP
   r.rejectUnknown();
   return config;
 }
-
-export const RECORDER_SECTION_VALIDATORS = {
-  recorder: (value: JsonValue, path: ConfigPath, issues: ConfigIssue[]): void => {
-    parseRecorderSection(value, path, issues);
-  },
-};
-
-/** The recorder's settings from a loaded configuration's sections (defaults when there is no section). */
-export function readRecorderConfig(sections: Readonly<Record<string, unknown>>): RecorderConfig {
-  const issues: ConfigIssue[] = [];
-  const config = parseRecorderSection(sections.recorder as JsonValue | undefined, ['recorder'], issues);
-  return issues.length === 0 ? config : DEFAULT_RECORDER_CONFIG;
-}

@@ -4,21 +4,20 @@ import type { ScriptRunner } from '../automation/runner.js';
 import { StateDispatch } from '../automation/state-dispatch.js';
 import { errorText, renderVariables } from '../automation/templating.js';
 import { attachTriggers, type TriggerEnv, triggerVariable } from '../automation/triggers.js';
-import type { ConfigIssue } from '../config/reader.js';
-import { formatPath } from '../config/reader.js';
-import type { HubConfig } from '../config/types.js';
 import type { Component } from '../core/component.js';
 import type { Core } from '../core/core.js';
-import type { JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import { type ChangeHandler, TemplateDispatch, TemplateEngine } from '../template/index.js';
-import { parseTemplateSection, type TemplateBlock, type TemplateEntityDefinition } from './config.js';
+import type { TemplateBlock, TemplateEntityDefinition } from './config.js';
 import { TEMPLATE_OWNER, TemplateRenderer } from './entity.js';
 import { addTemplateEntity, type TemplateItem } from './platforms.js';
 
 export interface TemplateEntitiesOptions {
   readonly core: Core;
-  readonly config: HubConfig;
+  /** The `template:` section as read at load. */
+  readonly blocks: readonly TemplateBlock[];
+  /** The hub's time zone (IANA name). */
+  readonly timeZone: string;
   readonly log: Logger;
   /** The hub's template engine (shared with the API and automations). */
   readonly templates?: TemplateEngine;
@@ -49,8 +48,8 @@ export class TemplateEntities implements Component {
   private readonly env: TriggerEnv;
 
   constructor(private readonly o: TemplateEntitiesOptions) {
-    const zone = TimeZone.of(o.config.hub.time_zone);
-    this.templates = o.templates ?? new TemplateEngine({ core: o.core, timeZone: zone === undefined ? 'UTC' : o.config.hub.time_zone });
+    const zone = TimeZone.of(o.timeZone);
+    this.templates = o.templates ?? new TemplateEngine({ core: o.core, timeZone: zone === undefined ? 'UTC' : o.timeZone });
     this.env = {
       core: o.core,
       log: o.log,
@@ -64,11 +63,7 @@ export class TemplateEntities implements Component {
   }
 
   async start(): Promise<void> {
-    const issues: ConfigIssue[] = [];
-    const blocks = parseTemplateSection(this.o.config.sections.template as JsonValue | undefined, ['template'], issues);
-    // The loader validated the section; anything left is logged, and the rest still runs.
-    for (const issue of issues) this.o.log.error({ path: formatPath(issue.path) }, `${formatPath(issue.path)}: ${issue.message}`);
-    for (const block of blocks) this.startBlock(block);
+    for (const block of this.o.blocks) this.startBlock(block);
     this.detach.push(() => this.env.templateChanges.close());
     for (const item of this.items) if (!item.triggered) this.renderTemplateItem(item);
     this.scheduleTick();

@@ -226,9 +226,12 @@ export function parseTemplateSection(section: JsonValue | undefined, path: Confi
   return blocks;
 }
 
-/** The validator check-config and the loader run on the `template:` section. */
-export const TEMPLATE_SECTION_VALIDATORS: Record<string, (value: JsonValue, path: ConfigPath, issues: ConfigIssue[]) => void> = {
-  template: (value, path, issues) => {
-    parseTemplateSection(value, path, issues);
-  },
-};
+/**
+ * The item a problem in the `template:` section is in: one entity (`template[0].sensor[1]`), else its block, so a
+ * broken entity leaves out only itself.
+ */
+export function templateItemOf(path: ConfigPath): ConfigPath {
+  const at = path.findIndex((p, i) => i > 0 && i <= 2 && typeof p === 'string' && (TEMPLATE_DOMAINS as readonly string[]).includes(p));
+  if (at > 0) return path.slice(0, typeof path[at + 1] === 'number' ? at + 2 : at + 1);
+  return path.slice(0, typeof path[1] === 'number' ? 2 : 1);
+}

@@ -1,12 +1,8 @@
-import type { ConfigIssue } from '../config/reader.js';
-import { formatPath } from '../config/reader.js';
-import type { HubConfig } from '../config/types.js';
 import type { Component } from '../core/component.js';
 import type { Core } from '../core/core.js';
-import type { JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import { type Scheduler, timersScheduler } from '../util/scheduler.js';
-import { readClimateSection } from './config.js';
+import type { ThermostatConfig } from './config.js';
 import { Thermostat, type ThermostatEnv } from './thermostat.js';
 
 /** The owner key of the thermostats' entities and listeners; also their platform name (`climate.generic_thermostat`). */
@@ -14,7 +10,8 @@ export const THERMOSTAT_OWNER = 'generic_thermostat';
 
 export interface ThermostatsOptions {
   readonly core: Core;
-  readonly config: HubConfig;
+  /** The `climate:` section as read at load. */
+  readonly thermostats: readonly ThermostatConfig[];
   readonly log: Logger;
   /** Timers on the hub's clock; real timers by default (tests pass a manual one, shared with other components). */
   readonly scheduler?: Scheduler;
@@ -35,10 +32,7 @@ export class Thermostats implements Component {
 
   async start(): Promise<void> {
     const { core, log } = this.o;
-    const issues: ConfigIssue[] = [];
-    const configs = readClimateSection(this.o.config.sections.climate as JsonValue | undefined, ['climate'], issues);
-    // The loader validated the section; anything left is logged, and the rest still runs.
-    for (const issue of issues) log.error({ path: formatPath(issue.path) }, `${formatPath(issue.path)}: ${issue.message}`);
+    const configs = this.o.thermostats;
     if (configs.length === 0) return;
     const scheduler = this.o.scheduler ?? timersScheduler((err) => log.error({ err }, 'thermostat timer failed'));
     for (const config of configs) {

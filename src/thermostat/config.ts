@@ -1,5 +1,4 @@
 import { listItems, readDuration, readEntityIds } from '../automation/config-values.js';
-import type { SectionValidators } from '../config/load.js';
 import { type ConfigIssue, type ConfigPath, ConfigReader, kindOf } from '../config/reader.js';
 import type { JsonValue } from '../core/json.js';
 
@@ -142,7 +141,3 @@ export function readClimateSection(section: JsonValue | undefined, path: ConfigP
   }
   return out;
 }
-
-export const CLIMATE_SECTION_VALIDATORS: SectionValidators = {
-  climate: (value, path, issues) => void readClimateSection(value, path, issues),
-};

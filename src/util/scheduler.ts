@@ -20,3 +20,32 @@ export function timersScheduler(onError: (err: unknown) => void): Scheduler {
     stopAll: () => timers.stopAll(),
   };
 }
+
+/**
+ * A view of `parent` for one part of the hub: its `stopAll` clears only the timers set through it (and stops it
+ * setting more), so a part that stops, or is started again after a failure, never clears another part's timers.
+ */
+export function scopedScheduler(parent: Scheduler): Scheduler {
+  const live = new Set<unknown>();
+  let stopped = false;
+  return {
+    timeout(fn, ms) {
+      if (stopped) return undefined;
+      const handle = parent.timeout(() => {
+        live.delete(handle);
+        fn();
+      }, ms);
+      if (handle !== undefined) live.add(handle);
+      return handle;
+    },
+    clear(handle) {
+      live.delete(handle);
+      parent.clear(handle);
+    },
+    stopAll() {
+      stopped = true;
+      for (const handle of live) parent.clear(handle);
+      live.clear();
+    },
+  };
+}

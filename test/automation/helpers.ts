@@ -1,8 +1,9 @@
 import { parse } from 'yaml';
 import { parseVirtualSection, seededRandom, VirtualDriver } from '../../drivers/virtual/index.js';
-import { AUTOMATION_SECTION_VALIDATORS, AutomationExtension } from '../../src/automation/index.js';
+import { AutomationExtension } from '../../src/automation/index.js';
+import { automationIntegration } from '../../src/automation/integration.js';
 import { formatPath } from '../../src/config/reader.js';
-import type { HubConfig, HubSection } from '../../src/config/types.js';
+import type { HubSection } from '../../src/config/types.js';
 import type { Clock } from '../../src/core/clock.js';
 import { Core } from '../../src/core/core.js';
 import type { EventType, HubEvent } from '../../src/core/event-bus.js';
@@ -10,6 +11,7 @@ import type { JsonObject, JsonValue } from '../../src/core/json.js';
 import type { Logger } from '../../src/core/log.js';
 import type { State } from '../../src/core/state.js';
 import { DOMAINS } from '../../src/domains/index.js';
+import type { SectionParser } from '../../src/integration/integration.js';
 
 export interface Teardown {
   teardown(fn: () => unknown): void;
@@ -61,16 +63,18 @@ export async function setup(t: Teardown, yaml: string, options: { clock?: Clock;
   for (const domain of DOMAINS) domain.registerServices(core);
   const issues: { path: readonly (string | number)[]; message: string }[] = [];
   const items = parseVirtualSection(doc.virtual, ['virtual'], issues);
-  for (const [key, validate] of Object.entries(AUTOMATION_SECTION_VALIDATORS)) {
-    if (doc[key] !== undefined) validate(doc[key] as JsonValue, [key], issues);
-  }
+  const { automation, script, scene, sun } = automationIntegration.sections;
+  const definitions = {
+    automation: automation(doc.automation, ['automation'], issues),
+    script: script(doc.script, ['script'], issues),
+    scene: scene(doc.scene, ['scene'], issues),
+    sun: sun(doc.sun, ['sun'], issues),
+  };
   if (issues.length > 0) throw new Error(issues.map((i) => `${formatPath(i.path)}: ${i.message}`).join('\n'));
   const driver = new VirtualDriver({ core, log, owner: 'virtual', dataDir: '' }, { items, random: seededRandom(7) });
   await driver.start();
-  const sections: Record<string, JsonObject | readonly JsonObject[]> = {};
-  for (const key of ['automation', 'script', 'scene', 'sun']) if (doc[key] !== undefined) sections[key] = doc[key] as JsonObject;
-  const config: HubConfig = { hub: { ...HUB_SECTION, time_zone: options.timeZone ?? HUB_SECTION.time_zone }, path: null, sections };
-  const extension = new AutomationExtension(core, config, log);
+  const hub = { ...HUB_SECTION, time_zone: options.timeZone ?? HUB_SECTION.time_zone };
+  const extension = new AutomationExtension(core, hub, log, { definitions });
   await extension.start();
   core.runState = 'RUNNING';
   t.teardown(async () => {
@@ -129,10 +133,11 @@ export function recordEvents<T extends EventType>(core: Core, type: T): HubEvent
 export function validate(yaml: string): string[] {
   const doc = (parse(yaml) ?? {}) as Record<string, JsonValue>;
   const issues: { path: readonly (string | number)[]; message: string }[] = [];
+  const parsers: Readonly<Record<string, SectionParser>> = automationIntegration.sections;
   for (const [key, value] of Object.entries(doc)) {
-    const validator = AUTOMATION_SECTION_VALIDATORS[key];
-    if (validator === undefined) throw new Error(`no validator for ${key}`);
-    validator(value, [key], issues);
+    const parse = parsers[key];
+    if (parse === undefined) throw new Error(`no parser for ${key}`);
+    parse(value, [key], issues);
   }
   return issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
 }

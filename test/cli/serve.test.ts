@@ -3,6 +3,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { WsClient } from '../api/ws-client.js';
+import { BROKEN_HOME } from '../fixtures/broken-home.js';
 import { runCli, ServeProcess } from './cli-process.js';
 
 const CONFIG = `hub:
@@ -145,4 +147,68 @@ t.test('serve without the native uWS binary prints the instructions and exits 1'
   t.match(r.stderr, /could not load its native binary/);
   t.match(r.stderr, /run it on Node 20/);
   t.notMatch(r.stderr, /\n\s+at /);
+});
+
+t.test(
+  'serve starts a home with a broken automation, a broken template sensor and an unknown section; check-config fails on it',
+  async (t) => {
+    const dir = await tempDir(t);
+    const config = join(dir, 'configuration.yaml');
+    await writeFile(config, BROKEN_HOME);
+    const checked = await runCli(['check-config', '--config', config]);
+    t.equal(checked.code, 1, 'check-config still exits 1 on any problem');
+    t.match(checked.stdout, `${config}:24:18: automation[1].triggers[0].trigger: unknown trigger type "stat"`);
+    t.match(checked.stdout, /frobnicate: unknown section/);
+
+    const data = join(dir, 'data');
+    const created = await runCli(['token', 'create', '--data', data, '--name', 'test']);
+    const token = created.stdout.trim();
+    const p = serve(t, ['--config', config, '--data', data, '--host', '127.0.0.1', '--port', '0']);
+    const port = (await p.waitForLog('API listening')).port as number;
+    await p.waitForLog('hearth started');
+    const named = p
+      .records()
+      .filter((r) => r.level === 50)
+      .map((r) => String(r.msg));
+    t.match(named, [
+      /^frobnicate is not started: /,
+      /^template\[0\]\.sensor\[1\] \(Broken sensor\) is not started: /,
+      /^automation\[1\] \(Typo in the trigger\) is not started: /,
+    ]);
+    const sensor = await fetch(`http://127.0.0.1:${port}/api/states/sensor.porch_light_state`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    t.equal(sensor.status, 200, 'the good template sensor serves');
+    t.equal(((await sensor.json()) as { state: string }).state, 'off');
+    const stopped = await p.stop('SIGTERM', STOP_LIMIT_MS);
+    t.equal(stopped.code, 0, p.stderr);
+  },
+);
+
+t.test('at SIGTERM a WebSocket subscriber sees the hub go, not its entities deleted', async (t) => {
+  const dir = await tempDir(t);
+  const data = join(dir, 'data');
+  const created = await runCli(['token', 'create', '--data', data, '--name', 'test']);
+  const token = created.stdout.trim();
+  // The bundled demo: entities of every driver kind, helpers, templates, thermostats, automations and scenes.
+  const p = serve(t, ['--data', data, '--host', '127.0.0.1', '--port', '0']);
+  const port = (await p.waitForLog('API listening')).port as number;
+  await p.waitForLog('hearth started');
+  const ws = await WsClient.authenticated(`ws://127.0.0.1:${port}/api/websocket`, token);
+  t.teardown(() => ws.close());
+  const states = await ws.command('get_states');
+  const count = (states.result as unknown[]).length;
+  t.ok(count > 20, `the demo has entities (${count})`);
+  const subscribed = await ws.command('subscribe_events', { event_type: 'state_changed' });
+  t.equal(subscribed.success, true);
+
+  const stopped = await p.stop('SIGTERM', STOP_LIMIT_MS);
+  t.equal(stopped.code, 0, p.stderr);
+  await ws.waitClosed(STOP_LIMIT_MS);
+  const removals = ws.messages
+    .filter((m) => m.type === 'event')
+    .map((m) => (m.event as { data: { entity_id: string; new_state: unknown } }).data)
+    .filter((d) => d.new_state === null)
+    .map((d) => d.entity_id);
+  t.same(removals, [], 'no state_changed with new_state: null');
 });

@@ -8,6 +8,7 @@ import {
   type LocatedIssue,
   loadConfig,
   parseConfigText,
+  readConfigText,
   type SectionValidators,
 } from '../../src/config/load.js';
 import { ConfigError, ConfigReader } from '../../src/config/reader.js';
@@ -302,4 +303,37 @@ t.test('SECTION_VALIDATORS check the virtual section with positions', async (t) 
   t.ok(issues.length >= 1);
   t.equal(issues[0]?.line, 4);
   t.match(issues[0]?.path.slice(0, 3), ['virtual', 0, 'color_modes']);
+});
+
+t.test('a section under labelled keys is read once, merged; a problem is shown where the file has it', async (t) => {
+  const validators: SectionValidators = {
+    widgets: (value, path, issues) => {
+      const items = Array.isArray(value) ? value : [];
+      items.forEach((item, i) => {
+        if (typeof item !== 'string') issues.push({ path: [...path, i], message: 'expected a name' });
+      });
+      return items.length;
+    },
+  };
+  const text = 'widgets one:\n  - a\n  - b\nwidgets two:\n  - c\n  - 4\n';
+  const found = problems(text, validators);
+  t.same(where(found), ['6:5 widgets two.1'], 'the merged item 3 is the second item of `widgets two`');
+  const config = readConfigText(text, null, validators);
+  t.equal(config.parsed.get('widgets'), 4, 'the validator read the merged section once');
+  t.match(config.problems, [{ section: 'widgets', sectionPath: ['widgets', 3], path: ['widgets two', 1] }]);
+});
+
+t.test('readConfigText returns the problems of parts, and throws on those of the document, hub: and required sections', async (t) => {
+  const config = readConfigText('hub:\n  name: Home\nwidgets:\n  - {mode: fast}\nmystery: 1\n', null, VALIDATORS);
+  t.equal(config.hub.name, 'Home');
+  t.same(
+    config.problems.map((p) => [p.section, p.message]),
+    [
+      ['widgets', 'is required: expected a string'],
+      ['mystery', 'unknown section; allowed: hub, widgets'],
+    ],
+  );
+  t.throws(() => readConfigText('hub:\n  port: x\nwidgets: []\n', null, VALIDATORS), { name: 'ConfigError', message: /hub\.port/ });
+  t.throws(() => readConfigText('widgets: 3\n', null, VALIDATORS, { required: ['widgets'] }), { message: /widgets: expected a list/ });
+  t.throws(() => parseConfigText('mystery: 1\n', null, VALIDATORS), { message: /unknown section/ }, 'the strict read throws on any problem');
 });

@@ -5,7 +5,7 @@ import { Core } from '../../src/core/core.js';
 import type { JsonObject } from '../../src/core/json.js';
 import { silentLogger } from '../../src/core/log.js';
 import { DOMAINS } from '../../src/domains/index.js';
-import { Helpers } from '../../src/helpers/index.js';
+import { Helpers, type HelperYaml } from '../../src/helpers/index.js';
 import { SECTION_VALIDATORS } from '../../src/sections.js';
 import { ManualScheduler } from '../helpers/manual-scheduler.js';
 import { type Teardown, tempDir } from '../storage/helpers.js';
@@ -23,7 +23,8 @@ export async function helperHub(t: Teardown, yaml: string) {
   const zone = TimeZone.of('Europe/Amsterdam') as TimeZone;
   const helpers = new Helpers({
     core,
-    config,
+    yaml: Object.fromEntries(config.parsed) as HelperYaml,
+    reloadConfig: async () => config,
     dataDir: await tempDir(t),
     log: silentLogger,
     scheduler,

@@ -1,9 +1,11 @@
 import t from 'tap';
-import { i2cKind } from '../../drivers/i2c/index.js';
+import { i2cIntegration } from '../../drivers/i2c/index.js';
 import type { ConfigIssue } from '../../src/config/reader.js';
 import { Core } from '../../src/core/core.js';
+import type { JsonValue } from '../../src/core/json.js';
 import { silentLogger } from '../../src/core/log.js';
 import { i2cIssues } from '../fakes/i2c-harness.js';
+import { integrationContext } from '../helpers/integration-context.js';
 
 t.test('a valid section has no problems', async (t) => {
   t.same(
@@ -98,16 +100,17 @@ t.test('poll_interval, timeout and retries are bounded', async (t) => {
   ]);
 });
 
-t.test('the driver kind validates under its section path and creates a driver only for devices', async (t) => {
+t.test('the integration reads its section under its path and creates a driver only for devices', async (t) => {
   const issues: ConfigIssue[] = [];
-  i2cKind.validate({ devices: [{ chip: 'nope' }] }, ['i2c'], issues);
+  i2cIntegration.sections.i2c({ devices: [{ chip: 'nope' }] }, ['i2c'], issues);
   t.same(
     issues.map((i) => i.path),
     [['i2c', 'devices', 0, 'chip']],
   );
   const core = new Core({ log: silentLogger });
-  const ctx = { core, log: silentLogger, owner: 'i2c', dataDir: '' };
-  t.equal(i2cKind.create(ctx, { devices: [] }), undefined);
-  const driver = i2cKind.create(ctx, { devices: [{ chip: 'bh1750', name: 'Probe', bus: 250 }] });
-  t.equal(driver?.kind, 'i2c');
+  const ctx = integrationContext(core, 'i2c');
+  const parse = (value: JsonValue) => ({ i2c: i2cIntegration.sections.i2c(value, ['i2c'], []) });
+  t.equal(i2cIntegration.create(ctx, parse({ devices: [] })), undefined);
+  const driver = i2cIntegration.create(ctx, parse({ devices: [{ chip: 'bh1750', name: 'Probe', bus: 250 }] }));
+  t.equal(driver?.name, 'i2c');
 });

@@ -1,9 +1,11 @@
 import t from 'tap';
-import { serialKind } from '../../drivers/serial/index.js';
+import { serialIntegration } from '../../drivers/serial/index.js';
 import type { ConfigIssue } from '../../src/config/reader.js';
 import { Core } from '../../src/core/core.js';
+import type { JsonValue } from '../../src/core/json.js';
 import { silentLogger } from '../../src/core/log.js';
 import { serialIssues } from '../fakes/serial-harness.js';
+import { integrationContext } from '../helpers/integration-context.js';
 
 t.test('a valid section has no problems', async (t) => {
   t.same(
@@ -79,15 +81,16 @@ devices:
   t.equal(issues.length, 7);
 });
 
-t.test('the driver kind validates under its section path and creates a driver only for devices', async (t) => {
+t.test('the integration reads its section under its path and creates a driver only for devices', async (t) => {
   const issues: ConfigIssue[] = [];
-  serialKind.validate({ devices: [{ type: 'pms5003' }] }, ['serial'], issues);
+  serialIntegration.sections.serial({ devices: [{ type: 'pms5003' }] }, ['serial'], issues);
   t.same(
     issues.map((i) => i.path),
     [['serial', 'devices', 0, 'port']],
   );
   const core = new Core({ log: silentLogger });
-  const ctx = { core, log: silentLogger, owner: 'serial', dataDir: '' };
-  t.equal(serialKind.create(ctx, { devices: [] }), undefined);
-  t.equal(serialKind.create(ctx, { devices: [{ type: 'sds011', port: '/dev/null' }] })?.kind, 'serial');
+  const ctx = integrationContext(core, 'serial');
+  const parse = (value: JsonValue) => ({ serial: serialIntegration.sections.serial(value, ['serial'], []) });
+  t.equal(serialIntegration.create(ctx, parse({ devices: [] })), undefined);
+  t.equal(serialIntegration.create(ctx, parse({ devices: [{ type: 'sds011', port: '/dev/null' }] }))?.name, 'serial');
 });

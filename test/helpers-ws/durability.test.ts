@@ -2,13 +2,19 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { parseConfigText } from '../../src/config/load.js';
+import type { HubConfig } from '../../src/config/types.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { Core } from '../../src/core/core.js';
 import { silentLogger } from '../../src/core/log.js';
 import { DOMAINS } from '../../src/domains/index.js';
-import { Helpers } from '../../src/helpers/index.js';
+import { Helpers, type HelperYaml } from '../../src/helpers/index.js';
 import { SECTION_VALIDATORS } from '../../src/sections.js';
 import { FlakyDisk, tempDir, watchedLogger } from '../storage/helpers.js';
+
+/** The helpers' YAML items and reload of a loaded configuration, as the hub hands them over. */
+function yamlOf(config: HubConfig): { yaml: HelperYaml; reloadConfig: () => Promise<HubConfig> } {
+  return { yaml: Object.fromEntries(config.parsed) as HelperYaml, reloadConfig: async () => config };
+}
 
 t.test('a full disk: the helper is made and works, one error is logged, and the file is written when the disk recovers', async (t) => {
   const log = watchedLogger();
@@ -17,7 +23,7 @@ t.test('a full disk: the helper is made and works, one error is logged, and the 
   const dataDir = await tempDir(t);
   const disk = new FlakyDisk();
   const config = parseConfigText('hub: {name: Test}\n', null, SECTION_VALIDATORS);
-  const helpers = new Helpers({ core, config, dataDir, log, writeFile: disk.writeFile });
+  const helpers = new Helpers({ core, ...yamlOf(config), dataDir, log, writeFile: disk.writeFile });
   await helpers.start();
   const counters = helpers.collection('counter');
   if (counters === undefined) throw new Error('no counter collection');
@@ -53,7 +59,7 @@ t.test('an unreadable helpers file is left alone: its helpers are missing and ch
   // A directory where the file should be: reading it fails (EISDIR) as an unreadable disk would.
   await mkdir(join(dataDir, 'helpers', 'counter.json'), { recursive: true });
   const config = parseConfigText('hub: {name: Test}\ncounter:\n  from_yaml: {}\n', null, SECTION_VALIDATORS);
-  const helpers = new Helpers({ core, config, dataDir, log });
+  const helpers = new Helpers({ core, ...yamlOf(config), dataDir, log });
   await helpers.start();
   t.teardown(() => helpers.stop());
   await log.until('error', /counter\.json could not be read \(EISDIR\)/);
@@ -83,7 +89,7 @@ t.test('a Home Assistant .storage file copied in loads (its null keys are absent
   await writeFile(join(dataDir, 'helpers', 'counter.json'), JSON.stringify(ha));
   const helpers = new Helpers({
     core,
-    config: parseConfigText('hub: {name: Test}\n', null, SECTION_VALIDATORS),
+    ...yamlOf(parseConfigText('hub: {name: Test}\n', null, SECTION_VALIDATORS)),
     dataDir,
     log: silentLogger,
   });

@@ -5,7 +5,7 @@ import { ManualClock } from '../../src/core/clock.js';
 import { Core } from '../../src/core/core.js';
 import { silentLogger } from '../../src/core/log.js';
 import { DOMAINS } from '../../src/domains/index.js';
-import { Helpers } from '../../src/helpers/index.js';
+import { Helpers, type HelperYaml } from '../../src/helpers/index.js';
 import { SECTION_VALIDATORS } from '../../src/sections.js';
 import { tempDir } from '../storage/helpers.js';
 
@@ -17,7 +17,7 @@ t.test('<helper>.reload: YAML helpers are added, changed (keeping their state) a
   let next: () => HubConfig = () => config('');
   const helpers = new Helpers({
     core,
-    config: config('input_number:\n  level: {min: 0, max: 10}\n  gone: {min: 0, max: 1}\n'),
+    yaml: Object.fromEntries(config('input_number:\n  level: {min: 0, max: 10}\n  gone: {min: 0, max: 1}\n').parsed) as HelperYaml,
     dataDir: await tempDir(t),
     log: silentLogger,
     reloadConfig: async () => next(),

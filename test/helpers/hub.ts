@@ -1,13 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DriverKind } from '../../drivers/driver.js';
 import { seededRandom } from '../../drivers/virtual/index.js';
-import { loadConfig, parseConfigText } from '../../src/config/load.js';
+import { loadConfig, parseConfigText, readConfigText } from '../../src/config/load.js';
 import type { Clock } from '../../src/core/clock.js';
 import { type Logger, silentLogger } from '../../src/core/log.js';
 import { Hub } from '../../src/hub.js';
-import { SECTION_VALIDATORS } from '../../src/sections.js';
+import type { AnyIntegration } from '../../src/integration/integration.js';
+import { createMqttIntegration } from '../../src/mqtt/integration.js';
+import { INTEGRATIONS, REQUIRED_SECTIONS, SECTION_VALIDATORS, withIntegrations } from '../../src/sections.js';
+import type { BackoffOptions } from '../../src/util/backoff.js';
 import type { Scheduler } from '../../src/util/scheduler.js';
 
 /** The part of a tap Test this helper needs. */
@@ -58,19 +60,30 @@ export interface TestHubOptions {
   /** Timers on the clock (helpers' timers): a ManualScheduler drives them without sleeping. */
   readonly scheduler?: Scheduler;
   readonly dataDir?: string;
-  /** Driver kinds instead of DRIVER_KINDS (a driver with a fake adapter or test timers). */
-  readonly driverKinds?: readonly DriverKind[];
+  /** Integrations in the place of the hub's of the same name (a driver with a fake adapter or test timers). */
+  readonly integrations?: readonly AnyIntegration[];
   /** The MQTT client's first reconnect delay (tests of a broker restart shorten it). */
   readonly mqttMinReconnectMs?: number;
+  /** Read `yaml` as `serve` does: a part with problems is left off and named, the rest starts. */
+  readonly lenient?: boolean;
+  /** Integrations after the hub's own (a fake part). */
+  readonly extraIntegrations?: readonly AnyIntegration[];
+  /** How long a part may take to start before the hub carries on. */
+  readonly startTimeoutMs?: number;
+  /** Retry delays of a part whose start failed with a cause that can pass. */
+  readonly retry?: BackoffOptions;
 }
 
 /** Starts a hub on 127.0.0.1 with a free port and an owner token; stopped (and its data removed) at teardown. */
 export async function startTestHub(t: Teardown, options: TestHubOptions = {}): Promise<TestHub> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
+  const yaml = options.yaml ?? MINIMAL_CONFIG;
   const config =
-    options.configFile === undefined
-      ? parseConfigText(options.yaml ?? MINIMAL_CONFIG, null, SECTION_VALIDATORS)
-      : await loadConfig(options.configFile, SECTION_VALIDATORS);
+    options.configFile !== undefined
+      ? await loadConfig(options.configFile, SECTION_VALIDATORS)
+      : options.lenient === true
+        ? readConfigText(yaml, null, SECTION_VALIDATORS, { required: REQUIRED_SECTIONS })
+        : parseConfigText(yaml, null, SECTION_VALIDATORS);
   const hub = await Hub.start({
     config,
     dataDir,
@@ -80,8 +93,16 @@ export async function startTestHub(t: Teardown, options: TestHubOptions = {}): P
     clock: options.clock,
     scheduler: options.scheduler,
     random: seededRandom(42),
-    driverKinds: options.driverKinds,
-    mqttMinReconnectMs: options.mqttMinReconnectMs,
+    integrations: [
+      ...withIntegrations(
+        INTEGRATIONS,
+        ...(options.mqttMinReconnectMs === undefined ? [] : [createMqttIntegration({ minReconnectMs: options.mqttMinReconnectMs })]),
+        ...(options.integrations ?? []),
+      ),
+      ...(options.extraIntegrations ?? []),
+    ],
+    startTimeoutMs: options.startTimeoutMs,
+    retry: options.retry,
   });
   t.teardown(async () => {
     await hub.stop();

@@ -2,8 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import type { DriverKind } from '../../drivers/driver.js';
-import { DRIVER_KINDS } from '../../drivers/index.js';
+import { virtualIntegration } from '../../drivers/index.js';
 import { seededRandom } from '../../drivers/virtual/index.js';
 import { loadConfig } from '../../src/config/load.js';
 import { isoFromMicros } from '../../src/core/clock.js';
@@ -14,7 +13,9 @@ import { silentLogger } from '../../src/core/log.js';
 import type { State } from '../../src/core/state.js';
 import { addSwitch, type SwitchPlatform, switchDomain } from '../../src/domains/switch.js';
 import { Hub, SECTION_VALIDATORS } from '../../src/hub.js';
+import type { AnyIntegration } from '../../src/integration/integration.js';
 import { RestoreState } from '../../src/restore/restore-state.js';
+import { INTEGRATIONS, withIntegrations } from '../../src/sections.js';
 import { WsClient, type WsMessage } from '../api/ws-client.js';
 import type { Teardown } from '../helpers/hub.js';
 import { waitForState } from '../helpers/wait.js';
@@ -55,27 +56,21 @@ automation:
 }
 
 /** The virtual driver, starting only once `gate` resolves (a device that answers after the API is up). */
-function gatedKinds(gate: Promise<void>): DriverKind[] {
-  return DRIVER_KINDS.map((kind) =>
-    kind.section !== 'virtual'
-      ? kind
-      : {
-          ...kind,
-          create(ctx, value) {
-            const driver = kind.create(ctx, value);
-            return (
-              driver && {
-                kind: driver.kind,
-                start: async () => {
-                  await gate;
-                  await driver.start();
-                },
-                stop: () => driver.stop(),
-              }
-            );
-          },
-        },
-  );
+function gatedIntegrations(gate: Promise<void>): AnyIntegration[] {
+  const gated: typeof virtualIntegration = {
+    ...virtualIntegration,
+    create(ctx, config) {
+      const driver = virtualIntegration.create(ctx, config);
+      if (driver === undefined) return undefined;
+      const start = driver.start.bind(driver);
+      driver.start = async () => {
+        await gate;
+        await start();
+      };
+      return driver;
+    },
+  };
+  return withIntegrations(INTEGRATIONS, gated as unknown as AnyIntegration);
 }
 
 interface Home {
@@ -94,7 +89,7 @@ async function startHome(dataDir: string, configPath: string, gate?: Promise<voi
     host: '127.0.0.1',
     port: 0,
     random: seededRandom(7),
-    ...(gate === undefined ? {} : { driverKinds: gatedKinds(gate), driverStartTimeoutMs: 50 }),
+    ...(gate === undefined ? {} : { integrations: gatedIntegrations(gate), startTimeoutMs: 50 }),
   });
   const owner = await hub.auth.ensureOwner('Owner');
   const token = await hub.auth.createToken(owner.id, `order-${Math.random().toString(36).slice(2)}`);

@@ -10,6 +10,7 @@ import { HELPER_COMMANDS } from './helper-commands.js';
 import { HISTORY_COMMANDS } from './history-commands.js';
 import { pongMessage } from './messages.js';
 import { MQTT_COMMANDS } from './mqtt-commands.js';
+import { NOTIFICATION_COMMANDS } from './notification-commands.js';
 import { REGISTRY_COMMANDS } from './registry-commands.js';
 import { bool, entityIds, intMap, nonNegativeInt, object, optional, positiveInt, required, str, strMaxLength } from './schema.js';
 import { STATISTICS_COMMANDS } from './statistics-commands.js';
@@ -202,4 +203,5 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ...HELPER_COMMANDS,
   ...TRACE_COMMANDS,
   ...AUTOMATION_COMMANDS,
+  ...NOTIFICATION_COMMANDS,
 ]);
