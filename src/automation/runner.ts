@@ -149,10 +149,14 @@ export class ScriptRunner {
     }
   }
 
-  /** Logs a template error the first time it happens in this automation or script, and at debug level after. */
+  /**
+   * Logs a template error the first time it happens in this automation or script, and at debug level after.
+   * The template budget's errors (TimeoutError: stopped, suspended, refused) are at debug level: the budget
+   * warned once about the automation or script itself.
+   */
   logOnce(key: string, text: string, level: 'warn' | 'error'): void {
     const bindings = { script: this.name };
-    if (this.loggedErrors.has(key)) {
+    if (this.loggedErrors.has(key) || text.includes('TimeoutError: ')) {
       this.env.log.debug(bindings, text);
       return;
     }

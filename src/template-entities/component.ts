@@ -41,6 +41,8 @@ export class TemplateEntities implements Component {
   private readonly dirty = new Set<TemplateItem>();
   /** Each state-based entity's handler for a change of what its last render read (TemplateDispatch). */
   private readonly onChange = new Map<TemplateItem, ChangeHandler>();
+  /** Each state-based entity's render, as the template budget schedules it (one job per entity: queued once). */
+  private readonly renderJobs = new Map<TemplateItem, () => void>();
   private readonly detach: (() => void)[] = [];
   private readonly runners: ScriptRunner[] = [];
   private flush: NodeJS.Immediate | undefined;
@@ -70,7 +72,21 @@ export class TemplateEntities implements Component {
     for (const issue of issues) this.o.log.error({ path: formatPath(issue.path) }, `${formatPath(issue.path)}: ${issue.message}`);
     for (const block of blocks) this.startBlock(block);
     this.detach.push(() => this.env.templateChanges.close());
-    for (const item of this.items) if (!item.triggered) this.renderTemplateItem(item);
+    // The first renders, as the template budget lets them run (several turns when they are many or slow);
+    // started means rendered.
+    const first = this.items.filter((item) => !item.triggered);
+    await new Promise<void>((resolve) => {
+      let left = first.length;
+      if (left === 0) resolve();
+      // A stop before they all ran ends the wait too.
+      this.detach.push(resolve);
+      for (const item of first) {
+        item.renderer.engine.schedule(() => {
+          this.renderTemplateItem(item);
+          if (--left === 0) resolve();
+        });
+      }
+    });
     this.scheduleTick();
     this.o.log.info({ entities: this.items.length }, 'template entities started');
   }
@@ -78,7 +94,12 @@ export class TemplateEntities implements Component {
   async stop(): Promise<void> {
     for (const d of this.detach) d();
     for (const runner of this.runners) runner.stop();
-    for (const item of this.items) item.writer.cancel();
+    for (const item of this.items) {
+      item.writer.cancel();
+      const job = this.renderJobs.get(item);
+      if (job !== undefined) item.renderer.engine.cancel(job);
+    }
+    this.renderJobs.clear();
     if (this.flush !== undefined) clearImmediate(this.flush);
     clearTimeout(this.tick);
     this.items.length = 0;
@@ -92,22 +113,35 @@ export class TemplateEntities implements Component {
     const items = block.entities.map((def) => this.addEntity(def, block.triggers !== undefined));
     if (block.triggers === undefined) return;
     const name = 'template';
+    // The block's triggers, variables and conditions are one source of the template budget; each entity another.
+    const env: TriggerEnv = {
+      ...this.env,
+      templates: this.templates.forSource({
+        name: `template block of ${items.map((i) => i.renderer.entityId).join(', ')}`,
+        until: 'the hub restarts',
+        onWarning: (message) => this.o.log.warn({}, message),
+      }),
+    };
     this.detach.push(
       attachTriggers(
-        this.env,
+        env,
         block.triggers,
         (info) => {
           const given = { trigger: triggerVariable(info) };
           let vars: Record<string, unknown>;
           try {
-            vars = renderVariables(this.templates, block.variables, given, name, false);
+            vars = renderVariables(env.templates, block.variables, given, name, false);
           } catch (err) {
             this.o.log.error({}, `template: Error rendering variables: ${errorText(err)}`);
             return;
           }
           const scope = { triggerId: info.id, variables: vars, name, onError: (m: string) => this.o.log.warn({}, `template: ${m}`) };
-          if (!checkConditions(this.env, block.conditions, scope)) return;
-          for (const item of items) item.writer.write(item.renderer.render(this.o.core, vars, item.optimistic()));
+          if (!checkConditions(env, block.conditions, scope)) return;
+          for (const item of items) {
+            // A trigger firing is new input: a suspended entity renders again.
+            item.renderer.engine.resume();
+            item.writer.write(item.renderer.render(this.o.core, vars, item.optimistic()));
+          }
         },
         { variables: {}, name },
       ),
@@ -115,19 +149,26 @@ export class TemplateEntities implements Component {
   }
 
   private addEntity(def: TemplateEntityDefinition, triggered: boolean): TemplateItem {
-    const renderer = new TemplateRenderer(this.templates, this.o.log, def, `${def.domain}.${def.objectId}`);
+    const entityId = `${def.domain}.${def.objectId}`;
+    const engine = this.templates.forSource({
+      name: entityId,
+      until: triggered ? 'its triggers fire again' : 'an entity its templates read changes',
+      onWarning: (message) => this.o.log.warn({ entity_id: entityId }, message),
+    });
+    const renderer = new TemplateRenderer(engine, this.o.log, def, entityId);
     const context = {
       core: this.o.core,
-      env: this.env,
+      // Its actions (turn_on, set_value...) render as part of the entity's source.
+      env: { ...this.env, templates: engine },
       runners: this.runners,
       render: (item: TemplateItem) => this.renderTemplateItem(item),
     };
     const item = addTemplateEntity(context, def, renderer, triggered);
-    const entityId = `${def.domain}.${def.objectId}`;
     // Its own state changing is no reason to render again.
     this.onChange.set(item, (event) => {
       if (event.data.entity_id !== entityId) this.changed(item);
     });
+    this.renderJobs.set(item, () => this.renderTemplateItem(item));
     this.items.push(item);
     return item;
   }
@@ -138,17 +179,26 @@ export class TemplateEntities implements Component {
     if (!item.triggered && onChange !== undefined) this.env.templateChanges.track(onChange, item.renderer.info);
   }
 
-  /** Something a state-based entity's last render read changed: it renders again, once, on the next turn. */
+  /**
+   * Something a state-based entity's last render read changed (its input: a suspended entity resumes): it
+   * renders again, once, on the next turn, or later when the template budget has no room then.
+   */
   private changed(item: TemplateItem): void {
+    item.renderer.engine.resume();
     this.dirty.add(item);
     if (this.flush !== undefined) return;
     this.flush = setImmediate(() => {
       this.flush = undefined;
       const items = [...this.dirty];
       this.dirty.clear();
-      for (const item of items) this.renderTemplateItem(item);
+      for (const item of items) this.scheduleRender(item);
       this.scheduleTick();
     });
+  }
+
+  private scheduleRender(item: TemplateItem): void {
+    const job = this.renderJobs.get(item);
+    if (job !== undefined) item.renderer.engine.schedule(job);
   }
 
   /** Templates that read the time render again at each minute. */
@@ -157,7 +207,12 @@ export class TemplateEntities implements Component {
     this.tick = setTimeout(
       () => {
         this.tick = undefined;
-        for (const item of this.items) if (!item.triggered && item.renderer.info.time) this.renderTemplateItem(item);
+        for (const item of this.items) {
+          if (item.triggered || !item.renderer.info.time) continue;
+          // The time is its input, and it changed.
+          item.renderer.engine.resume();
+          this.scheduleRender(item);
+        }
         this.scheduleTick();
       },
       TIME_TICK_MS - (Date.now() % TIME_TICK_MS),

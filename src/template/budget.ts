@@ -8,9 +8,9 @@
  *   until its owner resumes it (its input or its configuration changed); one warning says so;
  * - a source, and each group above it (the WebSocket connection of a subscription, the hub), may render for
  *   at most its share of any second;
- * - renders that can wait start only while the current turn of the event loop has room for a whole render
- *   (`turnMs`), and the rest wait for a later turn; a render that cannot wait is refused once the turn has
- *   rendered for `turnMs` plus one render, so that no turn holds more than two renders' worth past its start.
+ * - work that can wait (re-renders, runs of automations, messages of MQTT entities with templates, API
+ *   requests) starts only while the current turn of the event loop has room for a whole render (`turnMs`)
+ *   and the hub's share has room; the rest waits for a later turn, in order.
  */
 
 /** The budget's figures, in milliseconds (TemplateLimits carries them). */
@@ -61,7 +61,9 @@ export class Share {
   waitFor(now: number, need: number): number {
     let excess = this.used(now) + need - this.capMs;
     if (excess <= 0) return 0;
-    const order = [...this.bucketOf.keys()].filter((i) => (this.ms[i] as number) > 0).sort((a, b) => (this.bucketOf[a] as number) - (this.bucketOf[b] as number));
+    const order = [...this.bucketOf.keys()]
+      .filter((i) => (this.ms[i] as number) > 0)
+      .sort((a, b) => (this.bucketOf[a] as number) - (this.bucketOf[b] as number));
     for (const i of order) {
       excess -= this.ms[i] as number;
       if (excess <= 0) return Math.max(1, ((this.bucketOf[i] as number) + BUCKETS) * BUCKET_MS - now);
@@ -174,7 +176,11 @@ export class TemplateBudget {
   private wakeTimer: NodeJS.Timeout | undefined;
   private drainQueued = false;
 
-  constructor(readonly limits: BudgetLimits) {
+  constructor(
+    readonly limits: BudgetLimits,
+    /** A job that threw later (a job run at once throws to its caller). */
+    private readonly onError: (err: unknown) => void = () => undefined,
+  ) {
     this.hub = new Share(limits.hubShareMs);
   }
 
@@ -189,21 +195,16 @@ export class TemplateBudget {
   }
 
   /**
-   * Why a render that cannot wait is refused now (undefined: it may run): its source or the hub has used its
-   * share of the last second, or this turn has already rendered for `turnMs` and a render more.
+   * Why a render is refused now (undefined: it may run): its source (or a group of it) has used its share of
+   * the last second. Only a source that renders heavily and often meets this; the turn and the hub's share
+   * decide when waiting work starts (canStart), never whether a render runs.
    */
   refusal(source: RenderSource | undefined, now: number): string | undefined {
-    const { renderMs, turnMs } = this.limits;
-    if (this.turnUsed + renderMs > 2 * turnMs) {
-      return `refused: templates have already rendered for ${Math.round(this.turnUsed)} ms in this turn of the event loop`;
-    }
+    const { renderMs } = this.limits;
     for (let s = source; s !== undefined; s = s.parent) {
       if (s.share.used(now) + renderMs > s.share.capMs) {
         return `refused: ${s.name} rendered templates for more than ${s.share.capMs - renderMs} ms in the last second`;
       }
-    }
-    if (this.hub.used(now) + renderMs > this.hub.capMs) {
-      return `refused: the hub rendered templates for more than ${this.hub.capMs - renderMs} ms in the last second`;
     }
     return undefined;
   }
@@ -289,7 +290,11 @@ export class TemplateBudget {
         continue;
       }
       this.waiting.delete(job);
-      job();
+      try {
+        job();
+      } catch (err) {
+        this.onError(err);
+      }
     }
     if (this.waiting.size > 0 && Number.isFinite(wake)) {
       this.wakeTimer = setTimeout(() => {

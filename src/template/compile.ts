@@ -1,8 +1,8 @@
 import { fault, TemplateError, TemplateFault } from './errors.js';
 import { type NjCompilerClass, type NjEnvironment, type NjNode, type NjTemplate, nj } from './nunjucks.js';
 import { parseTemplate } from './parse.js';
-import { step } from './scope.js';
 import { FORBIDDEN_NAMES, NODE_GLOBALS } from './sandbox.js';
+import { step } from './scope.js';
 
 /**
  * Compiling a template: nunjucks parses it, hearth checks the tree (no way out of the sandbox, no loading of

@@ -1,10 +1,10 @@
 import type { Core } from '../core/core.js';
 import type { Registries } from '../registry/index.js';
 import { readSystemZone, UTC_OFFSETS } from '../util/tzif.js';
+import { type RenderSource, type SourceOptions, TemplateBudget } from './budget.js';
 import { bareMessage, compileTemplate } from './compile.js';
 import type { PyZone } from './datetime.js';
 import { environmentFor } from './environment.js';
-import { type RenderSource, type SourceOptions, TemplateBudget } from './budget.js';
 import { TemplateError, TemplateFault } from './errors.js';
 import { FORBIDDEN_NAMES } from './forbidden.js';
 import { parseResult } from './literal.js';
@@ -118,7 +118,11 @@ export class TemplateEngine {
     bound?: { readonly shared: Shared; readonly source: RenderSource },
   ) {
     this.limits = { ...DEFAULT_TEMPLATE_LIMITS, ...options.limits };
-    this.shared = bound?.shared ?? { env: undefined, cache: new Map(), budget: new TemplateBudget(this.limits) };
+    this.shared = bound?.shared ?? {
+      env: undefined,
+      cache: new Map(),
+      budget: new TemplateBudget(this.limits, (err) => options.core.log.error({ err }, 'a template job failed')),
+    };
     this.source = bound?.source;
     this.budgeted = options.budget !== false;
   }
@@ -221,7 +225,10 @@ export class TemplateEngine {
       }
     }
     const { renderMs, compileMs } = this.limits;
-    const limitMs = Math.min(compiled === undefined ? Math.max(compileMs, renderMs) : renderMs, options.limitMs ?? Number.POSITIVE_INFINITY);
+    const limitMs = Math.min(
+      compiled === undefined ? Math.max(compileMs, renderMs) : renderMs,
+      options.limitMs ?? Number.POSITIVE_INFINITY,
+    );
     const scope: RenderScope = {
       info,
       templateName: name,
@@ -291,12 +298,18 @@ export class TemplateEngine {
     if (source.length > this.limits.sourceChars) {
       compiled = {
         kind: 'error',
-        error: new TemplateError('TemplateSyntaxError', `a template may have at most ${this.limits.sourceChars} characters`, name, undefined),
+        error: new TemplateError(
+          'TemplateSyntaxError',
+          `a template may have at most ${this.limits.sourceChars} characters`,
+          name,
+          undefined,
+        ),
       };
     } else if (!DELIMITERS.test(source)) compiled = { kind: 'static' };
     else {
       try {
-        const template = scope === undefined ? compileTemplate(env, source, name) : inScope(scope, () => compileTemplate(env, source, name));
+        const template =
+          scope === undefined ? compileTemplate(env, source, name) : inScope(scope, () => compileTemplate(env, source, name));
         compiled = { kind: 'compiled', template };
       } catch (err) {
         const error = toTemplateError(err, name);
@@ -334,8 +347,8 @@ function warmUp(env: NjEnvironment): void {
 const WARM_UP: readonly string[] = [
   "{{ states('sensor.x') | float(0) | round(1) }} {{ state_attr('light.x', 'brightness') }} {{ is_state('light.x', 'on') }}",
   "{% if x | length > 2 and not false %}{{ 'a' ~ x[0] }}{% elif x %}b{% else %}{{ none }}{% endif %}",
-  "{% for i in x %}{{ i * 2 + 1 - 3 / 4 // 1 % 2 }}{% if not loop.last %}, {% endif %}{% endfor %}",
-  "{% set ns = namespace(n=0) %}{% for s in states.light %}{% set ns.n = ns.n + 1 %}{% endfor %}{{ ns.n }}",
+  '{% for i in x %}{{ i * 2 + 1 - 3 / 4 // 1 % 2 }}{% if not loop.last %}, {% endif %}{% endfor %}',
+  '{% set ns = namespace(n=0) %}{% for s in states.light %}{% set ns.n = ns.n + 1 %}{% endfor %}{{ ns.n }}',
   "{{ states | selectattr('state', 'eq', 'on') | map(attribute='entity_id') | list | join(', ') }}",
   "{{ now().strftime('%H:%M') }} {{ (as_timestamp(now()) - 60) | timestamp_custom('%H') }} {{ {'a': [1, 2]}.a[1:] }}",
   "{{ 'abc'.upper().split('B') }} {{ '%.1f' % 2 }} {{ x | sum }} {{ iif(x, 'y', 'n') }} {{ x is defined }}",
