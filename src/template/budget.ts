@@ -164,6 +164,9 @@ export class RenderSource {
 
 type Job = () => void;
 
+/** Render time in a turn from which its end is watched for (TemplateBudget.charge). */
+const TURN_CHECK_MS = 1;
+
 /**
  * The budget of one template engine (the hub's): the hub's share, the current turn's render time, and the
  * renders waiting for room, in order, each job at most once (a job queued again before it ran runs once).
@@ -190,8 +193,10 @@ export class TemplateBudget {
 
   /** Whether a render of `source` may start a stretch now: room in this turn for a whole render, and in every share. */
   canStart(source: RenderSource | undefined, now = performance.now()): boolean {
-    if (this.turnUsed + this.limits.renderMs > this.limits.turnMs) return false;
-    return this.waitFor(source, now) === 0;
+    const need = this.limits.renderMs;
+    if (this.turnUsed + need > this.limits.turnMs || this.hub.used(now) + need > this.hub.capMs) return false;
+    for (let s = source; s !== undefined; s = s.parent) if (s.share.used(now) + need > s.share.capMs) return false;
+    return true;
   }
 
   /**
@@ -209,10 +214,15 @@ export class TemplateBudget {
     return undefined;
   }
 
-  /** Counts a render's time against the turn, its source, the source's groups and the hub. */
+  /**
+   * Counts a render's time against the turn, its source, the source's groups and the hub. The turn ends in an
+   * immediate, queued once it has rendered for a millisecond: ordinary renders take microseconds, and an
+   * immediate per turn would cost them more than the rest of the budget; until then, time carries over to the
+   * next turn, which only ever makes the turn look fuller than it is.
+   */
   charge(source: RenderSource | undefined, now: number, ms: number): void {
     this.turnUsed += ms;
-    if (!this.turnOpen) {
+    if (!this.turnOpen && this.turnUsed >= TURN_CHECK_MS) {
       this.turnOpen = true;
       setImmediate(this.endTurn);
     }
@@ -261,7 +271,7 @@ export class TemplateBudget {
   };
 
   private schedule(): void {
-    // A turn with renders ends in an immediate, which drains; otherwise one is queued here.
+    // A turn that rendered for a while ends in an immediate, which drains; otherwise one is queued here.
     if (this.turnOpen || this.drainQueued) return;
     this.drainQueued = true;
     setImmediate(() => {
