@@ -34,11 +34,7 @@ function budgetOf(conn: Connection, engine: TemplateEngine): RenderSource {
   let source = budgets.get(conn);
   if (source === undefined) {
     // Not suspended itself (each subscription is); its share bounds a client that sends template after template.
-    source = engine.budget.source({
-      name: `WebSocket connection ${conn.owner}`,
-      suspends: false,
-      onWarning: (message) => conn.env.log.warn({ connection: conn.owner }, message),
-    });
+    source = engine.budget.source({ name: `WebSocket connection ${conn.owner}`, suspends: false });
     budgets.set(conn, source);
   }
   return source;
