@@ -225,10 +225,8 @@ export class TemplateEngine {
       }
     }
     const { renderMs, compileMs } = this.limits;
-    const limitMs = Math.min(
-      compiled === undefined ? Math.max(compileMs, renderMs) : renderMs,
-      options.limitMs ?? Number.POSITIVE_INFINITY,
-    );
+    const renderLimitMs = Math.min(renderMs, options.limitMs ?? Number.POSITIVE_INFINITY);
+    const limitMs = compiled === undefined ? Math.min(Math.max(compileMs, renderMs), options.limitMs ?? Number.POSITIVE_INFINITY) : renderLimitMs;
     const scope: RenderScope = {
       info,
       templateName: name,
@@ -244,7 +242,12 @@ export class TemplateEngine {
       lastMissing: undefined,
     };
     try {
-      compiled ??= this.compile(source, name, scope, env);
+      if (compiled === undefined) {
+        compiled = this.compile(source, name, scope, env);
+        // Compiled within the larger limit, the render itself gets the ordinary one, unless less is left.
+        const now = performance.now();
+        if (limitMs - (now - start) >= renderLimitMs) restartClock(scope, now, renderLimitMs);
+      }
       if (compiled.kind === 'error') throw renamed(compiled.error, name);
       if (compiled.kind === 'static') return source;
       const template = compiled.template;
@@ -330,6 +333,15 @@ export class TemplateEngine {
 /** Whether a text holds template syntax at all. */
 export function isTemplate(text: string): boolean {
   return DELIMITERS.test(text);
+}
+
+/** The render's deadline from `now`, after compiling: its own limit, and its CPU time counted afresh. */
+function restartClock(scope: RenderScope, now: number, limitMs: number): void {
+  scope.start = now;
+  scope.deadline = now + limitMs;
+  scope.limitMs = limitMs;
+  scope.cpuMark = undefined;
+  scope.wallMark = undefined;
 }
 
 /** A cached syntax error, naming the template as this caller names it. */
