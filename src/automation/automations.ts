@@ -41,7 +41,7 @@ class Automation implements AutomationPlatform, RestorablePlatform {
     });
     this.env = { ...env, templates };
     this.handle = addAutomation(env.core, { entityId, owner: AUTOMATION_OWNER, name: def.alias, uniqueId: def.uniqueId, platform: this });
-    this.runner = new ScriptRunner(env, entityId, def, def.actions, (context) => {
+    this.runner = new ScriptRunner(this.env, entityId, def, def.actions, (context) => {
       if (context !== undefined) this.handle.entity.useContext(context);
       this.write();
     });

@@ -36,7 +36,7 @@ class Script implements ScriptPlatform {
       uniqueId: def.objectId,
       platform: this,
     });
-    this.runner = new ScriptRunner(env, entityId, def, def.sequence, (context) => {
+    this.runner = new ScriptRunner(this.env, entityId, def, def.sequence, (context) => {
       if (context !== undefined) this.handle.entity.useContext(context);
       this.write();
     });

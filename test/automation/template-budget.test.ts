@@ -18,6 +18,21 @@ automation:
     conditions: "{% if trigger.event.data.slow %}${HOSTILE}{% endif %}true"
     actions:
       - event: poked
+  - id: hostile_step
+    alias: Hostile step
+    mode: queued
+    triggers:
+      - trigger: event
+        event_type: prod
+    actions:
+      - event: prodded
+        event_data:
+          n: "{% if trigger.event.data.slow %}${HOSTILE}{% endif %}1"
+script:
+  hostile_script:
+    sequence:
+      - variables:
+          n: "{% if slow %}${HOSTILE}{% endif %}1"
 `;
 
 interface Line {
@@ -97,3 +112,16 @@ t.test(
     t.pass('after automation.reload it runs again');
   },
 );
+
+t.test('the steps of a run and the steps of a script are their automation’s and script’s source too', async (t) => {
+  const log = allLines();
+  const th = await startTestHub(t, { yaml: CONFIG, log });
+  const post = (path: string, body: unknown) =>
+    th.api(path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  for (let i = 0; i < 5; i++) t.equal((await post('/api/events/prod', { slow: true })).status, 200);
+  const warning = await log.waitFor(/automation\.hostile_step.*suspended/, 10_000);
+  t.equal(warning.level, 'warn');
+  for (let i = 0; i < 5; i++) await post('/api/services/script/turn_on', { entity_id: 'script.hostile_script', variables: { slow: true } });
+  const scriptWarning = await log.waitFor(/script\.hostile_script.*suspended until the script is reloaded/, 10_000);
+  t.equal(scriptWarning.level, 'warn');
+});
