@@ -43,6 +43,9 @@ export class TemplateEntities implements Component {
   private readonly onChange = new Map<TemplateItem, ChangeHandler>();
   /** Each state-based entity's render, as the template budget schedules it (one job per entity: queued once). */
   private readonly renderJobs = new Map<TemplateItem, () => void>();
+  /** State-based entities not rendered yet since start, and what start() waits on. */
+  private readonly firstPending = new Set<TemplateItem>();
+  private firstDone: (() => void) | undefined;
   private readonly detach: (() => void)[] = [];
   private readonly runners: ScriptRunner[] = [];
   private flush: NodeJS.Immediate | undefined;
@@ -73,19 +76,12 @@ export class TemplateEntities implements Component {
     for (const block of blocks) this.startBlock(block);
     this.detach.push(() => this.env.templateChanges.close());
     // The first renders, as the template budget lets them run (several turns when they are many or slow);
-    // started means rendered.
-    const first = this.items.filter((item) => !item.triggered);
+    // started means rendered (or stopped before).
     await new Promise<void>((resolve) => {
-      let left = first.length;
-      if (left === 0) resolve();
-      // A stop before they all ran ends the wait too.
-      this.detach.push(resolve);
-      for (const item of first) {
-        item.renderer.engine.schedule(() => {
-          this.renderTemplateItem(item);
-          if (--left === 0) resolve();
-        });
-      }
+      this.firstDone = resolve;
+      for (const item of this.items) if (!item.triggered) this.firstPending.add(item);
+      if (this.firstPending.size === 0) resolve();
+      for (const item of [...this.firstPending]) this.scheduleRender(item);
     });
     this.scheduleTick();
     this.o.log.info({ entities: this.items.length }, 'template entities started');
@@ -100,6 +96,8 @@ export class TemplateEntities implements Component {
       if (job !== undefined) item.renderer.engine.cancel(job);
     }
     this.renderJobs.clear();
+    this.firstPending.clear();
+    this.firstDone?.();
     if (this.flush !== undefined) clearImmediate(this.flush);
     clearTimeout(this.tick);
     this.items.length = 0;
@@ -177,6 +175,7 @@ export class TemplateEntities implements Component {
     item.writer.write(item.renderer.render(this.o.core, {}, item.optimistic()));
     const onChange = this.onChange.get(item);
     if (!item.triggered && onChange !== undefined) this.env.templateChanges.track(onChange, item.renderer.info);
+    if (this.firstPending.delete(item) && this.firstPending.size === 0) this.firstDone?.();
   }
 
   /**
