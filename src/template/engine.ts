@@ -17,13 +17,13 @@ import { warmUp } from './warm-up.js';
 /** The engine's bounds on what a template may cost (docs/templates.md, "Time budget"). */
 export interface TemplateLimits {
   /**
-   * A render (compiling included) running longer is stopped, and its source suspended: nunjucks renders
-   * synchronously, so this bounds how long one render holds the event loop.
+   * A render running longer is stopped (two in a row suspend its source): nunjucks renders synchronously, so
+   * this bounds how long one render holds the event loop.
    */
   readonly renderMs: number;
   /**
-   * The limit of a render that first compiles its template (compiling is not interruptible everywhere, and costs
-   * more than rendering the first time): the most one render holds the loop.
+   * The limit of a render that compiles its template first, compiling and rendering together (its rendering
+   * still stops at renderMs): a long template takes longer to compile than to render.
    */
   readonly compileMs: number;
   /** Renders that can wait start only while the current turn of the event loop has rendered for less than this minus renderMs. */
@@ -77,8 +77,6 @@ export interface RenderOptions {
   readonly strict?: boolean;
   /** A lower time limit for this render (render_template's `timeout`). */
   readonly limitMs?: number;
-  /** Whose budget the render counts against, instead of the engine's own source (withSource). */
-  readonly source?: RenderSource;
 }
 
 export type RenderOutcome =
@@ -209,7 +207,7 @@ export class TemplateEngine {
    * stopped there in a row suspend the source.
    */
   renderText(source: string, name: string, info: RenderInfo, options: RenderOptions = {}): string {
-    const owner = options.source ?? this.source;
+    const owner = this.source;
     if (this.budgeted && owner?.suspension !== undefined) throw new TemplateError('TimeoutError', owner.suspension, name, undefined);
     let compiled = this.cached(source);
     if (compiled?.kind === 'static' || (compiled === undefined && !DELIMITERS.test(source))) return source;
@@ -226,7 +224,8 @@ export class TemplateEngine {
     }
     const { renderMs, compileMs } = this.limits;
     const renderLimitMs = Math.min(renderMs, options.limitMs ?? Number.POSITIVE_INFINITY);
-    const limitMs = compiled === undefined ? Math.min(Math.max(compileMs, renderMs), options.limitMs ?? Number.POSITIVE_INFINITY) : renderLimitMs;
+    const limitMs =
+      compiled === undefined ? Math.min(Math.max(compileMs, renderMs), options.limitMs ?? Number.POSITIVE_INFINITY) : renderLimitMs;
     const scope: RenderScope = {
       info,
       templateName: name,
