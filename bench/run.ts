@@ -32,6 +32,11 @@ const BENCHMARKS: readonly Benchmark[] = [
   { file: 'history-query.ts', title: 'Recorder: history and statistics queries', out: 'history-query' },
   { file: 'mqtt.ts', title: 'MQTT: hub to hub through mosquitto, 1,000 entities mirrored, memory', out: 'mqtt' },
   {
+    file: 'template-budget.ts',
+    title: 'Template budget: the API under hostile templates, and what the budget costs ordinary ones',
+    out: 'template-budget',
+  },
+  {
     file: 'automations.ts',
     title: 'Automations: 500 automations over 1,000 entities, and 100 render_template subscriptions, per state change',
   },

@@ -239,6 +239,12 @@ export async function runSequence(run: Run, actions: readonly Action[], path: st
     const action = actions[pos] as Action;
     run.checkAborted();
     const stepPath = `${path}/${action.pos ?? pos}`;
+    // Each step's templates render when the template budget has room (at once when it has).
+    const room = run.env.templates.ready();
+    if (room !== undefined) {
+      await room;
+      run.checkAborted();
+    }
     const step = run.trace?.enter(stepPath, run.variables);
     try {
       await execute(run, action, step, stepPath);

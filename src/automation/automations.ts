@@ -20,19 +20,28 @@ const SHUTDOWN_GRACE_MS = 3000;
 class Automation implements AutomationPlatform, RestorablePlatform {
   private readonly handle: AutomationHandle;
   private readonly runner: ScriptRunner;
+  /** The extension's env with the automation's own engine: all its templates are one source of the template budget. */
+  private readonly env: TriggerEnv;
   private detach: (() => void) | undefined;
   private enabled = false;
   /** trigger_variables, rendered when the triggers attached (with `this`). */
   private triggerVariables: Record<string, unknown> = {};
 
   constructor(
-    private readonly env: TriggerEnv,
+    env: TriggerEnv,
     private readonly def: AutomationDefinition,
     private readonly onShutdownRun: (run: Promise<unknown>) => void,
   ) {
     const entityId = `automation.${def.objectId}`;
+    // A reload makes the automation again, and with it a source that is not suspended.
+    const templates = env.templates.forSource({
+      name: entityId,
+      until: 'the automation is reloaded (automation.reload)',
+      onWarning: (message) => env.log.warn({ automation: entityId }, message),
+    });
+    this.env = { ...env, templates };
     this.handle = addAutomation(env.core, { entityId, owner: AUTOMATION_OWNER, name: def.alias, uniqueId: def.uniqueId, platform: this });
-    this.runner = new ScriptRunner(env, entityId, def, def.actions, (context) => {
+    this.runner = new ScriptRunner(this.env, entityId, def, def.actions, (context) => {
       if (context !== undefined) this.handle.entity.useContext(context);
       this.write();
     });
@@ -125,6 +134,9 @@ class Automation implements AutomationPlatform, RestorablePlatform {
    */
   private async fire(info: TriggerInfo | undefined, cause: Context | null, variables: JsonObject, skipCondition: boolean): Promise<void> {
     const { core, log } = this.env;
+    // A trigger fires in whatever turn it happens; the variables and conditions render once the budget has room.
+    const room = this.env.templates.ready();
+    if (room !== undefined) await room;
     const context = createContext(core.clock.now(), null, cause?.id ?? null);
     const given = {
       ...this.triggerVariables,

@@ -3,7 +3,7 @@ import type { Context } from '../core/context.js';
 import { HubError, isHubError } from '../core/errors.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
-import { TemplateDispatch } from '../template/index.js';
+import { TemplateDispatch, type TemplateEngine } from '../template/index.js';
 import type { ConditionEnv } from './conditions.js';
 import type { RunPolicy } from './model.js';
 import { parseActions } from './parse-actions.js';
@@ -81,6 +81,7 @@ export class ClientAutomation {
   private readonly runners = new Set<ScriptRunner>();
   private states: StateDispatch | undefined;
   private templateChanges: TemplateDispatch | undefined;
+  private runTemplates: TemplateEngine | undefined;
 
   constructor(private readonly o: ClientAutomationOptions) {}
 
@@ -95,7 +96,12 @@ export class ClientAutomation {
     const onError = (err: unknown) => this.o.log.error({ err }, 'subscribe_trigger: trigger failed');
     const states = new StateDispatch(this.o.core.bus, owner, onError);
     const templateChanges = new TemplateDispatch(this.o.core.bus, owner, onError);
-    const env: TriggerEnv = { ...this.base(), states, templateChanges, owner, starting: false };
+    const templates = this.o.templates.forSource({
+      name: `subscribe_trigger of ${owner}`,
+      until: 'it is subscribed again',
+      onWarning: (message) => this.o.log.warn({ connection: owner }, message),
+    });
+    const env: TriggerEnv = { ...this.base(), templates, states, templateChanges, owner, starting: false };
     // States serialize through their toJSON, as Home Assistant's encoder writes them.
     const detach = attachTriggers(env, triggers, (info, context) => fire(JSON.stringify({ trigger: info }), context), {
       variables: variables ?? {},
@@ -116,8 +122,11 @@ export class ClientAutomation {
     const onError = (err: unknown) => this.o.log.error({ err }, `${RUN_NAME}: wait failed`);
     this.states ??= new StateDispatch(this.o.core.bus, CLIENT_RUN_OWNER, onError);
     this.templateChanges ??= new TemplateDispatch(this.o.core.bus, CLIENT_RUN_OWNER, onError);
+    // Every run is another sequence: not suspended, but all of them together count as one source.
+    this.runTemplates ??= this.o.templates.forSource({ name: 'execute_script', suspends: false });
     const env: TriggerEnv = {
       ...this.base(),
+      templates: this.runTemplates,
       states: this.states,
       templateChanges: this.templateChanges,
       owner: CLIENT_RUN_OWNER,

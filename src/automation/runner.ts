@@ -152,11 +152,12 @@ export class ScriptRunner {
   /**
    * Logs a template error the first time it happens in this automation or script, and at debug level after.
    * The error's text goes in `values` (it may carry a state's value), so the logger's rate limit counts it as
-   * one kind of line however its text changes.
+   * one kind of line however its text changes. The template budget's errors (TimeoutError: stopped, suspended,
+   * refused) are at debug level: the budget warned once about the automation or script itself.
    */
   logOnce(key: string, level: 'warn' | 'error', template: string, ...values: unknown[]): void {
     const bindings = { script: this.name };
-    if (this.loggedErrors.has(key)) {
+    if (this.loggedErrors.has(key) || values.some((v) => typeof v === 'string' && v.includes('TimeoutError: '))) {
       this.env.log.debug(bindings, template, ...values);
       return;
     }

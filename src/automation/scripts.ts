@@ -15,12 +15,20 @@ export const SCRIPT_OWNER = 'script';
 class Script implements ScriptPlatform {
   private readonly handle: ScriptHandle;
   private readonly runner: ScriptRunner;
+  /** The extension's env with the script's own engine: all its templates are one source of the template budget. */
+  private readonly env: TriggerEnv;
 
   constructor(
-    private readonly env: TriggerEnv,
+    env: TriggerEnv,
     private readonly def: ScriptDefinition,
   ) {
     const entityId = `script.${def.objectId}`;
+    const templates = env.templates.forSource({
+      name: entityId,
+      until: 'the script is reloaded (script.reload)',
+      onWarning: (message) => env.log.warn({ script: entityId }, message),
+    });
+    this.env = { ...env, templates };
     this.handle = addScript(env.core, {
       entityId,
       owner: SCRIPT_OWNER,
@@ -29,7 +37,7 @@ class Script implements ScriptPlatform {
       uniqueId: def.objectId,
       platform: this,
     });
-    this.runner = new ScriptRunner(env, entityId, def, def.sequence, (context) => {
+    this.runner = new ScriptRunner(this.env, entityId, def, def.sequence, (context) => {
       if (context !== undefined) this.handle.entity.useContext(context);
       this.write();
     });

@@ -4,7 +4,16 @@ import { isJsonObject, type JsonValue } from '../core/json.js';
 import { silentLogger } from '../core/log.js';
 import { setOwn } from '../core/own-keys.js';
 import type { State } from '../core/state.js';
-import { isTemplate, LiveVariable, parseResult, type RenderInfo, TemplateEngine, TemplateError, TemplateState } from '../template/index.js';
+import {
+  isTemplate,
+  isTimeout,
+  LiveVariable,
+  parseResult,
+  type RenderInfo,
+  TemplateEngine,
+  TemplateError,
+  TemplateState,
+} from '../template/index.js';
 
 /**
  * Templates inside automations, scripts and template entities: the load-time syntax check (each problem at its own
@@ -109,6 +118,14 @@ export function templateState(state: State | null | undefined): TemplateState | 
 /** `this`: an entity's state as templates read it, looked up when each render starts. */
 export function liveThis(core: Core, entityId: string): LiveVariable {
   return new LiveVariable(() => templateState(core.states.get(entityId)));
+}
+
+/**
+ * The level to log a render's failure at: the template budget's own errors (a render stopped at its deadline,
+ * or not run while its source is suspended) at debug, since the budget already warned once about the source.
+ */
+export function levelFor(err: unknown, level: 'warn' | 'error'): 'debug' | 'warn' | 'error' {
+  return isTimeout(err) ? 'debug' : level;
 }
 
 /** The message of any error out of a render, for logs and run results. */

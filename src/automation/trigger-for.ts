@@ -1,6 +1,6 @@
 import type { JsonValue } from '../core/json.js';
 import { renderDuration } from './durations.js';
-import { errorText } from './templating.js';
+import { errorText, levelFor } from './templating.js';
 import { type TriggerEnv, type TriggerInfo, type TriggerScope, triggerVariable } from './trigger-info.js';
 
 /**
@@ -18,7 +18,7 @@ export function triggerForMs(
   try {
     return renderDuration(env.templates, t.forTemplate, { ...scope.variables, trigger: triggerVariable(data) }, `${scope.name} for`);
   } catch (err) {
-    env.log.error({ automation: scope.name }, `${scope.name}: Error rendering for template: %s`, errorText(err));
+    env.log[levelFor(err, 'error')]({ automation: scope.name }, `${scope.name}: Error rendering for template: %s`, errorText(err));
     return null;
   }
 }

@@ -28,13 +28,14 @@ export interface TriggerEnv extends ConditionEnv {
   readonly scheduler?: Scheduler;
 }
 
-/** What an `mqtt` trigger needs: subscriptions (wildcards allowed) and a template renderer for value_template. */
+/** What an `mqtt` trigger needs: subscriptions (wildcards allowed); its value_template renders with the automation's engine. */
 export interface MqttTriggerSource {
   subscribe(
     filter: string,
     fn: (message: { readonly topic: string; readonly payload: string; readonly retain: boolean }) => void,
   ): () => void;
-  render(template: string, variables: JsonObject): string;
+  /** Unused (the composition root still passes the MQTT renderer); the automation's engine renders value_template. */
+  readonly render?: unknown;
 }
 
 /** What a trigger reports: Home Assistant's `trigger` variable. */

@@ -2,7 +2,7 @@ import type { Context } from '../core/context.js';
 import type { HubEvent } from '../core/event-bus.js';
 import { parseResult, RenderInfo } from '../template/index.js';
 import type { TemplateTrigger } from './model.js';
-import { errorText, render, resultAsBoolean } from './templating.js';
+import { errorText, levelFor, resultAsBoolean } from './templating.js';
 import type { TimerHandle, TimerSet } from './timer-set.js';
 import { triggerForMs } from './trigger-for.js';
 import { info, type TriggerCallback, type TriggerEnv, type TriggerScope } from './trigger-info.js';
@@ -29,25 +29,39 @@ export function attachTemplate(
   let pending: TimerHandle;
   let tick: TimerHandle;
 
-  // Re-rendered on a change of what the last render read (the dispatch is indexed by it).
-  const onChange = (event: HubEvent<'state_changed'>) => check(event, event.context);
+  // Re-rendered on a change of what the last render read (the dispatch is indexed by it), when the template
+  // budget has room (at once when it has): a burst of changes waiting for room renders once, with the latest.
+  let latest: HubEvent<'state_changed'> | null = null;
+  const recheck = () => check(latest, latest?.context ?? null);
+  const onChange = (event: HubEvent<'state_changed'>) => {
+    latest = event;
+    env.templates.schedule(recheck);
+  };
   const evaluate = (): boolean => {
-    try {
-      const { text, info: read } = render(env.templates, t.template, name, scope.variables);
-      last = read;
-      env.templateChanges.track(onChange, last);
+    const outcome = env.templates.tryRender(t.template, { name, variables: scope.variables });
+    // What a failed render read is tracked too: a change of it may make the template render (and in time).
+    last = outcome.info;
+    env.templateChanges.track(onChange, last);
+    if (outcome.ok) {
       failing = false;
-      return resultAsBoolean(parseResult(text));
-    } catch (err) {
-      if (!failing) env.log.error({ automation: scope.name }, `${scope.name}: Error in template trigger: %s`, errorText(err));
-      failing = true;
-      return false;
+      return resultAsBoolean(parseResult(outcome.text));
     }
+    if (!failing) {
+      const { error } = outcome;
+      env.log[levelFor(error, 'error')]({ automation: scope.name }, `${scope.name}: Error in template trigger: %s`, errorText(error));
+    }
+    failing = true;
+    return false;
   };
 
   const scheduleTick = () => {
     timers.cancel(tick);
-    tick = last.time ? timers.after(TIME_TICK_MS - (Date.now() % TIME_TICK_MS), () => check(null, null)) : undefined;
+    tick = last.time
+      ? timers.after(TIME_TICK_MS - (Date.now() % TIME_TICK_MS), () => {
+          latest = null;
+          env.templates.schedule(recheck);
+        })
+      : undefined;
   };
 
   const check = (event: HubEvent<'state_changed'> | null, context: Context | null) => {
@@ -84,6 +98,7 @@ export function attachTemplate(
   return [
     () => {
       env.templateChanges.untrack(onChange);
+      env.templates.cancel(recheck);
       timers.cancel(pending);
       timers.cancel(tick);
     },

@@ -5,7 +5,7 @@ import { ownValue } from '../core/own-keys.js';
 import { inNumericRange, numericValue, stateValue, templateNumber } from './conditions.js';
 import type { EventTrigger, HomeAssistantTrigger, MqttTrigger, NumericStateTrigger, StateTrigger, TimeTrigger, Trigger } from './model.js';
 import { nextSunTrigger } from './sun-rules.js';
-import { errorText, renderComplex } from './templating.js';
+import { errorText, levelFor, render, renderComplex } from './templating.js';
 import { attachTimeEntity } from './time-entity.js';
 import { nextPatternTime } from './time-pattern.js';
 import { type TimerHandle, TimerSet } from './timer-set.js';
@@ -88,7 +88,11 @@ function attachNumericState(
     } catch (err) {
       // Logged once until the template renders again; an error counts as out of range.
       if (!failing.has(entityId))
-        env.log.error({ automation: scope.name }, `${scope.name}: Error in numeric_state trigger value_template: %s`, errorText(err));
+        env.log[levelFor(err, 'error')](
+          { automation: scope.name },
+          `${scope.name}: Error in numeric_state trigger value_template: %s`,
+          errorText(err),
+        );
       failing.add(entityId);
       return undefined;
     }
@@ -194,7 +198,7 @@ function attachHomeAssistant(env: TriggerEnv, t: HomeAssistantTrigger, fire: Tri
   return [env.core.bus.on(env.owner, 'homeassistant_stop', () => fire(info(t, { description: 'Home Assistant stopping' }), null))];
 }
 
-function attachMqtt(env: TriggerEnv, t: MqttTrigger, fire: TriggerCallback): (() => void)[] {
+function attachMqtt(env: TriggerEnv, t: MqttTrigger, fire: TriggerCallback, scope: TriggerScope): (() => void)[] {
   const source = env.mqtt;
   if (source === undefined) {
     env.log.error({ topic: t.topic }, 'an mqtt trigger needs an mqtt: section; it never fires');
@@ -213,9 +217,11 @@ function attachMqtt(env: TriggerEnv, t: MqttTrigger, fire: TriggerCallback): (()
           json = undefined;
         }
         try {
-          value = source.render(t.valueTemplate, json === undefined ? { value: m.payload } : { value: m.payload, value_json: json });
+          // Through the automation's own engine, so that the template budget counts it with the automation's.
+          const variables = json === undefined ? { value: m.payload } : { value: m.payload, value_json: json };
+          value = render(env.templates, t.valueTemplate, `${scope.name} value_template`, variables).text;
         } catch (err) {
-          env.log.warn({ topic: m.topic, err: err instanceof Error ? err.message : String(err) }, 'mqtt trigger: value_template failed');
+          env.log[levelFor(err, 'warn')]({ topic: m.topic, err: errorText(err) }, 'mqtt trigger: value_template failed');
           return;
         }
       }
@@ -276,7 +282,7 @@ export function attachTriggers(
         detach.push(...attachHomeAssistant(env, t, fire, timers));
         break;
       case 'mqtt':
-        detach.push(...attachMqtt(env, t, fire));
+        detach.push(...attachMqtt(env, t, fire, scope));
         break;
     }
   }

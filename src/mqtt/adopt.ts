@@ -12,7 +12,7 @@ import { optStr } from './adopt-values.js';
 import type { MqttConfig } from './config.js';
 import type { MqttConnection } from './connection.js';
 import { splitDeviceConfig } from './device-discovery.js';
-import { payloadVariables, type TemplateRenderer } from './template.js';
+import { isBudgetError, payloadVariables, scopedRenderer, type TemplateRenderer } from './template.js';
 
 export interface AdopterOptions {
   readonly core: Core;
@@ -152,9 +152,16 @@ export class Adopter {
   }
 
   private adoptEntity(topic: string, component: string, c: Record<string, JsonValue>, text: string): Adopted {
-    const { core, connection, render, log } = this.o;
+    const { core, connection, log } = this.o;
     const qos = c.qos === 1 || c.qos === 2 ? c.qos : 0;
     const retain = c.retain === true;
+    const name = displayName(c);
+    const entityId = entityIdFor(core, component, c, name);
+    // The entity's templates are one source of the hub's template budget, suspended (with one warning) when they
+    // run out of time, until a new config adopts the entity again with a new renderer.
+    const render = scopedRenderer(this.o.render, entityId, (message) => log.warn({ entity_id: entityId, topic }, message));
+    // Messages of an entity with templates are handled when the budget has room, in order.
+    const gate = hasTemplates(c) ? render.gate : (job: () => void) => job();
     // An optimistic command's assumed state is applied as a message would be, once the entity exists.
     let assume: (r: ReturnType<TopicHandler>) => void = () => undefined;
     const parts = adoptedParts(component, {
@@ -167,10 +174,9 @@ export class Adopter {
     if (parts.topics.length === 0 && optStr(c.command_topic) === undefined) throw new Error('no state_topic or command_topic');
     const deviceId = this.registerDevice(c);
     const uniqueId = optStr(c.unique_id);
-    const name = displayName(c);
     const fixed = { ...parts.fixed, ...(typeof c.icon === 'string' ? { icon: c.icon } : {}) };
     const entity = core.entities.add({
-      entityId: entityIdFor(core, component, c, name),
+      entityId,
       owner: this.o.owner,
       platform: parts.platform,
       name,
@@ -180,7 +186,7 @@ export class Adopter {
       restore: parts.restore ?? false,
       data: parts.data,
     });
-    const offs: (() => void)[] = [];
+    const offs: (() => void)[] = [render.close];
     const availability = availabilityOf(c);
     const known = new Map<string, boolean>();
     let state: string | null | undefined;
@@ -209,6 +215,14 @@ export class Adopter {
       try {
         fn();
       } catch (err) {
+        // The template budget's errors: the renderer warned once for the entity already.
+        if (isBudgetError(err)) {
+          log.debug(
+            { entity_id: entity.id, topic: t, err: err instanceof Error ? err.message : String(err) },
+            'MQTT template not rendered',
+          );
+          return;
+        }
         if (warned) return;
         warned = true;
         log.warn(
@@ -222,13 +236,15 @@ export class Adopter {
         connection.subscribe(
           a.topic,
           (m) =>
-            guard(a.topic, () => {
-              const raw = m.payload.toString();
-              const v = a.template ? render(a.template, payloadVariables(raw)).trim() : raw;
-              if (v === a.on) known.set(a.topic, true);
-              else if (v === a.off || raw === '') known.set(a.topic, false);
-              apply();
-            }),
+            gate(() =>
+              guard(a.topic, () => {
+                const raw = m.payload.toString();
+                const v = a.template ? render(a.template, payloadVariables(raw)).trim() : raw;
+                if (v === a.on) known.set(a.topic, true);
+                else if (v === a.off || raw === '') known.set(a.topic, false);
+                apply();
+              }),
+            ),
           REPLAY,
         ),
       );
@@ -238,10 +254,12 @@ export class Adopter {
         connection.subscribe(
           t,
           (m) =>
-            guard(t, () => {
-              if (m.payload.length === 0) return;
-              take(parse(m.payload.toString()));
-            }),
+            gate(() =>
+              guard(t, () => {
+                if (m.payload.length === 0) return;
+                take(parse(m.payload.toString()));
+              }),
+            ),
           REPLAY,
         ),
       );
@@ -293,23 +311,48 @@ export class Adopter {
 
   /** A device trigger (`device_automation`): each matching message fires `mqtt_device_trigger`. */
   private adoptTrigger(c: Record<string, JsonValue>, text: string): Adopted {
-    const { core, connection, render } = this.o;
+    const { core, connection, log } = this.o;
     const topic = optStr(c.topic);
     if (topic === undefined || c.automation_type !== 'trigger')
       throw new Error('a device trigger needs automation_type trigger and a topic');
     const deviceId = this.registerDevice(c);
     const template = optStr(c.value_template);
     const wanted = optStr(c.payload);
-    const off = connection.subscribe(topic, (m) => {
-      const raw = m.payload.toString();
-      const value = template ? render(template, payloadVariables(raw)).trim() : raw;
+    const name = `MQTT device trigger on ${topic}`;
+    const render = scopedRenderer(this.o.render, name, (message) => log.warn({ topic }, message));
+    let warned = false;
+    const handle = (raw: string): void => {
+      let value = raw;
+      if (template !== undefined) {
+        try {
+          value = render(template, payloadVariables(raw)).trim();
+        } catch (err) {
+          // Once per trigger (the budget's own errors it warned about already).
+          const level = isBudgetError(err) || warned ? 'debug' : 'warn';
+          if (!isBudgetError(err)) warned = true;
+          log[level]({ topic, err: err instanceof Error ? err.message : String(err) }, 'MQTT device trigger: value_template failed');
+          return;
+        }
+      }
       if (wanted !== undefined && value !== wanted) return;
       core.bus.fire(
         'mqtt_device_trigger',
         { device_id: deviceId ?? null, type: optStr(c.type) ?? null, subtype: optStr(c.subtype) ?? null, payload: value, topic },
         core.newContext(),
       );
+    };
+    const off = connection.subscribe(topic, (m) => {
+      const raw = m.payload.toString();
+      if (template === undefined) handle(raw);
+      else render.gate(() => handle(raw));
     });
-    return { payload: text, deviceId, offs: [off] };
+    return { payload: text, deviceId, offs: [off, render.close] };
   }
+}
+
+/** Whether a discovery config has a template (value, state, availability, command...): its messages go through the budget's gate. */
+function hasTemplates(c: Record<string, JsonValue>): boolean {
+  for (const [key, value] of Object.entries(c))
+    if ((key.endsWith('_template') || key === 'availability') && value !== undefined) return true;
+  return false;
 }

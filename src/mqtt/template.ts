@@ -5,7 +5,50 @@ import type { JsonObject, JsonValue } from '../core/json.js';
  * Renders a Home Assistant template with variables (`value`, `value_json`, `entity_id`...). The hub passes the
  * template engine in; without one, `fallbackRenderer` handles the forms MQTT payloads use most.
  */
-export type TemplateRenderer = (template: string, variables: JsonObject) => string;
+export interface TemplateRenderer {
+  (template: string, variables: JsonObject): string;
+  /**
+   * A renderer for one configured thing (an adopted entity, a device trigger), from the hub's engine: the
+   * template budget counts its renders as one source, and suspends them all when they run out of time (telling
+   * `onWarning` once), until a new configuration makes a new renderer. Absent: `scopedRenderer` uses this one.
+   */
+  readonly scoped?: (name: string, onWarning: (message: string) => void) => ScopedRenderer;
+}
+
+/** A renderer of one configured thing (TemplateRenderer.scoped). */
+export interface ScopedRenderer {
+  (template: string, variables: JsonObject): string;
+  /**
+   * Runs `job` (the handling of one message) now when the template budget has room, else later, in order with
+   * this renderer's other waiting jobs; at most `MAX_WAITING` wait, the oldest dropped first.
+   */
+  gate(job: () => void): void;
+  /** Drops the waiting jobs (the entity is removed or configured again). */
+  close(): void;
+}
+
+/** Messages of one entity waiting for room in the template budget. */
+export const MAX_WAITING = 64;
+
+/** `render.scoped`, or `render` itself with no budget (the built-in renderer). */
+export function scopedRenderer(render: TemplateRenderer, name: string, onWarning: (message: string) => void): ScopedRenderer {
+  if (render.scoped !== undefined) return render.scoped(name, onWarning);
+  const plain = ((template: string, variables: JsonObject) => render(template, variables)) as ScopedRenderer & {
+    gate: ScopedRenderer['gate'];
+    close: ScopedRenderer['close'];
+  };
+  plain.gate = (job) => job();
+  plain.close = () => undefined;
+  return plain;
+}
+
+/**
+ * Whether a render failed for the template budget (stopped at its deadline, refused, or not run while its
+ * source is suspended): the budget has warned about it once already, so it is not logged again.
+ */
+export function isBudgetError(err: unknown): boolean {
+  return err instanceof HubError && err.kind === 'template_error' && (err as { templateKind?: unknown }).templateKind === 'TimeoutError';
+}
 
 const WHOLE = /^\s*\{\{\s*(.*?)\s*\}\}\s*$/s;
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*/;

@@ -40,6 +40,11 @@ export class TemplateEntities implements Component {
   private readonly dirty = new Set<TemplateItem>();
   /** Each state-based entity's handler for a change of what its last render read (TemplateDispatch). */
   private readonly onChange = new Map<TemplateItem, ChangeHandler>();
+  /** Each state-based entity's render, as the template budget schedules it (one job per entity: queued once). */
+  private readonly renderJobs = new Map<TemplateItem, () => void>();
+  /** State-based entities not rendered yet since start, and what start() waits on. */
+  private readonly firstPending = new Set<TemplateItem>();
+  private firstDone: (() => void) | undefined;
   private readonly detach: (() => void)[] = [];
   private readonly runners: ScriptRunner[] = [];
   private flush: NodeJS.Immediate | undefined;
@@ -65,7 +70,14 @@ export class TemplateEntities implements Component {
   async start(): Promise<void> {
     for (const block of this.o.blocks) this.startBlock(block);
     this.detach.push(() => this.env.templateChanges.close());
-    for (const item of this.items) if (!item.triggered) this.renderTemplateItem(item);
+    // The first renders, as the template budget lets them run (several turns when they are many or slow);
+    // started means rendered (or stopped before).
+    await new Promise<void>((resolve) => {
+      this.firstDone = resolve;
+      for (const item of this.items) if (!item.triggered) this.firstPending.add(item);
+      if (this.firstPending.size === 0) resolve();
+      for (const item of [...this.firstPending]) this.scheduleRender(item);
+    });
     this.scheduleTick();
     this.o.log.info({ entities: this.items.length }, 'template entities started');
   }
@@ -73,7 +85,14 @@ export class TemplateEntities implements Component {
   async stop(): Promise<void> {
     for (const d of this.detach) d();
     for (const runner of this.runners) runner.stop();
-    for (const item of this.items) item.writer.cancel();
+    for (const item of this.items) {
+      item.writer.cancel();
+      const job = this.renderJobs.get(item);
+      if (job !== undefined) item.renderer.engine.cancel(job);
+    }
+    this.renderJobs.clear();
+    this.firstPending.clear();
+    this.firstDone?.();
     if (this.flush !== undefined) clearImmediate(this.flush);
     clearTimeout(this.tick);
     this.items.length = 0;
@@ -87,22 +106,35 @@ export class TemplateEntities implements Component {
     const items = block.entities.map((def) => this.addEntity(def, block.triggers !== undefined));
     if (block.triggers === undefined) return;
     const name = 'template';
+    // The block's triggers, variables and conditions are one source of the template budget; each entity another.
+    const env: TriggerEnv = {
+      ...this.env,
+      templates: this.templates.forSource({
+        name: `template block of ${items.map((i) => i.renderer.entityId).join(', ')}`,
+        until: 'the hub restarts',
+        onWarning: (message) => this.o.log.warn({}, message),
+      }),
+    };
     this.detach.push(
       attachTriggers(
-        this.env,
+        env,
         block.triggers,
         (info) => {
           const given = { trigger: triggerVariable(info) };
           let vars: Record<string, unknown>;
           try {
-            vars = renderVariables(this.templates, block.variables, given, name, false);
+            vars = renderVariables(env.templates, block.variables, given, name, false);
           } catch (err) {
             this.o.log.error({}, 'template: Error rendering variables: %s', errorText(err));
             return;
           }
           const scope = { triggerId: info.id, variables: vars, name, onError: (m: string) => this.o.log.warn({}, 'template: %s', m) };
-          if (!checkConditions(this.env, block.conditions, scope)) return;
-          for (const item of items) item.writer.write(item.renderer.render(this.o.core, vars, item.optimistic()));
+          if (!checkConditions(env, block.conditions, scope)) return;
+          for (const item of items) {
+            // A trigger firing is new input: a suspended entity renders again.
+            item.renderer.engine.resume();
+            item.writer.write(item.renderer.render(this.o.core, vars, item.optimistic()));
+          }
         },
         { variables: {}, name },
       ),
@@ -110,19 +142,26 @@ export class TemplateEntities implements Component {
   }
 
   private addEntity(def: TemplateEntityDefinition, triggered: boolean): TemplateItem {
-    const renderer = new TemplateRenderer(this.templates, this.o.log, def, `${def.domain}.${def.objectId}`);
+    const entityId = `${def.domain}.${def.objectId}`;
+    const engine = this.templates.forSource({
+      name: entityId,
+      until: triggered ? 'its triggers fire again' : 'an entity its templates read changes',
+      onWarning: (message) => this.o.log.warn({ entity_id: entityId }, message),
+    });
+    const renderer = new TemplateRenderer(engine, this.o.log, def, entityId);
     const context = {
       core: this.o.core,
-      env: this.env,
+      // Its actions (turn_on, set_value...) render as part of the entity's source.
+      env: { ...this.env, templates: engine },
       runners: this.runners,
       render: (item: TemplateItem) => this.renderTemplateItem(item),
     };
     const item = addTemplateEntity(context, def, renderer, triggered);
-    const entityId = `${def.domain}.${def.objectId}`;
     // Its own state changing is no reason to render again.
     this.onChange.set(item, (event) => {
       if (event.data.entity_id !== entityId) this.changed(item);
     });
+    this.renderJobs.set(item, () => this.renderTemplateItem(item));
     this.items.push(item);
     return item;
   }
@@ -131,19 +170,29 @@ export class TemplateEntities implements Component {
     item.writer.write(item.renderer.render(this.o.core, {}, item.optimistic()));
     const onChange = this.onChange.get(item);
     if (!item.triggered && onChange !== undefined) this.env.templateChanges.track(onChange, item.renderer.info);
+    if (this.firstPending.delete(item) && this.firstPending.size === 0) this.firstDone?.();
   }
 
-  /** Something a state-based entity's last render read changed: it renders again, once, on the next turn. */
+  /**
+   * Something a state-based entity's last render read changed (its input: a suspended entity resumes): it
+   * renders again, once, on the next turn, or later when the template budget has no room then.
+   */
   private changed(item: TemplateItem): void {
+    item.renderer.engine.resume();
     this.dirty.add(item);
     if (this.flush !== undefined) return;
     this.flush = setImmediate(() => {
       this.flush = undefined;
       const items = [...this.dirty];
       this.dirty.clear();
-      for (const item of items) this.renderTemplateItem(item);
+      for (const item of items) this.scheduleRender(item);
       this.scheduleTick();
     });
+  }
+
+  private scheduleRender(item: TemplateItem): void {
+    const job = this.renderJobs.get(item);
+    if (job !== undefined) item.renderer.engine.schedule(job);
   }
 
   /** Templates that read the time render again at each minute. */
@@ -152,7 +201,12 @@ export class TemplateEntities implements Component {
     this.tick = setTimeout(
       () => {
         this.tick = undefined;
-        for (const item of this.items) if (!item.triggered && item.renderer.info.time) this.renderTemplateItem(item);
+        for (const item of this.items) {
+          if (item.triggered || !item.renderer.info.time) continue;
+          // The time is its input, and it changed.
+          item.renderer.engine.resume();
+          this.scheduleRender(item);
+        }
         this.scheduleTick();
       },
       TIME_TICK_MS - (Date.now() % TIME_TICK_MS),

@@ -1,4 +1,4 @@
-import { errorText, render, resultAsBoolean, type TemplateVars, templateState } from '../automation/templating.js';
+import { errorText, levelFor, resultAsBoolean, type TemplateVars, templateState } from '../automation/templating.js';
 import type { Context } from '../core/context.js';
 import type { Core } from '../core/core.js';
 import type { Entity } from '../core/entities.js';
@@ -38,7 +38,8 @@ function renderedOptions(value: unknown): string[] {
 /**
  * One template entity's rendering, as Home Assistant's template entities render: availability first (false is
  * unavailable), then the state, icon, picture and attributes; a render error makes the entity unavailable and is
- * logged once, until a render succeeds again. What the renders read is kept (RenderInfo) for the re-render.
+ * logged once, until a render succeeds again. What the renders read is kept (RenderInfo) for the re-render, also
+ * what a failed render read: when it changes, the entity renders again (and a suspended one resumes).
  */
 export class TemplateRenderer {
   /** Everything the last render read. */
@@ -46,7 +47,8 @@ export class TemplateRenderer {
   private failing: string | undefined;
 
   constructor(
-    private readonly engine: TemplateEngine,
+    /** The hub's engine bound to this entity: its templates are one source of the template budget. */
+    readonly engine: TemplateEngine,
     private readonly log: Logger,
     readonly def: TemplateEntityDefinition,
     readonly entityId: string,
@@ -56,11 +58,12 @@ export class TemplateRenderer {
     const info = new RenderInfo();
     const variables = { ...extra, this: templateState(core.states.get(this.entityId)) };
     const one = (source: string, key: string): string => {
-      const out = render(this.engine, source, `${this.entityId} ${key}`, variables);
+      const out = this.engine.tryRender(source, { name: `${this.entityId} ${key}`, variables });
       for (const id of out.info.entities) info.entity(id);
       for (const d of out.info.domains) info.domain(d);
       if (out.info.all) info.all = true;
       if (out.info.time) info.time = true;
+      if (!out.ok) throw out.error;
       return out.text;
     };
     try {
@@ -91,7 +94,9 @@ export class TemplateRenderer {
     } catch (err) {
       this.info = info;
       const message = errorText(err);
-      if (this.failing !== message) this.log.error({ entity_id: this.entityId }, `${this.entityId}: Error rendering template: %s`, message);
+      // The template budget's errors were warned about once already, for the entity.
+      if (this.failing !== message)
+        this.log[levelFor(err, 'error')]({ entity_id: this.entityId }, `${this.entityId}: Error rendering template: %s`, message);
       this.failing = message;
       return { state: undefined, attributes: {} };
     }

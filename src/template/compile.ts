@@ -1,7 +1,8 @@
-import { fault, TemplateError, type TemplateFault } from './errors.js';
+import { fault, TemplateError, TemplateFault } from './errors.js';
 import { type NjCompilerClass, type NjEnvironment, type NjNode, type NjTemplate, nj } from './nunjucks.js';
 import { parseTemplate } from './parse.js';
 import { FORBIDDEN_NAMES, NODE_GLOBALS } from './sandbox.js';
+import { step } from './scope.js';
 
 /**
  * Compiling a template: nunjucks parses it, hearth checks the tree (no way out of the sandbox, no loading of
@@ -43,6 +44,11 @@ function hearthCompiler(): NjCompilerClass {
 
 function defineCompiler(Compiler: NjCompilerClass): NjCompilerClass {
   return class HearthCompiler extends Compiler {
+    /** Every node compiled counts towards the render's deadline (compiling a long template takes long too). */
+    override compile(node: NjNode, frame?: unknown): void {
+      step();
+      super.compile(node, frame);
+    }
     /**
      * The callee's name, which nunjucks writes into the generated code as a string for its error messages,
      * escaping only `"`: a string literal holding `\"` would end that string and let the rest run as code
@@ -259,6 +265,7 @@ function leftAssociated(node: NjNode, level: readonly string[]): NjNode {
  * `{% if c %}` / `{% elif c %}` test Python's truth of `c` (the condition becomes `not not c`).
  */
 function pythonSemantics(node: NjNode): NjNode {
+  step();
   const level = levelOf(node);
   if (level !== undefined) return leftAssociated(node, level);
   for (const field of node.fields) {
@@ -282,6 +289,7 @@ function checkTree(root: NjNode, env: NjEnvironment): void {
   const stack: [NjNode, number][] = [[root, 0]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop() as [NjNode, number];
+    step();
     if (depth > MAX_TREE_DEPTH)
       throw new TreeProblem(fault('TemplateSyntaxError', `the template nests deeper than ${MAX_TREE_DEPTH} levels`), node);
     checkNode(node, env);
@@ -309,6 +317,8 @@ export function compileTemplate(env: NjEnvironment, source: string, name: string
     compiler.compile(nj().transformer.transform(pythonSemantics(ast), [], name));
     code = compiler.getCode();
   } catch (err) {
+    // The render's deadline, reached while compiling (step() in the parser and the compiler).
+    if (err instanceof TemplateFault) throw new TemplateError(err.kind, err.message, name, undefined, err.limitMs);
     if (err instanceof TreeProblem) {
       throw new TemplateError(err.fault.kind, err.fault.message, name, { line: err.node.lineno + 1, column: err.node.colno + 1 });
     }

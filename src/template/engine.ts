@@ -1,6 +1,7 @@
 import type { Core } from '../core/core.js';
 import type { Registries } from '../registry/index.js';
 import { readSystemZone, UTC_OFFSETS } from '../util/tzif.js';
+import { type RenderSource, type SourceOptions, TemplateBudget } from './budget.js';
 import { bareMessage, compileTemplate } from './compile.js';
 import type { PyZone } from './datetime.js';
 import { environmentFor } from './environment.js';
@@ -11,11 +12,26 @@ import { LiveVariable } from './live.js';
 import type { NjEnvironment, NjTemplate } from './nunjucks.js';
 import { RenderInfo } from './render-info.js';
 import { inScope, type RenderScope } from './scope.js';
+import { warmUp } from './warm-up.js';
 
-/** The engine's bounds on what a template may cost. */
+/** The engine's bounds on what a template may cost (docs/templates.md, "Time budget"). */
 export interface TemplateLimits {
-  /** A render running longer is stopped (nunjucks renders synchronously, so this bounds the event loop's stall). */
+  /**
+   * A render running longer is stopped (two in a row suspend its source): nunjucks renders synchronously, so
+   * this bounds how long one render holds the event loop.
+   */
   readonly renderMs: number;
+  /**
+   * The limit of a render that compiles its template first, compiling and rendering together (its rendering
+   * still stops at renderMs): a long template takes longer to compile than to render.
+   */
+  readonly compileMs: number;
+  /** Renders that can wait start only while the current turn of the event loop has rendered for less than this minus renderMs. */
+  readonly turnMs: number;
+  /** What one source (an automation, a template entity, a subscription's connection...) may render in any second. */
+  readonly sourceShareMs: number;
+  /** What all templates together may render in any second. */
+  readonly hubShareMs: number;
   /** Output longer than this is an error (Home Assistant's MAX_TEMPLATE_OUTPUT, 256 KiB). */
   readonly outputChars: number;
   /** No string built inside a render may be longer (`'x' * n`, joins, replaces). */
@@ -27,7 +43,11 @@ export interface TemplateLimits {
 }
 
 export const DEFAULT_TEMPLATE_LIMITS: TemplateLimits = {
-  renderMs: 1000,
+  renderMs: 20,
+  compileMs: 50,
+  turnMs: 25,
+  sourceShareMs: 100,
+  hubShareMs: 500,
   outputChars: 256 * 1024,
   stringChars: 1024 * 1024,
   sourceChars: 256 * 1024,
@@ -41,6 +61,11 @@ export interface TemplateEngineOptions {
   /** The hub's IANA time zone, for now(), as_local and today_at (default UTC). */
   readonly timeZone?: string;
   readonly limits?: Partial<TemplateLimits>;
+  /**
+   * false: every render still stops at renderMs, but nothing is suspended, shared out or deferred (the
+   * benchmark's reference for what the budget costs). Default true.
+   */
+  readonly budget?: boolean;
 }
 
 export interface RenderOptions {
@@ -58,8 +83,21 @@ export type RenderOutcome =
   | { readonly ok: true; readonly text: string; readonly info: RenderInfo }
   | { readonly ok: false; readonly error: TemplateError; readonly info: RenderInfo };
 
-/** A compiled template, or the text itself when it has no `{{`, `{%` or `{#` (Home Assistant's is_static). */
-type Compiled = { readonly kind: 'static' } | { readonly kind: 'compiled'; readonly template: NjTemplate };
+/**
+ * A compiled template, the text itself when it has no `{{`, `{%` or `{#` (Home Assistant's is_static), or the
+ * syntax error it compiles to (kept, so that sending it again costs no second compile).
+ */
+type Compiled =
+  | { readonly kind: 'static' }
+  | { readonly kind: 'compiled'; readonly template: NjTemplate }
+  | { readonly kind: 'error'; readonly error: TemplateError };
+
+/** What an engine and the engines bound to sources (withSource) share: nunjucks' environment, the cache, the budget. */
+interface Shared {
+  env: NjEnvironment | undefined;
+  readonly cache: Map<string, Compiled>;
+  readonly budget: TemplateBudget;
+}
 
 const DELIMITERS = /\{%|\{\{|\{#/;
 
@@ -70,31 +108,86 @@ const DELIMITERS = /\{%|\{\{|\{#/;
  */
 export class TemplateEngine {
   readonly limits: TemplateLimits;
-  private envCache: NjEnvironment | undefined;
-  private readonly cache = new Map<string, Compiled>();
+  /** Whose budget this engine's renders count against (undefined: the hub's alone). */
+  readonly source: RenderSource | undefined;
+  private readonly shared: Shared;
+  private readonly budgeted: boolean;
 
-  constructor(private readonly options: TemplateEngineOptions) {
+  constructor(
+    private readonly options: TemplateEngineOptions,
+    /** An engine bound to a source (withSource): the same environment, cache and budget as the hub's. */
+    bound?: { readonly shared: Shared; readonly source: RenderSource },
+  ) {
     this.limits = { ...DEFAULT_TEMPLATE_LIMITS, ...options.limits };
+    this.shared = bound?.shared ?? {
+      env: undefined,
+      cache: new Map(),
+      budget: new TemplateBudget(this.limits, (err) => options.core.log.error({ err }, 'a template job failed')),
+    };
+    this.source = bound?.source;
+    this.budgeted = options.budget !== false;
+  }
+
+  get budget(): TemplateBudget {
+    return this.shared.budget;
+  }
+
+  /** This engine, its renders counted against a new source (an automation, an entity, a subscription). */
+  forSource(options: SourceOptions): TemplateEngine {
+    return this.withSource(this.shared.budget.source(options));
+  }
+
+  withSource(source: RenderSource): TemplateEngine {
+    return new TemplateEngine(this.options, { shared: this.shared, source });
+  }
+
+  /** Runs `job`, which renders for this engine's source, now if the budget has room, else once it has (each job queued once). */
+  schedule(job: () => void): void {
+    if (this.budgeted) this.shared.budget.run(this.source, job);
+    else job();
+  }
+
+  /** Whether a render of this engine's source may start now (room in the turn and in every share). */
+  canStart(): boolean {
+    return !this.budgeted || this.shared.budget.canStart(this.source);
+  }
+
+  /** Forgets a scheduled job that has not run yet. */
+  cancel(job: () => void): void {
+    this.shared.budget.cancel(job);
+  }
+
+  /** undefined when this engine's source may render now, else a promise for when it may (runs await it between steps). */
+  ready(): Promise<void> | undefined {
+    return this.budgeted ? this.shared.budget.ready(this.source) : undefined;
+  }
+
+  /** The source's input or configuration changed: a suspended source renders again. */
+  resume(): void {
+    this.source?.resume();
   }
 
   /** Made on the first template that is not static: a hub without templates never loads nunjucks. */
   private get env(): NjEnvironment {
-    if (this.envCache === undefined) {
+    if (this.shared.env === undefined) {
       const name = this.options.timeZone ?? 'UTC';
       const zone: PyZone = { name, offsets: name === 'UTC' ? UTC_OFFSETS : (readSystemZone(name) ?? UTC_OFFSETS) };
-      this.envCache = environmentFor({ core: this.options.core, registries: this.options.registries, zone });
+      const env = environmentFor({ core: this.options.core, registries: this.options.registries, zone });
+      this.shared.env = env;
+      warmUp(env);
     }
-    return this.envCache;
+    return this.shared.env;
   }
 
   /** How many compiled templates are cached (bounded by limits.cachedTemplates). */
   get cachedCount(): number {
-    return this.cache.size;
+    return this.shared.cache.size;
   }
 
-  /** Compiles without rendering; throws a TemplateError for a syntax problem. */
+  /** Compiles without rendering (and without a deadline: configuration is checked as it loads); throws a TemplateError for a syntax problem. */
   check(source: string, name = 'template'): void {
-    this.compiled(source, name);
+    const compiled = this.cached(source) ?? this.compile(source, name, undefined);
+    if (compiled.kind === 'error') throw renamed(compiled.error, name);
   }
 
   /** Renders to text (stripped, as Home Assistant's render); never throws. */
@@ -108,17 +201,38 @@ export class TemplateEngine {
     }
   }
 
-  /** Renders to text; throws a TemplateError. */
+  /**
+   * Renders to text; throws a TemplateError. The render counts against its source's budget: it fails at once
+   * while the source is suspended or out of its share, and stops at the deadline (compiling included); two
+   * stopped there in a row suspend the source.
+   */
   renderText(source: string, name: string, info: RenderInfo, options: RenderOptions = {}): string {
-    const compiled = this.compiled(source, name);
-    if (compiled.kind === 'static') return source;
-    const limitMs = Math.min(this.limits.renderMs, options.limitMs ?? Number.POSITIVE_INFINITY);
+    const owner = this.source;
+    if (this.budgeted && owner?.suspension !== undefined) throw new TemplateError('TimeoutError', owner.suspension, name, undefined);
+    let compiled = this.cached(source);
+    if (compiled?.kind === 'static' || (compiled === undefined && !DELIMITERS.test(source))) return source;
+    if (compiled?.kind === 'error') throw renamed(compiled.error, name);
+    const env = this.env;
+    const start = performance.now();
+    const budget = this.shared.budget;
+    if (this.budgeted && owner !== undefined) {
+      const refused = budget.refusal(owner, start);
+      if (refused !== undefined) {
+        owner.warn(`${owner.name}: a template was ${refused}`);
+        throw new TemplateError('TimeoutError', refused, name, undefined);
+      }
+    }
+    const { renderMs, compileMs } = this.limits;
+    const renderLimitMs = Math.min(renderMs, options.limitMs ?? Number.POSITIVE_INFINITY);
+    const limitMs =
+      compiled === undefined ? Math.min(Math.max(compileMs, renderMs), options.limitMs ?? Number.POSITIVE_INFINITY) : renderLimitMs;
     const scope: RenderScope = {
       info,
       templateName: name,
       nowUs: this.options.core.clock.now(),
       strict: options.strict === true,
-      deadline: performance.now() + limitMs,
+      start,
+      deadline: start + limitMs,
       limitMs,
       maxOutputChars: this.limits.outputChars,
       maxStringChars: this.limits.stringChars,
@@ -126,16 +240,37 @@ export class TemplateEngine {
       outputChars: 0,
       lastMissing: undefined,
     };
-    const variables: Record<string, unknown> = {};
-    // A variable named __proto__ would become the variables' prototype when copied; such names are never variables.
-    for (const [k, v] of Object.entries(options.variables ?? {})) {
-      if (!FORBIDDEN_NAMES.has(k)) variables[k] = v instanceof LiveVariable ? v.read() : v;
+    try {
+      if (compiled === undefined) {
+        compiled = this.compile(source, name, scope, env);
+        // Compiled within the larger limit, the render itself gets the ordinary one, unless less is left.
+        const now = performance.now();
+        if (limitMs - (now - start) >= renderLimitMs) restartClock(scope, now, renderLimitMs);
+      }
+      if (compiled.kind === 'error') throw renamed(compiled.error, name);
+      if (compiled.kind === 'static') return source;
+      const template = compiled.template;
+      const variables: Record<string, unknown> = {};
+      // A variable named __proto__ would become the variables' prototype when copied; such names are never variables.
+      for (const [k, v] of Object.entries(options.variables ?? {})) {
+        if (!FORBIDDEN_NAMES.has(k)) variables[k] = v instanceof LiveVariable ? v.read() : v;
+      }
+      const text = inScope(scope, () => template.render(variables));
+      if (text.length > this.limits.outputChars) {
+        throw new TemplateError('OutputTooLarge', `the output is over the limit of ${this.limits.outputChars} characters`, name, undefined);
+      }
+      if (this.budgeted) owner?.succeeded();
+      return text.trim();
+    } catch (err) {
+      const error = toTemplateError(err, name);
+      if (this.budgeted && error.templateKind === 'TimeoutError') owner?.timedOut();
+      throw error;
+    } finally {
+      if (this.budgeted) {
+        const end = performance.now();
+        budget.charge(owner, end, end - start);
+      }
     }
-    const text = inScope(scope, () => compiled.template.render(variables));
-    if (text.length > this.limits.outputChars) {
-      throw new TemplateError('OutputTooLarge', `the output is over the limit of ${this.limits.outputChars} characters`, name, undefined);
-    }
-    return text.trim();
   }
 
   /** Renders and reads the result as Home Assistant does (a number, list, dict, bool or None when it parses as one). */
@@ -145,25 +280,51 @@ export class TemplateEngine {
     return { value: parseResult(text), info };
   }
 
-  private compiled(source: string, name: string): Compiled {
-    const hit = this.cache.get(source);
+  /** A cached compile, moved to the end (least recently used first out). */
+  private cached(source: string): Compiled | undefined {
+    const { cache } = this.shared;
+    const hit = cache.get(source);
     if (hit !== undefined) {
-      // Least recently used first out: a hit moves to the end.
-      this.cache.delete(source);
-      this.cache.set(source, hit);
-      return hit;
+      cache.delete(source);
+      cache.set(source, hit);
     }
+    return hit;
+  }
+
+  /**
+   * Compiles and caches; a syntax error is cached as the outcome, a timeout is not (the source is suspended
+   * instead). With a scope, compiling counts against its deadline.
+   */
+  private compile(source: string, name: string, scope: RenderScope | undefined, env = this.env): Compiled {
+    let compiled: Compiled;
     if (source.length > this.limits.sourceChars) {
-      throw new TemplateError('TemplateSyntaxError', `a template may have at most ${this.limits.sourceChars} characters`, name, undefined);
+      compiled = {
+        kind: 'error',
+        error: new TemplateError(
+          'TemplateSyntaxError',
+          `a template may have at most ${this.limits.sourceChars} characters`,
+          name,
+          undefined,
+        ),
+      };
+    } else if (!DELIMITERS.test(source)) compiled = { kind: 'static' };
+    else {
+      try {
+        const template =
+          scope === undefined ? compileTemplate(env, source, name) : inScope(scope, () => compileTemplate(env, source, name));
+        compiled = { kind: 'compiled', template };
+      } catch (err) {
+        const error = toTemplateError(err, name);
+        if (error.templateKind === 'TimeoutError') throw error;
+        compiled = { kind: 'error', error };
+      }
     }
-    const compiled: Compiled = DELIMITERS.test(source)
-      ? { kind: 'compiled', template: compileTemplate(this.env, source, name) }
-      : { kind: 'static' };
-    if (this.cache.size >= this.limits.cachedTemplates) {
-      const oldest = this.cache.keys().next();
-      if (oldest.done !== true) this.cache.delete(oldest.value);
+    const { cache } = this.shared;
+    if (cache.size >= this.limits.cachedTemplates) {
+      const oldest = cache.keys().next();
+      if (oldest.done !== true) cache.delete(oldest.value);
     }
-    this.cache.set(source, compiled);
+    cache.set(source, compiled);
     return compiled;
   }
 }
@@ -171,6 +332,20 @@ export class TemplateEngine {
 /** Whether a text holds template syntax at all. */
 export function isTemplate(text: string): boolean {
   return DELIMITERS.test(text);
+}
+
+/** The render's deadline from `now`, after compiling: its own limit, and its CPU time counted afresh. */
+function restartClock(scope: RenderScope, now: number, limitMs: number): void {
+  scope.start = now;
+  scope.deadline = now + limitMs;
+  scope.limitMs = limitMs;
+  scope.cpuMark = undefined;
+  scope.wallMark = undefined;
+}
+
+/** A cached syntax error, naming the template as this caller names it. */
+function renamed(error: TemplateError, name: string): TemplateError {
+  return error.templateName === name ? error : new TemplateError(error.templateKind, error.detail, name, error.position, error.limitMs);
 }
 
 /** Any error out of a render as a TemplateError with the kind, the message and the position nunjucks knew. */
@@ -181,7 +356,7 @@ function toTemplateError(err: unknown, name: string): TemplateError {
   const inner = cause instanceof Error ? cause : e;
   const position =
     typeof lineno === 'number' && lineno >= 0 ? { line: lineno + 1, column: (typeof colno === 'number' ? colno : 0) + 1 } : undefined;
-  if (inner instanceof TemplateFault) return new TemplateError(inner.kind, inner.message, name, position);
+  if (inner instanceof TemplateFault) return new TemplateError(inner.kind, inner.message, name, position, inner.limitMs);
   if (inner instanceof RangeError) {
     const message = /call stack/i.test(inner.message) ? 'the template recursed too deeply' : 'a value grew too large';
     return new TemplateError('TemplateRuntimeError', message, name, position);

@@ -20,14 +20,16 @@ export class TemplateFault extends Error {
   constructor(
     readonly kind: TemplateErrorKind,
     message: string,
+    /** For a TimeoutError: the time limit the render had, in ms. */
+    readonly limitMs?: number,
   ) {
     super(message);
     this.name = kind;
   }
 }
 
-export function fault(kind: TemplateErrorKind, message: string): TemplateFault {
-  return new TemplateFault(kind, message);
+export function fault(kind: TemplateErrorKind, message: string, limitMs?: number): TemplateFault {
+  return new TemplateFault(kind, message, limitMs);
 }
 
 /** Where in the template an error happened (1-based), as far as nunjucks knows it. */
@@ -47,8 +49,18 @@ export class TemplateError extends HubError {
     readonly detail: string,
     readonly templateName: string,
     readonly position: TemplatePosition | undefined,
+    /** For a render stopped at its deadline: the time limit it had, in ms. */
+    readonly limitMs?: number,
   ) {
     const where = position === undefined ? '' : `, line ${position.line}, column ${position.column}`;
     super('template_error', `${templateKind}: ${detail} (template "${templateName}"${where})`);
   }
+}
+
+/**
+ * Whether an error is the template budget's (docs/templates.md, "Time budget"): a render stopped at its deadline,
+ * refused, or not run because its source is suspended. The budget has already warned about it once.
+ */
+export function isTimeout(err: unknown): boolean {
+  return err instanceof TemplateError && err.templateKind === 'TimeoutError';
 }

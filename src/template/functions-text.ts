@@ -57,6 +57,7 @@ function run<K extends keyof typeof SCRIPTS>(op: K, re: RegExp, subject: string,
       throw fault(
         'TimeoutError',
         `the regular expression '${re.source}' ran out of the render's ${scope?.limitMs ?? 1000} ms and was stopped`,
+        scope?.limitMs,
       );
     }
     throw err;

@@ -1,3 +1,4 @@
+export { RenderSource, type SourceOptions, TemplateBudget } from './budget.js';
 export { type ChangeHandler, TemplateDispatch } from './dispatch.js';
 export {
   DEFAULT_TEMPLATE_LIMITS,
@@ -8,7 +9,7 @@ export {
   type TemplateEngineOptions,
   type TemplateLimits,
 } from './engine.js';
-export { TemplateError, type TemplateErrorKind } from './errors.js';
+export { isTimeout, TemplateError, type TemplateErrorKind } from './errors.js';
 export { parseResult } from './literal.js';
 export { LiveVariable } from './live.js';
 export { pyNumber } from './py-format.js';

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { NjNode } from './nunjucks.js';
+import { step } from './scope.js';
 
 /**
  * nunjucks' parser with Python's slices: `x[1:3]`, `x[:-1]`, `x[::2]` become the `__slice` filter (a
@@ -15,7 +16,7 @@ interface Token {
 
 interface ParserInstance {
   peekToken(): Token | null;
-  nextToken(): Token | null;
+  nextToken(withWhitespace?: boolean): Token | null;
   skip(type: string): boolean;
   expect(type: string): Token;
   fail(message: string, lineno?: number, colno?: number): never;
@@ -51,6 +52,12 @@ const ARGUMENT_STARTS = new Set(['int', 'float', 'string', 'left-bracket', 'left
 
 function defineParser(Parser: ParserClass, nodes: Nodes): ParserClass {
   return class HearthParser extends Parser {
+    /** Every token read counts towards the render's deadline (the lexer runs as the parser asks for tokens). */
+    override nextToken(withWhitespace?: boolean): Token | null {
+      step();
+      return super.nextToken(withWhitespace);
+    }
+
     /**
      * `x is test`, `x is test(arg)` and, as in Jinja, `x is test arg` for a test with one argument
      * (`x is divisibleby 3`, `x is eq 'on'`), which nunjucks does not parse.
