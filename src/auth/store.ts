@@ -1,3 +1,4 @@
+// The auth store: users and long-lived tokens in auth.json, token checks, and the users' passwords through user-passwords.ts.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -8,49 +9,16 @@ import type { Logger } from '../core/log.js';
 import { DataFile, jsonOf, readDataFile } from '../storage/data-file.js';
 import { type FileStamp, fileStampSync, WatchedFile } from '../storage/watched-file.js';
 import { AccessTokens, type IssuedToken } from './access-tokens.js';
-import { CredentialsFile, normalizeUsername, usernameProblem } from './credentials.js';
-import { hashPassword, passwordProblem, verifyAgainstNothing, verifyPassword } from './passwords.js';
+import { AUTH_FILE, type AuthFile, emptyAuthFile, isAuthFile, type StoredToken, type StoredUser, toUser } from './auth-file.js';
 import type { Authenticator, Principal, TokenSummary, User } from './types.js';
+import { UserPasswords } from './user-passwords.js';
 
-interface StoredUser {
-  id: string;
-  name: string;
-  username?: string;
-  is_owner: boolean;
-  is_admin: boolean;
-  created_at: string;
-}
+export { AUTH_FILE } from './auth-file.js';
 
-interface StoredToken {
-  id: string;
-  user_id: string;
-  name: string;
-  /** SHA-256 of the token's secret part, hex. The token itself is never stored. */
-  hash: string;
-  created_at: string;
-  last_used_at: string | null;
-}
-
-interface AuthFile {
-  version: 1;
-  users: StoredUser[];
-  tokens: StoredToken[];
-}
-
-export const AUTH_FILE = 'auth.json';
 /** last_used_at is kept in memory and written at most this often, to spare the SD card. */
 const LAST_USED_FLUSH_MS = 10 * 60 * 1000;
 /** How often authenticate() may stat the file to notice changes made by the CLI (the watch is the fast path). */
 const STAT_INTERVAL_MS = 1000;
-
-function isAuthFile(value: unknown): value is AuthFile {
-  const v = value as Partial<AuthFile> | null;
-  return typeof v === 'object' && v !== null && Array.isArray(v.users) && Array.isArray(v.tokens);
-}
-
-function emptyAuthFile(): AuthFile {
-  return { version: 1, users: [], tokens: [] };
-}
 
 /**
  * Users and long-lived access tokens, in `<data>/auth.json` (mode 0600, written atomically).
@@ -74,8 +42,7 @@ export class AuthStore implements Authenticator, Component {
   private watched: WatchedFile | undefined;
   /** Page access tokens (short-lived, memory only). */
   private readonly accessTokens = new AccessTokens();
-  /** Opened on first use, so commands that never touch passwords never read the file. */
-  private credentialsFile: Promise<CredentialsFile> | undefined;
+  private readonly passwords: UserPasswords;
 
   private constructor(
     private readonly path: string,
@@ -85,6 +52,12 @@ export class AuthStore implements Authenticator, Component {
     private readonly keepInMemory = false,
   ) {
     this.indexTokens();
+    this.passwords = new UserPasswords(
+      dirname(path),
+      log,
+      () => this.data.users,
+      () => this.save(),
+    );
     this.stamp = fileStampSync(path);
     this.file = new DataFile({
       path,
@@ -323,58 +296,26 @@ export class AuthStore implements Authenticator, Component {
     return user === undefined ? undefined : { user: toUser(user), tokenId: owner.groupId };
   }
 
-  // ---- passwords ------------------------------------------------------------------------------------
-
-  private credentials(): Promise<CredentialsFile> {
-    this.credentialsFile ??= CredentialsFile.open(this.dataDir, this.log);
-    return this.credentialsFile;
-  }
+  // ---- passwords (src/auth/user-passwords.ts) -------------------------------------------------------
 
   /** True once any password was ever set: the web onboarding is then closed for good. */
-  async onboarded(): Promise<boolean> {
-    const file = await this.credentials();
-    await file.refresh();
-    return file.onboarded;
+  onboarded(): Promise<boolean> {
+    return this.passwords.onboarded();
   }
 
   /** The login name of a user who has a password. */
-  async usernameOf(userId: string): Promise<string | undefined> {
-    const file = await this.credentials();
-    await file.refresh();
-    return file.byUserId(userId)?.username;
+  usernameOf(userId: string): Promise<string | undefined> {
+    return this.passwords.usernameOf(userId);
   }
 
-  /**
-   * Sets a user's username and password (hashed with scrypt and a fresh salt). Problems are HubErrors
-   * naming the field: `username` (format, taken) or `password` (length).
-   */
-  async setPassword(userId: string, username: string, password: string): Promise<void> {
-    const user = this.data.users.find((u) => u.id === userId);
-    if (user === undefined) throw new Error(`no user with id ${userId}`);
-    const name = normalizeUsername(username);
-    const nameProblem = usernameProblem(name);
-    if (nameProblem !== undefined) throw new HubError('invalid_format', `username ${nameProblem}`);
-    const problem = passwordProblem(password);
-    if (problem !== undefined) throw new HubError('invalid_format', `password ${problem}`);
-    const file = await this.credentials();
-    await file.refresh();
-    const taken = file.byUsername(name);
-    if (taken !== undefined && taken.user_id !== userId) throw new HubError('invalid_format', `username ${name} is taken`);
-    await file.set(userId, name, await hashPassword(password));
-    if (user.username !== name) {
-      user.username = name;
-      await this.save();
-    }
+  /** Sets a user's username and password; problems are HubErrors naming the field (`username`, `password`). */
+  setPassword(userId: string, username: string, password: string): Promise<void> {
+    return this.passwords.setPassword(userId, username, password);
   }
 
   /** The user whose username and password these are; the same work is done for unknown usernames. */
-  async checkPassword(username: string, password: string): Promise<User | undefined> {
-    const file = await this.credentials();
-    await file.refresh();
-    const entry = file.byUsername(username);
-    const user = entry === undefined ? undefined : this.data.users.find((u) => u.id === entry.user_id);
-    if (entry === undefined || user === undefined) return verifyAgainstNothing(password).then(() => undefined);
-    return (await verifyPassword(password, entry.password)) ? toUser(user) : undefined;
+  checkPassword(username: string, password: string): Promise<User | undefined> {
+    return this.passwords.checkPassword(username, password);
   }
 
   /** Renames a user (the display name, not the login). */
@@ -415,10 +356,4 @@ export class AuthStore implements Authenticator, Component {
     const saved = this.file.save();
     return this.keepInMemory ? saved.catch(() => {}) : saved;
   }
-}
-
-function toUser(u: StoredUser): User {
-  const user: { -readonly [K in keyof User]: User[K] } = { id: u.id, name: u.name, isOwner: u.is_owner, isAdmin: u.is_admin };
-  if (u.username !== undefined) user.username = u.username;
-  return user;
 }

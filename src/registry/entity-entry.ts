@@ -1,5 +1,5 @@
 import { entityIdProblem } from '../core/entity-id.js';
-import type { JsonObject } from '../core/json.js';
+import type { JsonObject, JsonValue } from '../core/json.js';
 
 /**
  * An entity registry entry: its fields, and the forms it takes as JSON (Home Assistant's list and get/update
@@ -137,4 +137,26 @@ export function fromJson(raw: JsonObject): MutableEntry | undefined {
     created_at: created,
     modified_at: typeof raw.modified_at === 'number' ? raw.modified_at : created,
   };
+}
+
+/** Whether the entry holds something a restart must not lose. */
+export function persistable(e: MutableEntry): boolean {
+  return (
+    e.has_unique_id ||
+    e.entity_id !== e.unique_id ||
+    e.name !== null ||
+    e.icon !== null ||
+    e.area_id !== null ||
+    e.labels.length > 0 ||
+    e.aliases.length > 0 ||
+    e.disabled_by === 'user' ||
+    e.hidden_by !== null ||
+    e.entity_category !== null
+  );
+}
+
+/** Whether the entry was worth keeping before `changes` (so clearing the last user setting still saves). */
+export function persistableBefore(e: MutableEntry, changes: Record<string, JsonValue>): boolean {
+  const before = { ...e, ...(changes as Partial<MutableEntry>) } as MutableEntry;
+  return persistable(before);
 }

@@ -1,15 +1,15 @@
+// The entity registry: an entry for every entity, kept across restarts, changed by clients and the configuration.
 import { createHash } from 'node:crypto';
 import { type Context, createContext } from '../core/context.js';
 import type { Core } from '../core/core.js';
 import type { Entity, EntityInit, EntityRegistryHook, EntitySettings } from '../core/entities.js';
-import { domainOf, entityIdProblem } from '../core/entity-id.js';
-import { describeValue, HubError } from '../core/errors.js';
+import { domainOf } from '../core/entity-id.js';
+import { HubError } from '../core/errors.js';
 import { isJsonObject, type JsonObject, type JsonValue, jsonEqual } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { Attributes } from '../core/state.js';
-import { checkIcon, checkOptionalText, checkStringList, epochNow, invalid, MAX_NAME_LENGTH } from './common.js';
+import { epochNow } from './common.js';
 import {
-  ENTITY_CATEGORIES,
   type EntityCategory,
   type EntityEntry,
   type EntryFields,
@@ -17,23 +17,15 @@ import {
   fromJson,
   type MutableEntry,
   partialJson,
+  persistable,
+  persistableBefore,
 } from './entity-entry.js';
+import { checkEntityUpdate, type EntityUpdate } from './entity-update.js';
+
+export type { EntityUpdate } from './entity-update.js';
 
 /** The labels and aliases of an entry that has none: one shared array, not two per entity. */
 const NO_STRINGS: readonly string[] = Object.freeze([]);
-
-/** What `config/entity_registry/update` may change; absent keys stay, null clears. */
-export interface EntityUpdate {
-  readonly new_entity_id?: string;
-  readonly name?: string | null;
-  readonly icon?: string | null;
-  readonly area_id?: string | null;
-  readonly labels?: readonly string[];
-  readonly aliases?: readonly string[];
-  readonly disabled_by?: 'user' | null;
-  readonly hidden_by?: 'user' | null;
-  readonly entity_category?: EntityCategory | null;
-}
 
 /** Per-entity settings from the configuration file (`customize:`); what it sets, clients cannot change. */
 export interface EntityCustomization {
@@ -110,7 +102,12 @@ export class EntityRegistry implements EntityRegistryHook {
    */
   update(entityId: string, update: EntityUpdate): EntityUpdateResult {
     const entry = this.require(entityId);
-    const next = this.checkUpdate(entry, update);
+    const next = checkEntityUpdate(entry, update, {
+      core: this.deps.core,
+      hasArea: (id) => this.deps.hasArea(id),
+      hasLabel: (id) => this.deps.hasLabel(id),
+      registered: (id) => this.byEntityId.has(id),
+    });
     const locked = this.locked.get(entry.id);
     if (locked !== undefined) {
       for (const [key, value] of Object.entries(next) as [keyof EntryFields, JsonValue][]) {
@@ -270,62 +267,6 @@ export class EntityRegistry implements EntityRegistryHook {
     }
   }
 
-  private checkUpdate(entry: MutableEntry, u: EntityUpdate): Partial<EntryFields> {
-    const next: Partial<EntryFields> = {};
-    if (u.new_entity_id !== undefined && u.new_entity_id !== entry.entity_id) {
-      const id = u.new_entity_id;
-      const problem = typeof id === 'string' ? entityIdProblem(id) : 'expected str';
-      if (problem !== undefined) throw invalid('new_entity_id', `Entity ID ${describeValue(id)} is an invalid entity ID: ${problem}`);
-      if (domainOf(id) !== domainOf(entry.entity_id)) throw invalid('new_entity_id', 'Entity domain change is not supported');
-      const { core } = this.deps;
-      if (this.byEntityId.has(id) || core.entities.find(id) !== undefined || core.states.has(id)) {
-        throw new HubError('invalid_format', 'Entity with this ID is already registered');
-      }
-      next.entity_id = id;
-    }
-    if (u.name !== undefined) {
-      next.name = checkOptionalText(u.name, 'name');
-      if (next.name !== null && next.name.length > MAX_NAME_LENGTH)
-        throw invalid('name', `length of value must be at most ${MAX_NAME_LENGTH}`);
-    }
-    if (u.icon !== undefined) next.icon = checkIcon(u.icon);
-    if (u.area_id !== undefined) {
-      next.area_id = checkOptionalText(u.area_id, 'area_id');
-      if (next.area_id !== null && !this.deps.hasArea(next.area_id))
-        throw invalid('area_id', `no area with id ${describeValue(next.area_id)} exists`);
-    }
-    if (u.labels !== undefined) {
-      next.labels = checkStringList(u.labels, 'labels');
-      const unknown = next.labels.find((l) => !this.deps.hasLabel(l));
-      if (unknown !== undefined) throw invalid('labels', `no label with id ${describeValue(unknown)} exists`);
-    }
-    if (u.aliases !== undefined) next.aliases = checkStringList(u.aliases, 'aliases');
-    if (u.disabled_by !== undefined) {
-      if (u.disabled_by !== null && u.disabled_by !== 'user')
-        throw invalid('disabled_by', `expected user or None. Got ${describeValue(u.disabled_by)}`);
-      if (u.disabled_by === null && entry.disabled_by !== null) {
-        const device = entry.device_id === null ? undefined : this.deps.core.devices.get(entry.device_id);
-        if (device?.disabled_by) throw new HubError('invalid_format', 'Device is disabled');
-      }
-      next.disabled_by = u.disabled_by;
-    }
-    if (u.hidden_by !== undefined) {
-      if (u.hidden_by !== null && u.hidden_by !== 'user')
-        throw invalid('hidden_by', `expected user or None. Got ${describeValue(u.hidden_by)}`);
-      next.hidden_by = u.hidden_by;
-    }
-    if (u.entity_category !== undefined) {
-      if (u.entity_category !== null && !ENTITY_CATEGORIES.includes(u.entity_category)) {
-        throw invalid(
-          'entity_category',
-          `expected one of ${ENTITY_CATEGORIES.join(', ')} or None. Got ${describeValue(u.entity_category)}`,
-        );
-      }
-      next.entity_category = u.entity_category;
-    }
-    return next;
-  }
-
   /**
    * Sets fields, fires `entity_registry_updated` (update, with the old values) when something changed,
    * schedules a save, and carries the change to the live entity: disable, new name or icon, rename, enable.
@@ -427,28 +368,6 @@ export class EntityRegistry implements EntityRegistryHook {
 export function platformOf(owner: string): string {
   const colon = owner.indexOf(':');
   return colon === -1 ? owner : owner.slice(0, colon);
-}
-
-/** Whether the entry holds something a restart must not lose. */
-function persistable(e: MutableEntry): boolean {
-  return (
-    e.has_unique_id ||
-    e.entity_id !== e.unique_id ||
-    e.name !== null ||
-    e.icon !== null ||
-    e.area_id !== null ||
-    e.labels.length > 0 ||
-    e.aliases.length > 0 ||
-    e.disabled_by === 'user' ||
-    e.hidden_by !== null ||
-    e.entity_category !== null
-  );
-}
-
-/** Whether the entry was worth keeping before `changes` (so clearing the last user setting still saves). */
-function persistableBefore(e: MutableEntry, changes: Record<string, JsonValue>): boolean {
-  const before = { ...e, ...(changes as Partial<MutableEntry>) } as MutableEntry;
-  return persistable(before);
 }
 
 function overridesOf(entry: EntryFields): Attributes | undefined {

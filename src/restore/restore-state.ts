@@ -1,21 +1,17 @@
-import { readdir, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+// The restore state component: stored states shown while their drivers start, re-applied, and changes kept.
 import type { Component } from '../core/component.js';
 import { type Context, createContext } from '../core/context.js';
-import type { Core } from '../core/core.js';
 import { type Entity, type EntityRestoreHook, UNAVAILABLE, UNKNOWN } from '../core/entities.js';
 import type { FirstReportHook } from '../core/entity.js';
 import type { HubEvent } from '../core/event-bus.js';
 import { type JsonObject, jsonEqual } from '../core/json.js';
-import type { Logger } from '../core/log.js';
 import { setOwn } from '../core/own-keys.js';
 import { type Attributes, State } from '../core/state.js';
-import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
-import { type AppendFile, appendRecord, frameBytes, type OpenAppendFile, openAppendFile } from '../storage/journal.js';
-import { loadJournal } from '../storage/journal-load.js';
-import { makeDir } from '../storage/storage-fs.js';
-import { WriteGuard } from '../storage/write-guard.js';
+import { RestoreDisk } from './restore-disk.js';
 import { applyStoredState, isRestorable, restoresItself } from './restore-policy.js';
+import type { RestoreStateOptions, RestoreStateStats, StoredState } from './restore-types.js';
+
+export type { RestoreStateOptions, RestoreStateStats, StoredState, WriteResult } from './restore-types.js';
 
 /** The owner key of the store's listeners. */
 export const RESTORE_STATE_OWNER = 'restore_state';
@@ -27,72 +23,7 @@ export const DEFAULT_FLUSH_WINDOW_MS = 5000;
 export const DEFAULT_REPORT_WINDOW_MS = 60_000;
 /** The hub's driver start deadline: an entity its driver has not reported by then is `unavailable`. */
 export const DEFAULT_REPORT_DEADLINE_MS = 10_000;
-/** Compact when the journal outgrows this many times the snapshot (and at least COMPACT_MIN_BYTES). */
-const COMPACT_RATIO = 3;
-const COMPACT_MIN_BYTES = 64 * 1024;
-/** Stored states of entities that no longer exist are dropped at compaction after this long (as Home Assistant). */
-const EXPIRE_MS = 7 * 24 * 3600 * 1000;
 const MAX_RETRY_MS = 60_000;
-
-const SNAPSHOT_FILE = 'snapshot.json';
-const JOURNAL_FILE = 'journal';
-
-/** What is kept of one entity: its state, the attributes that are not fixed, and when it was last written. */
-export interface StoredState {
-  readonly state: string;
-  readonly attributes: Attributes;
-  /** Epoch ms of the change, for expiry. */
-  readonly at: number;
-}
-
-interface Snapshot {
-  readonly version: 1;
-  /** Journal records with a sequence number up to this are already in the snapshot. */
-  readonly seq: number;
-  readonly states: Record<string, StoredState>;
-}
-
-interface JournalRecord {
-  readonly seq: number;
-  readonly states: Record<string, StoredState>;
-}
-
-export interface RestoreStateOptions {
-  readonly core: Core;
-  readonly dataDir: string;
-  readonly log: Logger;
-  /** How long a change may wait to be written (coalescing every change in between); `hub: restore_flush_s`. */
-  readonly flushWindowS?: number;
-  /** The same for changes no service call asked for (a device's own reports); `hub: restore_report_flush_s`. */
-  readonly reportWindowS?: number;
-  /** false: no flush timers; the caller drives writes with flushIfDue() on a manual clock (the benchmark). */
-  readonly timers?: boolean;
-  /** How long an entity shown as restored waits for its driver's first report before it is `unavailable`. */
-  readonly reportDeadlineMs?: number;
-  /** The journal's file operations (tests inject a full disk). */
-  readonly openJournal?: OpenAppendFile;
-  /** The snapshot's atomic write (tests inject a full disk). */
-  readonly writeSnapshot?: (path: string, data: string) => Promise<void>;
-  /** Journal size below which it is never compacted (tests and the benchmark make it small). */
-  readonly compactMinBytes?: number;
-  /** Called after every write attempt with what it was and the entity ids it carried (tests, benchmark). */
-  readonly onWrite?: (result: WriteResult) => void;
-}
-
-export interface WriteResult {
-  readonly kind: 'append' | 'compaction' | 'failed';
-  /** The changes the write carried: the last state of each entity that changed since the previous write. */
-  readonly changes: ReadonlyMap<string, StoredState>;
-}
-
-/** Disk figures, for the benchmark and the fault-injection tests. */
-export interface RestoreStateStats {
-  appends: number;
-  compactions: number;
-  failedWrites: number;
-  /** Bytes of the journal dropped at start: damaged records and a torn tail. */
-  droppedTailBytes: number;
-}
 
 /**
  * Keeps the last state of every restorable entity and brings it back after a restart (Home Assistant's
@@ -116,13 +47,10 @@ export interface RestoreStateStats {
 export class RestoreState implements EntityRestoreHook, Component {
   readonly name = RESTORE_STATE_OWNER;
   readonly stats: RestoreStateStats = { appends: 0, compactions: 0, failedWrites: 0, droppedTailBytes: 0 };
-  private readonly dir: string;
-  private readonly snapshotPath: string;
-  private readonly journalPath: string;
   private readonly flushWindowMs: number;
   private readonly reportWindowMs: number;
   private readonly reportDeadlineMs: number;
-  private readonly guard: WriteGuard;
+  private readonly disk: RestoreDisk;
   /** The last state of every restorable entity, loaded at start and kept current. */
   private readonly stored = new Map<string, StoredState>();
   /**
@@ -132,13 +60,6 @@ export class RestoreState implements EntityRestoreHook, Component {
   private dirty = new Map<string, State | StoredState>();
   /** Entities shown with their stored state, waiting for their driver's first report. */
   private readonly awaiting = new Map<string, { entity: Entity; stored: StoredState; timer: NodeJS.Timeout | undefined }>();
-  private journal: AppendFile | undefined;
-  private journalBytes = 0;
-  /** The salt of the journal's generation appends continue (src/storage/journal.ts); undefined: the next append starts one. */
-  private journalSalt: number | undefined;
-  private snapshotBytes = 0;
-  private seq = 0;
-  private needsCompaction = false;
   private flushTimer: NodeJS.Timeout | undefined;
   /** The window the pending flush timer was set for, and when (core clock, µs) it fires. */
   private timerWindowMs = Number.POSITIVE_INFINITY;
@@ -148,9 +69,6 @@ export class RestoreState implements EntityRestoreHook, Component {
   private running = false;
 
   constructor(private readonly options: RestoreStateOptions) {
-    this.dir = join(options.dataDir, 'restore_state');
-    this.snapshotPath = join(this.dir, SNAPSHOT_FILE);
-    this.journalPath = join(this.dir, JOURNAL_FILE);
     this.flushWindowMs = options.flushWindowS === undefined ? DEFAULT_FLUSH_WINDOW_MS : options.flushWindowS * 1000;
     this.reportWindowMs = Math.max(
       this.flushWindowMs,
@@ -158,7 +76,7 @@ export class RestoreState implements EntityRestoreHook, Component {
     );
     this.reportDeadlineMs = options.reportDeadlineMs ?? DEFAULT_REPORT_DEADLINE_MS;
     this.retryMs = this.flushWindowMs;
-    this.guard = new WriteGuard(options.log, 'restore state');
+    this.disk = new RestoreDisk(options, this.stats, this.stored);
   }
 
   /** Creates and starts the store. */
@@ -180,15 +98,13 @@ export class RestoreState implements EntityRestoreHook, Component {
 
   async start(): Promise<void> {
     try {
-      await makeDir(this.dir);
-      await this.removeStaleTempFiles();
-      await this.load();
+      await this.disk.load();
     } catch (err) {
       // An unreadable data dir must not keep the hub from starting: nothing is restored, changes are kept in memory.
       this.options.log.error({ err }, 'restore state could not be read; starting without it');
     }
     // Loading cut off a damaged journal's tail already (or, when it could not, appends go after it and are read).
-    if (!(await this.openJournal())) this.needsCompaction = true;
+    if (!(await this.disk.openJournal())) this.disk.needsCompaction = true;
     const { core } = this.options;
     core.bus.on(RESTORE_STATE_OWNER, 'state_changed', (event) => this.onStateChanged(event));
     core.entities.setRestoreHook(this);
@@ -211,8 +127,7 @@ export class RestoreState implements EntityRestoreHook, Component {
     this.awaiting.clear();
     this.clearFlushTimer();
     await this.flush();
-    await this.journal?.close().catch(() => {});
-    this.journal = undefined;
+    await this.disk.close();
   }
 
   /** Writes the pending changes now (the flush window's timer calls this); resolves when they are written or failed. */
@@ -364,47 +279,16 @@ export class RestoreState implements EntityRestoreHook, Component {
   // --- Disk ------------------------------------------------------------------------------------------
 
   private async writeOnce(): Promise<void> {
-    if (this.dirty.size === 0 && !this.needsCompaction) return;
-    if (this.journal === undefined && !(await this.openJournal())) {
+    if (this.dirty.size === 0 && !this.disk.needsCompaction) return;
+    if (!(await this.disk.ready())) {
       this.failed(this.takeDirty());
       return;
     }
-    const journal = this.journal as AppendFile;
     const batch = this.takeDirty();
-    const seq = ++this.seq;
-    let ok: boolean;
-    let record: Buffer | undefined;
-    if (!this.needsCompaction) {
-      const payload: JournalRecord = { seq, states: Object.fromEntries(batch) };
-      record = Buffer.from(JSON.stringify(payload));
-    }
-    const compact =
-      record === undefined ||
-      this.journalBytes + frameBytes(record) >
-        Math.max(this.options.compactMinBytes ?? COMPACT_MIN_BYTES, COMPACT_RATIO * this.snapshotBytes);
-    if (compact) {
-      ok = await this.guard.run(() => this.compact(seq));
-      if (ok) this.stats.compactions++;
-    } else {
-      const payload = record as Buffer;
-      ok = await this.guard.run(async () => {
-        const end = await appendRecord(journal, payload, { salt: this.journalSalt, bytes: this.journalBytes });
-        this.journalBytes = end.bytes;
-        this.journalSalt = end.salt;
-      });
-      if (ok) {
-        this.stats.appends++;
-      } else {
-        // A partly written record must not stay in the middle of the journal: cut it off, or compact next time.
-        // Not through the guard: this is part of the failed write, not a success that ends the failure.
-        await journal.truncate(this.journalBytes).catch(() => {
-          this.needsCompaction = true;
-        });
-      }
-    }
-    if (ok) {
+    const kind = await this.disk.write(batch);
+    if (kind !== undefined) {
       this.retryMs = this.flushWindowMs;
-      this.options.onWrite?.({ kind: compact ? 'compaction' : 'append', changes: batch });
+      this.options.onWrite?.({ kind, changes: batch });
       return;
     }
     this.failed(batch);
@@ -415,71 +299,10 @@ export class RestoreState implements EntityRestoreHook, Component {
     this.stats.failedWrites++;
     this.options.onWrite?.({ kind: 'failed', changes: batch });
     for (const [id, entry] of batch) if (!this.dirty.has(id)) this.dirty.set(id, entry);
-    this.needsCompaction = true;
+    this.disk.needsCompaction = true;
     if (this.running && this.flushTimer === undefined) {
       this.scheduleFlush(this.retryMs);
       this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
-    }
-  }
-
-  private async openJournal(): Promise<boolean> {
-    const opener = this.options.openJournal ?? openAppendFile;
-    return this.guard.run(async () => {
-      await makeDir(this.dir);
-      this.journal = await opener(this.journalPath);
-    });
-  }
-
-  /** Folds everything into a new snapshot (atomic), then empties the journal. */
-  private async compact(seq: number): Promise<void> {
-    const now = Date.now();
-    const { entities } = this.options.core;
-    for (const [id, entry] of this.stored) if (now - entry.at > EXPIRE_MS && entities.find(id) === undefined) this.stored.delete(id);
-    const snapshot: Snapshot = { version: 1, seq, states: Object.fromEntries(this.stored) };
-    const text = JSON.stringify(snapshot);
-    await (this.options.writeSnapshot ?? writeFileAtomic)(this.snapshotPath, text);
-    this.snapshotBytes = Buffer.byteLength(text);
-    this.needsCompaction = false;
-    // The snapshot holds every journal record now (their seq are below its own), so a crash before or
-    // during this truncation only leaves records that loading skips.
-    await (this.journal as AppendFile).truncate(0);
-    this.journalBytes = 0;
-  }
-
-  private async load(): Promise<void> {
-    const { log } = this.options;
-    let snapshotSeq = 0;
-    const snap = await readJsonFile<Snapshot>(this.snapshotPath);
-    if (snap.status === 'corrupt') log.error({ movedTo: snap.movedTo }, 'restore state snapshot was corrupt; moved aside');
-    if (snap.status === 'ok' && snap.value.version === 1) {
-      snapshotSeq = snap.value.seq;
-      for (const [id, entry] of Object.entries(snap.value.states)) this.stored.set(id, entry);
-      this.snapshotBytes = Buffer.byteLength(JSON.stringify(snap.value));
-    }
-    const journal = await loadJournal(this.journalPath, { log, label: 'restore state journal' });
-    let maxSeq = snapshotSeq;
-    for (const raw of journal.records) {
-      let record: JournalRecord;
-      try {
-        record = JSON.parse(raw.toString('utf8')) as JournalRecord;
-      } catch {
-        continue; // Cannot happen with a matching checksum; skipped rather than trusted.
-      }
-      // Each record holds whole states: one skipped before it costs its own changes only.
-      if (record.seq <= snapshotSeq) continue;
-      for (const [id, entry] of Object.entries(record.states)) this.stored.set(id, entry);
-      maxSeq = Math.max(maxSeq, record.seq);
-    }
-    this.seq = maxSeq;
-    this.journalBytes = journal.end.bytes;
-    this.journalSalt = journal.end.salt;
-    this.stats.droppedTailBytes = journal.droppedBytes;
-  }
-
-  /** A power cut during a snapshot write leaves its temp file (possibly truncated); it is never read, only removed. */
-  private async removeStaleTempFiles(): Promise<void> {
-    for (const name of await readdir(this.dir)) {
-      if (name.startsWith(`.${SNAPSHOT_FILE}.`) && name.endsWith('.tmp')) await unlink(join(this.dir, name)).catch(() => {});
     }
   }
 }
