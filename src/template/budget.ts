@@ -307,11 +307,11 @@ export class TemplateBudget {
       }
     }
     if (this.waiting.size > 0 && Number.isFinite(wake)) {
+      // Not unref'd: work is waiting (a process with nothing else to do would end with it undone).
       this.wakeTimer = setTimeout(() => {
         this.wakeTimer = undefined;
         this.drain();
       }, wake);
-      this.wakeTimer.unref();
     }
   }
 
