@@ -32,7 +32,7 @@ const FLOOD_MS = 15_000;
 const FLOOD_WARMUP_MS = 1_000;
 const SUBSCRIPTIONS = 25;
 const POKES_PER_S = 10;
-const COST_ROUNDS = 15;
+const COST_ROUNDS = 31;
 const RENDERS_PER_ROUND = 20_000;
 
 interface Latency {
@@ -127,10 +127,10 @@ interface CostRow {
   /** CPU µs per render (best round) with the budget and without it. */
   readonly budgetUs: number;
   readonly bareUs: number;
-  /** The best rounds' ratio. */
+  /** The median of the rounds' ratios (each round measures both, in alternating order): the figure the target reads. */
   readonly ratio: number;
-  /** The median of the rounds' ratios (each round measures both, in alternating order). */
-  readonly medianRatio: number;
+  /** The best rounds' ratio. */
+  readonly bestRatio: number;
 }
 
 /** CPU time of this process (this machine is shared: CPU time leaves out the time the process was not running). */
@@ -212,7 +212,7 @@ async function measureCost(): Promise<CostRow[]> {
     }
     ratios.sort((x, y) => x - y);
     const medianRatio = ratios[Math.floor(ratios.length / 2)] as number;
-    rows.push({ case: c.name, budgetUs: best, bareUs: bestBare, ratio: best / bestBare, medianRatio });
+    rows.push({ case: c.name, budgetUs: best, bareUs: bestBare, ratio: medianRatio, bestRatio: best / bestBare });
   }
   return rows;
 }
@@ -256,12 +256,12 @@ console.log(
 );
 console.log('');
 console.log(
-  `The 100 templates of bench/automation-templates.ts over 1,000 sensors: through one source each of a budgeted engine (the hub's), against an engine without the budget. CPU µs of this process per render (per turn in the second case), best of ${COST_ROUNDS} rounds, each round measuring both in alternating order; the median of the rounds' own ratios beside it (this machine is shared and noisy).`,
+  `The 100 templates of bench/automation-templates.ts over 1,000 sensors: through one source each of a budgeted engine (the hub's), against an engine without the budget. CPU µs of this process per render (per turn in the second case), best of ${COST_ROUNDS} rounds, each round measuring both in alternating order. The ratio is the median of the rounds' own ratios (a round compares two measurements taken moments apart, which the load of a shared machine disturbs least); the ratio of the best rounds beside it.`,
 );
 console.log('');
-console.log('| case | with the budget µs CPU | without µs CPU | ratio | median of the rounds |');
+console.log('| case | with the budget µs CPU | without µs CPU | ratio (median of the rounds) | ratio of the best rounds |');
 console.log('|---|---:|---:|---:|---:|');
-for (const r of cost) console.log(`| ${r.case} | ${f(r.budgetUs)} | ${f(r.bareUs)} | ${f(r.ratio, 3)}x | ${f(r.medianRatio, 3)}x |`);
+for (const r of cost) console.log(`| ${r.case} | ${f(r.budgetUs)} | ${f(r.bareUs)} | ${f(r.ratio, 3)}x | ${f(r.bestRatio, 3)}x |`);
 mkdirSync(new URL('./out/', import.meta.url), { recursive: true });
 writeFileSync(
   new URL('./out/template-budget.json', import.meta.url),

@@ -174,6 +174,8 @@ const TURN_CHECK_MS = 1;
 export class TemplateBudget {
   readonly hub: Share;
   private turnUsed = 0;
+  /** Room promised in this turn to runs let go (ready()), which render after the drain that let them go. */
+  private turnPromised = 0;
   private turnOpen = false;
   private readonly waiting = new Map<Job, RenderSource | undefined>();
   private wakeTimer: NodeJS.Timeout | undefined;
@@ -194,7 +196,7 @@ export class TemplateBudget {
   /** Whether a render of `source` may start a stretch now: room in this turn for a whole render, and in every share. */
   canStart(source: RenderSource | undefined, now = performance.now()): boolean {
     const need = this.limits.renderMs;
-    if (this.turnUsed + need > this.limits.turnMs || this.hub.used(now) + need > this.hub.capMs) return false;
+    if (this.turnFull() || this.hub.used(now) + need > this.hub.capMs) return false;
     for (let s = source; s !== undefined; s = s.parent) if (s.share.used(now) + need > s.share.capMs) return false;
     return true;
   }
@@ -222,10 +224,7 @@ export class TemplateBudget {
    */
   charge(source: RenderSource | undefined, now: number, ms: number): void {
     this.turnUsed += ms;
-    if (!this.turnOpen && this.turnUsed >= TURN_CHECK_MS) {
-      this.turnOpen = true;
-      setImmediate(this.endTurn);
-    }
+    if (this.turnUsed >= TURN_CHECK_MS) this.watchTurnEnd();
     for (let s = source; s !== undefined; s = s.parent) s.share.charge(now, ms);
     this.hub.charge(now, ms);
   }
@@ -245,11 +244,19 @@ export class TemplateBudget {
     this.schedule();
   }
 
-  /** undefined when a render of `source` may start now; else a promise that resolves when it may. */
+  /**
+   * undefined when a render of `source` may start now; else a promise that resolves when it may. A run let go
+   * renders after the drain that let it go, so it is promised a whole render of the turn: one a turn.
+   */
   ready(source: RenderSource | undefined): Promise<void> | undefined {
     if (this.canStart(source)) return undefined;
     return new Promise((resolve) => {
-      this.waiting.set(resolve, source);
+      const letGo = (): void => {
+        this.turnPromised += this.limits.renderMs;
+        this.watchTurnEnd();
+        resolve();
+      };
+      this.waiting.set(letGo, source);
       this.schedule();
     });
   }
@@ -264,8 +271,19 @@ export class TemplateBudget {
     return this.waiting.size;
   }
 
+  private turnFull(): boolean {
+    return this.turnUsed + this.turnPromised + this.limits.renderMs > this.limits.turnMs;
+  }
+
+  private watchTurnEnd(): void {
+    if (this.turnOpen) return;
+    this.turnOpen = true;
+    setImmediate(this.endTurn);
+  }
+
   private readonly endTurn = (): void => {
     this.turnUsed = 0;
+    this.turnPromised = 0;
     this.turnOpen = false;
     this.drain();
   };
@@ -288,8 +306,8 @@ export class TemplateBudget {
     }
     let wake = Number.POSITIVE_INFINITY;
     for (const [job, source] of this.waiting) {
-      if (this.turnUsed + this.limits.renderMs > this.limits.turnMs) {
-        // The turn is full: this immediate's successor (queued by the charge) carries on.
+      if (this.turnFull()) {
+        // The turn is full: the immediate that ends it (queued by the charge) carries on.
         this.schedule();
         return;
       }
@@ -307,11 +325,11 @@ export class TemplateBudget {
       }
     }
     if (this.waiting.size > 0 && Number.isFinite(wake)) {
+      // Not unref'd: work is waiting (a process with nothing else to do would end with it undone).
       this.wakeTimer = setTimeout(() => {
         this.wakeTimer = undefined;
         this.drain();
       }, wake);
-      this.wakeTimer.unref();
     }
   }
 

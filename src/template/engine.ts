@@ -22,8 +22,8 @@ export interface TemplateLimits {
    */
   readonly renderMs: number;
   /**
-   * The limit of a render that compiles its template first, compiling and rendering together (its rendering
-   * still stops at renderMs): a long template takes longer to compile than to render.
+   * The limit of a render that compiles its template first, compiling and rendering together: a long template
+   * takes longer to compile than to render, and a template's first render runs code V8 compiles on first use.
    */
   readonly compileMs: number;
   /** Renders that can wait start only while the current turn of the event loop has rendered for less than this minus renderMs. */
@@ -223,9 +223,10 @@ export class TemplateEngine {
       }
     }
     const { renderMs, compileMs } = this.limits;
-    const renderLimitMs = Math.min(renderMs, options.limitMs ?? Number.POSITIVE_INFINITY);
-    const limitMs =
-      compiled === undefined ? Math.min(Math.max(compileMs, renderMs), options.limitMs ?? Number.POSITIVE_INFINITY) : renderLimitMs;
+    const limitMs = Math.min(
+      compiled === undefined ? Math.max(compileMs, renderMs) : renderMs,
+      options.limitMs ?? Number.POSITIVE_INFINITY,
+    );
     const scope: RenderScope = {
       info,
       templateName: name,
@@ -241,12 +242,7 @@ export class TemplateEngine {
       lastMissing: undefined,
     };
     try {
-      if (compiled === undefined) {
-        compiled = this.compile(source, name, scope, env);
-        // Compiled within the larger limit, the render itself gets the ordinary one, unless less is left.
-        const now = performance.now();
-        if (limitMs - (now - start) >= renderLimitMs) restartClock(scope, now, renderLimitMs);
-      }
+      compiled ??= this.compile(source, name, scope, env);
       if (compiled.kind === 'error') throw renamed(compiled.error, name);
       if (compiled.kind === 'static') return source;
       const template = compiled.template;
@@ -332,15 +328,6 @@ export class TemplateEngine {
 /** Whether a text holds template syntax at all. */
 export function isTemplate(text: string): boolean {
   return DELIMITERS.test(text);
-}
-
-/** The render's deadline from `now`, after compiling: its own limit, and its CPU time counted afresh. */
-function restartClock(scope: RenderScope, now: number, limitMs: number): void {
-  scope.start = now;
-  scope.deadline = now + limitMs;
-  scope.limitMs = limitMs;
-  scope.cpuMark = undefined;
-  scope.wallMark = undefined;
 }
 
 /** A cached syntax error, naming the template as this caller names it. */

@@ -13,11 +13,11 @@ export interface RenderScope {
   /** The render's notion of now (microseconds), read once so every now() in one render agrees. */
   readonly nowUs: number;
   readonly strict: boolean;
-  /** performance.now() when the render started (when its compiling ended, for a render that compiled). */
-  start?: number;
+  /** performance.now() when the render started. */
+  readonly start?: number;
   /** performance.now() past which the render stops, once its CPU time confirms it (moved on when it does not). */
   deadline: number;
-  limitMs: number;
+  readonly limitMs: number;
   /** The process's CPU time and performance.now() at the first clock check (CPU time is read only by renders that long). */
   cpuMark?: number;
   wallMark?: number;

@@ -28,6 +28,10 @@ const WARM_UP: readonly string[] = [
   "{{ states | selectattr('state', 'eq', 'on') | map(attribute='entity_id') | list | join(', ') }}",
   "{{ now().strftime('%H:%M') }} {{ (as_timestamp(now()) - 60) | timestamp_custom('%H') }} {{ {'a': [1, 2]}.a[1:] }}",
   "{{ 'abc'.upper().split('B') }} {{ '%.1f' % 2 }} {{ x | sum }} {{ iif(x, 'y', 'n') }} {{ x is defined }}",
+  "{{ relative_time(now() - timedelta(hours=1)) }} {{ as_datetime('2026-01-15 13:00') }} {{ today_at('10:00') < now() }}",
+  "{{ 'a1b2' | regex_replace('[0-9]', '') }} {{ 'x' is match('x') }} {{ {'a': 1} | to_json }} {{ '[1]' | from_json | first }}",
+  "{{ x | map('int') | select('gt', 1) | sort(reverse=true) | unique | list | length }} {{ (x | groupby('real')) | count }}",
+  "{{ x | min }} {{ x | max }} {{ 2.5 | round(0, 'floor') }} {{ '3' | float(0) + '4' | int(0) }} {{ 'a b'.replace('a', 'c') | title }}",
 ];
 
 const WARM_UP_SCOPE: Omit<RenderScope, 'info'> = {

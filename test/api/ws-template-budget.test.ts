@@ -29,7 +29,8 @@ t.test(
     for (const id of ids) {
       const reply = await client.waitFor(resultOf(id), 30_000, `the answer to render_template ${id}`);
       t.equal(reply.success, false);
-      t.same(reply.error, { code: 'template_error', message: 'Exceeded maximum execution time of 0.02s' });
+      // The hub's limit: 50 ms for the render that compiled the template (the first), 20 ms for the others.
+      t.match(reply.error, { code: 'template_error', message: /^Exceeded maximum execution time of 0\.0[25]s$/ });
     }
     // The connection still works, and an ordinary template renders at once.
     const { id } = { id: client.takeId() };
@@ -46,8 +47,8 @@ t.test('render_template with timeout 60 that runs out of the hub’s own limit s
   const id = client.takeId();
   client.send({ id, type: 'render_template', template: `${HOSTILE}{# a text of its own #}`, timeout: 60 });
   const reply = await client.waitFor(resultOf(id), 10_000);
-  // Home Assistant's message, with the limit that applied: the hub's 20 ms for a render (compiling aside).
-  t.same(reply.error, { code: 'template_error', message: 'Exceeded maximum execution time of 0.02s' });
+  // Home Assistant's message, with the limit that applied: the hub's 50 ms for the render that compiles a template.
+  t.same(reply.error, { code: 'template_error', message: 'Exceeded maximum execution time of 0.05s' });
   const lower = client.takeId();
   client.send({ id: lower, type: 'render_template', template: `${HOSTILE}{# another #}`, timeout: 0.01 });
   t.same((await client.waitFor(resultOf(lower), 10_000)).error, {
