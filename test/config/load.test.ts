@@ -335,5 +335,9 @@ t.test('readConfigText returns the problems of parts, and throws on those of the
   );
   t.throws(() => readConfigText('hub:\n  port: x\nwidgets: []\n', null, VALIDATORS), { name: 'ConfigError', message: /hub\.port/ });
   t.throws(() => readConfigText('widgets: 3\n', null, VALIDATORS, { required: ['widgets'] }), { message: /widgets: expected a list/ });
-  t.throws(() => parseConfigText('mystery: 1\n', null, VALIDATORS), { message: /unknown section/ }, 'the strict read throws on any problem');
+  t.throws(
+    () => parseConfigText('mystery: 1\n', null, VALIDATORS),
+    { message: /unknown section/ },
+    'the strict read throws on any problem',
+  );
 });
