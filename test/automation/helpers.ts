@@ -7,7 +7,7 @@ import type { HubSection } from '../../src/config/types.js';
 import type { Clock } from '../../src/core/clock.js';
 import { Core } from '../../src/core/core.js';
 import type { EventType, HubEvent } from '../../src/core/event-bus.js';
-import type { JsonObject, JsonValue } from '../../src/core/json.js';
+import type { JsonValue } from '../../src/core/json.js';
 import type { Logger } from '../../src/core/log.js';
 import type { State } from '../../src/core/state.js';
 import { DOMAINS } from '../../src/domains/index.js';
