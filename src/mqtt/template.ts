@@ -37,8 +37,10 @@ export function scopedRenderer(render: TemplateRenderer, name: string, onWarning
     gate: ScopedRenderer['gate'];
     close: ScopedRenderer['close'];
   };
-  plain.gate = (job) => job();
-  plain.close = () => undefined;
+  const gate: ScopedRenderer['gate'] = (job) => job();
+  const close: ScopedRenderer['close'] = () => undefined;
+  plain.gate = gate;
+  plain.close = close;
   return plain;
 }
 

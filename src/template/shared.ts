@@ -46,8 +46,9 @@ export function textRenderer(engine: TemplateEngine, name: string): TextRenderer
   const own = engine.forSource({ name, suspends: false });
   const render = ((template: string, variables: Variables) =>
     own.renderText(template, name, new RenderInfo(), { variables })) as TextRenderer & { scoped: TextRenderer['scoped'] };
-  render.scoped = (sourceName, onWarning) =>
+  const scoped: TextRenderer['scoped'] = (sourceName, onWarning) =>
     scopedRenderer(engine.forSource({ name: sourceName, until: 'its configuration changes', onWarning }), name);
+  render.scoped = scoped;
   return render;
 }
 
@@ -69,7 +70,7 @@ function scopedRenderer(engine: TemplateEngine, name: string): ScopedTextRendere
     gate: ScopedTextRenderer['gate'];
     close: ScopedTextRenderer['close'];
   };
-  render.gate = (job) => {
+  const gate: ScopedTextRenderer['gate'] = (job) => {
     if (closed) return;
     if (waiting.length === 0 && engine.canStart()) {
       job();
@@ -79,10 +80,12 @@ function scopedRenderer(engine: TemplateEngine, name: string): ScopedTextRendere
     waiting.push(job);
     engine.schedule(drain);
   };
-  render.close = () => {
+  const close: ScopedTextRenderer['close'] = () => {
     closed = true;
     waiting.length = 0;
     engine.cancel(drain);
   };
+  render.gate = gate;
+  render.close = close;
   return render;
 }

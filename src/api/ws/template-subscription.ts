@@ -53,7 +53,7 @@ export class TemplateSubscription implements Subscription {
    * after it, as in Home Assistant; a failure (unless errors are reported as events) is the answer instead.
    */
   start(limitMs: number | undefined, answer: (first: FirstRender) => void): void {
-    this.first = () => {
+    const first = (): void => {
       this.first = undefined;
       if (this.stopped) return;
       const outcome = this.o.engine.tryRender(this.o.template, { ...this.o.render, limitMs });
@@ -70,7 +70,8 @@ export class TemplateSubscription implements Subscription {
       else this.sendError(outcome.error.message);
       this.scheduleTick();
     };
-    this.o.engine.schedule(this.first);
+    this.first = first;
+    this.o.engine.schedule(first);
   }
 
   stop(): void {
