@@ -44,12 +44,17 @@ interface Line {
 function allLines(): Logger & { lines: Line[]; waitFor(pattern: RegExp, ms: number): Promise<Line> } {
   const lines: Line[] = [];
   let waiters: (() => void)[] = [];
-  const at = (level: string) => (a: object | string, b?: string) => {
-    lines.push({ level, msg: typeof a === 'string' ? a : (b ?? '') });
-    const w = waiters;
-    waiters = [];
-    for (const fn of w) fn();
-  };
+  // A line's values go into its %s placeholders (log lines built from input pass it as values).
+  const at =
+    (level: string) =>
+    (a: object | string, b?: string, ...values: unknown[]) => {
+      let i = 0;
+      const text = typeof a === 'string' ? a : (b ?? '');
+      lines.push({ level, msg: text.replace(/%[sdj]/g, (m) => (i < values.length ? String(values[i++]) : m)) });
+      const w = waiters;
+      waiters = [];
+      for (const fn of w) fn();
+    };
   const log = {
     lines,
     trace: at('trace'),
