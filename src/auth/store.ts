@@ -10,6 +10,8 @@ import { DataFile, jsonOf, readDataFile } from '../storage/data-file.js';
 import { type FileStamp, fileStampSync, WatchedFile } from '../storage/watched-file.js';
 import { AccessTokens, type IssuedToken } from './access-tokens.js';
 import { AUTH_FILE, type AuthFile, emptyAuthFile, isAuthFile, type StoredToken, type StoredUser, toUser } from './auth-file.js';
+import { LoginFlows } from './login-flows.js';
+import { RefreshTokens, readJwt, signJwt } from './refresh-tokens.js';
 import type { Authenticator, Principal, TokenSummary, User } from './types.js';
 import { UserPasswords } from './user-passwords.js';
 
@@ -43,6 +45,12 @@ export class AuthStore implements Authenticator, Component {
   /** Page access tokens (short-lived, memory only). */
   private readonly accessTokens = new AccessTokens();
   private readonly passwords: UserPasswords;
+  /** Apps signed in through Home Assistant's login flow (refresh_tokens.json) and their JWT access tokens. */
+  readonly refreshTokens: RefreshTokens;
+  /** Login flows in progress and their one-time authorization codes (memory only). */
+  readonly loginFlows = new LoginFlows();
+  /** Signs `auth/sign_path` URLs; per process, as signed paths live seconds. */
+  private readonly pathKey = randomBytes(32).toString('hex');
 
   private constructor(
     private readonly path: string,
@@ -59,6 +67,9 @@ export class AuthStore implements Authenticator, Component {
       () => this.save(),
     );
     this.stamp = fileStampSync(path);
+    this.refreshTokens = new RefreshTokens(dirname(path), log);
+    // Deleting a refresh token closes what its access tokens opened, as revoking a long-lived token does.
+    this.refreshTokens.onRemoved((id) => this.notifyRevoked(id));
     this.file = new DataFile({
       path,
       log,
@@ -102,6 +113,7 @@ export class AuthStore implements Authenticator, Component {
     });
     this.data = loaded.status === 'ok' ? loaded.value : emptyAuthFile();
     this.indexTokens();
+    await this.refreshTokens.load();
     this.stamp = fileStampSync(this.path);
     if (this.keepInMemory) {
       this.watched ??= new WatchedFile(this.dataDir, AUTH_FILE, () => this.reloadIfChanged(), {
@@ -195,6 +207,8 @@ export class AuthStore implements Authenticator, Component {
       this.reloadIfChanged();
     }
     const dot = token.indexOf('.');
+    // Three parts: a JWT access token issued under a refresh token (an app signed in with a password).
+    if (dot > 0 && token.indexOf('.', dot + 1) > dot) return this.authenticateJwt(token);
     if (dot <= 0 || token.length > 256) return undefined;
     const record = this.tokensById.get(token.slice(0, dot));
     if (record === undefined) return this.authenticateAccessToken(token.slice(0, dot), token.slice(dot + 1));
@@ -289,6 +303,28 @@ export class AuthStore implements Authenticator, Component {
     this.notifyRevoked(group);
   }
 
+  /** A JWT for `path` (with its query), valid `expiresS` seconds, as Home Assistant's `async_sign_path`. */
+  signPath(path: string, userId: string, tokenId: string, expiresS: number): string {
+    const iat = Math.floor(Date.now() / 1000);
+    return signJwt({ iss: `${userId}:${tokenId}`, path, iat, exp: iat + expiresS }, this.pathKey);
+  }
+
+  /** The principal of a signed path's `authSig` when it was signed for exactly `path` and has not expired. */
+  verifySignedPath(path: string, authSig: string): Principal | undefined {
+    const claims = readJwt(authSig, () => this.pathKey);
+    if (claims === undefined || claims.path !== path || claims.exp * 1000 <= Date.now()) return undefined;
+    const [userId = '', tokenId = ''] = claims.iss.split(':');
+    const user = this.data.users.find((u) => u.id === userId);
+    return user === undefined ? undefined : { user: toUser(user), tokenId };
+  }
+
+  private authenticateJwt(token: string): Principal | undefined {
+    const owner = this.refreshTokens.verifyAccessToken(token);
+    if (owner === undefined) return undefined;
+    const user = this.data.users.find((u) => u.id === owner.userId);
+    return user === undefined ? undefined : { user: toUser(user), tokenId: owner.refreshId };
+  }
+
   private authenticateAccessToken(id: string, secret: string): Principal | undefined {
     const owner = this.accessTokens.check(id, secret);
     if (owner === undefined) return undefined;
@@ -336,6 +372,7 @@ export class AuthStore implements Authenticator, Component {
     this.flushTimer = undefined;
     if (this.lastUsedDirty) await this.save();
     await this.file.stop();
+    await this.refreshTokens.close();
   }
 
   private markLastUsedDirty(): void {

@@ -16,6 +16,7 @@ export type WsErrorCode =
   | 'invalid_start_time'
   | 'invalid_end_time'
   | 'template_error'
+  | 'invalid_token_id'
   | 'unknown_error';
 
 interface ErrorKind {
@@ -48,6 +49,8 @@ export const ERROR_KINDS = {
   /** A template that does not compile or render (Home Assistant's `template_error`). */
   template_error: { ws: 'template_error', status: 400 },
   internal: { ws: 'unknown_error', status: 500 },
+  /** `auth/delete_refresh_token` for a token the user does not have. */
+  invalid_token_id: { ws: 'invalid_token_id', status: 400 },
   /** History, logbook and statistics queries: Home Assistant's own codes for an unusable period. */
   invalid_start_time: { ws: 'invalid_start_time', status: 400 },
   invalid_end_time: { ws: 'invalid_end_time', status: 400 },

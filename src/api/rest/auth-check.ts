@@ -20,7 +20,10 @@ interface CachedPrincipal {
 }
 
 /** The part of the auth store a request check needs. */
-export type TokenAuthenticator = Pick<Authenticator, 'authenticate' | 'onRevoke'>;
+export type TokenAuthenticator = Pick<Authenticator, 'authenticate' | 'onRevoke'> & {
+  /** `auth/sign_path`'s signed URLs (`?authSig=`), accepted for GETs in place of a token. */
+  verifySignedPath?(path: string, authSig: string): Principal | undefined;
+};
 
 export type AuthedHandler = (req: Request, reply: Reply, principal: Principal) => void | Promise<void>;
 
@@ -85,6 +88,17 @@ export class RequestAuth {
     return principal;
   }
 
+  /** The principal of a GET whose URL carries a valid `authSig` for exactly its path and other parameters. */
+  private signedPath(req: Request): Principal | undefined {
+    if (req.method !== 'get' || this.store.verifySignedPath === undefined || !req.query.includes('authSig=')) return undefined;
+    const params = new URLSearchParams(req.query);
+    const sig = params.get('authSig');
+    if (sig === null) return undefined;
+    params.delete('authSig');
+    const rest = params.toString();
+    return this.store.verifySignedPath(rest === '' ? req.url : `${req.url}?${rest}`, sig);
+  }
+
   private forgetLast(): void {
     this.lastHeader = undefined;
     this.lastHit = undefined;
@@ -94,7 +108,7 @@ export class RequestAuth {
   guard(handler: AuthedHandler, options: GuardOptions = {}): Handler {
     const adminOnly = options.admin === true;
     return (req, reply) => {
-      const principal = this.principal(req.authorization);
+      const principal = this.principal(req.authorization) ?? this.signedPath(req);
       if (principal === undefined || (adminOnly && !principal.user.isAdmin)) {
         this.failures?.recordFailure(reply.remoteAddress(), req.url);
         reply.text(401, UNAUTHORIZED_TEXT);

@@ -3,6 +3,7 @@ import { MAX_EVENT_TYPE_LENGTH } from '../../core/entity-id.js';
 import { HubError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
 import { configObject } from '../config-object.js';
+import { AUTH_COMMANDS } from './auth-commands.js';
 import { AUTOMATION_COMMANDS } from './automation-commands.js';
 import { checkRoomForSubscription, command, requireAdmin, userOf } from './command.js';
 import type { Command } from './connection.js';
@@ -155,8 +156,8 @@ const currentUser = command({}, (conn, _msg, id) => {
     name: user.name,
     is_owner: user.isOwner,
     is_admin: user.isAdmin,
-    // hearth has no login providers or MFA: users authenticate with long-lived tokens only.
-    credentials: [],
+    // A user with a password signs in through Home Assistant's provider; hearth has no MFA.
+    credentials: user.username === undefined ? [] : [{ auth_provider_type: 'homeassistant', auth_provider_id: null }],
     mfa_modules: [],
   };
   conn.sendResult(id, JSON.stringify(body));
@@ -195,6 +196,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['fire_event', fireEvent],
   ['auth/current_user', currentUser],
   ['auth/long_lived_access_token', longLivedAccessToken],
+  ...AUTH_COMMANDS,
   ...REGISTRY_COMMANDS,
   ...HISTORY_COMMANDS,
   ...STATISTICS_COMMANDS,
