@@ -49,6 +49,21 @@ export function sendPage(reply: Reply, status: number, page: Html, headers: read
   reply.send(status, page.text, HTML_TYPE, [...PAGE_HEADERS, ...headers]);
 }
 
+/**
+ * A page whose form's answer redirects to `target` (an app's `homeassistant:` callback, a client's origin): browsers
+ * check a form's redirects against `form-action`, so the page allows that one source besides its own origin.
+ */
+export function sendPageWithFormTarget(
+  reply: Reply,
+  status: number,
+  page: Html,
+  target: string,
+  headers: readonly [string, string][] = [],
+): void {
+  const csp = CONTENT_SECURITY_POLICY.replace("form-action 'self'", `form-action 'self' ${target}`);
+  reply.send(status, page.text, HTML_TYPE, [['Content-Security-Policy', csp], ...PAGE_HEADERS.slice(1), ...headers]);
+}
+
 export function sendJson(reply: Reply, status: number, body: unknown, headers: readonly [string, string][] = []): void {
   reply.json(status, JSON.stringify(body), [['Cache-Control', 'no-store'], ...headers]);
 }

@@ -4,6 +4,7 @@ import { Assets } from './assets.js';
 import type { WebContext, WebEnv } from './context.js';
 import { Onboarding } from './onboarding.js';
 import { registerAuthRoutes } from './routes/auth-routes.js';
+import { registerAuthorizeRoutes } from './routes/authorize-routes.js';
 import { registerDashboardRoutes } from './routes/dashboard-routes.js';
 import { registerProfileRoutes } from './routes/profile-routes.js';
 import { registerStaticRoutes } from './routes/static-routes.js';
@@ -52,6 +53,7 @@ export function registerWebUi(server: HttpServer, ctx: WebContext, options: WebU
   };
   registerDashboardRoutes(server, env);
   registerAuthRoutes(server, env);
+  registerAuthorizeRoutes(server, env);
   registerProfileRoutes(server, env);
   registerZigbeeRoutes(server, env);
   registerStaticRoutes(server, env);

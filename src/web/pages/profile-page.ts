@@ -1,3 +1,4 @@
+import type { RefreshTokenInfo } from '../../auth/refresh-tokens.js';
 import type { TokenSummary, User } from '../../auth/types.js';
 import type { AssetBundle } from '../assets.js';
 import { type Html, html } from '../html.js';
@@ -10,6 +11,8 @@ export interface ProfilePage {
   readonly user: User;
   readonly username: string | undefined;
   readonly tokens: readonly TokenSummary[];
+  /** Apps signed in with this user's password (the Companion apps, other Home Assistant clients). */
+  readonly apps?: readonly RefreshTokenInfo[];
   /** A token just created: shown this once. */
   readonly created?: { readonly name: string; readonly token: string };
   readonly problems?: readonly string[];
@@ -35,6 +38,7 @@ export function profilePage(o: ProfilePage): Html {
 <dt>Role</dt><dd>${role}</dd>
 </dl>
 ${notice(o.notice)}
+${appsSection(o.apps ?? [], o.csrf)}
 <section aria-labelledby="tokens-title">
 <h2 id="tokens-title">Long-lived access tokens</h2>
 <p>Apps, scripts and other hubs use these to reach this hub's REST and WebSocket API
@@ -78,6 +82,30 @@ ${sorted.map(
 )}
 </tbody>
 </table>`;
+}
+
+function appsSection(apps: readonly RefreshTokenInfo[], csrf: string): Html {
+  const rows = [...apps].sort((a, b) => (b.lastUsedAt ?? b.createdAt).localeCompare(a.lastUsedAt ?? a.createdAt));
+  return html`<section aria-labelledby="apps-title">
+<h2 id="apps-title">Signed-in apps</h2>
+${
+  rows.length === 0
+    ? html`<p class="empty">No app is signed in with your password. The Home Assistant Companion apps sign in from their own login screen.</p>`
+    : html`<table class="tokens">
+<thead><tr><th scope="col">App</th><th scope="col">Signed in</th><th scope="col">Last used</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+<tbody>
+${rows.map(
+  (a) => html`<tr>
+<td>${a.clientName ?? a.clientId ?? 'unknown app'}</td>
+<td>${time(a.createdAt)}</td>
+<td>${a.lastUsedAt === null ? 'never' : html`${time(a.lastUsedAt)}${a.lastUsedIp === null ? '' : ` from ${a.lastUsedIp}`}`}</td>
+<td><form method="post" action="/profile/apps/sign-out" class="inline">${csrfField(csrf)}<input type="hidden" name="app_id" value="${a.id}"><button type="submit" class="danger" aria-label="${`Sign out ${a.clientName ?? a.clientId ?? 'app'}`}">Sign out</button></form></td>
+</tr>`,
+)}
+</tbody>
+</table>`
+}
+</section>`;
 }
 
 /** UTC on the server; profile.js shows it in the browser's time zone. */

@@ -222,7 +222,7 @@ function accountProblems(name: string, username: string, password: string, confi
  * Answers 429 when the address failed too often lately. The attempt counts as a failure itself: it is
  * still someone guessing, and it brings a configured ban closer.
  */
-async function throttled(env: WebEnv, reply: Reply, address: string, url: string): Promise<boolean> {
+export async function throttled(env: WebEnv, reply: Reply, address: string, url: string): Promise<boolean> {
   const waitMs = env.ctx.guard.retryAfterMs(address);
   if (waitMs <= 0) return false;
   env.ctx.guard.recordFailure(address, url);

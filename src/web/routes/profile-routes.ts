@@ -18,13 +18,19 @@ export function registerProfileRoutes(server: HttpServer, env: WebEnv): void {
       get: async (req, reply) => {
         const who = await loggedIn(env, req);
         if (who === undefined) return redirect(reply, '/login?next=/profile');
-        await render(env, reply, 200, who, { notice: hasQueryKey(req.query, 'revoked') ? 'Token revoked.' : undefined });
+        const notice = hasQueryKey(req.query, 'revoked')
+          ? 'Token revoked.'
+          : hasQueryKey(req.query, 'signed_out')
+            ? 'App signed out.'
+            : undefined;
+        await render(env, reply, 200, who, { notice });
       },
     },
     ROUTE,
   );
   server.resource('/profile/tokens', { post: (req, reply) => createToken(env, req, reply) }, ROUTE);
   server.resource('/profile/tokens/revoke', { post: (req, reply) => revokeToken(env, req, reply) }, ROUTE);
+  server.resource('/profile/apps/sign-out', { post: (req, reply) => signOutApp(env, req, reply) }, ROUTE);
 }
 
 type Extra = Partial<Pick<ProfilePage, 'created' | 'problems' | 'notice' | 'tokenName'>>;
@@ -42,6 +48,7 @@ async function render(env: WebEnv, reply: Reply, status: number, who: LoggedIn, 
       user: who.user,
       username,
       tokens: auth.listTokens(who.user.id),
+      apps: auth.refreshTokens.list(who.user.id),
       zigbee: zigbeeConfigured(env),
       ...extra,
     }),
@@ -93,4 +100,17 @@ async function revokeToken(env: WebEnv, req: Request, reply: Reply): Promise<voi
   await env.ctx.auth.revokeToken(token.id);
   env.log.info({ user: who.user.name, token: token.name }, 'long-lived access token revoked on the profile page');
   redirect(reply, '/profile?revoked');
+}
+
+/** Ends an app's sign-in (its refresh token): its access tokens stop working and its WebSockets close. */
+async function signOutApp(env: WebEnv, req: Request, reply: Reply): Promise<void> {
+  const form = await readForm(req, reply);
+  const who = await formUser(env, req, reply, form);
+  if (who === undefined) return;
+  const app = env.ctx.auth.refreshTokens.get(field(form, 'app_id', 100));
+  if (app === undefined || app.userId !== who.user.id)
+    return render(env, reply, 404, who, { problems: ['That app is not signed in (any more).'] });
+  await env.ctx.auth.refreshTokens.remove(app.id);
+  env.log.info({ user: who.user.name, client: app.clientId }, 'app signed out on the profile page');
+  redirect(reply, '/profile?signed_out');
 }
