@@ -19,6 +19,7 @@ import { exposedGc, HeapTrim } from './hub/heap-trim.js';
 import { HttpComponent } from './hub/http.js';
 import type { AnyIntegration, MessageSource } from './integration/integration.js';
 import { Parts } from './integration/parts.js';
+import { mobileAppIntegration } from './mobile-app/index.js';
 import type { MqttComponent } from './mqtt/component.js';
 import { mqttIntegration } from './mqtt/integration.js';
 import { recorderIntegration } from './recorder/integration.js';
@@ -205,6 +206,9 @@ export class Hub {
           },
           get automation() {
             return running().get(automationIntegration)?.client;
+          },
+          get mobileApp() {
+            return running().get(mobileAppIntegration);
           },
         };
       },

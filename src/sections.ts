@@ -4,6 +4,7 @@ import { automationIntegration } from './automation/integration.js';
 import type { SectionValidators } from './config/load.js';
 import { helpersIntegration } from './helpers/index.js';
 import type { AnyIntegration } from './integration/integration.js';
+import { mobileAppIntegration } from './mobile-app/index.js';
 import { mqttIntegration } from './mqtt/integration.js';
 import { recorderIntegration } from './recorder/integration.js';
 import { REGISTRY_SECTION_VALIDATORS } from './registry/index.js';
@@ -18,6 +19,8 @@ import { thermostatIntegration } from './thermostat/index.js';
 export const INTEGRATIONS: readonly AnyIntegration[] = [
   recorderIntegration,
   helpersIntegration,
+  // The Companion apps' phones: on without a section, as Home Assistant's default_config loads it.
+  mobileAppIntegration,
   ...DRIVER_INTEGRATIONS,
   mqttIntegration,
   // Before automations, so their triggers see the template entities from the start.

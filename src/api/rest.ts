@@ -8,6 +8,7 @@ import { registerErrorLog } from './rest/error-log.js';
 import { registerEvents } from './rest/events.js';
 import { registerHistory } from './rest/history.js';
 import { registerLogbook } from './rest/logbook.js';
+import { registerMobileApp } from './rest/mobile-app.js';
 import { registerServices } from './rest/services.js';
 import { registerStates } from './rest/states.js';
 import { registerTemplate } from './rest/template.js';
@@ -26,6 +27,7 @@ export function registerRestApi(server: HttpServer, ctx: ApiContext): void {
   registerTemplate(server, ctx, auth);
   registerCameraProxy(server, ctx);
   registerAuthFlow(server, ctx);
+  registerMobileApp(server, ctx, auth);
   // Without the recorder these paths do not exist (404), as in Home Assistant without it.
   if (ctx.history !== undefined) {
     registerHistory(server, ctx, auth, ctx.history);

@@ -63,6 +63,42 @@ export interface AutomationApi {
   validate(part: AutomationPart, value: JsonValue, key: string): string | null;
 }
 
+/** A phone registered through mobile_app, as the API needs to know it. */
+export interface PhoneRegistration {
+  readonly webhook_id: string;
+  readonly user_id: string;
+  readonly device_name: string;
+}
+
+/** An answer to a webhook message: status, data, and whether it goes out in clear even to a phone that encrypts. */
+export interface WebhookAnswer {
+  readonly status: number;
+  readonly data: JsonValue;
+  readonly plain?: boolean;
+}
+
+/** A webhook call once read: answered already (unknown, deleted, unreadable), or a phone's message. */
+export type OpenedWebhook =
+  | { readonly kind: 'answer'; readonly status: number; readonly text: string }
+  | { readonly kind: 'message'; readonly registration: PhoneRegistration; readonly type: string; readonly data: JsonValue };
+
+/** The Companion apps' side of the hub (src/mobile-app implements it): registrations, the webhook, the push channel. */
+export interface MobileAppApi {
+  /** POST /api/mobile_app/registrations: Home Assistant's 201 answer, or 400 naming the field. */
+  register(userId: string, body: JsonValue): { readonly status: number; readonly body: JsonObject };
+  openWebhook(webhookId: string, body: JsonValue): OpenedWebhook;
+  /** The answer to a message about the phone's own data, or undefined for a type the API answers. */
+  phoneCommand(registration: PhoneRegistration, type: string, data: JsonValue): WebhookAnswer | undefined;
+  /** The answer as the phone reads it: sealed with its key when it encrypts. */
+  seal(registration: PhoneRegistration, answer: WebhookAnswer): { readonly status: number; readonly text: string };
+  entitiesOf(registration: PhoneRegistration): JsonObject;
+  deviceIdOf(registration: PhoneRegistration): string | undefined;
+  registration(webhookId: string): PhoneRegistration | undefined;
+  /** Opens the phone's local push channel; returns its close. */
+  openPushChannel(registration: PhoneRegistration, send: (notification: JsonObject) => void, confirms: boolean): () => void;
+  confirmPush(webhookId: string, confirmId: string): boolean;
+}
+
 /** What the API modules (REST, WebSocket, web pages) share. */
 export interface ApiContext {
   readonly core: Core;
@@ -87,4 +123,6 @@ export interface ApiContext {
   readonly traces?: TraceReader;
   /** subscribe_trigger, execute_script and validate_config; undefined in hubs made without automations. */
   readonly automation?: AutomationApi;
+  /** The Companion apps' registrations, webhook and push channel; undefined in hubs made without it. */
+  readonly mobileApp?: MobileAppApi;
 }

@@ -25,6 +25,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   helpers: ['core', 'util', 'config', 'storage', 'domains', 'integration'],
   drivers: ['core', 'util', 'config', 'storage', 'domains', 'integration'],
   trace: ['core', 'util'],
+  'mobile-app': ['core', 'util', 'storage', 'domains', 'integration'],
   automation: ['core', 'util', 'config', 'storage', 'domains', 'registry', 'restore', 'template', 'trace', 'integration'],
   'template-entities': ['core', 'util', 'config', 'storage', 'domains', 'registry', 'restore', 'template', 'automation', 'integration'],
   mqtt: ['core', 'util', 'version', 'config', 'storage', 'domains', 'registry', 'template', 'integration'],
@@ -44,6 +45,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'helpers',
     'template-entities',
     'thermostat',
+    'mobile-app',
   ],
   hub: [
     'core',
@@ -65,6 +67,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'template-entities',
     'thermostat',
     'mqtt',
+    'mobile-app',
     'http',
     'api',
     'web',

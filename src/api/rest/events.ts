@@ -2,6 +2,7 @@ import { MAX_EVENT_TYPE_LENGTH } from '../../core/entity-id.js';
 import { isJsonObject, type JsonObject } from '../../core/json.js';
 import type { ApiContext } from '../../http/context.js';
 import type { HttpServer } from '../../http/server.js';
+import { HUB_EVENT_TYPES } from '../hub-events.js';
 import type { RequestAuth } from './auth-check.js';
 import { readJsonBody, TOO_DEEP_MESSAGE } from './json-body.js';
 import { messageJson } from './messages.js';
@@ -12,21 +13,6 @@ const INVALID_JSON = messageJson('Event data should be valid JSON.');
 const NOT_AN_OBJECT = messageJson('Event data should be a JSON object');
 const TOO_DEEP = messageJson(TOO_DEEP_MESSAGE);
 const TOO_LONG = messageJson(`Invalid event_type: an event type has at most ${MAX_EVENT_TYPE_LENGTH} characters.`);
-
-/**
- * Events the hub fires itself with typed data (state objects, service descriptions) that its listeners
- * rely on. A client firing one with arbitrary JSON would feed those listeners malformed data, so these
- * are refused; any other event type can be fired.
- */
-const HUB_EVENT_TYPES: ReadonlySet<string> = new Set([
-  'state_changed',
-  'state_reported',
-  'service_registered',
-  'service_removed',
-  'call_service',
-  'automation_triggered',
-  'script_started',
-]);
 
 const EMPTY: JsonObject = Object.freeze({});
 

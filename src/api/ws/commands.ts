@@ -3,6 +3,7 @@ import { MAX_EVENT_TYPE_LENGTH } from '../../core/entity-id.js';
 import { HubError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
 import { configObject } from '../config-object.js';
+import { HUB_EVENT_TYPES } from '../hub-events.js';
 import { AUTH_COMMANDS } from './auth-commands.js';
 import { AUTOMATION_COMMANDS } from './automation-commands.js';
 import { checkRoomForSubscription, command, requireAdmin, userOf } from './command.js';
@@ -10,6 +11,7 @@ import type { Command } from './connection.js';
 import { HELPER_COMMANDS } from './helper-commands.js';
 import { HISTORY_COMMANDS } from './history-commands.js';
 import { pongMessage } from './messages.js';
+import { MOBILE_APP_COMMANDS } from './mobile-app-commands.js';
 import { MQTT_COMMANDS } from './mqtt-commands.js';
 import { NOTIFICATION_COMMANDS } from './notification-commands.js';
 import { REGISTRY_COMMANDS } from './registry-commands.js';
@@ -37,21 +39,6 @@ const SUBSCRIBE_ALLOWLIST: ReadonlySet<string> = new Set([
   'panels_updated',
   'themes_updated',
   'shopping_list_updated',
-]);
-
-/**
- * Event types whose data the hub's own listeners rely on (state objects, service names). A client may
- * subscribe to them but not fire them: a forged `state_changed` would feed plain JSON to code that expects
- * state objects.
- */
-const HUB_ONLY_EVENTS: ReadonlySet<string> = new Set([
-  'state_changed',
-  'state_reported',
-  'call_service',
-  'service_registered',
-  'service_removed',
-  'automation_triggered',
-  'script_started',
 ]);
 
 const MAX_SUBSCRIBE_EVENT_TYPE_LENGTH = 255;
@@ -142,7 +129,7 @@ const fireEvent = command({ event_type: required(str), event_data: optional(obje
     throw new HubError('hub_error', `Value ${type} for property event_type has a max length of ${MAX_EVENT_TYPE_LENGTH} characters`);
   }
   if (type === '' || type === '*') throw new HubError('invalid_format', `Cannot fire an event of type '${type}'.`);
-  if (HUB_ONLY_EVENTS.has(type)) throw new HubError('not_allowed', `Events of type ${type} are fired by the hub only.`);
+  if (HUB_EVENT_TYPES.has(type)) throw new HubError('not_allowed', `Events of type ${type} are fired by the hub only.`);
   const core = conn.env.ctx.core;
   const context = core.newContext(user.id);
   core.bus.fire(type, msg.event_data ?? {}, context, 'REMOTE');
@@ -197,6 +184,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['auth/current_user', currentUser],
   ['auth/long_lived_access_token', longLivedAccessToken],
   ...AUTH_COMMANDS,
+  ...MOBILE_APP_COMMANDS,
   ...REGISTRY_COMMANDS,
   ...HISTORY_COMMANDS,
   ...STATISTICS_COMMANDS,
