@@ -170,6 +170,7 @@ export class Hub {
         reloadConfig: config.path === null ? async () => config : () => readConfigFile(config.path, SECTION_VALIDATORS, REQUIRED_SECTIONS),
         mqtt,
         random: options.random,
+        httpPort: () => http.listening.port,
       },
       log,
       scheduler,

@@ -10,6 +10,7 @@ import { recorderIntegration } from './recorder/integration.js';
 import { REGISTRY_SECTION_VALIDATORS } from './registry/index.js';
 import { templateIntegration } from './template-entities/index.js';
 import { thermostatIntegration } from './thermostat/index.js';
+import { zeroconfIntegration } from './zeroconf/index.js';
 
 /**
  * Every optional part of the hub, in start order within its stage (src/integration/integration.ts). Adding a part
@@ -28,6 +29,8 @@ export const INTEGRATIONS: readonly AnyIntegration[] = [
   // After the switches and sensors they read (drivers, helpers, MQTT, template entities), before automations.
   thermostatIntegration,
   automationIntegration,
+  // After the API listens: it announces the API's port.
+  zeroconfIntegration,
 ];
 
 /** `integrations` with each of `replacements` in the place of the one of its name (tests put fakes in). */
@@ -46,10 +49,6 @@ export const SECTION_VALIDATORS: SectionValidators = {
   ...Object.fromEntries(INTEGRATIONS.flatMap((i) => Object.entries(i.sections))),
   http: HTTP_SECTION_VALIDATOR,
   ...REGISTRY_SECTION_VALIDATORS,
-  // Home Assistant's "load the default integrations"; hearth's are built in, so it is accepted and does nothing.
-  default_config: (value, path, issues) => {
-    if (value !== null) issues.push({ path, message: 'takes no options: write `default_config:` alone (or leave it out)' });
-  },
 };
 
 /**

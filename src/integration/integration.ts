@@ -76,6 +76,8 @@ export interface IntegrationContext {
   readonly mqtt?: MessageSource;
   /** Random source for simulations (the virtual devices); tests seed it. */
   readonly random?: () => number;
+  /** The port the API listens on, once it does (parts of the 'devices' stage start after that). */
+  readonly httpPort?: () => number;
 }
 
 /** When a part starts, relative to the hub's own components. */

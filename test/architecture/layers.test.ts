@@ -26,6 +26,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   drivers: ['core', 'util', 'config', 'storage', 'domains', 'integration'],
   trace: ['core', 'util'],
   'mobile-app': ['core', 'util', 'storage', 'domains', 'integration'],
+  zeroconf: ['core', 'util', 'version', 'config', 'storage', 'integration'],
   automation: ['core', 'util', 'config', 'storage', 'domains', 'registry', 'restore', 'template', 'trace', 'integration'],
   'template-entities': ['core', 'util', 'config', 'storage', 'domains', 'registry', 'restore', 'template', 'automation', 'integration'],
   mqtt: ['core', 'util', 'version', 'config', 'storage', 'domains', 'registry', 'template', 'integration'],
@@ -46,6 +47,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'template-entities',
     'thermostat',
     'mobile-app',
+    'zeroconf',
   ],
   hub: [
     'core',
@@ -68,6 +70,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'thermostat',
     'mqtt',
     'mobile-app',
+    'zeroconf',
     'http',
     'api',
     'web',

@@ -1,0 +1,33 @@
+// The hub's instance id (Home Assistant's core.uuid): the `uuid` the Companion apps tell hubs apart by.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { Logger } from '../core/log.js';
+import { DataFile, jsonOf, readDataFile } from '../storage/data-file.js';
+
+export const INSTANCE_ID_FILE = 'core_uuid.json';
+
+interface InstanceFile {
+  readonly uuid: string;
+}
+
+function isInstanceFile(value: unknown): value is InstanceFile {
+  const v = value as Partial<InstanceFile> | null;
+  return typeof v === 'object' && v !== null && typeof v.uuid === 'string' && /^[0-9a-f]{32}$/.test(v.uuid);
+}
+
+/** The stored id, made and written once when there is none (or it is unreadable). */
+export async function instanceId(dataDir: string, log: Logger): Promise<string> {
+  const path = join(dataDir, INSTANCE_ID_FILE);
+  const loaded = await readDataFile(path, {
+    log,
+    parse: jsonOf(isInstanceFile, '{"uuid": "<32 hex digits>"}'),
+    label: 'instance id file',
+    fallback: 'a new id',
+  });
+  if (loaded.status === 'ok') return loaded.value.uuid;
+  const uuid = randomUUID().replace(/-/g, '');
+  const file = new DataFile({ path, log, label: 'instance id file', render: () => `${JSON.stringify({ uuid })}\n` });
+  await file.save().catch(() => {});
+  await file.stop();
+  return uuid;
+}
