@@ -14,6 +14,7 @@ import { Lifecycle } from './core/lifecycle.js';
 import type { Logger } from './core/log.js';
 import { DOMAINS } from './domains/index.js';
 import { helpersIntegration } from './helpers/index.js';
+import { type HomekitBridge, homekitIntegration } from './homekit/index.js';
 import type { HttpServer } from './http/server.js';
 import { exposedGc, HeapTrim } from './hub/heap-trim.js';
 import { HttpComponent } from './hub/http.js';
@@ -113,6 +114,11 @@ export class Hub {
     return this.own.parts.get(mqttIntegration);
   }
 
+  /** The HomeKit bridge, when a `homekit:` section is configured (and it started). */
+  get homekit(): HomekitBridge | undefined {
+    return this.own.parts.get(homekitIntegration);
+  }
+
   get restoreState(): RestoreState {
     return this.own.restore;
   }
@@ -210,6 +216,9 @@ export class Hub {
           },
           get mobileApp() {
             return running().get(mobileAppIntegration);
+          },
+          get homekit() {
+            return running().get(homekitIntegration);
           },
         };
       },

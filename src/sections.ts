@@ -3,6 +3,7 @@ import { HTTP_SECTION_VALIDATOR } from './auth/http-section.js';
 import { automationIntegration } from './automation/integration.js';
 import type { SectionValidators } from './config/load.js';
 import { helpersIntegration } from './helpers/index.js';
+import { homekitIntegration } from './homekit/index.js';
 import type { AnyIntegration } from './integration/integration.js';
 import { mobileAppIntegration } from './mobile-app/index.js';
 import { mqttIntegration } from './mqtt/integration.js';
@@ -31,6 +32,8 @@ export const INTEGRATIONS: readonly AnyIntegration[] = [
   automationIntegration,
   // After the API listens: it announces the API's port.
   zeroconfIntegration,
+  // Last: the bridges show what every other part made.
+  homekitIntegration,
 ];
 
 /** `integrations` with each of `replacements` in the place of the one of its name (tests put fakes in). */

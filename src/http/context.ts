@@ -99,6 +99,15 @@ export interface MobileAppApi {
   confirmPush(webhookId: string, confirmId: string): boolean;
 }
 
+/** The HomeKit bridge as its page shows it (src/homekit implements it). */
+export interface HomekitView {
+  /** The pairing code and setup URI, once the bridge runs. */
+  readonly setup: { readonly pincode: string; readonly setupUri: string } | undefined;
+  readonly accessoryCount: number;
+  /** The setup QR code as SVG. */
+  qrSvg(): Promise<string | undefined>;
+}
+
 /** What the API modules (REST, WebSocket, web pages) share. */
 export interface ApiContext {
   readonly core: Core;
@@ -125,4 +134,6 @@ export interface ApiContext {
   readonly automation?: AutomationApi;
   /** The Companion apps' registrations, webhook and push channel; undefined in hubs made without it. */
   readonly mobileApp?: MobileAppApi;
+  /** The HomeKit bridge, when a `homekit:` section runs one. */
+  readonly homekit?: HomekitView;
 }

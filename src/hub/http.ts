@@ -45,7 +45,10 @@ export class HttpComponent implements Component {
     this.server = server;
     registerRestApi(server, api);
     this.ws = registerWebSocketApi(server, api);
-    this.web = registerWebUi(server, { ...api, log: this.options.webLog }, { secureCookies: settings.tls !== undefined });
+    // Not a spread: that would read the context's getters now, before the parts of the devices stage (automations,
+    // the bridges) run; a context inheriting from the API's keeps them live.
+    const webContext = Object.create(api, { log: { value: this.options.webLog, enumerable: true } }) as ApiContext;
+    this.web = registerWebUi(server, webContext, { secureCookies: settings.tls !== undefined });
     server.finish();
     const port = await server.listen(this.options.host, this.options.port);
     log.info({ host: this.options.host, port, scheme: server.scheme }, 'API listening');

@@ -6,6 +6,7 @@ import { Onboarding } from './onboarding.js';
 import { registerAuthRoutes } from './routes/auth-routes.js';
 import { registerAuthorizeRoutes } from './routes/authorize-routes.js';
 import { registerDashboardRoutes } from './routes/dashboard-routes.js';
+import { registerHomekitRoutes } from './routes/homekit-routes.js';
 import { registerProfileRoutes } from './routes/profile-routes.js';
 import { registerStaticRoutes } from './routes/static-routes.js';
 import { registerZigbeeRoutes } from './routes/zigbee-routes.js';
@@ -56,6 +57,7 @@ export function registerWebUi(server: HttpServer, ctx: WebContext, options: WebU
   registerAuthorizeRoutes(server, env);
   registerProfileRoutes(server, env);
   registerZigbeeRoutes(server, env);
+  registerHomekitRoutes(server, env);
   registerStaticRoutes(server, env);
   env.sessions().catch((err: unknown) => log.error({ err }, 'could not load the web sessions'));
   // `serve` prints the one-time code at start when the owner has no password.

@@ -27,6 +27,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   trace: ['core', 'util'],
   'mobile-app': ['core', 'util', 'storage', 'domains', 'integration'],
   zeroconf: ['core', 'util', 'version', 'config', 'storage', 'integration'],
+  homekit: ['core', 'util', 'config', 'storage', 'integration'],
   automation: ['core', 'util', 'config', 'storage', 'domains', 'registry', 'restore', 'template', 'trace', 'integration'],
   'template-entities': ['core', 'util', 'config', 'storage', 'domains', 'registry', 'restore', 'template', 'automation', 'integration'],
   mqtt: ['core', 'util', 'version', 'config', 'storage', 'domains', 'registry', 'template', 'integration'],
@@ -48,6 +49,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'thermostat',
     'mobile-app',
     'zeroconf',
+    'homekit',
   ],
   hub: [
     'core',
@@ -71,6 +73,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'mqtt',
     'mobile-app',
     'zeroconf',
+    'homekit',
     'http',
     'api',
     'web',
