@@ -17,7 +17,7 @@ export function homekitPage(o: HomekitPage): Html {
   const body = !o.admin
     ? html`<p>Only administrators can see the HomeKit pairing code.</p>`
     : o.setup === undefined
-      ? html`<p>No HomeKit bridge runs. Add a <code>homekit:</code> section to the configuration (see docs/homekit-and-matter.md) and restart.</p>`
+      ? html`<p>No HomeKit bridge runs. Add a <code>homekit:</code> section to the configuration (see docs/phones-and-voice-assistants.md) and restart.</p>`
       : html`<p>In Apple Home, choose <strong>Add Accessory</strong> and scan this code, or enter the setup code by hand.
 The bridge shows ${String(o.accessories)} accessories.</p>
 ${o.qrDataUrl === undefined ? '' : html`<p><img class="qr" src="${o.qrDataUrl}" alt="HomeKit setup QR code" width="210" height="210"></p>`}
