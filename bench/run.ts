@@ -36,6 +36,7 @@ const BENCHMARKS: readonly Benchmark[] = [
     title: 'Template budget: the API under hostile templates, and what the budget costs ordinary ones',
     out: 'template-budget',
   },
+  { file: 'homekit.ts', title: 'HomeKit: memory with 100 bridged entities, state change to a paired controller', out: 'homekit' },
   {
     file: 'automations.ts',
     title: 'Automations: 500 automations over 1,000 entities, and 100 render_template subscriptions, per state change',

@@ -6,6 +6,7 @@ import { Onboarding } from './onboarding.js';
 import { registerAuthRoutes } from './routes/auth-routes.js';
 import { registerAuthorizeRoutes } from './routes/authorize-routes.js';
 import { registerDashboardRoutes } from './routes/dashboard-routes.js';
+import { registerExternalAuthRoutes } from './routes/external-auth-routes.js';
 import { registerHomekitRoutes } from './routes/homekit-routes.js';
 import { registerProfileRoutes } from './routes/profile-routes.js';
 import { registerStaticRoutes } from './routes/static-routes.js';
@@ -55,6 +56,7 @@ export function registerWebUi(server: HttpServer, ctx: WebContext, options: WebU
   registerDashboardRoutes(server, env);
   registerAuthRoutes(server, env);
   registerAuthorizeRoutes(server, env);
+  registerExternalAuthRoutes(server, env);
   registerProfileRoutes(server, env);
   registerZigbeeRoutes(server, env);
   registerHomekitRoutes(server, env);

@@ -110,3 +110,31 @@ t.test('bad authorize requests: foreign redirect, bad client id, forged form', a
   });
   t.equal(foreignPost.status, 400, 'a posted foreign redirect is refused too');
 });
+
+t.test("the app's web view signs in with the app's own token (external auth)", async (t) => {
+  const web = await startWebHub(t);
+  await onboard(web);
+  const owner = web.hub.auth.ownerUser();
+  const token = await web.hub.auth.createToken(owner?.id ?? '', 'app');
+  const view = new FormBrowser(web.url);
+  const first = await view.get('/?external_auth=1');
+  t.equal(first.status, 302);
+  t.equal(first.location, '/auth/external?next=%2F');
+  const bridge = await view.get('/auth/external?next=%2F');
+  t.equal(bridge.status, 200);
+  t.match(bridge.text, /external-auth\.js/, 'the page that asks the app for its token');
+  const refused = await view.request('/auth/external/session', { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  t.equal(refused.status, 403, 'only with the bridge header');
+  const wrong = await view.request('/auth/external/session', {
+    method: 'POST',
+    headers: { authorization: 'Bearer nope.nope', 'x-requested-with': 'external-auth' },
+  });
+  t.equal(wrong.status, 401);
+  const ok = await view.request('/auth/external/session', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'x-requested-with': 'external-auth' },
+  });
+  t.equal(ok.status, 200);
+  const dashboard = await view.get('/');
+  t.equal(dashboard.status, 200, 'the web view is signed in');
+});

@@ -1,7 +1,9 @@
+import { hasQueryKey } from '../../http/query.js';
 import type { HttpServer } from '../../http/server.js';
 import { loggedIn, sameText, type WebEnv, zigbeeConfigured } from '../context.js';
 import { crossSiteProblem, redirect, sendJson, sendPage, WEB_HEADERS } from '../http-util.js';
 import { dashboardPage } from '../pages/dashboard-page.js';
+import { externalAuthPath } from './external-auth-routes.js';
 
 const ROUTE = { headers: WEB_HEADERS };
 
@@ -16,6 +18,8 @@ export function registerDashboardRoutes(server: HttpServer, env: WebEnv): void {
       get: async (req, reply) => {
         const who = await loggedIn(env, req);
         if (who === undefined) {
+          // The Companion app's web view asks for `/?external_auth=1`: it signs in with the app's own token.
+          if (hasQueryKey(req.query, 'external_auth')) return redirect(reply, externalAuthPath('/'));
           const state = await env.onboarding.state();
           return redirect(reply, state.kind === 'closed' ? '/login' : '/onboarding');
         }

@@ -1,0 +1,107 @@
+/**
+ * The HomeKit bridge: (1) the memory it adds with 100 bridged entities: the built hub with and without a `homekit:`
+ * section over the same 100 virtual entities, each settled, same flags and environment as the unit, alternated;
+ * (2) a state change to a paired HomeKit controller (hap-controller, over 127.0.0.1): from the REST call that
+ * changes a light to the controller's event, p50 and p99 over 300 changes.
+ */
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { BENCH, fmt, freePort, type Hub, httpRequest, makeDataDir, median, PI_NODE_ARGS, percentile, startHub } from './procs.js';
+import { settle } from './settle.js';
+
+const ROUNDS = Number(process.env.HOMEKIT_BENCH_ROUNDS ?? 2);
+const CHANGES = 300;
+
+interface Client {
+  pairSetup(pin: string): Promise<void>;
+  getAccessories(): Promise<{ accessories: { aid: number; services: { characteristics: { iid: number; type: string; value?: unknown }[] }[] }[] }>;
+  subscribeCharacteristics(ids: string[]): Promise<unknown>;
+  on(event: 'event', fn: (e: { characteristics: { aid: number; iid: number; value: unknown }[] }) => void): void;
+  close(): Promise<void>;
+}
+const { HttpClient } = createRequire(import.meta.url)('hap-controller') as { HttpClient: new (id: string, a: string, p: number) => Client };
+
+function config(homekitPort: number | undefined): string {
+  const lines = ['hub:', '  name: Bench', '  latitude: 52.37', '  longitude: 4.89', '  time_zone: UTC', 'virtual:'];
+  for (let i = 0; i < 50; i++) lines.push(`  - {platform: light, id: l${i}, name: Light ${i}, color_modes: [brightness]}`);
+  for (let i = 0; i < 50; i++) lines.push(`  - {platform: switch, id: s${i}, name: Switch ${i}}`);
+  if (homekitPort !== undefined) lines.push('homekit:', '  name: Bench Bridge', `  port: ${homekitPort}`, '  bind: [127.0.0.1]');
+  return `${lines.join('\n')}\n`;
+}
+
+async function run(withHomekit: boolean): Promise<{ rssMb: number; hub: Hub; homekitPort?: number; stop(): Promise<void> }> {
+  const data = await makeDataDir();
+  const homekitPort = withHomekit ? await freePort() : undefined;
+  const file = join(data.dir, 'configuration.yaml');
+  writeFileSync(file, config(homekitPort));
+  const hub = await startHub({ config: file, data, nodeArgs: PI_NODE_ARGS });
+  const reading = await settle(hub.child.pid ?? 0, performance.now(), hub.readyMs, true);
+  return {
+    rssMb: reading.rssMb,
+    hub,
+    homekitPort,
+    stop: async () => {
+      await hub.stop();
+      await data.remove();
+    },
+  };
+}
+
+const without: number[] = [];
+const withBridge: number[] = [];
+let latencies: number[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  const a = await run(false);
+  without.push(a.rssMb);
+  await a.stop();
+  const b = await run(true);
+  withBridge.push(b.rssMb);
+  if (round === ROUNDS - 1 && b.homekitPort !== undefined) latencies = await eventLatencies(b.hub, b.homekitPort);
+  await b.stop();
+}
+
+async function eventLatencies(hub: Hub, port: number): Promise<number[]> {
+  const { readFileSync } = await import('node:fs');
+  const setup = JSON.parse(readFileSync(join(hub.dataDir, 'homekit', 'setup.json'), 'utf8')) as { pincode: string };
+  const client = new HttpClient('bench', '127.0.0.1', port);
+  await client.pairSetup(setup.pincode);
+  const { accessories } = await client.getAccessories();
+  // The first light's On characteristic (type 25).
+  const light = accessories.find((a) => a.services.some((s) => s.characteristics.some((c) => c.value === 'light.l0')));
+  const on = light?.services.flatMap((s) => s.characteristics).find((c) => /^0*25-/.test(c.type));
+  if (light === undefined || on === undefined) throw new Error('light.l0 not bridged');
+  const id = `${light.aid}.${on.iid}`;
+  let waiting: ((t: number) => void) | undefined;
+  client.on('event', (e) => {
+    if (e.characteristics.some((c) => `${c.aid}.${c.iid}` === id)) waiting?.(performance.now());
+  });
+  await client.subscribeCharacteristics([id]);
+  const out: number[] = [];
+  for (let i = 0; i < CHANGES; i++) {
+    const arrived = new Promise<number>((resolve) => {
+      waiting = resolve;
+    });
+    const t0 = performance.now();
+    await httpRequest(hub.port, `/api/services/light/${i % 2 === 0 ? 'turn_on' : 'turn_off'}`, { token: hub.token, method: 'POST', body: '{"entity_id":"light.l0"}' });
+    out.push((await arrived) - t0);
+  }
+  await client.close();
+  return out.sort((x, y) => x - y);
+}
+
+const added = median(withBridge) - median(without);
+const p50 = percentile(latencies, 50);
+const p99 = percentile(latencies, 99);
+const targets = [
+  { target: 'HomeKit bridge with 100 entities adds ≤ 8 MB RSS', text: `${fmt(added, 1)} MB`, met: added <= 8 },
+  { target: 'state change to a paired HomeKit controller, p99 ≤ 20 ms', text: `p50 ${fmt(p50, 1)} ms, p99 ${fmt(p99, 1)} ms`, met: p99 <= 20 },
+];
+writeFileSync(join(BENCH, 'out', 'homekit.json'), `${JSON.stringify({ without, withBridge, latencies, targets }, null, 1)}\n`);
+console.log('| hub (100 virtual entities) | settled RSS, median of rounds |');
+console.log('|---|---|');
+console.log(`| without homekit: | ${fmt(median(without), 1)} MB (${without.map((x) => fmt(x, 1)).join(', ')}) |`);
+console.log(`| with homekit: (100 bridged) | ${fmt(median(withBridge), 1)} MB (${withBridge.map((x) => fmt(x, 1)).join(', ')}) |`);
+console.log(`| added by the bridge | ${fmt(added, 1)} MB |`);
+console.log('');
+console.log(`REST call to the HomeKit event at a paired controller, ${CHANGES} changes: p50 ${fmt(p50, 1)} ms, p99 ${fmt(p99, 1)} ms.`);
