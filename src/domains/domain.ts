@@ -65,9 +65,21 @@ export function featuresOf(entity: Entity): number {
   return typeof f === 'number' ? f : 0;
 }
 
+/**
+ * The feature bits a service needs, as Home Assistant's `required_features`: a number is satisfied by any one of
+ * its bits (a list of single bits), `{ all }` only by every bit of the set (one combined entry, such as a
+ * toggle's TURN_ON | TURN_OFF).
+ */
+export type FeatureGate = number | { readonly all: number };
+
+export function hasFeature(entity: Entity, gate: FeatureGate): boolean {
+  const f = featuresOf(entity);
+  return typeof gate === 'number' ? (f & gate) !== 0 : (f & gate.all) === gate.all;
+}
+
 /** Feature bits: a service for a feature the entity lacks is refused, naming the entity and the action. */
-export function requireFeature(entity: Entity, feature: number, domain: string, service: string): void {
-  if ((featuresOf(entity) & feature) === 0) {
+export function requireFeature(entity: Entity, gate: FeatureGate, domain: string, service: string): void {
+  if (!hasFeature(entity, gate)) {
     throw new HubError('service_validation', `Entity ${entity.id} does not support action ${domain}.${service}.`);
   }
 }
@@ -76,9 +88,9 @@ export function requireFeature(entity: Entity, feature: number, domain: string, 
  * Home Assistant's rule for feature-gated services: an entity named explicitly that lacks the feature is an
  * error; one reached through `all`, an area or a device is skipped (false).
  */
-export function supportsFeature(entity: Entity, call: ServiceCall, feature: number, domain: string, service: string): boolean {
-  if (featuresOf(entity) & feature) return true;
-  if (call.target.entity_id?.includes(entity.id)) requireFeature(entity, feature, domain, service);
+export function supportsFeature(entity: Entity, call: ServiceCall, gate: FeatureGate, domain: string, service: string): boolean {
+  if (hasFeature(entity, gate)) return true;
+  if (call.target.entity_id?.includes(entity.id)) requireFeature(entity, gate, domain, service);
   return false;
 }
 
@@ -95,7 +107,7 @@ export interface EntityServiceSpec {
   readonly name: string;
   readonly description: string;
   /** Feature bits the entity needs (supportsFeature: named entities without them are refused, others skipped). */
-  readonly feature?: number;
+  readonly feature?: FeatureGate;
   /** The service's fields; `schema` instead when it also has exclusive or inclusive groups. */
   readonly fields?: Readonly<Record<string, FieldSpec>>;
   readonly schema?: ServiceSchema;

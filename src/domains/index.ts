@@ -17,7 +17,7 @@ import { inputSelectDomain } from './input-select.js';
 import { inputTextDomain } from './input-text.js';
 import { lightDomain } from './light.js';
 import { lockDomain } from './lock.js';
-import { mediaPlayerDomain } from './media-player.js';
+import { mediaPlayerDomain } from './media-player-domain.js';
 import { numberDomain } from './number.js';
 import { persistentNotificationDomain } from './persistent-notification.js';
 import { sceneDomain } from './scene.js';
