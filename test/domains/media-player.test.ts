@@ -8,7 +8,7 @@ import type { JsonObject, JsonValue } from '../../src/core/json.js';
 import { silentLogger } from '../../src/core/log.js';
 import type { State } from '../../src/core/state.js';
 import { addMediaPlayer, MediaPlayerFeature } from '../../src/domains/media-player.js';
-import { mediaPlayerDomain } from '../../src/domains/media-player-domain.js';
+import { mediaPlayerDomain } from '../../src/domains/media-player-services.js';
 import { Timers } from '../../src/util/timers.js';
 import { waitForState } from '../helpers/wait.js';
 
