@@ -169,6 +169,8 @@ const SERVICE_FOR_STATE = lookupTable<string>({
 
 export const alarmControlPanelDomain: Domain = {
   name: 'alarm_control_panel',
+  restored: true,
+  published: true,
   registerServices(core: Core): void {
     const register = (
       service: string,

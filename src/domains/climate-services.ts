@@ -136,6 +136,11 @@ function modeSchema(key: string, description: string): ServiceSchema {
 
 export const climateDomain: Domain = {
   name: 'climate',
+  restored: true,
+  published: true,
+  adopted: true,
+  significantAttributes: true,
+  needsAttributes: true,
   registerServices(core: Core): void {
     const reg = (
       service: string,

@@ -16,8 +16,10 @@ import type { ServiceCall } from '../core/services.js';
  *    attributes in Home Assistant's order;
  * 5. the service table: one `EntityServiceSpec` per service with its fields beside it, registered through
  *    `registerEntityServices` (domain-level services, with no entity, through `core.services.register`);
- * 6. the `Domain` object: `registerServices` and `reproduceState` (what scenes and restore state use), or
- *    `restoreState` when the state is the domain's own record rather than something a service sets (button).
+ * 6. the `Domain` object: its facts (`restored`, `published`, ...), `registerServices` and `reproduceState` (what
+ *    scenes and restore state use), or `restoreState` when the state is the domain's own record rather than
+ *    something a service sets (button).
+ * A domain over 400 lines keeps 1-4 in `<domain>.ts` and 5-6 in `<domain>-services.ts`.
  */
 
 /** The owner key under which domains register their services. */
@@ -35,6 +37,20 @@ export interface DesiredState {
  */
 export interface Domain {
   readonly name: string;
+  /*
+   * Facts other parts read from the domain registry (domainByName), each false when left out. They live here so
+   * that adding a domain is one file: restore, MQTT and history keep no lists of their own.
+   */
+  /** Its state is something a user set, restored after a restart (unless the entity's `restore` says otherwise). */
+  readonly restored?: boolean;
+  /** Announced over MQTT discovery as the Home Assistant component of the same name. */
+  readonly published?: boolean;
+  /** An MQTT discovery config of this component is adopted as a hearth entity. */
+  readonly adopted?: boolean;
+  /** An attribute-only change is significant in history (recorder/history/const.py SIGNIFICANT_DOMAINS). */
+  readonly significantAttributes?: boolean;
+  /** History keeps full states even in a minimal response (recorder/history/const.py NEED_ATTRIBUTE_DOMAINS). */
+  readonly needsAttributes?: boolean;
   registerServices(core: Core): void;
   reproduceState?(core: Core, entityId: string, desired: DesiredState, context: Context): Promise<void>;
   /**

@@ -69,6 +69,20 @@ export const DOMAINS: readonly Domain[] = [
   ...helperDomains(),
 ];
 
+/**
+ * Home Assistant domains hearth has no entities or services of, whose states a client may still write
+ * (POST /api/states) and read back through history: only their facts.
+ */
+const STATE_ONLY_DOMAINS: readonly Domain[] = [
+  { name: 'device_tracker', significantAttributes: true, registerServices() {} },
+  { name: 'humidifier', significantAttributes: true, needsAttributes: true, registerServices() {} },
+  { name: 'water_heater', significantAttributes: true, needsAttributes: true, registerServices() {} },
+  { name: 'thermostat', significantAttributes: true, needsAttributes: true, registerServices() {} },
+];
+
+/** The domain registry: every domain by name (a Map, as names come from outside). */
+const BY_NAME: ReadonlyMap<string, Domain> = new Map([...DOMAINS, ...STATE_ONLY_DOMAINS].map((d) => [d.name, d]));
+
 export function domainByName(name: string): Domain | undefined {
-  return DOMAINS.find((d) => d.name === name);
+  return BY_NAME.get(name);
 }

@@ -183,6 +183,9 @@ function turnOffParams(caps: LightCapabilities, data: ValidData): LightTurnOffPa
 
 export const lightDomain: Domain = {
   name: 'light',
+  restored: true,
+  published: true,
+  adopted: true,
   registerServices(core: Core): void {
     const log = core.log.child({ domain: 'light' });
     const turnOn = (e: Entity, data: ValidData) => {

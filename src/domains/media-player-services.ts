@@ -239,6 +239,7 @@ const SERVICES: readonly EntityServiceSpec[] = [
 
 export const mediaPlayerDomain: Domain = {
   name: 'media_player',
+  restored: true,
   registerServices(core: Core): void {
     registerEntityServices(core, 'media_player', SERVICES);
   },
