@@ -1,6 +1,7 @@
 import type { Core } from '../core/core.js';
 import type { Registries } from '../registry/index.js';
-import { readSystemZone, UTC_OFFSETS } from '../util/tzif.js';
+import { zoneOffsets } from '../util/time-zone.js';
+import { UTC_OFFSETS } from '../util/tzif.js';
 import { type RenderSource, type SourceOptions, TemplateBudget } from './budget.js';
 import { bareMessage, compileTemplate } from './compile.js';
 import type { PyZone } from './datetime.js';
@@ -171,7 +172,7 @@ export class TemplateEngine {
   private get env(): NjEnvironment {
     if (this.shared.env === undefined) {
       const name = this.options.timeZone ?? 'UTC';
-      const zone: PyZone = { name, offsets: name === 'UTC' ? UTC_OFFSETS : (readSystemZone(name) ?? UTC_OFFSETS) };
+      const zone: PyZone = { name, offsets: zoneOffsets(name) ?? UTC_OFFSETS };
       const env = environmentFor({ core: this.options.core, registries: this.options.registries, zone });
       this.shared.env = env;
       warmUp(env);
