@@ -1,4 +1,5 @@
 import type { Core } from '../core/core.js';
+import { isTemplate } from '../core/template-text.js';
 import type { Registries } from '../registry/index.js';
 import { zoneOffsets } from '../util/time-zone.js';
 import { UTC_OFFSETS } from '../util/tzif.js';
@@ -99,8 +100,6 @@ interface Shared {
   readonly cache: Map<string, Compiled>;
   readonly budget: TemplateBudget;
 }
-
-const DELIMITERS = /\{%|\{\{|\{#/;
 
 /**
  * Home Assistant's templates for one hub: compile (cached), render in the sandbox with the hub's states,
@@ -211,7 +210,7 @@ export class TemplateEngine {
     const owner = this.source;
     if (this.budgeted && owner?.suspension !== undefined) throw new TemplateError('TimeoutError', owner.suspension, name, undefined);
     let compiled = this.cached(source);
-    if (compiled?.kind === 'static' || (compiled === undefined && !DELIMITERS.test(source))) return source;
+    if (compiled?.kind === 'static' || (compiled === undefined && !isTemplate(source))) return source;
     if (compiled?.kind === 'error') throw renamed(compiled.error, name);
     const env = this.env;
     const start = performance.now();
@@ -304,7 +303,7 @@ export class TemplateEngine {
           undefined,
         ),
       };
-    } else if (!DELIMITERS.test(source)) compiled = { kind: 'static' };
+    } else if (!isTemplate(source)) compiled = { kind: 'static' };
     else {
       try {
         const template =
@@ -324,11 +323,6 @@ export class TemplateEngine {
     cache.set(source, compiled);
     return compiled;
   }
-}
-
-/** Whether a text holds template syntax at all. */
-export function isTemplate(text: string): boolean {
-  return DELIMITERS.test(text);
 }
 
 /** A cached syntax error, naming the template as this caller names it. */
