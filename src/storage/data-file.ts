@@ -3,10 +3,11 @@ import { basename, dirname, join } from 'node:path';
 import type { Logger } from '../core/log.js';
 import { Backoff, type BackoffOptions } from '../util/backoff.js';
 import { readTextIfPresent, writeFileAtomic } from './atomic-file.js';
-import { copyAside, quarantine } from './quarantine.js';
+import { keepCopy } from './keep-copy.js';
+import { quarantine } from './quarantine.js';
 import { WriteGuard } from './write-guard.js';
 
-export { copyAside, corruptName, quarantine } from './quarantine.js';
+export { corruptName, quarantine } from './quarantine.js';
 export { writeFailureCause } from './write-guard.js';
 
 /**
@@ -83,7 +84,7 @@ export async function readDataFile<T>(path: string, options: ReadOptions<T>): Pr
   if (!(value instanceof Salvaged)) return { status: 'ok', value };
   let copiedTo: string;
   try {
-    copiedTo = await copyAside(path);
+    copiedTo = await keepCopy(path);
   } catch (copyErr) {
     // Without a copy the owner must not write the rest back: the file goes aside whole, as one that does not parse.
     const code = (copyErr as NodeJS.ErrnoException).code ?? String(copyErr);
