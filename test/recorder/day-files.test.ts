@@ -373,7 +373,12 @@ t.test('day files of the first format are read, and read on past a damaged recor
 t.test('temp files of an interrupted compaction are removed at start', async (t) => {
   const dir = await dataDir(t);
   await mkdir(join(dir, 'recorder'));
-  for (const name of ['.2026-03-10.seg.0a1b2c3d4e5f.tmp', '.2026-03-10.seg.tmp']) await writeFile(join(dir, 'recorder', name), 'x');
+  for (const name of [
+    '.2026-03-10.seg.0a1b2c3d4e5f.tmp',
+    '.2026-03-10.seg.tmp',
+    '.2026-03-10.seg.corrupt-2026-03-11T01-02-03-456Z-001.0a1b2c3d4e5f.tmp',
+  ])
+    await writeFile(join(dir, 'recorder', name), 'x');
   await open(t, dir, new ManualClock(DAY0));
   t.same(await readdir(join(dir, 'recorder')), ['wal']);
 });
