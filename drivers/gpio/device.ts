@@ -1,6 +1,7 @@
 import type { Core } from '../../src/core/core.js';
 import type { Logger } from '../../src/core/log.js';
 import type { Timers } from '../../src/util/timers.js';
+import { addOrRefuse } from '../common/add-or-refuse.js';
 import { type BackoffOptions, DevicePoller } from '../common/device-poller.js';
 import type { GpioChip } from './chip.js';
 import type { GpioDeviceConfig } from './config.js';
@@ -58,13 +59,10 @@ export class GpioDevice {
       deviceId: entry.id,
       lastState: env.lastState,
     };
-    // An entity whose id another driver already took is skipped (and logged); the rest of the device works.
+    // An entity that cannot be added (a duplicate) is refused with one log line; the rest of the device works.
     const add = (what: string, make: () => Part) => {
-      try {
-        this.parts.push(make());
-      } catch (err) {
-        env.log.error({ device: config.name, entity_id: what, err: (err as Error).message }, `GPIO entity ${what} not added`);
-      }
+      const part = addOrRefuse(env, `GPIO entity ${what}`, make);
+      if (part !== undefined) this.parts.push(part);
     };
     for (const r of config.relays) add(r.entityId, () => new RelayOutput(ctx, r));
     for (const i of config.inputs) add(i.entityId, () => new BinaryInput(ctx, i));

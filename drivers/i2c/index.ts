@@ -1,6 +1,7 @@
 import type { Component } from '../../src/core/component.js';
 import { type Integration, optionalSection, type SectionParser } from '../../src/integration/integration.js';
 import { Timers } from '../../src/util/timers.js';
+import { addOrRefuse } from '../common/add-or-refuse.js';
 import { type BackoffOptions, DevicePoller } from '../common/device-poller.js';
 import type { DriverContext } from '../driver.js';
 import { hex, type I2cBusOpener, systemBusOpener } from './bus.js';
@@ -45,12 +46,8 @@ export class I2cDriver implements Component {
 
   async start(): Promise<void> {
     for (const device of this.config.devices) {
-      try {
-        this.startDevice(device);
-      } catch (err) {
-        // An entity id another driver already has: this chip is skipped, the others run.
-        this.ctx.log.error({ err, device: device.identity.key }, `${device.type.model} ${device.identity.key} could not be set up`);
-      }
+      // A chip that cannot be added (a duplicate) is refused with one log line and leaves nothing behind; the others run.
+      addOrRefuse(this.ctx, `${device.type.model} ${device.identity.key}`, () => this.startDevice(device));
     }
   }
 
@@ -113,15 +110,8 @@ export class I2cDriver implements Component {
         }, 0);
       },
     };
-    let chip: Chip;
-    try {
-      chip = type.create(chipCtx, device.options);
-    } catch (err) {
-      // Undo what was registered before the failure, so no half device is left behind.
-      for (const e of [...core.entities.all()]) if (e.deviceId === entry.id) core.entities.remove(e.id);
-      core.devices.remove(entry.id);
-      throw err;
-    }
+    // A failure here leaves nothing behind: start() adds the chip through addOrRefuse, which undoes its device.
+    const chip: Chip = type.create(chipCtx, device.options);
     poller = new DevicePoller({
       name: label,
       intervalMs: device.pollIntervalMs,

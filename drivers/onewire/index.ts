@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import type { Component } from '../../src/core/component.js';
 import type { Integration, SectionParser } from '../../src/integration/integration.js';
 import { Timers } from '../../src/util/timers.js';
+import { addOrRefuse } from '../common/add-or-refuse.js';
 import { type BackoffOptions, DevicePoller } from '../common/device-poller.js';
 import type { DriverContext } from '../driver.js';
 import { BusReader, type ReadText } from './bus-reader.js';
@@ -117,15 +118,15 @@ export class OnewireDriver implements Component {
   }
 
   private add(id: string, make: () => OnewireSensor): void {
-    try {
-      const sensor = make();
-      this.sensors.set(id, sensor);
-      sensor.start();
-    } catch (err) {
-      // An entity id another driver already has: this sensor is left out (and not retried), the others carry on.
+    // A sensor that cannot be added (a duplicate) is refused with one log line, its device entry undone, and not
+    // retried by the scan; the others carry on.
+    const sensor = addOrRefuse(this.ctx, `1-Wire sensor ${id}`, make);
+    if (sensor === undefined) {
       this.skipped.add(id);
-      this.ctx.log.error({ sensor: id, err: (err as Error).message }, `1-Wire sensor ${id} not added`);
+      return;
     }
+    this.sensors.set(id, sensor);
+    sensor.start();
   }
 }
 

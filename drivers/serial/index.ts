@@ -1,6 +1,7 @@
 import type { Component } from '../../src/core/component.js';
 import { type Integration, optionalSection, type SectionParser } from '../../src/integration/integration.js';
 import { Timers } from '../../src/util/timers.js';
+import { addOrRefuse } from '../common/add-or-refuse.js';
 import { type BackoffOptions, DEFAULT_BACKOFF } from '../common/device-poller.js';
 import type { DriverContext } from '../driver.js';
 import { parseSerialSection, type SerialConfig } from './config.js';
@@ -45,13 +46,12 @@ export class SerialDriver implements Component {
         factory: this.options.factory ?? systemSerialFactory,
         backoff: this.options.backoff ?? DEFAULT_BACKOFF,
       });
-      try {
+      // A device that cannot be added (a duplicate) is refused with one log line; the others run.
+      const started = addOrRefuse(this.ctx, `serial device on ${config.identity.port}`, () => {
         device.start();
-        this.devices.push(device);
-      } catch (err) {
-        // An entity id another driver already has: this device is skipped, the others run.
-        this.ctx.log.error({ err, port: config.identity.port }, `serial device on ${config.identity.port} could not be set up`);
-      }
+        return device;
+      });
+      if (started !== undefined) this.devices.push(started);
     }
   }
 

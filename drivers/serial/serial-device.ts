@@ -58,24 +58,18 @@ export class SerialDevice {
       model: platform.model(config.options),
       suggested_area: config.area,
     });
-    try {
-      this.decoder = platform.create(
-        {
-          core: ctx.core,
-          owner: ctx.owner,
-          identity,
-          deviceId: entry.id,
-          alive: () => this.alive(),
-          corrupt: (reason) => this.corrupt(reason),
-        },
-        config.options,
-      );
-    } catch (err) {
-      // Undo what was registered before the failure, so no half device is left behind.
-      for (const e of [...ctx.core.entities.all()]) if (e.deviceId === entry.id) ctx.core.entities.remove(e.id);
-      ctx.core.devices.remove(entry.id);
-      throw err;
-    }
+    // A failure here leaves nothing behind: the driver adds the device through addOrRefuse, which undoes it.
+    this.decoder = platform.create(
+      {
+        core: ctx.core,
+        owner: ctx.owner,
+        identity,
+        deviceId: entry.id,
+        alive: () => this.alive(),
+        corrupt: (reason) => this.corrupt(reason),
+      },
+      config.options,
+    );
     if (RENUMBERED_PATH.test(identity.port)) {
       this.log.info(
         { device: this.label },

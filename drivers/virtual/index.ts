@@ -4,6 +4,7 @@ import type { DeviceInit } from '../../src/core/devices.js';
 import { isValidEntityId, slugify } from '../../src/core/entity-id.js';
 import type { JsonValue } from '../../src/core/json.js';
 import { Timers } from '../../src/util/timers.js';
+import { addOrRefuse } from '../common/add-or-refuse.js';
 import type { DriverContext } from '../driver.js';
 import { virtualAlarmControlPanel } from './alarm-control-panel.js';
 import { virtualBinarySensor } from './binary-sensor.js';
@@ -216,9 +217,12 @@ export class VirtualDriver implements Component {
     };
     const { core, owner } = this.ctx;
     for (const item of this.options.items) {
-      const device = core.devices.register(deviceInit(item, owner));
-      // The per-domain create() functions take no device; what they add during the call belongs to this one.
-      core.entities.withDevice(device.id, () => item.platform.create(vctx, { entityId: item.entityId, name: item.name }, item.options));
+      // An item that cannot be added (a duplicate) is refused with one log line, its own device undone; the others run.
+      addOrRefuse(this.ctx, `virtual ${item.entityId}`, () => {
+        const device = core.devices.register(deviceInit(item, owner));
+        // The per-domain create() functions take no device; what they add during the call belongs to this one.
+        core.entities.withDevice(device.id, () => item.platform.create(vctx, { entityId: item.entityId, name: item.name }, item.options));
+      });
     }
   }
 

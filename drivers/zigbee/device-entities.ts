@@ -5,6 +5,7 @@ import { isJsonObject } from '../../src/core/json.js';
 import type { Logger } from '../../src/core/log.js';
 import { ownValue, setOwn } from '../../src/core/own-keys.js';
 import { templateText } from '../../src/util/log-bounds.js';
+import { addOrRefuse } from '../common/add-or-refuse.js';
 import type { BuiltEntity, DeviceState } from './built-entity.js';
 import { DeviceStateView } from './device-state.js';
 import { buildEntity } from './entities.js';
@@ -161,18 +162,16 @@ class ZigbeeDeviceEntities implements DeviceEntities {
 
   private addEntity(spec: EntitySpec): void {
     const { core, owner } = this.host.ctx;
-    let entityId = entityIdFor(spec, this.name);
-    // Two devices may share a name; the second one's entities get _2, _3 as Home Assistant numbers them.
-    for (let n = 2; n < 100 && core.entities.find(entityId) !== undefined; n++) entityId = `${entityIdFor(spec, this.name)}_${n}`;
+    // Two devices may share a name: the second one's entities get _2, _3 (Entities.add); a duplicate is refused.
+    const entityId = entityIdFor(spec, this.name);
     const identity = { entityId, name: entityName(spec, this.name), uniqueId: `${this.ieee}_${spec.key}`, deviceId: this.deviceId, owner };
-    try {
-      const built = buildEntity(core, identity, spec, { send: (message, endpoint) => this.send(message, endpoint) });
-      this.built.push(built);
-      // A restored state stays until the device says otherwise (a sleepy sensor may report once an hour).
-      if (core.states.get(built.entity.id) === undefined) built.render(this.state);
-    } catch (err) {
-      this.log.error({ err, entity_id: entityId }, `entity ${entityId} of ${this.name} could not be added`);
-    }
+    const built = addOrRefuse({ core, log: this.log }, `entity ${entityId} of ${this.name}`, () =>
+      buildEntity(core, identity, spec, { send: (message, endpoint) => this.send(message, endpoint) }),
+    );
+    if (built === undefined) return;
+    this.built.push(built);
+    // A restored state stays until the device says otherwise (a sleepy sensor may report once an hour).
+    if (core.states.get(built.entity.id) === undefined) built.render(this.state);
   }
 
   handleMessage(message: ZigbeeMessage, cached = false): void {

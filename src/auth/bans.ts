@@ -5,6 +5,7 @@ import type { Component } from '../core/component.js';
 import type { Logger } from '../core/log.js';
 import { DataFile } from '../storage/data-file.js';
 import { WatchedFile } from '../storage/watched-file.js';
+import { backoffDelay } from '../util/backoff.js';
 import { normalizeAddress } from './address.js';
 import { BANS_FILE, type BanList, banFileText, loadBans, parseBans } from './ban-file.js';
 import { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './http-section.js';
@@ -159,7 +160,7 @@ export class LoginGuard implements AddressGate, FailureRecorder, Component {
     if (entry === undefined || entry.count < FREE_FAILURES) return 0;
     const t = this.now();
     if (t - entry.lastAt > THROTTLE_MEMORY_MS) return 0;
-    const delay = Math.min(1000 * 2 ** (entry.count - FREE_FAILURES), MAX_DELAY_MS);
+    const delay = backoffDelay(entry.count - FREE_FAILURES + 1, { initialMs: 1000, maxMs: MAX_DELAY_MS });
     return Math.max(0, entry.lastAt + delay - t);
   }
 

@@ -2,6 +2,7 @@ import { type ConfigIssue, type ConfigPath, type ConfigReader, kindOf } from '..
 import { isValidEntityId } from '../core/entity-id.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
 import { lookupTable } from '../core/own-keys.js';
+import { isTemplate as isTemplateText } from '../core/template-text.js';
 
 /**
  * Value parsers shared by triggers, conditions and actions. Each reports its problem with a path and
@@ -17,8 +18,9 @@ export const MAX_DURATION_MS = 24 * 3600 * 1000;
 /** For keys Home Assistant reads as fixed values: a template there is refused rather than sent on as text. */
 export const TEMPLATE_NOT_ALLOWED = 'a template is not allowed here: this key takes a fixed value';
 
+/** Whether a configuration value is a template string (core's isTemplate, the one test). */
 export function isTemplate(value: JsonValue | undefined): boolean {
-  return typeof value === 'string' && (value.includes('{{') || value.includes('{%'));
+  return typeof value === 'string' && isTemplateText(value);
 }
 
 /** Refuses every template string in a value that Home Assistant reads as fixed (scenes), each at its own path. */

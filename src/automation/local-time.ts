@@ -1,6 +1,7 @@
 import type { Micros } from '../core/clock.js';
 import { type CalendarFields, calendarFields } from '../util/calendar.js';
-import { canonicalZoneNames, readSystemZone, UTC_OFFSETS, type ZoneOffsets } from '../util/tzif.js';
+import { zoneOffsets } from '../util/time-zone.js';
+import { UTC_OFFSETS, type ZoneOffsets } from '../util/tzif.js';
 
 /** Wall-clock time in the hub's time zone, as time triggers and conditions see it. */
 export interface LocalTime {
@@ -14,10 +15,8 @@ export interface LocalTime {
 }
 
 /**
- * An IANA time zone. Offsets come from the system's time zone database (/usr/share/zoneinfo, as Python's
- * zoneinfo reads it for Home Assistant) and are looked up for each instant, so daylight-saving changes are
- * followed; where a zone's file is missing, from Intl (Node ships the full ICU data, but its first date
- * format costs about 9 MB of resident memory).
+ * An IANA time zone, resolved by zoneOffsets (the system database, else Intl). Offsets are looked up for each
+ * instant, so daylight-saving changes are followed.
  */
 export class TimeZone {
   private constructor(
@@ -25,18 +24,11 @@ export class TimeZone {
     private readonly offsets: ZoneOffsets,
   ) {}
 
-  /** The zone, or undefined when Intl does not know the name. */
+  /** The zone, or undefined when neither the system database nor Intl knows the name (zoneOffsets). */
   static of(name: string): TimeZone | undefined {
     if (name === 'UTC') return TimeZone.UTC;
-    if (canonicalZoneNames().has(name)) {
-      const system = readSystemZone(name);
-      if (system !== undefined) return new TimeZone(name, system);
-    }
-    try {
-      return new TimeZone(name, intlOffsets(name));
-    } catch {
-      return undefined;
-    }
+    const offsets = zoneOffsets(name);
+    return offsets === undefined ? undefined : new TimeZone(name, offsets);
   }
 
   static readonly UTC = new TimeZone('UTC', UTC_OFFSETS);
@@ -83,28 +75,6 @@ export class TimeZone {
   private fields(ms: number): CalendarFields {
     return calendarFields(ms + this.offsetMs(ms));
   }
-}
-
-/** Offsets through Intl.DateTimeFormat: for zones the system database lacks. Throws for an unknown name. */
-function intlOffsets(name: string): ZoneOffsets {
-  const format = new Intl.DateTimeFormat('en-US', {
-    timeZone: name,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  });
-  return {
-    offsetSeconds(utcSeconds: number): number {
-      const p: Record<string, number> = {};
-      for (const part of format.formatToParts(new Date(utcSeconds * 1000))) p[part.type] = Number(part.value);
-      const wall = Date.UTC(p.year ?? 1970, (p.month ?? 1) - 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0);
-      return wall / 1000 - utcSeconds;
-    },
-  };
 }
 
 /**

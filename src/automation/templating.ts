@@ -4,16 +4,8 @@ import { isJsonObject, type JsonValue } from '../core/json.js';
 import { silentLogger } from '../core/log.js';
 import { setOwn } from '../core/own-keys.js';
 import type { State } from '../core/state.js';
-import {
-  isTemplate,
-  isTimeout,
-  LiveVariable,
-  parseResult,
-  type RenderInfo,
-  TemplateEngine,
-  TemplateError,
-  TemplateState,
-} from '../template/index.js';
+import { isTemplate } from '../core/template-text.js';
+import { isTimeout, LiveVariable, parseResult, type RenderInfo, TemplateEngine, TemplateError, TemplateState } from '../template/index.js';
 
 /**
  * Templates inside automations, scripts and template entities: the load-time syntax check (each problem at its own

@@ -114,9 +114,7 @@ export class Entities {
   add<P, D = unknown>(given: EntityInit<P, D>): Entity<P, D> {
     const init = given.deviceId === undefined && this.defaultDeviceId !== undefined ? { ...given, deviceId: this.defaultDeviceId } : given;
     const settings: EntitySettings = this.registry?.resolve(init) ?? { entityId: init.entityId, disabled: false };
-    const id = settings.entityId;
-    const existing = this.byId.get(id) ?? this.disabled.get(id);
-    if (existing !== undefined) throw new Error(`Entity ${id} is already provided by ${existing.owner}`);
+    const id = this.freeId(settings.entityId, init);
     if (!settings.disabled) this.table.reserve(id);
     const fixed: Attributes = init.name === undefined ? (init.fixed ?? {}) : merge(init.fixed ?? {}, { friendly_name: init.name });
     const entity = new Entity<P, D>(
@@ -146,6 +144,20 @@ export class Entities {
 
   get(entityId: string): Entity | undefined {
     return this.byId.get(entityId);
+  }
+
+  /**
+   * The one rule for an id another entity holds, as Home Assistant's entity platform and registry: an entity with
+   * an identity of its own gets the next free `_2`, `_3` (the entity registry decides that when there is one);
+   * one whose platform and unique id are already live is a duplicate and refused (DuplicateEntityError), and the
+   * driver leaves it out with one log line (drivers/common/add-or-refuse.ts).
+   */
+  private freeId(requested: string, init: EntityInit<unknown>): string {
+    const existing = this.find(requested);
+    if (existing === undefined) return requested;
+    // With a registry, a held id means the registry resolved this identity to a live entity: a duplicate.
+    if (this.registry !== undefined || sameIdentity(existing, init)) throw new DuplicateEntityError(init, existing);
+    for (let n = 2; ; n++) if (this.find(`${requested}_${n}`) === undefined) return `${requested}_${n}`;
   }
 
   /** An enabled or a disabled entity (for the entity registry). */
@@ -245,5 +257,29 @@ export class Entities {
   private unindex(entity: Entity): void {
     if (this.byId.get(entity.id) === entity) this.byId.delete(entity.id);
     this.byDomain.get(entity.domain)?.delete(entity);
+  }
+}
+
+/** The platform of an owner key: `virtual`, `automation`; an owner may add `:<instance>`. */
+export function platformOf(owner: string): string {
+  const colon = owner.indexOf(':');
+  return colon === -1 ? owner : owner.slice(0, colon);
+}
+
+function sameIdentity(existing: Entity, init: EntityInit<unknown>): boolean {
+  return (
+    platformOf(existing.owner) === platformOf(init.owner) &&
+    (existing.uniqueId ?? existing.requestedId) === (init.uniqueId ?? init.entityId)
+  );
+}
+
+/** An entity whose platform and unique id are already live: Home Assistant's "does not generate unique IDs". */
+export class DuplicateEntityError extends Error {
+  readonly entityId: string;
+  constructor(init: EntityInit<unknown>, existing: Entity) {
+    super(
+      `Platform ${platformOf(init.owner)} does not generate unique IDs. ID ${init.uniqueId ?? init.entityId} already exists - ignoring ${init.entityId} (it is ${existing.id})`,
+    );
+    this.entityId = init.entityId;
   }
 }

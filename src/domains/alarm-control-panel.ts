@@ -4,7 +4,7 @@ import { HubError } from '../core/errors.js';
 import type { FieldSpec } from '../core/fields.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import { lookupTable } from '../core/own-keys.js';
-import { type Domain, dataOf, platformOf, registerEntityServices, requireFeature } from './domain.js';
+import { type Domain, dataOf, platformOf, registerEntityServices } from './domain.js';
 
 /** AlarmControlPanelEntityFeature. */
 export const AlarmFeature = {
@@ -169,30 +169,28 @@ const SERVICE_FOR_STATE = lookupTable<string>({
 
 export const alarmControlPanelDomain: Domain = {
   name: 'alarm_control_panel',
+  restored: true,
+  published: true,
   registerServices(core: Core): void {
-    const register = (service: string, name: string, description: string, entity: (e: Entity, code: string | undefined) => unknown) =>
+    const register = (
+      service: string,
+      name: string,
+      description: string,
+      feature: number | undefined,
+      entity: (e: Entity, code: string | undefined) => unknown,
+    ) =>
       registerEntityServices(core, 'alarm_control_panel', [
-        {
-          service,
-          name,
-          description,
-          schema: { fields: CODE_FIELD },
-          run: (e, data) => entity(e, codeOf(data)),
-        },
+        { service, name, description, feature, schema: { fields: CODE_FIELD }, run: (e, data) => entity(e, codeOf(data)) },
       ]);
 
-    register('alarm_disarm', 'Disarm', 'Disarms the alarm.', (e, code) => p(e).disarm(code));
+    register('alarm_disarm', 'Disarm', 'Disarms the alarm.', undefined, (e, code) => p(e).disarm(code));
     for (const s of ARM_SERVICES) {
-      register(s.service, s.name, s.description, (e, code) => {
-        requireFeature(e, s.feature, 'alarm_control_panel', s.service);
+      register(s.service, s.name, s.description, s.feature, (e, code) => {
         checkArmCode(e, code);
         return p(e).arm(s.mode, code);
       });
     }
-    register('alarm_trigger', 'Trigger', 'Triggers the alarm manually.', (e, code) => {
-      requireFeature(e, AlarmFeature.TRIGGER, 'alarm_control_panel', 'alarm_trigger');
-      return p(e).trigger(code);
-    });
+    register('alarm_trigger', 'Trigger', 'Triggers the alarm manually.', AlarmFeature.TRIGGER, (e, code) => p(e).trigger(code));
   },
   async reproduceState(core, entityId, desired, context) {
     const service = SERVICE_FOR_STATE[desired.state];

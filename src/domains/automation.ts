@@ -50,6 +50,7 @@ const platform = (e: Entity) => platformOf<AutomationPlatform>(e, 'automation');
 
 export const automationDomain: Domain = {
   name: 'automation',
+  restored: true,
   registerServices(core: Core): void {
     registerEntityServices(core, 'automation', [
       {

@@ -64,5 +64,7 @@ export function addBinarySensor(core: Core, options: BinarySensorOptions): Binar
 /** Binary sensors only report; they have no services. */
 export const binarySensorDomain: Domain = {
   name: 'binary_sensor',
+  published: true,
+  adopted: true,
   registerServices() {},
 };

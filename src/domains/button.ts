@@ -77,6 +77,9 @@ function dataFor(e: Entity): ButtonData {
 
 export const buttonDomain: Domain = {
   name: 'button',
+  restored: true,
+  published: true,
+  adopted: true,
   registerServices(core: Core): void {
     registerEntityServices(core, 'button', [
       {

@@ -6,6 +6,7 @@ import type { Entity, EntityInit } from '../core/entities.js';
 import { HubError } from '../core/errors.js';
 import type { JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
+import { isTemplate } from '../core/template-text.js';
 import type { Timers } from '../util/timers.js';
 import { type Domain, dataOf, platformOf, registerEntityServices } from './domain.js';
 
@@ -179,7 +180,7 @@ function renderFilename(template: string, entity: Entity): string {
     if (field === 'name') return name;
     return entity.id;
   });
-  if (out.includes('{{') || out.includes('{%')) {
+  if (isTemplate(out)) {
     throw new HubError(
       'service_validation',
       `Template in filename is not supported: use {{ entity_id.entity_id }}, {{ entity_id.object_id }} or {{ entity_id.name }}`,

@@ -43,6 +43,7 @@ const p = (e: Entity) => platformOf<CounterPlatform>(e, 'counter');
 
 export const counterDomain: Domain = {
   name: 'counter',
+  restored: true,
   registerServices(core: Core): void {
     registerEntityServices(core, 'counter', [
       {

@@ -241,6 +241,9 @@ const SERVICES: readonly EntityServiceSpec[] = [
 
 export const coverDomain: Domain = {
   name: 'cover',
+  restored: true,
+  published: true,
+  adopted: true,
   registerServices(core: Core): void {
     registerEntityServices(core, 'cover', SERVICES);
   },

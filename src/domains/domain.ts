@@ -16,8 +16,10 @@ import type { ServiceCall } from '../core/services.js';
  *    attributes in Home Assistant's order;
  * 5. the service table: one `EntityServiceSpec` per service with its fields beside it, registered through
  *    `registerEntityServices` (domain-level services, with no entity, through `core.services.register`);
- * 6. the `Domain` object: `registerServices` and `reproduceState` (what scenes and restore state use), or
- *    `restoreState` when the state is the domain's own record rather than something a service sets (button).
+ * 6. the `Domain` object: its facts (`restored`, `published`, ...), `registerServices` and `reproduceState` (what
+ *    scenes and restore state use), or `restoreState` when the state is the domain's own record rather than
+ *    something a service sets (button).
+ * A domain over 400 lines keeps 1-4 in `<domain>.ts` and 5-6 in `<domain>-services.ts`.
  */
 
 /** The owner key under which domains register their services. */
@@ -35,6 +37,20 @@ export interface DesiredState {
  */
 export interface Domain {
   readonly name: string;
+  /*
+   * Facts other parts read from the domain registry (domainByName), each false when left out. They live here so
+   * that adding a domain is one file: restore, MQTT and history keep no lists of their own.
+   */
+  /** Its state is something a user set, restored after a restart (unless the entity's `restore` says otherwise). */
+  readonly restored?: boolean;
+  /** Announced over MQTT discovery as the Home Assistant component of the same name. */
+  readonly published?: boolean;
+  /** An MQTT discovery config of this component is adopted as a hearth entity. */
+  readonly adopted?: boolean;
+  /** An attribute-only change is significant in history (recorder/history/const.py SIGNIFICANT_DOMAINS). */
+  readonly significantAttributes?: boolean;
+  /** History keeps full states even in a minimal response (recorder/history/const.py NEED_ATTRIBUTE_DOMAINS). */
+  readonly needsAttributes?: boolean;
   registerServices(core: Core): void;
   reproduceState?(core: Core, entityId: string, desired: DesiredState, context: Context): Promise<void>;
   /**
@@ -65,9 +81,21 @@ export function featuresOf(entity: Entity): number {
   return typeof f === 'number' ? f : 0;
 }
 
+/**
+ * The feature bits a service needs, as Home Assistant's `required_features`: a number is satisfied by any one of
+ * its bits (a list of single bits), `{ all }` only by every bit of the set (one combined entry, such as a
+ * toggle's TURN_ON | TURN_OFF).
+ */
+export type FeatureGate = number | { readonly all: number };
+
+export function hasFeature(entity: Entity, gate: FeatureGate): boolean {
+  const f = featuresOf(entity);
+  return typeof gate === 'number' ? (f & gate) !== 0 : (f & gate.all) === gate.all;
+}
+
 /** Feature bits: a service for a feature the entity lacks is refused, naming the entity and the action. */
-export function requireFeature(entity: Entity, feature: number, domain: string, service: string): void {
-  if ((featuresOf(entity) & feature) === 0) {
+export function requireFeature(entity: Entity, gate: FeatureGate, domain: string, service: string): void {
+  if (!hasFeature(entity, gate)) {
     throw new HubError('service_validation', `Entity ${entity.id} does not support action ${domain}.${service}.`);
   }
 }
@@ -76,9 +104,9 @@ export function requireFeature(entity: Entity, feature: number, domain: string, 
  * Home Assistant's rule for feature-gated services: an entity named explicitly that lacks the feature is an
  * error; one reached through `all`, an area or a device is skipped (false).
  */
-export function supportsFeature(entity: Entity, call: ServiceCall, feature: number, domain: string, service: string): boolean {
-  if (featuresOf(entity) & feature) return true;
-  if (call.target.entity_id?.includes(entity.id)) requireFeature(entity, feature, domain, service);
+export function supportsFeature(entity: Entity, call: ServiceCall, gate: FeatureGate, domain: string, service: string): boolean {
+  if (hasFeature(entity, gate)) return true;
+  if (call.target.entity_id?.includes(entity.id)) requireFeature(entity, gate, domain, service);
   return false;
 }
 
@@ -95,7 +123,7 @@ export interface EntityServiceSpec {
   readonly name: string;
   readonly description: string;
   /** Feature bits the entity needs (supportsFeature: named entities without them are refused, others skipped). */
-  readonly feature?: number;
+  readonly feature?: FeatureGate;
   /** The service's fields; `schema` instead when it also has exclusive or inclusive groups. */
   readonly fields?: Readonly<Record<string, FieldSpec>>;
   readonly schema?: ServiceSchema;

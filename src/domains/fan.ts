@@ -259,6 +259,9 @@ const SERVICES: readonly EntityServiceSpec[] = [
 
 export const fanDomain: Domain = {
   name: 'fan',
+  restored: true,
+  published: true,
+  adopted: true,
   registerServices(core: Core): void {
     registerEntityServices(core, 'fan', SERVICES);
   },

@@ -3,7 +3,7 @@ import { automationDomain } from './automation.js';
 import { binarySensorDomain } from './binary-sensor.js';
 import { buttonDomain } from './button.js';
 import { cameraDomain } from './camera.js';
-import { climateDomain } from './climate.js';
+import { climateDomain } from './climate-services.js';
 import { counterDomain } from './counter.js';
 import { coverDomain } from './cover.js';
 import type { Domain } from './domain.js';
@@ -15,9 +15,9 @@ import { inputDatetimeDomain } from './input-datetime.js';
 import { inputNumberDomain } from './input-number.js';
 import { inputSelectDomain } from './input-select.js';
 import { inputTextDomain } from './input-text.js';
-import { lightDomain } from './light.js';
+import { lightDomain } from './light-services.js';
 import { lockDomain } from './lock.js';
-import { mediaPlayerDomain } from './media-player.js';
+import { mediaPlayerDomain } from './media-player-services.js';
 import { numberDomain } from './number.js';
 import { persistentNotificationDomain } from './persistent-notification.js';
 import { sceneDomain } from './scene.js';
@@ -69,6 +69,20 @@ export const DOMAINS: readonly Domain[] = [
   ...helperDomains(),
 ];
 
+/**
+ * Home Assistant domains hearth has no entities or services of, whose states a client may still write
+ * (POST /api/states) and read back through history: only their facts.
+ */
+const STATE_ONLY_DOMAINS: readonly Domain[] = [
+  { name: 'device_tracker', significantAttributes: true, registerServices() {} },
+  { name: 'humidifier', significantAttributes: true, needsAttributes: true, registerServices() {} },
+  { name: 'water_heater', significantAttributes: true, needsAttributes: true, registerServices() {} },
+  { name: 'thermostat', significantAttributes: true, needsAttributes: true, registerServices() {} },
+];
+
+/** The domain registry: every domain by name (a Map, as names come from outside). */
+const BY_NAME: ReadonlyMap<string, Domain> = new Map([...DOMAINS, ...STATE_ONLY_DOMAINS].map((d) => [d.name, d]));
+
 export function domainByName(name: string): Domain | undefined {
-  return DOMAINS.find((d) => d.name === name);
+  return BY_NAME.get(name);
 }

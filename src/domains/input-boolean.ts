@@ -33,6 +33,7 @@ const p = (e: Entity) => platformOf<InputBooleanPlatform>(e, 'input_boolean');
 
 export const inputBooleanDomain: Domain = {
   name: 'input_boolean',
+  restored: true,
   registerServices(core: Core): void {
     registerEntityServices(core, 'input_boolean', [
       { service: 'turn_on', name: 'Turn on', description: 'Turns on the helper.', run: (e, _d, c) => p(e).turnOn(c.context) },

@@ -33,6 +33,7 @@ const p = (e: Entity) => platformOf<InputButtonPlatform>(e, 'input_button');
 
 export const inputButtonDomain: Domain = {
   name: 'input_button',
+  restored: true,
   registerServices(core: Core): void {
     registerEntityServices(core, 'input_button', [
       {

@@ -68,6 +68,8 @@ const p = (e: Entity) => platformOf<InputDatetimePlatform>(e, 'input_datetime');
 
 export const inputDatetimeDomain: Domain = {
   name: 'input_datetime',
+  restored: true,
+  needsAttributes: true,
   registerServices(core: Core): void {
     registerEntityServices(core, 'input_datetime', [
       {

@@ -50,6 +50,7 @@ const p = (e: Entity) => platformOf<InputNumberPlatform>(e, 'input_number');
 
 export const inputNumberDomain: Domain = {
   name: 'input_number',
+  restored: true,
   registerServices(core: Core): void {
     registerEntityServices(core, 'input_number', [
       {

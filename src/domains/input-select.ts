@@ -39,6 +39,7 @@ const cycle = { cycle: { kind: 'boolean', default: true, description: 'If the op
 
 export const inputSelectDomain: Domain = {
   name: 'input_select',
+  restored: true,
   registerServices(core: Core): void {
     registerEntityServices(core, 'input_select', [
       {

@@ -42,6 +42,7 @@ const p = (e: Entity) => platformOf<InputTextPlatform>(e, 'input_text');
 
 export const inputTextDomain: Domain = {
   name: 'input_text',
+  restored: true,
   registerServices(core: Core): void {
     registerEntityServices(core, 'input_text', [
       {

@@ -101,6 +101,9 @@ const CODE_SCHEMA = {
 
 export const lockDomain: Domain = {
   name: 'lock',
+  restored: true,
+  published: true,
+  adopted: true,
   registerServices(core: Core): void {
     registerEntityServices(core, 'lock', [
       {

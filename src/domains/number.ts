@@ -98,6 +98,8 @@ const p = (e: Entity) => platformOf<NumberPlatform>(e, 'number');
 
 export const numberDomain: Domain = {
   name: 'number',
+  published: true,
+  adopted: true,
   registerServices(core: Core): void {
     registerEntityServices(core, 'number', [
       {

@@ -89,6 +89,8 @@ const cycle = { cycle: { kind: 'boolean', default: true, description: 'If the op
 
 export const selectDomain: Domain = {
   name: 'select',
+  published: true,
+  adopted: true,
   registerServices(core: Core): void {
     registerEntityServices(core, 'select', [
       {

@@ -119,5 +119,7 @@ export function addSensor(core: Core, options: SensorOptions): SensorHandle {
 /** Sensors only report; they have no services. */
 export const sensorDomain: Domain = {
   name: 'sensor',
+  published: true,
+  adopted: true,
   registerServices() {},
 };

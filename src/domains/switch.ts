@@ -30,6 +30,9 @@ export function addSwitch(core: Core, options: SwitchOptions) {
 
 export const switchDomain: Domain = {
   name: 'switch',
+  restored: true,
+  published: true,
+  adopted: true,
   registerServices(core: Core): void {
     const p = (e: Parameters<typeof platformOf>[0]) => platformOf<SwitchPlatform>(e, 'switch');
     registerEntityServices(core, 'switch', [

@@ -63,6 +63,7 @@ const duration = {
 
 export const timerDomain: Domain = {
   name: 'timer',
+  restored: true,
   registerServices(core: Core): void {
     registerEntityServices(core, 'timer', [
       {

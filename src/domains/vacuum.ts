@@ -3,7 +3,7 @@ import type { Entity, EntityInit } from '../core/entities.js';
 import { HubError } from '../core/errors.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import { lookupTable } from '../core/own-keys.js';
-import { type Domain, platformOf, registerEntityServices, requireFeature } from './domain.js';
+import { type Domain, platformOf, registerEntityServices } from './domain.js';
 
 /** VacuumEntityFeature (TURN_ON, TURN_OFF and STATUS are the legacy bits). */
 export const VacuumFeature = {
@@ -109,9 +109,8 @@ function unsupported(entity: Entity, service: string): HubError {
   return new HubError('service_validation', `Entity ${entity.id} does not support action vacuum.${service}.`);
 }
 
-/** The platform's method for a service after its feature check; refused when the driver lacks it. */
-function method<K extends keyof VacuumPlatform>(entity: Entity, name: K, feature: number, service: string): NonNullable<VacuumPlatform[K]> {
-  requireFeature(entity, feature, 'vacuum', service);
+/** The platform's method for a service (the template checked its feature bits); refused when the driver lacks it. */
+function method<K extends keyof VacuumPlatform>(entity: Entity, name: K, service: string): NonNullable<VacuumPlatform[K]> {
   const platform = platformOf<VacuumPlatform>(entity, 'vacuum');
   const fn = platform[name];
   if (fn === undefined) throw unsupported(entity, service);
@@ -141,7 +140,6 @@ const SIMPLE: readonly { service: string; name: string; description: string; fea
   { service: 'locate', name: 'Locate', description: 'Locates the vacuum cleaner robot.', feature: VacuumFeature.LOCATE, method: 'locate' },
 ];
 
-/** Which service brings a vacuum to a state (Home Assistant's vacuum reproduce_state). */
 /** Which service brings a vacuum to a state (scenes, whose states come from a client). */
 const SERVICE_FOR_STATE = lookupTable({
   cleaning: 'start',
@@ -154,7 +152,6 @@ const SERVICE_FOR_STATE = lookupTable({
 export const vacuumDomain: Domain = {
   name: 'vacuum',
   registerServices(core: Core): void {
-    // Vacuums refuse a service the entity lacks even when reached through an area (requireFeature in method()).
     registerEntityServices(
       core,
       'vacuum',
@@ -162,7 +159,8 @@ export const vacuumDomain: Domain = {
         service: s.service,
         name: s.name,
         description: s.description,
-        run: (e: Entity) => method(e, s.method, s.feature, s.service)(),
+        feature: s.feature,
+        run: (e: Entity) => method(e, s.method, s.service)(),
       })),
     );
     registerEntityServices(core, 'vacuum', [
@@ -170,6 +168,7 @@ export const vacuumDomain: Domain = {
         service: 'set_fan_speed',
         name: 'Set fan speed',
         description: 'Sets the fan speed of the vacuum cleaner.',
+        feature: VacuumFeature.FAN_SPEED,
         schema: {
           fields: {
             fan_speed: {
@@ -182,7 +181,7 @@ export const vacuumDomain: Domain = {
           },
         },
         run: (e, data) => {
-          const set = method(e, 'setFanSpeed', VacuumFeature.FAN_SPEED, 'set_fan_speed');
+          const set = method(e, 'setFanSpeed', 'set_fan_speed');
           const speed = data.fan_speed as string;
           const list = Array.isArray(e.fixed.fan_speed_list) ? (e.fixed.fan_speed_list as string[]) : [];
           if (!list.includes(speed)) {
@@ -195,6 +194,7 @@ export const vacuumDomain: Domain = {
         service: 'send_command',
         name: 'Send command',
         description: 'Sends a command to the vacuum cleaner.',
+        feature: VacuumFeature.SEND_COMMAND,
         schema: {
           fields: {
             command: { kind: 'text', required: true, maxLength: 255, example: 'set_dnd_timer', description: 'Command to execute.' },
@@ -207,7 +207,7 @@ export const vacuumDomain: Domain = {
           },
         },
         run: (e, data) => {
-          const send = method(e, 'sendCommand', VacuumFeature.SEND_COMMAND, 'send_command');
+          const send = method(e, 'sendCommand', 'send_command');
           const raw = data.params;
           // Home Assistant's vol.Any(dict, cv.ensure_list).
           const params: VacuumCommandParams | undefined =

@@ -7,20 +7,6 @@ import { buttonParts, numberParts, selectParts } from './adopt-controls.js';
 import type { AdoptContext, AdoptedParts, TopicHandler } from './adopt-types.js';
 import { commandPayload, optStr, renderValue, stateTopic, str } from './adopt-values.js';
 
-export const ADOPTED_COMPONENTS: ReadonlySet<string> = new Set([
-  'switch',
-  'light',
-  'sensor',
-  'binary_sensor',
-  'cover',
-  'lock',
-  'climate',
-  'fan',
-  'button',
-  'number',
-  'select',
-]);
-
 function onOffParts(ctx: AdoptContext, withCommand: boolean, defaults: { on: string; off: string }): AdoptedParts {
   const c = ctx.config;
   const payloadOn = str(c.payload_on, defaults.on);

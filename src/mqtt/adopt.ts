@@ -3,9 +3,10 @@ import type { DeviceIdentifier } from '../core/devices.js';
 import type { Entity } from '../core/entities.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
+import { domainByName } from '../domains/index.js';
 import type { Registries } from '../registry/index.js';
 import { expandDiscovery } from './abbreviations.js';
-import { ADOPTED_COMPONENTS, adoptedParts } from './adopt-components.js';
+import { adoptedParts } from './adopt-components.js';
 import { availabilityOf, displayName, entityIdFor } from './adopt-naming.js';
 import type { TopicHandler } from './adopt-types.js';
 import { optStr } from './adopt-values.js';
@@ -82,7 +83,7 @@ export class Adopter {
     }
     const c = expandDiscovery(parsed);
     if (isJsonObject(c.hearth) && c.hearth.hub === config.nodeId) return;
-    if (component !== 'device_automation' && !ADOPTED_COMPONENTS.has(component)) {
+    if (component !== 'device_automation' && domainByName(component)?.adopted !== true) {
       if (!this.warnedComponents.has(component)) {
         this.warnedComponents.add(component);
         log.info({ component }, 'MQTT discovery: this component is not adopted by hearth; its configs are ignored');

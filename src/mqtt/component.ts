@@ -2,6 +2,7 @@ import type { Component } from '../core/component.js';
 import type { Core } from '../core/core.js';
 import { HubError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
+import { isTemplate } from '../core/template-text.js';
 import type { Registries } from '../registry/index.js';
 import { Adopter } from './adopt.js';
 import type { MqttConfig } from './config.js';
@@ -169,7 +170,7 @@ export class MqttComponent implements Component {
         const topic = typeof d.topic === 'string' ? d.topic : '';
         const raw = d.payload;
         const text = raw === undefined || raw === null ? '' : typeof raw === 'string' ? raw : JSON.stringify(raw);
-        const payload = text.includes('{{') || text.includes('{%') ? this.render(text, {}) : text;
+        const payload = isTemplate(text) ? this.render(text, {}) : text;
         const qos = Number(d.qos ?? 0) as 0 | 1 | 2;
         this.publish(topic, payload, qos, d.retain === true);
       },

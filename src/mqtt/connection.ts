@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Logger } from '../core/log.js';
+import { Backoff } from '../util/backoff.js';
 import type { MqttConfig } from './config.js';
 import { Outbox, type OutgoingMessage } from './outbox.js';
 import { topicMatches } from './topics.js';
@@ -60,7 +61,7 @@ export class MqttConnection {
   private readonly replayed = new Map<string, number>();
   private readonly last = new Map<string, ReceivedMessage>();
   private readonly outbox: Outbox;
-  private delayMs: number;
+  private readonly backoff: Backoff;
   private downLogged = false;
   private stopped = false;
   private readonly connectListeners = new Set<() => void>();
@@ -71,7 +72,7 @@ export class MqttConnection {
   readonly statusTopic: string;
 
   constructor(private readonly options: ConnectionOptions) {
-    this.delayMs = options.minReconnectMs ?? 1000;
+    this.backoff = new Backoff({ initialMs: options.minReconnectMs ?? 1000, maxMs: options.maxReconnectMs ?? 60_000 });
     this.statusTopic = `${options.config.baseTopic}/status`;
     this.outbox = new Outbox(options.config.maxQueued, () =>
       options.log.warn(
@@ -101,7 +102,7 @@ export class MqttConnection {
       password: config.password,
       keepalive: config.keepalive,
       protocolVersion: config.protocol,
-      reconnectPeriod: this.delayMs,
+      reconnectPeriod: this.backoff.nextDelay,
       connectTimeout: 10_000,
       resubscribe: false,
       // A refused CONNACK (protocol 5 unknown to the broker, a bad password) would otherwise end the retries for good.
@@ -142,8 +143,8 @@ export class MqttConnection {
     );
     this.downLogged = false;
     this.wasConnected = true;
-    this.delayMs = this.options.minReconnectMs ?? 1000;
-    client.options.reconnectPeriod = this.delayMs;
+    this.backoff.succeed();
+    client.options.reconnectPeriod = this.backoff.nextDelay;
     client.publish(this.statusTopic, 'online', { qos: 1, retain: true });
     const filters = [...this.handlers.keys()];
     if (filters.length > 0) this.sendSubscribe(filters);
@@ -164,8 +165,8 @@ export class MqttConnection {
       this.options.log.warn({ broker: this.options.config.broker }, 'MQTT broker unreachable; retrying with backoff');
     }
     // mqtt.js arms its reconnect timer before this listener runs: the next failure waits twice as long.
-    this.delayMs = Math.min(this.delayMs * 2, this.options.maxReconnectMs ?? 60_000);
-    client.options.reconnectPeriod = this.delayMs;
+    this.backoff.fail();
+    client.options.reconnectPeriod = this.backoff.nextDelay;
   }
 
   private onError(err: Error & { code?: number | string }): void {

@@ -5,22 +5,6 @@ import { CoverFeature } from '../domains/cover.js';
 import { FanFeature } from '../domains/fan.js';
 import { LockFeature } from '../domains/lock.js';
 
-/** The domains hearth publishes, as Home Assistant MQTT components of the same name. */
-export const PUBLISHED_DOMAINS: ReadonlySet<string> = new Set([
-  'light',
-  'switch',
-  'sensor',
-  'binary_sensor',
-  'cover',
-  'lock',
-  'climate',
-  'fan',
-  'alarm_control_panel',
-  'button',
-  'number',
-  'select',
-]);
-
 /** Where one published entity lives: `<base>/<entity_id>/...`. */
 export interface EntityTopics {
   readonly state: string;

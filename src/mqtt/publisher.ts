@@ -4,11 +4,12 @@ import { isHubError } from '../core/errors.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { State } from '../core/state.js';
+import { domainByName } from '../domains/index.js';
 import type { Registries } from '../registry/index.js';
 import { commandCall } from './commands.js';
 import type { MqttConfig, PublishFilter } from './config.js';
 import type { MqttConnection, ReceivedMessage } from './connection.js';
-import { componentConfig, type EntityTopics, entityTopics, PUBLISHED_DOMAINS } from './discovery-configs.js';
+import { componentConfig, type EntityTopics, entityTopics } from './discovery-configs.js';
 import { statePayload } from './state-payload.js';
 import { objectIdOf } from './topics.js';
 
@@ -146,7 +147,7 @@ export class Publisher {
 
   private selected(entityId: string): boolean {
     const entity = this.o.core.entities.get(entityId);
-    if (entity === undefined || entity.owner === this.o.owner || !PUBLISHED_DOMAINS.has(entity.domain)) return false;
+    if (entity === undefined || entity.owner === this.o.owner || domainByName(entity.domain)?.published !== true) return false;
     const { include, exclude } = this.o.config;
     const { areaId, labels } = this.areaAndLabels(entityId);
     const hasInclude = Object.values(include).some((l: readonly string[]) => l.length > 0);

@@ -1,5 +1,6 @@
 import { HubError } from '../core/errors.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
+import { isTemplate } from '../core/template-text.js';
 
 /**
  * Renders a Home Assistant template with variables (`value`, `value_json`, `entity_id`...). The hub passes the
@@ -97,7 +98,7 @@ function print(v: JsonValue | undefined): string {
  * `{{ value_json['key'] }}` and nested paths. Anything else is refused, naming the template.
  */
 export const fallbackRenderer: TemplateRenderer = (template, variables) => {
-  if (!template.includes('{{') && !template.includes('{%')) return template;
+  if (!isTemplate(template)) return template;
   const m = WHOLE.exec(template);
   const path = m ? parsePath(m[1] ?? '') : undefined;
   if (path === undefined) {

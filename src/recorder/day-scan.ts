@@ -1,8 +1,10 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../core/log.js';
+import { keepCopy } from '../storage/keep-copy.js';
+import { quarantine } from '../storage/quarantine.js';
 import type { ChunkRef, DayFile } from './chunk-ref.js';
-import { cutFile, keepCopy, moveAside } from './day-copies.js';
+import { cutFile } from './day-copies.js';
 import { type DayScan, type Orphan, scanDayFile } from './day-file-reader.js';
 
 /**
@@ -46,7 +48,7 @@ export async function scanDays(dir: string, log: Logger): Promise<ScanResult> {
     try {
       scanned.push({ name, day, path, scan: await scanDayFile(path, day), kept: [], finished: [] });
     } catch (err) {
-      const movedTo = await moveAside(path).catch(() => undefined);
+      const movedTo = await quarantine(path).catch(() => undefined);
       log.error(
         { err, path, movedTo },
         `history file ${name} could not be read (${(err as Error).message}); moved aside, its history is not served`,
@@ -114,7 +116,7 @@ async function settleFile(file: Scanned, log: Logger): Promise<number> {
   const level = torn ? 'warn' : 'error';
   try {
     if (end === 0) {
-      const movedTo = await moveAside(path);
+      const movedTo = await quarantine(path);
       log[level]({ path, movedTo }, `history file ${name} ${what}; nothing in it could be read: moved aside to ${movedTo}`);
       return 0;
     }

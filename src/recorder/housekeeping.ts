@@ -1,8 +1,9 @@
 // The recorder's housekeeping: checking chunks once, purging days past retention, compacting finished days.
 import { join } from 'node:path';
+import { keepCopy } from '../storage/keep-copy.js';
 import { checkChunks } from './chunk-check.js';
 import { mergeDay, swapDay } from './day-compaction.js';
-import { keepCopy, removeCopiesBefore } from './day-copies.js';
+import { removeCopiesBefore } from './day-copies.js';
 import { visitChunk } from './reading.js';
 import { DAY_MS, type RecorderState } from './recorder-state.js';
 import { type DayFile, dayOf, removeDayFile, replaceDayFile, sealRecords, settle } from './segments.js';

@@ -4,6 +4,7 @@ import type { Core } from '../core/core.js';
 import type { Logger } from '../core/log.js';
 import type { AppendFile, OpenAppendFile } from '../storage/journal.js';
 import { WriteGuard } from '../storage/write-guard.js';
+import { Backoff } from '../util/backoff.js';
 import { HistoryBudget } from './budget.js';
 import { ChunkCache } from './chunk-cache.js';
 import type { ChunkRef, DayFile } from './segments.js';
@@ -90,7 +91,7 @@ export class RecorderState {
   readonly guard: WriteGuard;
   readonly cache = new ChunkCache(CACHE_BYTES);
   retryTimer: NodeJS.Timeout | undefined;
-  retryMs: number;
+  readonly retryBackoff: Backoff;
   writing: Promise<void> = Promise.resolve();
   running = false;
   readonly budget: HistoryBudget;
@@ -109,7 +110,7 @@ export class RecorderState {
     this.dir = join(options.dataDir, 'recorder');
     this.guard = new WriteGuard(options.log, 'history');
     this.budget = new HistoryBudget(options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES, options.log);
-    this.retryMs = options.config.commitIntervalS * 1000;
+    this.retryBackoff = new Backoff({ initialMs: options.config.commitIntervalS * 1000, maxMs: MAX_RETRY_MS });
   }
 
   nowMs(): number {
@@ -148,13 +149,12 @@ export class RecorderState {
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       this.retry();
-    }, this.retryMs);
+    }, this.retryBackoff.fail());
     this.retryTimer.unref();
-    this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
   }
 
   succeeded(kind: 'commit' | 'seal' | 'compaction'): void {
-    this.retryMs = this.options.config.commitIntervalS * 1000;
+    this.retryBackoff.succeed();
     this.options.onWrite?.(kind);
   }
 }

@@ -112,14 +112,17 @@ export async function removeDayFile(dir: string, day: string): Promise<void> {
   await removeCopies(dir, day);
 }
 
-/** Temp files of an interrupted compaction (`.<day>.seg.<random>.tmp`, or `.<day>.seg.tmp` before) are never read: removed at start. */
+/**
+ * Temp files of an interrupted compaction (`.<day>.seg.<random>.tmp`, or `.<day>.seg.tmp` before) or copy
+ * (`.<day>.seg.corrupt-<time>.<random>.tmp`, storage keepCopy) are never read: removed at start.
+ */
 export async function removeTempFiles(dir: string): Promise<void> {
   for (const name of await readdir(dir)) {
     if (TEMP_FILE.test(name)) await unlink(join(dir, name)).catch(() => {});
   }
 }
 
-const TEMP_FILE = /^\.\d{4}-\d{2}-\d{2}\.seg\.(?:[0-9a-f]+\.)?tmp$/;
+const TEMP_FILE = /^\.\d{4}-\d{2}-\d{2}\.seg\.(?:corrupt-[0-9A-Z-]+\.)?(?:[0-9a-f]+\.)?tmp$/;
 
 export async function fileSize(path: string): Promise<number> {
   try {

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { type Context, createContext } from '../core/context.js';
 import type { Core } from '../core/core.js';
-import type { Entity, EntityInit, EntityRegistryHook, EntitySettings } from '../core/entities.js';
+import { type Entity, type EntityInit, type EntityRegistryHook, type EntitySettings, platformOf } from '../core/entities.js';
 import { domainOf } from '../core/entity-id.js';
 import { HubError } from '../core/errors.js';
 import { isJsonObject, type JsonObject, type JsonValue, jsonEqual } from '../core/json.js';
@@ -260,7 +260,7 @@ export class EntityRegistry implements EntityRegistryHook {
 
   /** The requested id, or `_2`, `_3`, ... when another entry holds it (Home Assistant's generate_entity_id). */
   private freeEntityId(requested: string): string {
-    if (!this.byEntityId.has(requested)) return requested;
+    if (!this.byEntityId.has(requested) && this.deps.core.entities.find(requested) === undefined) return requested;
     for (let n = 2; ; n++) {
       const candidate = `${requested}_${n}`;
       if (!this.byEntityId.has(candidate) && this.deps.core.entities.find(candidate) === undefined) return candidate;
@@ -362,12 +362,6 @@ export class EntityRegistry implements EntityRegistryHook {
     const { core } = this.deps;
     core.bus.fire('entity_registry_updated', data, context ?? createContext(core.clock.now()));
   }
-}
-
-/** The platform of an owner key: `virtual`, `automation`; an owner may add `:<instance>`. */
-export function platformOf(owner: string): string {
-  const colon = owner.indexOf(':');
-  return colon === -1 ? owner : owner.slice(0, colon);
 }
 
 function overridesOf(entry: EntryFields): Attributes | undefined {

@@ -59,7 +59,7 @@ export class RegistryFile {
       log: options.log,
       label: 'registry file',
       writeFile: options.writeFile,
-      retry: options.retry ?? { firstMs: 5 * this.delayMs, maxMs: 300 * this.delayMs },
+      retry: options.retry ?? { initialMs: 5 * this.delayMs, maxMs: 300 * this.delayMs },
       render: () => {
         const content = text(this.serialize());
         return digest(content) === this.written ? undefined : content;

@@ -5,38 +5,11 @@ import type { DesiredState } from '../domains/domain.js';
 import { domainByName } from '../domains/index.js';
 
 /**
- * Domains whose state is something a user set, restored after a restart unless the entity says otherwise
- * (`restore` on its init). Sensors and binary sensors are not: the device tells them again, so they cost
- * nothing. Domains added later (helpers, template entities, Zigbee, MQTT) list themselves here or set
- * `restore` per entity.
+ * Whether an entity's state is restored after a restart: its own `restore`, else its domain's `restored` fact
+ * (Domain in src/domains/domain.ts). Sensors and binary sensors are not restored: the device tells them again.
  */
-const RESTORED_DOMAINS: ReadonlySet<string> = new Set([
-  'light',
-  'switch',
-  'cover',
-  'fan',
-  'climate',
-  'lock',
-  'media_player',
-  'automation',
-  'alarm_control_panel',
-  // A button's last press (ButtonEntity is a RestoreEntity); number and select ask their device again, as in
-  // Home Assistant, where only some integrations restore them.
-  'button',
-  // Helpers: each applies Home Assistant's own rule in restoreState (an `initial` wins; counter and timer
-  // follow their `restore` option, which also sets the entity's `restore`).
-  'input_boolean',
-  'input_number',
-  'input_select',
-  'input_text',
-  'input_datetime',
-  'input_button',
-  'counter',
-  'timer',
-]);
-
 export function isRestorable(entity: Entity): boolean {
-  return entity.restore ?? RESTORED_DOMAINS.has(entity.domain);
+  return entity.restore ?? domainByName(entity.domain)?.restored === true;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { HubEvent } from '../core/event-bus.js';
 import { type JsonObject, jsonEqual } from '../core/json.js';
 import { setOwn } from '../core/own-keys.js';
 import { type Attributes, State } from '../core/state.js';
+import { Backoff } from '../util/backoff.js';
 import { RestoreDisk } from './restore-disk.js';
 import { applyStoredState, isRestorable, restoresItself } from './restore-policy.js';
 import type { RestoreStateOptions, RestoreStateStats, StoredState } from './restore-types.js';
@@ -64,7 +65,7 @@ export class RestoreState implements EntityRestoreHook, Component {
   /** The window the pending flush timer was set for, and when (core clock, µs) it fires. */
   private timerWindowMs = Number.POSITIVE_INFINITY;
   private dueAtUs = Number.POSITIVE_INFINITY;
-  private retryMs: number;
+  private readonly retryBackoff: Backoff;
   private writing: Promise<void> = Promise.resolve();
   private running = false;
 
@@ -75,7 +76,7 @@ export class RestoreState implements EntityRestoreHook, Component {
       options.reportWindowS === undefined ? DEFAULT_REPORT_WINDOW_MS : options.reportWindowS * 1000,
     );
     this.reportDeadlineMs = options.reportDeadlineMs ?? DEFAULT_REPORT_DEADLINE_MS;
-    this.retryMs = this.flushWindowMs;
+    this.retryBackoff = new Backoff({ initialMs: this.flushWindowMs, maxMs: MAX_RETRY_MS });
     this.disk = new RestoreDisk(options, this.stats, this.stored);
   }
 
@@ -287,7 +288,7 @@ export class RestoreState implements EntityRestoreHook, Component {
     const batch = this.takeDirty();
     const kind = await this.disk.write(batch);
     if (kind !== undefined) {
-      this.retryMs = this.flushWindowMs;
+      this.retryBackoff.succeed();
       this.options.onWrite?.({ kind, changes: batch });
       return;
     }
@@ -301,8 +302,7 @@ export class RestoreState implements EntityRestoreHook, Component {
     for (const [id, entry] of batch) if (!this.dirty.has(id)) this.dirty.set(id, entry);
     this.disk.needsCompaction = true;
     if (this.running && this.flushTimer === undefined) {
-      this.scheduleFlush(this.retryMs);
-      this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
+      this.scheduleFlush(this.retryBackoff.fail());
     }
   }
 }

@@ -1,11 +1,13 @@
 import { readdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from '../core/log.js';
+import { Backoff, type BackoffOptions } from '../util/backoff.js';
 import { readTextIfPresent, writeFileAtomic } from './atomic-file.js';
-import { copyAside, quarantine } from './quarantine.js';
+import { keepCopy } from './keep-copy.js';
+import { quarantine } from './quarantine.js';
 import { WriteGuard } from './write-guard.js';
 
-export { copyAside, corruptName, quarantine } from './quarantine.js';
+export { corruptName, quarantine } from './quarantine.js';
 export { writeFailureCause } from './write-guard.js';
 
 /**
@@ -22,13 +24,10 @@ export { writeFailureCause } from './write-guard.js';
 /** Writes a file atomically; tests pass one that fails or counts. */
 export type WriteFile = (path: string, data: string) => Promise<void>;
 
-/** How long to wait before writing again after a failure: `firstMs`, doubling up to `maxMs`. */
-export interface RetryPolicy {
-  readonly firstMs: number;
-  readonly maxMs: number;
-}
+/** How long to wait before writing again after a failure: `initialMs`, doubling up to `maxMs`. */
+export type RetryPolicy = BackoffOptions;
 
-export const DEFAULT_RETRY: RetryPolicy = { firstMs: 5000, maxMs: 5 * 60 * 1000 };
+export const DEFAULT_RETRY: RetryPolicy = { initialMs: 5000, maxMs: 5 * 60 * 1000 };
 
 /** Temp files younger than this may belong to a write in progress (the CLI's), so they are left alone. */
 const STALE_TEMP_MS = 10_000;
@@ -85,7 +84,7 @@ export async function readDataFile<T>(path: string, options: ReadOptions<T>): Pr
   if (!(value instanceof Salvaged)) return { status: 'ok', value };
   let copiedTo: string;
   try {
-    copiedTo = await copyAside(path);
+    copiedTo = await keepCopy(path);
   } catch (copyErr) {
     // Without a copy the owner must not write the rest back: the file goes aside whole, as one that does not parse.
     const code = (copyErr as NodeJS.ErrnoException).code ?? String(copyErr);
@@ -182,7 +181,7 @@ export class DataFile {
   /** Logs the first failure of a run and the write that ends it, as every store does. */
   private readonly guard: WriteGuard;
   private retryTimer: NodeJS.Timeout | undefined;
-  private retryMs = 0;
+  private readonly backoff: Backoff;
   private stopped = false;
   private readonly write: WriteFile;
 
@@ -191,6 +190,7 @@ export class DataFile {
     const mode = options.mode ?? 0o600;
     this.write = options.writeFile ?? ((path, data) => writeFileAtomic(path, data, mode));
     this.guard = new WriteGuard(options.log, `${options.label} ${options.path}`);
+    this.backoff = new Backoff(options.retry || DEFAULT_RETRY);
   }
 
   /** True while the disk refuses writes and the latest content lives only in memory. */
@@ -255,19 +255,19 @@ export class DataFile {
     const { retry = DEFAULT_RETRY } = this.options;
     if (retry === false) return;
     this.lastError = error;
-    if (!this.guard.failing) this.retryMs = retry.firstMs;
-    else this.retryMs = Math.min(this.retryMs * 2, retry.maxMs);
-    this.guard.failed(error, `keeping it in memory and trying again every ${seconds(retry.firstMs)} to ${seconds(retry.maxMs)}`);
+    const delayMs = this.backoff.fail();
+    this.guard.failed(error, `keeping it in memory and trying again every ${seconds(retry.initialMs)} to ${seconds(retry.maxMs)}`);
     if (this.stopped || this.retryTimer !== undefined) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       this.enqueue().catch(() => {});
-    }, this.retryMs);
+    }, delayMs);
     this.retryTimer.unref();
   }
 
   private recovered(): void {
     if (!this.guard.failing) return;
+    this.backoff.succeed();
     this.lastError = undefined;
     if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;

@@ -1,8 +1,8 @@
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from '../core/log.js';
 import { writeFileAtomic } from './atomic-file.js';
-import { keepDamagedCopy } from './damaged-copy.js';
 import { decodeRecords, encodeHeader, encodeRecord, type JournalEnd, newSalt, type SkippedStretch } from './journal.js';
+import { keepCopy } from './keep-copy.js';
 import { nodeFs, type StorageFs } from './storage-fs.js';
 import { writeFailureCause } from './write-guard.js';
 
@@ -79,7 +79,7 @@ export async function loadJournal(path: string, options: LoadJournalOptions): Pr
   };
   let copy: string;
   try {
-    copy = await keepDamagedCopy(path, data, new Date(), fs);
+    copy = await keepCopy(path, { data, tag: 'damaged', fs });
   } catch (err) {
     log.error(
       { ...fields, err },

@@ -1,6 +1,8 @@
 import type { Core } from '../core/core.js';
+import { isTemplate } from '../core/template-text.js';
 import type { Registries } from '../registry/index.js';
-import { readSystemZone, UTC_OFFSETS } from '../util/tzif.js';
+import { zoneOffsets } from '../util/time-zone.js';
+import { UTC_OFFSETS } from '../util/tzif.js';
 import { type RenderSource, type SourceOptions, TemplateBudget } from './budget.js';
 import { bareMessage, compileTemplate } from './compile.js';
 import type { PyZone } from './datetime.js';
@@ -99,8 +101,6 @@ interface Shared {
   readonly budget: TemplateBudget;
 }
 
-const DELIMITERS = /\{%|\{\{|\{#/;
-
 /**
  * Home Assistant's templates for one hub: compile (cached), render in the sandbox with the hub's states,
  * registries and time zone, and report what each render read. The entry point for the API, automations and
@@ -171,7 +171,7 @@ export class TemplateEngine {
   private get env(): NjEnvironment {
     if (this.shared.env === undefined) {
       const name = this.options.timeZone ?? 'UTC';
-      const zone: PyZone = { name, offsets: name === 'UTC' ? UTC_OFFSETS : (readSystemZone(name) ?? UTC_OFFSETS) };
+      const zone: PyZone = { name, offsets: zoneOffsets(name) ?? UTC_OFFSETS };
       const env = environmentFor({ core: this.options.core, registries: this.options.registries, zone });
       this.shared.env = env;
       warmUp(env);
@@ -210,7 +210,7 @@ export class TemplateEngine {
     const owner = this.source;
     if (this.budgeted && owner?.suspension !== undefined) throw new TemplateError('TimeoutError', owner.suspension, name, undefined);
     let compiled = this.cached(source);
-    if (compiled?.kind === 'static' || (compiled === undefined && !DELIMITERS.test(source))) return source;
+    if (compiled?.kind === 'static' || (compiled === undefined && !isTemplate(source))) return source;
     if (compiled?.kind === 'error') throw renamed(compiled.error, name);
     const env = this.env;
     const start = performance.now();
@@ -303,7 +303,7 @@ export class TemplateEngine {
           undefined,
         ),
       };
-    } else if (!DELIMITERS.test(source)) compiled = { kind: 'static' };
+    } else if (!isTemplate(source)) compiled = { kind: 'static' };
     else {
       try {
         const template =
@@ -323,11 +323,6 @@ export class TemplateEngine {
     cache.set(source, compiled);
     return compiled;
   }
-}
-
-/** Whether a text holds template syntax at all. */
-export function isTemplate(text: string): boolean {
-  return DELIMITERS.test(text);
 }
 
 /** A cached syntax error, naming the template as this caller names it. */

@@ -2,7 +2,6 @@ export { RenderSource, type SourceOptions, TemplateBudget } from './budget.js';
 export { type ChangeHandler, TemplateDispatch } from './dispatch.js';
 export {
   DEFAULT_TEMPLATE_LIMITS,
-  isTemplate,
   type RenderOptions,
   type RenderOutcome,
   TemplateEngine,

@@ -6,7 +6,7 @@ import { Core } from '../../src/core/core.js';
 import type { JsonObject, JsonValue } from '../../src/core/json.js';
 import { silentLogger } from '../../src/core/log.js';
 import type { State } from '../../src/core/state.js';
-import { alarmControlPanelDomain } from '../../src/domains/alarm-control-panel.js';
+import { AlarmFeature, addAlarmControlPanel, alarmControlPanelDomain } from '../../src/domains/alarm-control-panel.js';
 import { Timers } from '../../src/util/timers.js';
 import { waitForState } from '../helpers/wait.js';
 
@@ -154,6 +154,34 @@ t.test('arm modes set the feature bits; an arm service without its bit is refuse
   await t.rejects(call('alarm_arm_custom_bypass'), { message: 'does not support action alarm_control_panel.alarm_arm_custom_bypass.' });
   await call('alarm_arm_home');
   await waitFor((s) => s.state === 'armed_home');
+});
+
+t.test('an arm service on `all` skips the panels without its mode, as Home Assistant does', async (t) => {
+  const core = new Core({ log: silentLogger });
+  alarmControlPanelDomain.registerServices(core);
+  const armed: string[] = [];
+  for (const [id, supportedFeatures] of [
+    ['alarm_control_panel.house', AlarmFeature.ARM_AWAY | AlarmFeature.ARM_NIGHT],
+    ['alarm_control_panel.shed', AlarmFeature.ARM_AWAY],
+  ] as const) {
+    addAlarmControlPanel(core, {
+      entityId: id,
+      owner: 'test',
+      capabilities: { supportedFeatures, codeFormat: null, codeArmRequired: false },
+      platform: {
+        disarm() {},
+        arm(mode) {
+          armed.push(`${id}:${mode}`);
+        },
+        trigger() {},
+      },
+    }).report({ state: 'disarmed' });
+  }
+  await core.services.call('alarm_control_panel', 'alarm_arm_night', { entity_id: 'all' });
+  t.same(armed, ['alarm_control_panel.house:armed_night'], 'the call succeeds and only the panel with a night mode arms');
+  await t.rejects(core.services.call('alarm_control_panel', 'alarm_arm_night', { entity_id: 'alarm_control_panel.shed' }), {
+    message: 'Entity alarm_control_panel.shed does not support action alarm_control_panel.alarm_arm_night.',
+  });
 });
 
 t.test('service data: code is a string, and nothing else is accepted', async (t) => {

@@ -8,9 +8,9 @@ import {
   ClimateFeature,
   type ClimateModel,
   type ClimatePlatform,
-  climateDomain,
   type HvacMode,
 } from '../../src/domains/climate.js';
+import { climateDomain } from '../../src/domains/climate-services.js';
 
 const FULL: ClimateCapabilities = {
   hvacModes: ['off', 'heat', 'cool', 'heat_cool'],

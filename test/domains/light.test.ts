@@ -2,7 +2,8 @@ import t from 'tap';
 import { ManualClock } from '../../src/core/clock.js';
 import { Core } from '../../src/core/core.js';
 import { silentLogger } from '../../src/core/log.js';
-import { addLight, type LightCapabilities, type LightTurnOnParams, lightDomain, normaliseTurnOn } from '../../src/domains/light.js';
+import { addLight, type LightCapabilities, type LightTurnOnParams } from '../../src/domains/light.js';
+import { lightDomain, normaliseTurnOn } from '../../src/domains/light-services.js';
 import { addSwitch, switchDomain } from '../../src/domains/switch.js';
 import { formatLogMessage } from '../../src/util/log-bounds.js';
 

@@ -7,7 +7,8 @@ import { Core } from '../../src/core/core.js';
 import type { JsonObject, JsonValue } from '../../src/core/json.js';
 import { silentLogger } from '../../src/core/log.js';
 import type { State } from '../../src/core/state.js';
-import { addMediaPlayer, MediaPlayerFeature, mediaPlayerDomain } from '../../src/domains/media-player.js';
+import { addMediaPlayer, MediaPlayerFeature } from '../../src/domains/media-player.js';
+import { mediaPlayerDomain } from '../../src/domains/media-player-services.js';
 import { Timers } from '../../src/util/timers.js';
 import { waitForState } from '../helpers/wait.js';
 
@@ -345,6 +346,37 @@ t.test('a player without a feature refuses its services with Home Assistant’s 
   t.ok(on);
   t.equal(core.states.get('media_player.tv')?.state, 'on');
   t.same(core.states.get('media_player.tv')?.attributes, { supported_features: 1152 }, 'no state attributes the player does not know');
+});
+
+t.test('media_seek on `all` skips the players that cannot seek, as Home Assistant does', async (t) => {
+  const core = new Core({ log: silentLogger });
+  mediaPlayerDomain.registerServices(core);
+  const seeks: string[] = [];
+  const player = (id: string, supportedFeatures: number) => {
+    const h = addMediaPlayer(core, {
+      entityId: id,
+      owner: 'test',
+      capabilities: { supportedFeatures },
+      platform: {
+        seek(position) {
+          seeks.push(`${id}@${position}`);
+        },
+        turnOn() {},
+      },
+    });
+    h.report({ state: 'playing' });
+  };
+  player('media_player.kitchen', MediaPlayerFeature.SEEK);
+  player('media_player.radio', MediaPlayerFeature.TURN_ON);
+  await core.services.call('media_player', 'media_seek', { entity_id: 'all', seek_position: 42 });
+  t.same(seeks, ['media_player.kitchen@42'], 'only the player that can seek seeks; the call succeeds');
+  await t.rejects(
+    core.services.call('media_player', 'media_seek', { entity_id: ['media_player.kitchen', 'media_player.radio'], seek_position: 1 }),
+    { kind: 'service_validation', message: 'Entity media_player.radio does not support action media_player.media_seek.' },
+    'a player named explicitly without the feature is still refused',
+  );
+  await core.services.call('media_player', 'toggle', { entity_id: 'all' });
+  t.pass('toggle on `all` skips players without both TURN_ON and TURN_OFF');
 });
 
 t.test('scenes: reproduceState powers on, applies volume and source, then plays', async (t) => {

@@ -198,6 +198,33 @@ t.test('a vacuum without a feature refuses its services', async (t) => {
   );
 });
 
+t.test('a service on `all` skips the vacuums without its feature, as Home Assistant does', async (t) => {
+  const core = new Core({ log: silentLogger });
+  vacuumDomain.registerServices(core);
+  const located: string[] = [];
+  for (const [id, supportedFeatures] of [
+    ['vacuum.upstairs', VacuumFeature.START | VacuumFeature.LOCATE],
+    ['vacuum.basic', VacuumFeature.START],
+  ] as const) {
+    addVacuum(core, {
+      entityId: id,
+      owner: 'test',
+      capabilities: { supportedFeatures },
+      platform: {
+        start() {},
+        locate() {
+          located.push(id);
+        },
+      },
+    }).report({ state: 'docked' });
+  }
+  await core.services.call('vacuum', 'locate', { entity_id: 'all' });
+  t.same(located, ['vacuum.upstairs'], 'the call succeeds and only the vacuum that can locate does');
+  await t.rejects(core.services.call('vacuum', 'locate', { entity_id: 'vacuum.basic' }), {
+    message: 'Entity vacuum.basic does not support action vacuum.locate.',
+  });
+});
+
 t.test("battery icons follow Home Assistant's icon_for_battery_level", async (t) => {
   t.equal(batteryIcon(null, false), 'mdi:battery-unknown');
   t.equal(batteryIcon(100, true), 'mdi:battery-charging-100');

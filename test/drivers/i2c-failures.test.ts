@@ -113,16 +113,29 @@ t.test('a bus that cannot be opened at all (i2c-bus not installed) is a failure 
   t.equal(log.matching('warn', 'not answering').length, 1);
 });
 
-t.test('a chip whose entity id another driver already has is skipped, without leftovers; the others run', async (t) => {
+t.test('a chip whose entity id another driver already has gets the next free _2 id, as in Home Assistant', async (t) => {
   const bus = new FakeI2cBus(1).attach(0x23, new SimBh1750()).attach(0x44, new SimSht3x());
   const { core, log } = await startI2c(t, TWO_CHIPS, bus, (c) => {
     addSensor(c, { entityId: 'sensor.shed_humidity', owner: 'virtual', name: 'Taken' });
   });
-  t.match((await log.waitFor('error', 'could not be set up')).obj.err, { message: /sensor.shed_humidity is already provided by virtual/ });
+  await waitForState(core, 'sensor.shed_humidity_2', (s) => s.state !== 'unknown');
+  t.equal(core.entities.get('sensor.shed_humidity')?.owner, 'virtual', 'the other driver keeps its entity');
+  t.ok(core.entities.get('sensor.shed_temperature'), 'the rest of the chip is there');
+  await waitForState(core, 'sensor.porch_illuminance', (s) => s.state === '1000.0');
+  t.same(log.matching('error', 'not added'), []);
+});
+
+t.test('a chip whose unique id is already live (a duplicate) is refused with one line, without leftovers; the others run', async (t) => {
+  const bus = new FakeI2cBus(1).attach(0x23, new SimBh1750()).attach(0x44, new SimSht3x());
+  const { core, log } = await startI2c(t, TWO_CHIPS, bus, (c) => {
+    addSensor(c, { entityId: 'sensor.shed_humidity', owner: 'i2c', uniqueId: 'i2c-1-0x44-humidity', name: 'Same' });
+  });
+  t.match((await log.waitFor('error', 'not added')).msg, /SHT31 i2c-1-0x44 not added: Platform i2c does not generate unique IDs/);
   t.equal(core.entities.get('sensor.shed_temperature'), undefined, 'the half-registered chip was undone');
   t.notOk(
     [...core.devices.all()].some((d) => d.model === 'SHT31'),
     'and its device',
   );
   await waitForState(core, 'sensor.porch_illuminance', (s) => s.state === '1000.0');
+  t.equal(log.matching('error', 'not added').length, 1, 'one line');
 });

@@ -89,11 +89,22 @@ t.test('stopping closes the port', async (t) => {
   t.notOk(port.isOpen);
 });
 
-t.test('a device whose entity id another driver already has is skipped, without leftovers; the others run', async (t) => {
+t.test('a device whose entity id another driver already has gets the next free _2 id, as in Home Assistant', async (t) => {
   const { core, ports, log } = await startSerial(t, CONFIG, (c) => {
     addSensor(c, { entityId: 'sensor.bedroom_air_pm10', owner: 'virtual', name: 'Taken' });
   });
-  await log.waitFor('error', 'could not be set up');
+  const pms = await ports.opened(PMS);
+  send(pms, pms5003Frame({ pm1: 1, pm25: 2, pm10: 3 }));
+  await waitForState(core, 'sensor.bedroom_air_pm10_2', (s) => s.state === '3');
+  t.equal(core.entities.get('sensor.bedroom_air_pm10')?.owner, 'virtual');
+  t.same(log.matching('error', 'not added'), []);
+});
+
+t.test('a device whose unique id is already live (a duplicate) is refused with one line, without leftovers; the others run', async (t) => {
+  const { core, ports, log } = await startSerial(t, CONFIG, (c) => {
+    addSensor(c, { entityId: 'sensor.bedroom_air_pm10', owner: 'serial', uniqueId: 'serial-bedroom_air-pm10', name: 'Same' });
+  });
+  t.match((await log.waitFor('error', 'not added')).msg, /does not generate unique IDs/);
   t.equal(core.entities.get('sensor.bedroom_air_pm1'), undefined);
   t.notOk([...core.devices.all()].some((d) => d.model === 'PMS5003'));
   const sds = await ports.opened(SDS);

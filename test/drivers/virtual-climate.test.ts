@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { JsonValue } from '../../src/core/json.js';
-import { climateDomain } from '../../src/domains/climate.js';
+import { climateDomain } from '../../src/domains/climate-services.js';
 import type { Teardown } from '../helpers/hub.js';
 import { startVirtual, virtualIssues } from '../helpers/virtual.js';
 import { waitForState } from '../helpers/wait.js';

@@ -5,7 +5,7 @@ import type { ConfigIssue } from '../../src/config/reader.js';
 import { Core } from '../../src/core/core.js';
 import type { JsonValue } from '../../src/core/json.js';
 import { fanDomain } from '../../src/domains/fan.js';
-import { lightDomain } from '../../src/domains/light.js';
+import { lightDomain } from '../../src/domains/light-services.js';
 import type { FakeI2cBus } from './fake-i2c-bus.js';
 import { RecordingLogger } from './recording-logger.js';
 

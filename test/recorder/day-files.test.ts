@@ -7,13 +7,13 @@ import { ManualClock } from '../../src/core/clock.js';
 import { Core } from '../../src/core/core.js';
 import type { ChunkRef } from '../../src/recorder/chunk-ref.js';
 import { DEFAULT_RECORDER_CONFIG } from '../../src/recorder/config.js';
-import { MAX_COPIES } from '../../src/recorder/day-copies.js';
 import { scanDayFile } from '../../src/recorder/day-file-reader.js';
 import { encodeBlob, encodeFrame, encodeIndex, FRAME_HEADER } from '../../src/recorder/day-frames.js';
 import { scanDays } from '../../src/recorder/day-scan.js';
 import { Recorder } from '../../src/recorder/recorder.js';
 import { deflateSized, sealRecords } from '../../src/recorder/segments.js';
 import { encodeChunk, SeriesWriter } from '../../src/recorder/series.js';
+import { COPIES_KEPT } from '../../src/storage/quarantine.js';
 import { RecordingLogger } from '../fakes/recording-logger.js';
 import type { Teardown } from '../helpers/hub.js';
 
@@ -250,13 +250,13 @@ t.test('copies kept of one day file are bounded', async (t) => {
   const clock = new ManualClock(DAY0);
   await record(t, dir, clock, DAY0);
   const path = join(dir, 'recorder', '2026-03-10.seg');
-  for (let i = 0; i < MAX_COPIES + 3; i++) {
+  for (let i = 0; i < COPIES_KEPT + 3; i++) {
     await writeFile(path, Buffer.from([1, 2, 3, 4, 5, 6, 7, 8, 9, i]), { flag: 'a' });
     clock.advance(1000);
     const { recorder } = await open(t, dir, clock);
     await recorder.stop();
   }
-  t.equal((await copies(dir, '2026-03-10')).length, MAX_COPIES);
+  t.equal((await copies(dir, '2026-03-10')).length, COPIES_KEPT);
   const { recorder } = await open(t, dir, clock);
   t.same(counts(recorder, DAY0), FULL, 'the file itself is whole again');
 });
@@ -373,7 +373,12 @@ t.test('day files of the first format are read, and read on past a damaged recor
 t.test('temp files of an interrupted compaction are removed at start', async (t) => {
   const dir = await dataDir(t);
   await mkdir(join(dir, 'recorder'));
-  for (const name of ['.2026-03-10.seg.0a1b2c3d4e5f.tmp', '.2026-03-10.seg.tmp']) await writeFile(join(dir, 'recorder', name), 'x');
+  for (const name of [
+    '.2026-03-10.seg.0a1b2c3d4e5f.tmp',
+    '.2026-03-10.seg.tmp',
+    '.2026-03-10.seg.corrupt-2026-03-11T01-02-03-456Z-001.0a1b2c3d4e5f.tmp',
+  ])
+    await writeFile(join(dir, 'recorder', name), 'x');
   await open(t, dir, new ManualClock(DAY0));
   t.same(await readdir(join(dir, 'recorder')), ['wal']);
 });

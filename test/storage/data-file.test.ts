@@ -76,7 +76,7 @@ function counterFile(path: string, disk: FlakyDisk, log: ReturnType<typeof watch
     log,
     label: 'test file',
     writeFile: disk.writeFile,
-    retry: { firstMs: 20, maxMs: 80 },
+    retry: { initialMs: 20, maxMs: 80 },
     render: () => `${state.value}\n`,
   });
   return { file, state };
@@ -163,7 +163,7 @@ t.test('on a real full disk and a read-only file system (tmpfs; skipped where it
   const path = join(disk.dir, 'x.json');
   const log = watchedLogger();
   const state = { text: 'small\n' };
-  const file = new DataFile({ path, log, label: 'test file', retry: { firstMs: 20, maxMs: 40 }, render: () => state.text });
+  const file = new DataFile({ path, log, label: 'test file', retry: { initialMs: 20, maxMs: 40 }, render: () => state.text });
   t.teardown(() => file.stop());
   await file.save();
   await writeFile(join(disk.dir, 'filler'), Buffer.alloc(40 * 1024));

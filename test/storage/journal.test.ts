@@ -1,7 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { DAMAGED_COPIES_KEPT } from '../../src/storage/damaged-copy.js';
 import {
   appendRecord,
   decodeRecords,
@@ -12,6 +11,7 @@ import {
   openAppendFile,
 } from '../../src/storage/journal.js';
 import { loadJournal } from '../../src/storage/journal-load.js';
+import { COPIES_KEPT } from '../../src/storage/quarantine.js';
 import { RecordingLogger } from '../fakes/recording-logger.js';
 import { tempDir } from './helpers.js';
 
@@ -223,7 +223,7 @@ t.test('loading a damaged journal: a copy is kept, the file rewritten with what 
   t.equal(log.lines.length, 1, 'a whole journal logs nothing');
 });
 
-t.test('a torn tail alone is a warning; at most two copies are kept whatever the number of repairs', async (t) => {
+t.test('a torn tail alone is a warning; at most COPIES_KEPT copies are kept whatever the number of repairs', async (t) => {
   const dir = await tempDir(t);
   const path = join(dir, 'journal');
   const log = new RecordingLogger();
@@ -239,7 +239,7 @@ t.test('a torn tail alone is a warning; at most two copies are kept whatever the
   );
   t.match(log.lines[0]?.msg, 'had an unfinished write at its end (a crash or power cut): cut 4 bytes');
   const copies = (await readdir(dir)).filter((n) => n.startsWith('journal.damaged-')).sort();
-  t.equal(copies.length, DAMAGED_COPIES_KEPT);
+  t.equal(copies.length, COPIES_KEPT);
   t.same(decodeRecords(await readFile(join(dir, copies.at(-1) as string))).records.length, 5, 'the newest are kept');
 });
 

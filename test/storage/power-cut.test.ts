@@ -1,9 +1,9 @@
 import t, { type Test } from 'tap';
 import { silentLogger } from '../../src/core/log.js';
 import { writeFileAtomic } from '../../src/storage/atomic-file.js';
-import { DAMAGED_COPIES_KEPT } from '../../src/storage/damaged-copy.js';
 import { appendFileOn, appendRecord, encodeHeader, encodeOldRecord, encodeRecord, type JournalEnd } from '../../src/storage/journal.js';
 import { loadJournal } from '../../src/storage/journal-load.js';
+import { COPIES_KEPT } from '../../src/storage/quarantine.js';
 import { type DiskImage, PowerCut, PowerCutDisk } from '../fakes/power-cut-disk.js';
 
 /**
@@ -86,7 +86,7 @@ async function cutEverywhere(t: Test, s: Scenario): Promise<{ cuts: number; imag
         continue;
       }
       const names = [...after.view().keys()];
-      if (names.some((n) => n.endsWith('.tmp')) || names.filter((n) => n.includes('.damaged-')).length > DAMAGED_COPIES_KEPT) {
+      if (names.some((n) => n.endsWith('.tmp')) || names.filter((n) => n.includes('.damaged-')).length > COPIES_KEPT) {
         failures++;
         t.fail(`${s.name}, cut at step ${cut}: left ${names.join(', ')}`);
       }

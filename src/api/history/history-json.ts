@@ -1,11 +1,7 @@
 import { isoFromMicros, type Micros } from '../../core/clock.js';
+import { domainByName } from '../../domains/index.js';
 import type { HistoryReader } from '../../recorder/types.js';
 import { JsonBytes } from './json-bytes.js';
-
-/** Domains whose attribute-only changes are significant (recorder/history/const.py). */
-const SIGNIFICANT_DOMAINS: ReadonlySet<string> = new Set(['climate', 'device_tracker', 'humidifier', 'thermostat', 'water_heater']);
-/** Domains that keep full states even in a minimal response. */
-const NEED_ATTRIBUTE_DOMAINS: ReadonlySet<string> = new Set(['climate', 'humidifier', 'input_datetime', 'thermostat', 'water_heater']);
 
 export interface HistoryOptions {
   readonly startUs: Micros;
@@ -31,8 +27,9 @@ export function writeEntityHistory(
   out: JsonBytes,
 ): number {
   const domain = entityId.slice(0, entityId.indexOf('.'));
-  const significantAttrs = SIGNIFICANT_DOMAINS.has(domain);
-  const minimal = o.minimalResponse && !NEED_ATTRIBUTE_DOMAINS.has(domain);
+  const facts = domainByName(domain);
+  const significantAttrs = facts?.significantAttributes === true;
+  const minimal = o.minimalResponse && facts?.needsAttributes !== true;
   // Home Assistant reads last_changed only when every change is asked for; otherwise it equals last_updated.
   const withLastChanged = !o.significantChangesOnly;
   const head = `{"entity_id":${JSON.stringify(entityId)},"state":`;
