@@ -5,6 +5,7 @@ import type { SectionValidators } from './config/load.js';
 import { helpersIntegration } from './helpers/index.js';
 import type { AnyIntegration } from './integration/integration.js';
 import { mqttIntegration } from './mqtt/integration.js';
+import { presenceIntegration } from './presence/index.js';
 import { recorderIntegration } from './recorder/integration.js';
 import { REGISTRY_SECTION_VALIDATORS } from './registry/index.js';
 import { templateIntegration } from './template-entities/index.js';
@@ -18,6 +19,8 @@ import { thermostatIntegration } from './thermostat/index.js';
 export const INTEGRATIONS: readonly AnyIntegration[] = [
   recorderIntegration,
   helpersIntegration,
+  // Zones, persons and device trackers: after the helpers, before the drivers and automations that read them.
+  presenceIntegration,
   ...DRIVER_INTEGRATIONS,
   mqttIntegration,
   // Before automations, so their triggers see the template entities from the start.
@@ -43,10 +46,6 @@ export const SECTION_VALIDATORS: SectionValidators = {
   ...Object.fromEntries(INTEGRATIONS.flatMap((i) => Object.entries(i.sections))),
   http: HTTP_SECTION_VALIDATOR,
   ...REGISTRY_SECTION_VALIDATORS,
-  // Home Assistant's "load the default integrations"; hearth's are built in, so it is accepted and does nothing.
-  default_config: (value, path, issues) => {
-    if (value !== null) issues.push({ path, message: 'takes no options: write `default_config:` alone (or leave it out)' });
-  },
 };
 
 /**
