@@ -2,6 +2,7 @@ import { DRIVER_INTEGRATIONS } from '../drivers/index.js';
 import { HTTP_SECTION_VALIDATOR } from './auth/http-section.js';
 import { automationIntegration } from './automation/integration.js';
 import type { SectionValidators } from './config/load.js';
+import { groupIntegration } from './group/index.js';
 import { helpersIntegration } from './helpers/index.js';
 import type { AnyIntegration } from './integration/integration.js';
 import { mqttIntegration } from './mqtt/integration.js';
@@ -27,6 +28,8 @@ export const INTEGRATIONS: readonly AnyIntegration[] = [
   templateIntegration,
   // After the switches and sensors they read (drivers, helpers, MQTT, template entities), before automations.
   thermostatIntegration,
+  // Old-style groups follow their members' states whenever those appear; before automations, which read them.
+  groupIntegration,
   automationIntegration,
 ];
 
