@@ -6,6 +6,7 @@ import { groupIntegration } from './group/index.js';
 import { helpersIntegration } from './helpers/index.js';
 import type { AnyIntegration } from './integration/integration.js';
 import { mqttIntegration } from './mqtt/integration.js';
+import { notifyIntegration } from './notify/index.js';
 import { presenceIntegration } from './presence/index.js';
 import { recorderIntegration } from './recorder/integration.js';
 import { REGISTRY_SECTION_VALIDATORS } from './registry/index.js';
@@ -22,6 +23,7 @@ export const INTEGRATIONS: readonly AnyIntegration[] = [
   helpersIntegration,
   // Zones, persons and device trackers: after the helpers, before the drivers and automations that read them.
   presenceIntegration,
+  notifyIntegration,
   ...DRIVER_INTEGRATIONS,
   mqttIntegration,
   // Before automations, so their triggers see the template entities from the start.
