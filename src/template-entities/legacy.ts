@@ -2,10 +2,19 @@ import { listItems, readDuration, readMapping } from '../automation/config-value
 import { checkTemplates } from '../automation/templating.js';
 import { type ConfigIssue, type ConfigPath, ConfigReader, kindOf } from '../config/reader.js';
 import { isJsonObject, type JsonValue } from '../core/json.js';
+import type { Logger } from '../core/log.js';
 import { setOwn } from '../core/own-keys.js';
 import { BINARY_SENSOR_DEVICE_CLASSES } from '../domains/binary-sensor.js';
 import { SENSOR_DEVICE_CLASSES } from '../domains/sensor.js';
-import { readActions, readTemplateText, type TemplateBlock, type TemplateEntityDefinition, templateItemOf } from './config.js';
+import type { ParsedSections, SectionParser } from '../integration/integration.js';
+import {
+  parseTemplateSection,
+  readActions,
+  readTemplateText,
+  type TemplateBlock,
+  type TemplateEntityDefinition,
+  templateItemOf,
+} from './config.js';
 
 /**
  * Home Assistant's legacy platform lists (`sensor:`, `binary_sensor:`, `switch:`... with `- platform: template` and
@@ -152,4 +161,39 @@ export function legacyItemOf(path: ConfigPath): ConfigPath {
   if (!Object.hasOwn(LEGACY_SECTIONS, section)) return templateItemOf(path);
   if (typeof path[1] !== 'number') return path.slice(0, 1);
   return path[2] === LEGACY_SECTIONS[section as LegacySection] && path.length > 3 ? path.slice(0, 4) : path.slice(0, 2);
+}
+
+/** The sections of the template part: `template:` and the legacy platform lists. */
+export type TemplateSections = { readonly template: SectionParser<TemplateBlock[]> } & {
+  readonly [K in LegacySection]: SectionParser<LegacyPlatforms>;
+};
+
+export const TEMPLATE_SECTIONS: TemplateSections = {
+  template: parseTemplateSection,
+  ...(Object.fromEntries(
+    (Object.keys(LEGACY_SECTIONS) as LegacySection[]).map((section): [LegacySection, SectionParser<LegacyPlatforms>] => [
+      section,
+      (value, path, issues) => parseLegacySection(section, value, path, issues),
+    ]),
+  ) as { readonly [K in LegacySection]: SectionParser<LegacyPlatforms> }),
+};
+
+/** Every block of the sections as read, each platform hearth does not run named once in the log. */
+export function collectBlocks(sections: ParsedSections<TemplateSections>, log: Logger): TemplateBlock[] {
+  const blocks = [...sections.template];
+  for (const section of Object.keys(LEGACY_SECTIONS) as LegacySection[]) {
+    const legacy = sections[section];
+    blocks.push(...legacy.blocks);
+    for (const i of legacy.ignored) {
+      log.warn(
+        { section: i.section, platform: i.platform },
+        '%s[%s] (platform: %s) is ignored: %s',
+        i.section,
+        String(i.index),
+        i.platform,
+        i.reason,
+      );
+    }
+  }
+  return blocks;
 }
