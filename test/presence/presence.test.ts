@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
 import type { Core } from '../../src/core/core.js';
 import { distance } from '../../src/domains/zone.js';
@@ -130,4 +133,19 @@ t.test('zone.home from the hub, YAML zones, persons from device_tracker.see, the
   t.equal(core.states.get('device_tracker.paulus_phone')?.state, 'Gym');
 
   await t.rejects(core.services.call('device_tracker', 'see', { battery: 5 }), { message: /mac, dev_id/ });
+});
+
+t.test('trackers and persons come back after a restart with their last state', async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'hearth-presence-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const first = await startTestHub(t, { yaml: YAML, dataDir });
+  await first.hub.core.services.call('device_tracker', 'see', { dev_id: 'paulus_phone', gps: [32.8773367, -117.2494053], battery: 50 });
+  await waitForState(first.hub.core, 'person.paulus', (s) => s.state === 'Work');
+  await first.hub.stop();
+
+  const second = await startTestHub(t, { yaml: YAML, dataDir });
+  const core = second.hub.core;
+  t.match(core.states.get('device_tracker.paulus_phone'), { state: 'Work', attributes: { battery: 50, source_type: 'gps' } });
+  await waitForState(core, 'person.paulus', (s) => s.state === 'Work');
+  await waitForState(core, 'zone.work', (s) => s.state === '1');
 });
