@@ -75,8 +75,7 @@ export class Presence implements Component {
       schema: { fields: {} },
       handler: async () => {
         const { zone } = await reloadSections({ ...this.reloadSpec('zone'), sections: { zone: parseZoneSection } });
-        this.zones.stop();
-        this.zones.start(homeZone(this.o.hub), zone);
+        this.zones.reload(homeZone(this.o.hub), zone);
       },
     });
     register({

@@ -24,6 +24,8 @@ export function homeZone(hub: { readonly name: string; readonly latitude: number
 export class Zones {
   private readonly zones = new Map<string, ZoneHandle>();
   private off: (() => void) | undefined;
+  /** The hub's home zone as last made (zone.home unless a YAML zone took its id). */
+  private home: ZoneModel | undefined;
 
   constructor(
     private readonly core: Core,
@@ -41,6 +43,7 @@ export class Zones {
     }
     if (!this.zones.has(ZONE_HOME) && this.core.entities.get(ZONE_HOME) === undefined) {
       this.zones.set(ZONE_HOME, addZone(this.core, { entityId: ZONE_HOME, owner: this.owner, model: home, editable: true }));
+      this.home = home;
     }
     this.recount();
     this.off ??= this.core.bus.on(this.owner, 'state_changed', (event: HubEvent<'state_changed'>) => {
@@ -68,6 +71,18 @@ export class Zones {
       if (Array.isArray(current) && current.length === inside.length && current.every((id, i) => id === inside[i])) continue;
       zone.report(inside);
     }
+  }
+
+  /** zone.reload: the YAML zones again; the hub's own zone.home stays as it is (HA reloads with skip_reset). */
+  reload(home: ZoneModel, yaml: readonly ZoneModel[]): void {
+    const own = this.zones.get(ZONE_HOME);
+    const keepHome = own !== undefined && own.model === this.home && !yaml.some((z) => slugify(z.name) === 'home');
+    for (const id of [...this.zones.keys()]) {
+      if (keepHome && id === ZONE_HOME) continue;
+      this.core.entities.remove(id);
+      this.zones.delete(id);
+    }
+    this.start(home, yaml);
   }
 
   stop(): void {

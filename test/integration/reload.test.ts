@@ -157,6 +157,7 @@ t.test('each reload service re-reads only its part; a broken item is named and l
   for (const p of PARTS) t.ok(core.states.get(p.firstId), `${p.firstId} at start`);
   t.ok(core.states.get('sensor.legacy1'), 'a legacy template sensor');
 
+  const home = core.states.get('zone.home');
   // Every part gets a new item in the file; each reload brings only its own.
   await writeFile(
     path,
@@ -170,6 +171,7 @@ t.test('each reload service re-reads only its part; a broken item is named and l
     for (const other of PARTS) t.ok(core.states.get(other.firstId), `${other.firstId} untouched`);
   }
   t.ok(core.states.get('sensor.legacy1'), 'template.reload keeps the legacy template sensors');
+  t.equal(core.states.get('zone.home'), home, "zone.reload leaves the hub's zone.home as it was");
 
   // A broken item in each part: named in a notification, the others reloaded.
   await writeFile(
