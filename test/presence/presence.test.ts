@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import type { Core } from '../../src/core/core.js';
 import { distance } from '../../src/domains/zone.js';
+import { WsClient } from '../api/ws-client.js';
 import { startTestHub } from '../helpers/hub.js';
 import { waitForState } from '../helpers/wait.js';
 
@@ -148,4 +149,18 @@ t.test('trackers and persons come back after a restart with their last state', a
   t.match(core.states.get('device_tracker.paulus_phone'), { state: 'Work', attributes: { battery: 50, source_type: 'gps' } });
   await waitForState(core, 'person.paulus', (s) => s.state === 'Work');
   await waitForState(core, 'zone.work', (s) => s.state === '1');
+});
+
+t.test("person/list and zone/list answer as Home Assistant's collections; changes are refused naming the section", async (t) => {
+  const { wsUrl, token } = await startTestHub(t, { yaml: YAML });
+  const ws = await WsClient.authenticated(wsUrl, token);
+  t.teardown(() => ws.ws.close());
+  const persons = await ws.command('person/list');
+  t.same(persons.result, {
+    storage: [],
+    config: [{ id: 'paulus1', name: 'Paulus', device_trackers: ['device_tracker.paulus_phone', 'device_tracker.paulus_router'] }],
+  });
+  t.same((await ws.command('zone/list')).result, []);
+  const refused = await ws.command('zone/create', { name: 'X', latitude: 1, longitude: 2 });
+  t.match(refused, { success: false, error: { code: 'not_supported', message: /zone: section and call zone\.reload/ } });
 });

@@ -11,6 +11,7 @@ import { HISTORY_COMMANDS } from './history-commands.js';
 import { pongMessage } from './messages.js';
 import { MQTT_COMMANDS } from './mqtt-commands.js';
 import { NOTIFICATION_COMMANDS } from './notification-commands.js';
+import { PRESENCE_COMMANDS } from './presence-commands.js';
 import { REGISTRY_COMMANDS } from './registry-commands.js';
 import { bool, entityIds, intMap, nonNegativeInt, object, optional, positiveInt, required, str, strMaxLength } from './schema.js';
 import { STATISTICS_COMMANDS } from './statistics-commands.js';
@@ -204,4 +205,5 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ...TRACE_COMMANDS,
   ...AUTOMATION_COMMANDS,
   ...NOTIFICATION_COMMANDS,
+  ...PRESENCE_COMMANDS,
 ]);
