@@ -2,11 +2,14 @@ import { DRIVER_INTEGRATIONS } from '../drivers/index.js';
 import { HTTP_SECTION_VALIDATOR } from './auth/http-section.js';
 import { automationIntegration } from './automation/integration.js';
 import type { SectionValidators } from './config/load.js';
+import { groupIntegration } from './group/index.js';
 import { helpersIntegration } from './helpers/index.js';
 import { homekitIntegration } from './homekit/index.js';
 import type { AnyIntegration } from './integration/integration.js';
 import { mobileAppIntegration } from './mobile-app/index.js';
 import { mqttIntegration } from './mqtt/integration.js';
+import { notifyIntegration } from './notify/index.js';
+import { presenceIntegration } from './presence/index.js';
 import { recorderIntegration } from './recorder/integration.js';
 import { REGISTRY_SECTION_VALIDATORS } from './registry/index.js';
 import { templateIntegration } from './template-entities/index.js';
@@ -21,6 +24,9 @@ import { zeroconfIntegration } from './zeroconf/index.js';
 export const INTEGRATIONS: readonly AnyIntegration[] = [
   recorderIntegration,
   helpersIntegration,
+  // Zones, persons and device trackers: after the helpers, before the drivers and automations that read them.
+  presenceIntegration,
+  notifyIntegration,
   // The Companion apps' phones: on without a section, as Home Assistant's default_config loads it.
   mobileAppIntegration,
   ...DRIVER_INTEGRATIONS,
@@ -29,6 +35,8 @@ export const INTEGRATIONS: readonly AnyIntegration[] = [
   templateIntegration,
   // After the switches and sensors they read (drivers, helpers, MQTT, template entities), before automations.
   thermostatIntegration,
+  // Old-style groups follow their members' states whenever those appear; before automations, which read them.
+  groupIntegration,
   automationIntegration,
   // After the API listens: it announces the API's port.
   zeroconfIntegration,

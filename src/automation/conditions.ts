@@ -10,6 +10,7 @@ import type { Condition, NumericBound } from './model.js';
 import type { HubLocation } from './sun.js';
 import { checkSun } from './sun-rules.js';
 import { errorText, render, renderCondition, type TemplateVars, templateState } from './templating.js';
+import { checkZone } from './zone-rules.js';
 
 /** What conditions read: the states, the clock, the hub's time zone and its template engine. */
 export interface ConditionEnv {
@@ -177,6 +178,8 @@ function evaluate(env: ConditionEnv, c: Condition, scope: ConditionScope, path?:
       return !c.conditions.some(nested);
     case 'sun':
       return checkSun(env, c);
+    case 'zone':
+      return checkZone(env.core, c);
     case 'trigger':
       return scope.triggerId !== undefined && c.ids.includes(scope.triggerId);
   }

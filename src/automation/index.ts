@@ -1,10 +1,11 @@
-import { type ConfigIssue, type ConfigPath, formatPath } from '../config/reader.js';
+import type { ConfigIssue, ConfigPath } from '../config/reader.js';
 import type { HubConfig, HubSection } from '../config/types.js';
 import type { Component } from '../core/component.js';
 import type { Core } from '../core/core.js';
 import { HubError } from '../core/errors.js';
 import { isJsonObject, type JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
+import { reloadSections } from '../integration/reload.js';
 import { TemplateDispatch, TemplateEngine } from '../template/index.js';
 import { TraceStore } from '../trace/store.js';
 import type { Scheduler } from '../util/scheduler.js';
@@ -58,12 +59,6 @@ export interface AutomationExtensionOptions {
 const SERVICES_OWNER = 'automation-extension';
 const OWNERS = [AUTOMATION_OWNER, SCRIPT_OWNER, SCENE_OWNER, SERVICES_OWNER, SUN_OWNER, CLIENT_RUN_OWNER];
 type Section = 'automation' | 'script' | 'scene';
-
-function describeIssues(issues: readonly ConfigIssue[]): string {
-  const shown = issues.slice(0, 5).map((i) => `${formatPath(i.path)}: ${i.message}`);
-  if (issues.length > shown.length) shown.push(`and ${issues.length - shown.length} more`);
-  return shown.join('; ');
-}
 
 /**
  * Automations, scripts and scenes: parses their sections, creates their entities and per-script services,
@@ -170,28 +165,25 @@ export class AutomationExtension implements Component {
     };
   }
 
-  /** Reads the configuration again (when a reader was given) and returns one section's definitions. */
+  /**
+   * Reads the configuration again (when a reader was given) and returns one section's definitions: a broken item is
+   * left out alone and named in a persistent notification, the rest reloaded, as Home Assistant's reload does.
+   */
   private async reloadSection<T>(
     section: Section,
     parse: (value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]) => T,
   ): Promise<T> {
-    if (this.options.reloadConfig === undefined) return this.options.definitions[section] as T;
-    let config: HubConfig;
-    try {
-      config = await this.options.reloadConfig();
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      throw new HubError('hub_error', `Cannot reload ${section}: the configuration has errors, keeping the current one. ${message}`);
-    }
-    const issues: ConfigIssue[] = [];
-    const parsed = parse(config.sections[section], [section], issues);
-    if (issues.length > 0) {
-      throw new HubError(
-        'hub_error',
-        `Cannot reload ${section}: the configuration has errors, keeping the current one. ${describeIssues(issues)}`,
-      );
-    }
-    return parsed;
+    const reloadConfig = this.options.reloadConfig;
+    if (reloadConfig === undefined) return this.options.definitions[section] as T;
+    const read = await reloadSections({
+      domain: section,
+      sections: { [section]: parse },
+      itemOf: (path) => path.slice(0, 2),
+      reloadConfig,
+      core: this.core,
+      log: this.log,
+    });
+    return read[section] as T;
   }
 
   private registerServices(): void {

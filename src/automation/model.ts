@@ -82,6 +82,14 @@ export interface SunTrigger extends TriggerBase {
   readonly offsetMs: number;
 }
 
+/** An entity's position entering or leaving a zone. */
+export interface ZoneTrigger extends TriggerBase {
+  readonly kind: 'zone';
+  readonly entityIds: readonly string[];
+  readonly zone: string;
+  readonly event: 'enter' | 'leave';
+}
+
 export interface EventTrigger extends TriggerBase {
   readonly kind: 'event';
   readonly eventTypes: readonly string[];
@@ -108,6 +116,7 @@ export type Trigger =
   | TimeTrigger
   | TimePatternTrigger
   | SunTrigger
+  | ZoneTrigger
   | EventTrigger
   | HomeAssistantTrigger
   | MqttTrigger;
@@ -119,6 +128,7 @@ export const TRIGGER_KINDS: readonly TriggerKind[] = [
   'time',
   'time_pattern',
   'sun',
+  'zone',
   'event',
   'homeassistant',
   'mqtt',
@@ -158,6 +168,8 @@ export type Condition =
       readonly beforeOffsetMs: number;
       readonly afterOffsetMs: number;
     }
+  /** Every entity's position is in one of the zones. */
+  | { readonly kind: 'zone'; readonly entityIds: readonly string[]; readonly zones: readonly string[] }
   | { readonly kind: 'and' | 'or' | 'not'; readonly conditions: readonly Condition[] }
   | { readonly kind: 'trigger'; readonly ids: readonly string[] };
 export type ConditionKind = Condition['kind'];
@@ -167,6 +179,7 @@ export const CONDITION_KINDS: readonly ConditionKind[] = [
   'template',
   'time',
   'sun',
+  'zone',
   'and',
   'or',
   'not',

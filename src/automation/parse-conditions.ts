@@ -5,6 +5,7 @@ import { CONDITION_KINDS, type Condition } from './model.js';
 import { checkBounds, forOf, readBound, readKind, readTemplate } from './parse-triggers.js';
 import { parseSunCondition } from './sun-rules.js';
 import { checkTemplate } from './templating.js';
+import { parseZoneCondition } from './zone-rules.js';
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 const LOGICAL = ['and', 'or', 'not'] as const;
@@ -102,6 +103,9 @@ export function parseCondition(value: JsonValue, path: ConfigPath, issues: Confi
     }
     case 'sun':
       condition = parseSunCondition(r);
+      break;
+    case 'zone':
+      condition = parseZoneCondition(r);
       break;
     case 'trigger': {
       const ids = readStringOrList(r, 'id', 'a trigger id');

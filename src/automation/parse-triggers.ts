@@ -19,6 +19,7 @@ import { type NumericBound, TRIGGER_KINDS, type Trigger } from './model.js';
 import { parseSunTrigger } from './sun-rules.js';
 import { checkTemplate, checkTemplates } from './templating.js';
 import { parseTimePattern } from './time-pattern.js';
+import { parseZoneTrigger } from './zone-rules.js';
 
 /** `for:` as a fixed duration or a template rendered when the trigger fires. */
 export function forOf(r: ConfigReader): { forMs?: number; forTemplate?: JsonValue } {
@@ -183,6 +184,9 @@ export function parseTrigger(value: JsonValue, path: ConfigPath, issues: ConfigI
       break;
     case 'sun':
       trigger = parseSunTrigger(r, base);
+      break;
+    case 'zone':
+      trigger = parseZoneTrigger(r, base);
       break;
     case 'event': {
       const types = readStringOrList(r, 'event_type', 'an event type') ?? [];

@@ -51,8 +51,10 @@ export interface TriggerInfo {
   /** State and numeric_state (and template) triggers: the states before and after the change. */
   readonly from_state?: State | null;
   readonly to_state?: State | null;
-  /** Event triggers: the event as templates read it (`trigger.event.data.x`). */
+  /** Event triggers: the event as templates read it (`trigger.event.data.x`); sun and zone triggers: which one. */
   readonly event?: JsonObject | string;
+  /** Zone triggers: the zone's state. */
+  readonly zone?: State;
   /** Sun triggers: the offset, in seconds. */
   readonly offset?: number;
   /** A `for:` the trigger waited, in seconds. */
@@ -78,7 +80,7 @@ export function triggerVariable(info: TriggerInfo | undefined): Record<string, u
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(info)) {
     if (value === undefined) continue;
-    out[key] = key === 'from_state' || key === 'to_state' ? templateState(value as State | null) : value;
+    out[key] = key === 'from_state' || key === 'to_state' || key === 'zone' ? templateState(value as State | null) : value;
   }
   return out;
 }

@@ -13,6 +13,7 @@ import { triggerForMs } from './trigger-for.js';
 import { info, type TriggerCallback, type TriggerEnv, type TriggerScope } from './trigger-info.js';
 import { attachTemplate } from './trigger-template.js';
 import { scheduleWallClock } from './wall-clock.js';
+import { attachZone } from './zone-trigger.js';
 
 export {
   type MqttTriggerSource,
@@ -274,6 +275,9 @@ export function attachTriggers(
           (afterUs) => nextSunTrigger(t, env, afterUs),
           () => fire(info(t, { description: `sun ${t.event}`, event: t.event, offset: t.offsetMs / 1000 }), null),
         );
+        break;
+      case 'zone':
+        detach.push(...attachZone(env, t, fire));
         break;
       case 'event':
         detach.push(...attachEvent(env, t, fire, scope));

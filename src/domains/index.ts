@@ -6,8 +6,10 @@ import { cameraDomain } from './camera.js';
 import { climateDomain } from './climate-services.js';
 import { counterDomain } from './counter.js';
 import { coverDomain } from './cover.js';
+import { deviceTrackerDomain } from './device-tracker.js';
 import type { Domain } from './domain.js';
 import { fanDomain } from './fan.js';
+import { groupDomain } from './group.js';
 import { homeassistantDomain } from './homeassistant.js';
 import { inputBooleanDomain } from './input-boolean.js';
 import { inputButtonDomain } from './input-button.js';
@@ -18,8 +20,10 @@ import { inputTextDomain } from './input-text.js';
 import { lightDomain } from './light-services.js';
 import { lockDomain } from './lock.js';
 import { mediaPlayerDomain } from './media-player-services.js';
+import { notifyDomain } from './notify.js';
 import { numberDomain } from './number.js';
 import { persistentNotificationDomain } from './persistent-notification.js';
+import { personDomain } from './person.js';
 import { sceneDomain } from './scene.js';
 import { scriptDomain } from './script.js';
 import { selectDomain } from './select.js';
@@ -27,6 +31,7 @@ import { sensorDomain } from './sensor.js';
 import { switchDomain } from './switch.js';
 import { timerDomain } from './timer.js';
 import { vacuumDomain } from './vacuum.js';
+import { zoneDomain } from './zone.js';
 
 /** The helper domains (src/helpers makes their entities; each has a YAML section and WebSocket CRUD commands). */
 function helperDomains(): Domain[] {
@@ -66,6 +71,11 @@ export const DOMAINS: readonly Domain[] = [
   sceneDomain,
   homeassistantDomain,
   persistentNotificationDomain,
+  zoneDomain,
+  personDomain,
+  deviceTrackerDomain,
+  groupDomain,
+  notifyDomain,
   ...helperDomains(),
 ];
 

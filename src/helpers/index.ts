@@ -1,11 +1,11 @@
-import { type ConfigIssue, type ConfigPath, formatPath } from '../config/reader.js';
+import type { ConfigIssue, ConfigPath } from '../config/reader.js';
 import type { HubConfig } from '../config/types.js';
 import type { Component } from '../core/component.js';
 import type { Core } from '../core/core.js';
-import { HubError } from '../core/errors.js';
 import { isJsonObject, type JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { Integration, SectionParser } from '../integration/integration.js';
+import { reloadSections } from '../integration/reload.js';
 import type { WriteFile } from '../storage/data-file.js';
 import type { Scheduler } from '../util/scheduler.js';
 import { timersScheduler } from '../util/scheduler.js';
@@ -140,23 +140,24 @@ export class Helpers implements Component {
     }
   }
 
-  /** Reads the YAML again; a section with problems is refused as a whole, keeping the helpers as they are. */
+  /**
+   * Reads the YAML again: a broken helper is left out alone and named in a persistent notification, the others
+   * reloaded (Home Assistant's reload); a file that cannot be read refuses the reload, keeping the helpers as they are.
+   */
   private async reload(collection: HelperCollection): Promise<void> {
-    const domain = collection.kind.domain;
-    let config: HubConfig;
-    try {
-      config = await this.options.reloadConfig();
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      throw new HubError('hub_error', `Cannot reload ${domain}: the configuration has errors, keeping the current one. ${message}`);
-    }
-    const issues: ConfigIssue[] = [];
-    const items = readHelperSection(collection.kind, config.sections[domain] as JsonValue | undefined, [domain], issues);
-    if (issues.length > 0) {
-      const text = issues.map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ');
-      throw new HubError('hub_error', `Cannot reload ${domain}: the configuration has errors, keeping the current one. ${text}`);
-    }
-    collection.reloadYaml(items);
+    const kind = collection.kind;
+    const read = await reloadSections({
+      domain: kind.domain,
+      sections: {
+        [kind.domain]: (value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]) =>
+          readHelperSection(kind, value, path, issues),
+      },
+      itemOf: (path) => path.slice(0, 2),
+      reloadConfig: this.options.reloadConfig,
+      core: this.options.core,
+      log: this.options.log,
+    });
+    collection.reloadYaml(read[kind.domain] ?? []);
   }
 
   async stop(): Promise<void> {

@@ -4,12 +4,15 @@ import type { ScriptRunner } from '../automation/runner.js';
 import { StateDispatch } from '../automation/state-dispatch.js';
 import { errorText, renderVariables } from '../automation/templating.js';
 import { attachTriggers, type TriggerEnv, triggerVariable } from '../automation/triggers.js';
+import type { HubConfig } from '../config/types.js';
 import type { Component } from '../core/component.js';
 import type { Core } from '../core/core.js';
 import type { Logger } from '../core/log.js';
+import { reloadSections } from '../integration/reload.js';
 import { type ChangeHandler, TemplateDispatch, TemplateEngine } from '../template/index.js';
 import type { TemplateBlock, TemplateEntityDefinition } from './config.js';
 import { TEMPLATE_OWNER, TemplateRenderer } from './entity.js';
+import { collectBlocks, legacyItemOf, TEMPLATE_SECTIONS } from './legacy.js';
 import { addTemplateEntity, type TemplateItem } from './platforms.js';
 
 export interface TemplateEntitiesOptions {
@@ -21,6 +24,8 @@ export interface TemplateEntitiesOptions {
   readonly log: Logger;
   /** The hub's template engine (shared with the API and automations). */
   readonly templates?: TemplateEngine;
+  /** Reads the configuration again for `template.reload`; without it there is no such service. */
+  readonly reloadConfig?: () => Promise<HubConfig>;
 }
 
 /** Home Assistant re-renders a template that read the time at each minute. */
@@ -50,12 +55,21 @@ export class TemplateEntities implements Component {
   private flush: NodeJS.Immediate | undefined;
   private tick: NodeJS.Timeout | undefined;
   private readonly templates: TemplateEngine;
-  private readonly env: TriggerEnv;
+  private env: TriggerEnv;
+  private blocks: readonly TemplateBlock[];
 
   constructor(private readonly o: TemplateEntitiesOptions) {
+    this.templates =
+      o.templates ?? new TemplateEngine({ core: o.core, timeZone: TimeZone.of(o.timeZone) === undefined ? 'UTC' : o.timeZone });
+    this.blocks = o.blocks;
+    this.env = this.makeEnv();
+  }
+
+  /** The triggers' environment: made again for each start, since stopping removes its listeners. */
+  private makeEnv(): TriggerEnv {
+    const o = this.o;
     const zone = TimeZone.of(o.timeZone);
-    this.templates = o.templates ?? new TemplateEngine({ core: o.core, timeZone: zone === undefined ? 'UTC' : o.timeZone });
-    this.env = {
+    return {
       core: o.core,
       log: o.log,
       timeZone: zone ?? TimeZone.UTC,
@@ -68,7 +82,36 @@ export class TemplateEntities implements Component {
   }
 
   async start(): Promise<void> {
-    for (const block of this.o.blocks) this.startBlock(block);
+    const reloadConfig = this.o.reloadConfig;
+    if (reloadConfig !== undefined) {
+      this.o.core.services.register(TEMPLATE_OWNER, {
+        domain: 'template',
+        service: 'reload',
+        name: 'Reload',
+        description: 'Reloads template entities from the YAML-configuration.',
+        schema: { fields: {} },
+        handler: async () => {
+          const sections = await reloadSections({
+            domain: 'template',
+            sections: TEMPLATE_SECTIONS,
+            itemOf: legacyItemOf,
+            reloadConfig,
+            core: this.o.core,
+            log: this.o.log,
+          });
+          const blocks = collectBlocks(sections, this.o.log);
+          this.teardown();
+          this.blocks = blocks;
+          await this.startEntities();
+        },
+      });
+    }
+    await this.startEntities();
+  }
+
+  private async startEntities(): Promise<void> {
+    this.env = this.makeEnv();
+    for (const block of this.blocks) this.startBlock(block);
     this.detach.push(() => this.env.templateChanges.close());
     // The first renders, as the template budget lets them run (several turns when they are many or slow);
     // started means rendered (or stopped before).
@@ -83,8 +126,15 @@ export class TemplateEntities implements Component {
   }
 
   async stop(): Promise<void> {
+    this.o.core.services.removeOwner(TEMPLATE_OWNER);
+    this.teardown();
+  }
+
+  /** Removes the entities and everything they listen to (stop, and a reload before it starts them again). */
+  private teardown(): void {
     for (const d of this.detach) d();
     for (const runner of this.runners) runner.stop();
+    this.runners.length = 0;
     for (const item of this.items) {
       item.writer.cancel();
       const job = this.renderJobs.get(item);
@@ -95,6 +145,9 @@ export class TemplateEntities implements Component {
     this.firstDone?.();
     if (this.flush !== undefined) clearImmediate(this.flush);
     clearTimeout(this.tick);
+    this.flush = undefined;
+    this.tick = undefined;
+    this.dirty.clear();
     this.items.length = 0;
     this.onChange.clear();
     this.detach.length = 0;

@@ -53,7 +53,7 @@ export interface TemplateEntityDefinition {
 }
 
 /** The actions under `key`, for the domains that have it. */
-function readActions(r: ConfigReader, key: string, wanted: boolean): readonly Action[] | undefined {
+export function readActions(r: ConfigReader, key: string, wanted: boolean): readonly Action[] | undefined {
   return wanted && r.has(key) ? parseActions(r.raw(key), [...r.path, key], r.issues) : undefined;
 }
 
@@ -90,7 +90,7 @@ export interface TemplateBlock {
 }
 
 /** A key that holds a template or a fixed value (Home Assistant accepts both): a fixed value becomes its text. */
-function readTemplateText(r: ConfigReader, key: string): string | undefined {
+export function readTemplateText(r: ConfigReader, key: string): string | undefined {
   const v = r.value[key];
   if (v === undefined || v === null) {
     r.raw(key);

@@ -1,19 +1,28 @@
-import type { Integration, SectionParser } from '../integration/integration.js';
+import type { Integration } from '../integration/integration.js';
 import { TemplateEntities } from './component.js';
-import { parseTemplateSection, type TemplateBlock, templateItemOf } from './config.js';
 import { TEMPLATE_OWNER } from './entity.js';
+import { collectBlocks, legacyItemOf, TEMPLATE_SECTIONS, type TemplateSections } from './legacy.js';
 
 export { TemplateEntities, type TemplateEntitiesOptions } from './component.js';
 export { parseTemplateSection } from './config.js';
 export { TEMPLATE_OWNER } from './entity.js';
 
-/** `template:`: template sensors, binary sensors, switches, buttons, numbers and selects. */
-export const templateIntegration: Integration<{ template: SectionParser<TemplateBlock[]> }, TemplateEntities> = {
+/**
+ * `template:`: template sensors, binary sensors, switches, buttons, numbers and selects; and Home Assistant's legacy
+ * `sensor:`/`binary_sensor:`/`switch:` lists, whose `- platform: template` entries are template entities too and
+ * whose other platforms are ignored with one warning each. Always on, for `template.reload`.
+ */
+export const templateIntegration: Integration<TemplateSections, TemplateEntities> = {
   name: TEMPLATE_OWNER,
-  sections: { template: parseTemplateSection },
-  itemOf: templateItemOf,
-  create: (ctx, { template }) =>
-    template.length === 0
-      ? undefined
-      : new TemplateEntities({ core: ctx.core, blocks: template, timeZone: ctx.timeZone.name, log: ctx.log, templates: ctx.templates }),
+  sections: TEMPLATE_SECTIONS,
+  itemOf: legacyItemOf,
+  create: (ctx, sections) =>
+    new TemplateEntities({
+      core: ctx.core,
+      blocks: collectBlocks(sections, ctx.log),
+      timeZone: ctx.timeZone.name,
+      log: ctx.log,
+      templates: ctx.templates,
+      reloadConfig: ctx.reloadConfig,
+    }),
 };

@@ -4,6 +4,7 @@ import type { ConfigIssue, ConfigPath } from '../config/reader.js';
 import type { Component } from '../core/component.js';
 import { isJsonObject, type JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
+import { parseDefaultConfig } from '../integration/default-config.js';
 import { type Integration, type IntegrationContext, optionalSection, type SectionParser } from '../integration/integration.js';
 import { HA_VERSION } from '../version.js';
 import { instanceId } from './instance-id.js';
@@ -115,13 +116,6 @@ export class ZeroconfAnnouncer implements Component {
     this.service = undefined;
     this.responder = undefined;
   }
-}
-
-/** `default_config:` takes no options; with it (as with `zeroconf:`) the hub announces itself, as Home Assistant does. */
-function parseDefaultConfig(value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): boolean {
-  if (value === undefined) return false;
-  if (value !== null) issues.push({ path, message: 'takes no options: write `default_config:` alone (or leave it out)' });
-  return true;
 }
 
 /**

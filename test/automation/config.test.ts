@@ -81,7 +81,7 @@ automation:
     mode: sometimes
 `);
   t.same(messages, [
-    'automation[0].triggers[0].trigger: unknown trigger type "sunrise"; supported: state, numeric_state, template, time, time_pattern, sun, event, homeassistant, mqtt',
+    'automation[0].triggers[0].trigger: unknown trigger type "sunrise"; supported: state, numeric_state, template, time, time_pattern, sun, zone, event, homeassistant, mqtt',
     'automation[0].triggers[1].entity_id: is required: expected an entity id or a list of entity ids',
     'automation[0].triggers[2].at: "25:00" is not a time of day: expected "HH:MM" or "HH:MM:SS"',
     'automation[0].triggers[3]: must contain at least one of above, below',

@@ -14,6 +14,7 @@ import { pongMessage } from './messages.js';
 import { MOBILE_APP_COMMANDS } from './mobile-app-commands.js';
 import { MQTT_COMMANDS } from './mqtt-commands.js';
 import { NOTIFICATION_COMMANDS } from './notification-commands.js';
+import { PRESENCE_COMMANDS } from './presence-commands.js';
 import { REGISTRY_COMMANDS } from './registry-commands.js';
 import { bool, entityIds, intMap, nonNegativeInt, object, optional, positiveInt, required, str, strMaxLength } from './schema.js';
 import { STATISTICS_COMMANDS } from './statistics-commands.js';
@@ -194,4 +195,5 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ...TRACE_COMMANDS,
   ...AUTOMATION_COMMANDS,
   ...NOTIFICATION_COMMANDS,
+  ...PRESENCE_COMMANDS,
 ]);
