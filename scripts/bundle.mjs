@@ -53,8 +53,21 @@ export async function bundle(buildDir) {
     plugins: [mqttChunk(buildDir)],
     // Native addons, the optional hardware packages and Zigbee's (herdsman and the converters, some 40 MB that
     // load their vendor files lazily and are patched by the tests' fake adapter), and mqtt.js (only with an mqtt:
-    // section, is a chunk of its own: see mqttChunk): resolved at run time, only when used.
-    external: ['uWebSockets.js', 'serialport', '@serialport/*', 'onoff', 'i2c-bus', 'zigbee-herdsman', 'zigbee-herdsman-converters'],
+    // section, is a chunk of its own: see mqttChunk), and the HomeKit and Matter packages (loaded only with their
+    // sections; test/cli/optional-packages.test.ts checks the demo loads none): resolved at run time, only when used.
+    external: [
+      'uWebSockets.js',
+      'serialport',
+      '@serialport/*',
+      'onoff',
+      'i2c-bus',
+      'zigbee-herdsman',
+      'zigbee-herdsman-converters',
+      'hap-nodejs',
+      '@homebridge/ciao',
+      '@matter/*',
+      'tweetnacl',
+    ],
     // The CommonJS packages inside (yaml, pino) call require() for Node's own modules.
     banner: {
       js: "import { createRequire as __hearthCreateRequire } from 'node:module'; const require = __hearthCreateRequire(import.meta.url);",
