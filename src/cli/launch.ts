@@ -22,20 +22,11 @@ const serving = args[0] === 'serve' && !args.includes('--help') && !args.include
 // Before the compile: V8 takes a cache only under the flags it was made with, and serve sets these (serve-flags.ts).
 if (serving) setLaunchV8Flags(process.execArgv, process.env.NODE_OPTIONS);
 const cacheFile = serving ? codeCacheFile(serveDataDir(args.slice(1), DEFAULT_DATA_DIR), BUNDLE, process.execArgv) : undefined;
-const cachedData = cacheFile === undefined ? undefined : readCodeCache(cacheFile);
-// The script as Node wraps a CommonJS module; its own dynamic imports (packages loaded only with their section) go
-// through Node's loader from here, as the bundle's own would.
-const source = readFileSync(BUNDLE, 'utf8').replace(/^#!.*/, '');
-const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-  filename: BUNDLE,
-  cachedData,
-  importModuleDynamically: ((specifier: string) => import(specifier)) as never,
-});
+const { script, cached } = compile(cacheFile);
 if (process.env.HEARTH_DEBUG && cacheFile !== undefined) {
-  const status = cachedData === undefined ? 'none' : script.cachedDataRejected === true ? 'rejected' : 'accepted';
-  process.stderr.write(`hearth: code cache ${cacheFile}: ${status}\n`);
+  process.stderr.write(`hearth: code cache ${cacheFile}: ${cached}\n`);
 }
-if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
+if (cacheFile !== undefined && cached !== 'accepted') {
   process.once(CODE_CACHE_MOMENT, () => {
     writeCodeCache(cacheFile, script.createCachedData()).catch((err: unknown) => {
       // Only the next start's speed depends on it: said once, and the hub carries on.
@@ -45,3 +36,19 @@ if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRej
 }
 const module = { exports: {} };
 (script.runInThisContext() as (...a: unknown[]) => void)(module.exports, createRequire(BUNDLE), module, BUNDLE, dirname(BUNDLE));
+
+/**
+ * The bundle as Node wraps a CommonJS module, compiled with the cache when there is one. Its own dynamic imports
+ * (packages loaded only with their section) go through Node's loader from here, as the bundle's own would. The
+ * cache's bytes are not kept once compiled (1.4 MB).
+ */
+function compile(file: string | undefined): { script: Script; cached: 'none' | 'accepted' | 'rejected' } {
+  const cachedData = file === undefined ? undefined : readCodeCache(file);
+  const source = readFileSync(BUNDLE, 'utf8').replace(/^#!.*/, '');
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: BUNDLE,
+    cachedData,
+    importModuleDynamically: ((specifier: string) => import(specifier)) as never,
+  });
+  return { script, cached: cachedData === undefined ? 'none' : script.cachedDataRejected === true ? 'rejected' : 'accepted' };
+}
