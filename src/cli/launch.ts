@@ -21,12 +21,17 @@ const args = process.argv.slice(2);
 const serving = args[0] === 'serve' && !args.includes('--help') && !args.includes('-h');
 // Before the compile: V8 takes a cache only under the flags it was made with, and serve sets these (serve-flags.ts).
 if (serving) setLaunchV8Flags(process.execArgv, process.env.NODE_OPTIONS);
-const cacheFile = serving ? codeCacheFile(serveDataDir(args.slice(1), DEFAULT_DATA_DIR), BUNDLE, process.execArgv) : undefined;
-const { script, cached } = compile(cacheFile);
+// Node maps stack traces through source maps only for what its own loader compiled: with --enable-source-maps the
+// bundle is required as any CommonJS file, and starts without the cache.
+const sourceMaps = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes('--enable-source-maps');
+if (sourceMaps) createRequire(import.meta.url)(BUNDLE);
+const cacheFile =
+  serving && !sourceMaps ? codeCacheFile(serveDataDir(args.slice(1), DEFAULT_DATA_DIR), BUNDLE, process.execArgv) : undefined;
+const { script, cached } = sourceMaps ? { script: undefined, cached: 'none' } : compile(cacheFile);
 if (process.env.HEARTH_DEBUG && cacheFile !== undefined) {
   process.stderr.write(`hearth: code cache ${cacheFile}: ${cached}\n`);
 }
-if (cacheFile !== undefined && cached !== 'accepted') {
+if (script !== undefined && cacheFile !== undefined && cached !== 'accepted') {
   process.once(CODE_CACHE_MOMENT, () => {
     writeCodeCache(cacheFile, script.createCachedData()).catch((err: unknown) => {
       // Only the next start's speed depends on it: said once, and the hub carries on.
@@ -34,8 +39,10 @@ if (cacheFile !== undefined && cached !== 'accepted') {
     });
   });
 }
-const module = { exports: {} };
-(script.runInThisContext() as (...a: unknown[]) => void)(module.exports, createRequire(BUNDLE), module, BUNDLE, dirname(BUNDLE));
+if (script !== undefined) {
+  const module = { exports: {} };
+  (script.runInThisContext() as (...a: unknown[]) => void)(module.exports, createRequire(BUNDLE), module, BUNDLE, dirname(BUNDLE));
+}
 
 /**
  * The bundle as Node wraps a CommonJS module, compiled with the cache when there is one. Its own dynamic imports
