@@ -1,7 +1,7 @@
 import type { Level } from 'pino';
 import type { Logger } from '../core/log.js';
-import type { Hub } from '../hub.js';
 import { exposedGc } from '../hub/heap-trim.js';
+import type { Hub } from '../hub.js';
 import { CODE_CACHE_MOMENT } from './code-cache.js';
 import { setServeV8Flags } from './serve-flags.js';
 import { holdOptimizingCompiler } from './start-up-compiler.js';
