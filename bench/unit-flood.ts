@@ -47,8 +47,10 @@ const KINDS: readonly SubscriberKind[] = Array.from({ length: 100 }, (_, i) =>
 const LIGHTS = ['light.living_room', 'light.kitchen', 'light.bedroom', 'light.hallway'];
 const TARGET_RSS_MB = 64;
 const TARGET_READY_MS = 150;
-// FLOOD_BENCH_CLI: another build's cli.js, to compare two builds under the same conditions.
+// FLOOD_BENCH_CLI: another build's cli.js, to compare two builds under the same conditions; UNIT_FLOOD_EXTRA_ARGS:
+// node flags added to the unit's, to try one.
 const CLI = process.env.FLOOD_BENCH_CLI;
+const NODE_ARGS = [...UNIT_NODE_ARGS, ...(process.env.UNIT_FLOOD_EXTRA_ARGS ?? '').split(' ').filter(Boolean)];
 
 /** VmHWM: the process's peak RSS so far. */
 function peakRssMb(pid: number): number {
@@ -116,7 +118,7 @@ interface FloodRun {
 
 async function floodOnce(): Promise<FloodRun> {
   const data = await makeDataDir();
-  const hub = await startHub({ config: null, data, nodeArgs: UNIT_NODE_ARGS, cli: CLI });
+  const hub = await startHub({ config: null, data, nodeArgs: NODE_ARGS, cli: CLI });
   const pid = hub.child.pid as number;
   const subscribers = fork(`${BENCH}unit-flood-clients.ts`, [], { execArgv: TSX, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   try {
@@ -173,7 +175,7 @@ async function floorReadyMs(): Promise<number> {
 }
 
 async function readyOnce(data: DataDir): Promise<number> {
-  const hub = await startHub({ config: null, data, nodeArgs: UNIT_NODE_ARGS, cli: CLI });
+  const hub = await startHub({ config: null, data, nodeArgs: NODE_ARGS, cli: CLI });
   await hub.stop();
   return hub.readyMs;
 }
@@ -207,7 +209,7 @@ const firstReady = runs.map((r) => r.readyMs);
 const firstReadyMs = median(firstReady);
 const afterMb = med((r) => r.afterRssMb);
 const lines = [
-  `hearth as the systemd unit starts it: \`node ${UNIT_NODE_ARGS.join(' ')} dist/hearth/cli.js serve\` with the unit's environment (${Object.entries(
+  `hearth as the systemd unit starts it: \`node ${NODE_ARGS.join(' ')} dist/hearth/cli.js serve\` with the unit's environment (${Object.entries(
     UNIT_ENV,
   )
     .map(([k, v]) => `${k}=${v}`)
@@ -257,5 +259,5 @@ console.log(lines.join('\n'));
 mkdirSync(`${BENCH}out`, { recursive: true });
 writeFileSync(
   `${BENCH}out/unit-flood.json`,
-  `${JSON.stringify({ benchmark: 'unit-flood', nodeArgs: UNIT_NODE_ARGS, env: UNIT_ENV, hubReady, floorReady, runs, targets }, null, 2)}\n`,
+  `${JSON.stringify({ benchmark: 'unit-flood', nodeArgs: NODE_ARGS, env: UNIT_ENV, hubReady, floorReady, runs, targets }, null, 2)}\n`,
 );
