@@ -13,6 +13,7 @@ export function setLaunchV8Flags(execArgv: readonly string[], nodeOptions: strin
   turnOptimizerOff(execArgv, nodeOptions);
 }
 
+/** The flags serve keeps for good (the optimizer's hold is serve's own: start-up-compiler.ts). */
 export function setServeV8Flags(execArgv: readonly string[]): void {
   // Code the hub has stopped running (its start-up) is given back after two full collections.
   flushIdleCode(execArgv);
