@@ -27,16 +27,30 @@ const sourceMaps = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').spl
 if (sourceMaps) createRequire(import.meta.url)(BUNDLE);
 const cacheFile =
   serving && !sourceMaps ? codeCacheFile(serveDataDir(args.slice(1), DEFAULT_DATA_DIR), BUNDLE, process.execArgv) : undefined;
-const { script, cached } = sourceMaps ? { script: undefined, cached: 'none' } : compile(cacheFile);
+// Also next to the build (dist/.builds/<id>/code-cache/, outside what a release packs), where it can be written (a
+// checkout; not /opt under the unit): a hub on a new data directory then starts from what another one compiled.
+const buildCacheFile = cacheFile === undefined ? undefined : codeCacheFile(join(dirname(BUNDLE), '..'), BUNDLE, process.execArgv);
+const { script, hasOwn, hasShared, accepted } = sourceMaps
+  ? { script: undefined, hasOwn: false, hasShared: false, accepted: false }
+  : compileCached(cacheFile, buildCacheFile);
 if (process.env.HEARTH_DEBUG && cacheFile !== undefined) {
-  process.stderr.write(`hearth: code cache ${cacheFile}: ${cached}\n`);
+  const status = accepted ? (hasOwn ? 'accepted' : 'accepted from the build') : hasOwn ? 'rejected' : 'none';
+  process.stderr.write(`hearth: code cache ${cacheFile}: ${status}\n`);
 }
-if (script !== undefined && cacheFile !== undefined && cached !== 'accepted') {
+// Written where it was missing, damaged or refused by V8, once the hub serves (serve.ts says when).
+const writeOwn = cacheFile !== undefined && (!hasOwn || !accepted);
+const writeShared = buildCacheFile !== undefined && !hasOwn && (!hasShared || !accepted);
+if (script !== undefined && (writeOwn || writeShared)) {
   process.once(CODE_CACHE_MOMENT, () => {
-    writeCodeCache(cacheFile, script.createCachedData()).catch((err: unknown) => {
-      // Only the next start's speed depends on it: said once, and the hub carries on.
-      process.stderr.write(`hearth: cannot keep the compiled code for the next start in ${cacheFile}: ${String(err)}\n`);
-    });
+    const data = script.createCachedData();
+    if (writeOwn && cacheFile !== undefined) {
+      writeCodeCache(cacheFile, data).catch((err: unknown) => {
+        // Only the next start's speed depends on it: said once, and the hub carries on.
+        process.stderr.write(`hearth: cannot keep the compiled code for the next start in ${cacheFile}: ${String(err)}\n`);
+      });
+    }
+    // Best effort: a build folder the hub may not write to is the usual case under systemd.
+    if (writeShared && buildCacheFile !== undefined) writeCodeCache(buildCacheFile, data).catch(() => {});
   });
 }
 if (script !== undefined) {
@@ -44,18 +58,27 @@ if (script !== undefined) {
   (script.runInThisContext() as (...a: unknown[]) => void)(module.exports, createRequire(BUNDLE), module, BUNDLE, dirname(BUNDLE));
 }
 
+/** Compiles with the data directory's cache, else the build's; the bytes are not kept once compiled (1.4 MB). */
+function compileCached(
+  file: string | undefined,
+  buildFile: string | undefined,
+): { script: Script; hasOwn: boolean; hasShared: boolean; accepted: boolean } {
+  const own = file === undefined ? undefined : readCodeCache(file);
+  const shared = own !== undefined || buildFile === undefined ? undefined : readCodeCache(buildFile);
+  const script = compile(own ?? shared);
+  const accepted = (own ?? shared) !== undefined && script.cachedDataRejected !== true;
+  return { script, hasOwn: own !== undefined, hasShared: shared !== undefined, accepted };
+}
+
 /**
- * The bundle as Node wraps a CommonJS module, compiled with the cache when there is one. Its own dynamic imports
- * (packages loaded only with their section) go through Node's loader from here, as the bundle's own would. The
- * cache's bytes are not kept once compiled (1.4 MB).
+ * The bundle as Node wraps a CommonJS module, compiled with `cachedData` when given. Its own dynamic imports (packages
+ * loaded only with their section) go through Node's loader from here, as the bundle's own would.
  */
-function compile(file: string | undefined): { script: Script; cached: 'none' | 'accepted' | 'rejected' } {
-  const cachedData = file === undefined ? undefined : readCodeCache(file);
+function compile(cachedData: Buffer | undefined): Script {
   const source = readFileSync(BUNDLE, 'utf8').replace(/^#!.*/, '');
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  return new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: BUNDLE,
     cachedData,
     importModuleDynamically: ((specifier: string) => import(specifier)) as never,
   });
-  return { script, cached: cachedData === undefined ? 'none' : script.cachedDataRejected === true ? 'rejected' : 'accepted' };
 }
