@@ -50,6 +50,19 @@ export function unitEnvironment(unit: string): Record<string, string> {
   return env;
 }
 
+/** The Node flags of the unit's ExecStart (between `node` and the script): what a Pi runs, read from the unit itself. */
+export const UNIT_NODE_ARGS: readonly string[] = unitNodeArgs(readFileSync(join(ROOT, 'systemd/hearth.service'), 'utf8'));
+
+/** The words of a unit's `ExecStart=` between the node binary and the script (the first word ending in `.js`). */
+export function unitNodeArgs(unit: string): string[] {
+  const line = unit.split('\n').find((l) => l.startsWith('ExecStart='));
+  if (line === undefined) throw new Error('the unit has no ExecStart=');
+  const words = line.slice('ExecStart='.length).trim().split(/\s+/);
+  const script = words.findIndex((w) => w.endsWith('.js'));
+  if (script < 1) throw new Error(`no script in ExecStart=: ${line}`);
+  return words.slice(1, script);
+}
+
 /**
  * The environment of every process whose memory a bench reads: `PATH` and `vars` alone (the hub and its
  * references pass UNIT_ENV, a floor only its port), as systemd starts a service with a clean one, not the

@@ -22,6 +22,11 @@ const BENCHMARKS: readonly Benchmark[] = [
   { file: 'memory.ts', title: 'Memory', out: 'memory' },
   { file: 'memory-flood.ts', title: 'Memory: a flood of state changes to 100 WebSocket clients', out: 'memory-flood' },
   { file: 'startup.ts', title: 'Startup', out: 'startup' },
+  {
+    file: 'unit-flood.ts',
+    title: 'As the systemd unit starts it: ready time, and memory after 20,000 changes to 100 subscribers (demo)',
+    out: 'unit-flood',
+  },
   { file: 'state-table.ts', title: 'State table: updates/s' },
   { file: 'ws-fanout.ts', title: 'WebSocket fan-out' },
   { file: 'gpio-latency.ts', title: 'GPIO edge to WebSocket latency' },

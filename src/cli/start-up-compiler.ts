@@ -28,10 +28,9 @@ export function holdOptimizingCompiler(
   execArgv: readonly string[],
   nodeOptions: string | undefined,
   maxHoldMs = MAX_HOLD_MS,
+  beforeRelease: () => void = () => {},
 ): CompilerHold {
-  const given = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)];
-  if (given.some((flag) => OPTIMIZER_FLAG.test(flag))) return { serving: () => {}, released: Promise.resolve() };
-  setFlagsFromString('--no-turbofan');
+  if (!turnOptimizerOff(execArgv, nodeOptions)) return { serving: () => {}, released: Promise.resolve() };
   let held = true;
   let watch: NodeJS.Timeout | undefined;
   let resolveReleased = (): void => {};
@@ -43,6 +42,7 @@ export function holdOptimizingCompiler(
     held = false;
     clearTimeout(deadline);
     clearInterval(watch);
+    beforeRelease();
     setFlagsFromString('--turbofan');
     resolveReleased();
   };
@@ -59,6 +59,17 @@ export function holdOptimizingCompiler(
     watch.unref();
   };
   return { serving, released };
+}
+
+/**
+ * Turns TurboFan off unless node's flags already decide about the optimizer; whether it did. The built hub's launcher
+ * calls it too, before it compiles the hub (src/cli/serve-flags.ts).
+ */
+export function turnOptimizerOff(execArgv: readonly string[], nodeOptions: string | undefined): boolean {
+  const given = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)];
+  if (given.some((flag) => OPTIMIZER_FLAG.test(flag))) return false;
+  setFlagsFromString('--no-turbofan');
+  return true;
 }
 
 export interface CompilerHold {

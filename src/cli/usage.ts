@@ -15,6 +15,8 @@ export class UsageError extends Error {
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
+/** Where `serve` keeps its data without --data. */
+export const DEFAULT_DATA_DIR = './data';
 
 export const MAIN_USAGE = `Usage: hearth <command> [options]
 

@@ -15,9 +15,9 @@ import {
   RENDER_TEMPLATE_ID,
   SERVER_ID,
   type SinkKind,
-} from './flow.js';
-import type { ChildMessage, ParentMessage } from './ipc.js';
-import { startWsRecorder } from './ws-recorder.js';
+} from './node-red-flow.js';
+import type { ChildMessage, ParentMessage } from './node-red-ipc.js';
+import { startWsRecorder } from './node-red-ws-recorder.js';
 
 /**
  * End to end with Node-RED 4.1 and node-red-contrib-home-assistant-websocket 0.80: Node-RED runs in a child

@@ -1,8 +1,8 @@
 import t from 'tap';
 import { ManualClock } from '../../src/core/clock.js';
-import { MINIMAL_CONFIG, startTestHub } from '../helpers/hub.js';
-import { ManualScheduler } from '../helpers/manual-scheduler.js';
-import { waitForState } from '../helpers/wait.js';
+import { MINIMAL_CONFIG, startTestHub } from './hub.js';
+import { ManualScheduler } from './manual-scheduler.js';
+import { waitForState } from './wait.js';
 
 const YAML = `${MINIMAL_CONFIG}
 input_boolean:

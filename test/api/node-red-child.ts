@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { ChildMessage, ParentMessage } from './ipc.js';
+import type { ChildMessage, ParentMessage } from './node-red-ipc.js';
 
 /**
  * Node-RED for the end-to-end test, in a child process of its own: node-red-contrib-home-assistant-websocket

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import t from 'tap';
 import { ManualClock } from '../../src/core/clock.js';
 import type { JsonObject } from '../../src/core/json.js';
-import { MINIMAL_CONFIG, startTestHub, type Teardown } from '../helpers/hub.js';
-import { ManualScheduler } from '../helpers/manual-scheduler.js';
-import { waitForState } from '../helpers/wait.js';
+import { MINIMAL_CONFIG, startTestHub, type Teardown } from './hub.js';
+import { ManualScheduler } from './manual-scheduler.js';
+import { waitForState } from './wait.js';
 
 const T0 = Date.UTC(2026, 0, 15, 6, 0, 0) * 1000;
 const MINUTE = 60_000_000;

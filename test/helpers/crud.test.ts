@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { WsClient, type WsMessage } from '../api/ws-client.js';
-import { writeGuestAuth } from '../helpers/guest.js';
-import { MINIMAL_CONFIG, startTestHub, type Teardown } from '../helpers/hub.js';
-import { waitForState } from '../helpers/wait.js';
+import { writeGuestAuth } from './guest.js';
+import { MINIMAL_CONFIG, startTestHub, type Teardown } from './hub.js';
+import { waitForState } from './wait.js';
 
 const YAML = `${MINIMAL_CONFIG}
 input_boolean:
@@ -13,7 +13,7 @@ input_boolean:
 `;
 
 async function dataDir(t: Teardown): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'hearth-helpers-ws-'));
+  const dir = await mkdtemp(join(tmpdir(), 'hearth-helpers-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   return dir;
 }
