@@ -27,6 +27,7 @@ import {
   secretsSourceFor,
   tagArgument,
   tagPosition,
+  yaml11Booleans,
   yamlFilesUnder,
 } from './include-tags.js';
 import { pathFromAncestors, positionAt, type SourceFile } from './positions.js';
@@ -80,7 +81,13 @@ export class YamlFiles {
     const doc = parseDocument(text, {
       lineCounter: lines,
       prettyErrors: false,
-      customTags: [secretTag, ...includeTags],
+      // YAML 1.1's booleans before the core schema's (whose true/false they include).
+      customTags: (tags) => [
+        ...yaml11Booleans,
+        ...tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:bool'),
+        secretTag,
+        ...includeTags,
+      ],
       merge: true,
       uniqueKeys: true,
     });
