@@ -4,7 +4,8 @@ import { readHttpSettings } from './auth/http-section.js';
 import { AuthStore } from './auth/store.js';
 import { automationIntegration } from './automation/integration.js';
 import { TimeZone } from './automation/local-time.js';
-import { readConfigFile } from './config/load.js';
+import { customizer } from './config/core-section.js';
+import { formatIssue, readConfigFile } from './config/load.js';
 import type { HubConfig } from './config/types.js';
 import type { Clock } from './core/clock.js';
 import type { Component } from './core/component.js';
@@ -118,6 +119,8 @@ export class Hub {
 
   static async start(options: HubOptions): Promise<Hub> {
     const { config, log, dataDir } = options;
+    // What the configuration asks for and hearth ignores (a Home Assistant integration it does not have), once each.
+    for (const w of config.warnings ?? []) log.warn({ file: w.file, line: w.line, section: w.path[0] }, formatIssue(w));
     const core = new Core({ maxEntities: config.hub.max_entities, clock: options.clock, log });
     core.runState = 'STARTING';
     for (const domain of DOMAINS) domain.registerServices(core);
@@ -138,6 +141,8 @@ export class Hub {
     });
     // Before the parts: entities and devices they register get their stored registry settings.
     const registries = new Registries({ core, dataDir, sections: config.sections, log: log.child({ module: 'registry' }) });
+    // `homeassistant: customize`: attributes over every state an entity writes.
+    if (config.core !== undefined) registries.entities.setStateCustomize(customizer(config.core.customize));
     const zone = TimeZone.of(config.hub.time_zone);
     const templates = templateEngineFor(core, registries, config.hub.time_zone);
     let parts: Parts | undefined;

@@ -155,3 +155,40 @@ export function readCoreExtras(r: ConfigReader): CoreExtras {
   r.raw('packages');
   return { customize, allowlist_external_dirs, allowlist_external_urls, media_dirs: media, radius, debug };
 }
+
+/** fnmatch's pattern (Home Assistant's customize_glob and entity_globs): `*`, `?` and `[...]`, the rest literal. */
+export function fnmatchRegExp(glob: string): RegExp {
+  let out = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i] as string;
+    if (c === '*') out += '.*';
+    else if (c === '?') out += '.';
+    else if (c === '[') {
+      const end = glob.indexOf(']', i + 2);
+      if (end < 0) out += '\\[';
+      else {
+        const body = glob.slice(i + 1, end).replace(/\\/g, '\\\\');
+        out += `[${body.startsWith('!') ? `^${body.slice(1)}` : body}]`;
+        i = end;
+      }
+    } else out += c.replace(/[.+^${}()|\\/\]]/g, '\\$&');
+  }
+  return new RegExp(`^${out}$`, 's');
+}
+
+/**
+ * Home Assistant's EntityValues: the customized attributes of an entity, its domain's first, then each matching glob
+ * in order, then its own, each over the one before. Undefined when nothing applies.
+ */
+export function customizer(config: CustomizeConfig): (entityId: string) => JsonObject | undefined {
+  if (config.exact.size === 0 && config.domain.size === 0 && config.glob.length === 0) return () => undefined;
+  const globs = config.glob.map(([pattern, values]) => [fnmatchRegExp(pattern), values] as const);
+  return (entityId) => {
+    const domain = entityId.slice(0, entityId.indexOf('.'));
+    let out: JsonObject | undefined = config.domain.get(domain);
+    for (const [re, values] of globs) if (re.test(entityId)) out = { ...out, ...values };
+    const own = config.exact.get(entityId);
+    if (own !== undefined) out = { ...out, ...own };
+    return out;
+  };
+}

@@ -8,7 +8,7 @@ import { ConfigFileError, type LocatedIssue, type SectionProblem, sortIssues } f
 import { readHubSection } from './hub-section.js';
 import { closestName, haDomains, ignoredBecause } from './known-sections.js';
 import { Origins } from './origins.js';
-import { mergePackages } from './packages.js';
+import { mergePackages, type PackageOrigins } from './packages.js';
 import { type Anchor, type FilePosition, locate } from './positions.js';
 import type { ConfigIssue, ConfigPath } from './reader.js';
 import { ConfigReader } from './reader.js';
@@ -92,12 +92,15 @@ function readConfig(text: string, path: string | null, validators: SectionValida
   const issues: SectionIssue[] = [];
   const warned: ConfigIssue[] = [];
   const { origins, ...config } = validate(root, absPath, validators, issues, warned);
+  // The hub section's and the packages' warnings came with the problems.
+  for (const w of issues.filter((i) => i.warning)) warned.push({ path: w.path, message: w.message });
+  const failures = issues.filter((i) => !i.warning);
   const problems = located.map((issue): SectionProblem => {
     const section = sectionOf(issue.path, validators);
     const sectionPath = section === null ? undefined : origins.get(section)?.toSection(section, issue.path);
     return sectionPath === undefined ? { ...issue, section } : { ...issue, section, sectionPath };
   });
-  for (const issue of issues) {
+  for (const issue of failures) {
     if (files.failed.some((p) => startsWith(issue.path, p))) continue;
     const anchor: Anchor = /^unknown (option|section)/.test(issue.message) ? 'key' : 'value';
     const at = locate(parsed.doc, parsed.source, files.sources, issue.path, anchor);
@@ -110,7 +113,7 @@ function readConfig(text: string, path: string | null, validators: SectionValida
     problems.push(issue.sectionPath === undefined ? problem : { ...problem, sectionPath: issue.sectionPath });
   }
   const warnings = warned.map((w) => ({ ...locate(parsed.doc, parsed.source, files.sources, w.path, 'key'), ...w }));
-  return { ...config, problems: sortIssues(problems, file), warnings: sortIssues(warnings, file) };
+  return { ...config, problems: sortIssues(problems, file), warnings: sortIssues([...files.warnings, ...warnings], file) };
 }
 
 /** The section a problem is in: `automation` for `automation manual:`; null for the document itself and `hub:`. */
@@ -166,7 +169,7 @@ function validate(
       const why = ignoredBecause(configDir, section);
       if (why !== undefined) {
         // One warning per section, however many labelled keys or packages give it.
-        if (!ignored.has(section)) warnings.push({ path: [key], message: why });
+        if (!ignored.has(section)) warnings.push({ path: Object.hasOwn(given, key) ? [key] : packagePlace(merged.origins.get(key), key), message: why });
         ignored.add(section);
       } else issues.push({ path: [key], message: unknownSection(section, validators) });
       continue;
@@ -186,9 +189,18 @@ function validate(
     const found: ConfigIssue[] = [];
     parsed.set(section, validator(value as JsonValue, [section], found, hub));
     const o = origins.get(section) as Origins;
-    for (const issue of found) issues.push({ ...issue, path: o.toFile(issue.path), sectionPath: issue.path });
+    for (const issue of found) {
+      if (issue.warning) warnings.push({ path: o.toFile(issue.path), message: issue.message });
+      else issues.push({ ...issue, path: o.toFile(issue.path), sectionPath: issue.path });
+    }
   }
   return { hub, core, path, sections, parsed, origins };
+}
+
+/** Where a section that only packages give is, for its warning: the first package's. */
+function packagePlace(from: PackageOrigins | undefined, key: string): ConfigPath {
+  const [first] = [...(from?.names.values() ?? []), ...(from?.items.values() ?? [])];
+  return first === undefined ? [key] : first.slice(0, 4);
 }
 
 /** An unknown section's problem: the closest known name, and the sections hearth reads. */

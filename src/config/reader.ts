@@ -7,6 +7,8 @@ export type ConfigPath = readonly (string | number)[];
 export interface ConfigIssue {
   readonly path: ConfigPath;
   readonly message: string;
+  /** A key accepted but not honoured (Home Assistant's `recorder: db_url`): said once, never a refusal. */
+  readonly warning?: true;
 }
 
 /** Thrown when a configuration has problems; every problem is listed, not only the first. */
@@ -52,6 +54,12 @@ export class ConfigReader {
 
   problem(key: string | number | undefined, message: string): void {
     this.issues.push({ path: key === undefined ? this.path : [...this.path, key], message });
+  }
+
+  /** A key that is accepted and not honoured: a warning naming it and why, never a problem. */
+  warn(key: string, message: string): void {
+    this.raw(key);
+    this.issues.push({ path: [...this.path, key], message, warning: true });
   }
 
   has(key: string): boolean {
