@@ -92,9 +92,13 @@ function readServerKeys(r: ConfigReader): void {
     r.problem('server_host', 'expected an address or a list of addresses, e.g. 0.0.0.0 or ::');
   if (r.has('cors_allowed_origins')) {
     r.stringList('cors_allowed_origins');
-    r.warn('cors_allowed_origins', "accepted and not honoured: hearth's API sends no CORS headers (serve a web client from the hub or through a proxy)");
+    r.warn(
+      'cors_allowed_origins',
+      "accepted and not honoured: hearth's API sends no CORS headers (serve a web client from the hub or through a proxy)",
+    );
   }
-  if (r.has('ssl_peer_certificate')) r.warn('ssl_peer_certificate', 'accepted and not honoured: hearth does not ask clients for certificates');
+  if (r.has('ssl_peer_certificate'))
+    r.warn('ssl_peer_certificate', 'accepted and not honoured: hearth does not ask clients for certificates');
   r.oneOf('ssl_profile', ['modern', 'intermediate'] as const);
   r.boolean('use_x_frame_options', true);
   if (r.has('base_url')) r.warn('base_url', 'Home Assistant removed base_url; use external_url and internal_url under homeassistant:');

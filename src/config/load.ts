@@ -113,7 +113,10 @@ function readConfig(text: string, path: string | null, validators: SectionValida
     problems.push(issue.sectionPath === undefined ? problem : { ...problem, sectionPath: issue.sectionPath });
   }
   const warnings = warned.map((w) => ({ ...locate(parsed.doc, parsed.source, files.sources, w.path, 'key'), ...w }));
-  return { ...config, problems: sortIssues(problems, file), warnings: sortIssues([...files.warnings, ...warnings], file) };
+  // A folder missing under an ignored section is not worth a second line.
+  const ignoredKeys = new Set(warned.filter((w) => w.path.length === 1).map((w) => w.path[0]));
+  const fileWarnings = files.warnings.filter((w) => !ignoredKeys.has(w.path[0] as string));
+  return { ...config, problems: sortIssues(problems, file), warnings: sortIssues([...fileWarnings, ...warnings], file) };
 }
 
 /** The section a problem is in: `automation` for `automation manual:`; null for the document itself and `hub:`. */
@@ -169,7 +172,8 @@ function validate(
       const why = ignoredBecause(configDir, section);
       if (why !== undefined) {
         // One warning per section, however many labelled keys or packages give it.
-        if (!ignored.has(section)) warnings.push({ path: Object.hasOwn(given, key) ? [key] : packagePlace(merged.origins.get(key), key), message: why });
+        if (!ignored.has(section))
+          warnings.push({ path: Object.hasOwn(given, key) ? [key] : packagePlace(merged.origins.get(key), key), message: why });
         ignored.add(section);
       } else issues.push({ path: [key], message: unknownSection(section, validators) });
       continue;
