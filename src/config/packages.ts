@@ -1,10 +1,11 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
+import { isHaDomain } from './known-sections.js';
 import type { ConfigIssue, ConfigPath } from './reader.js';
 
 /**
  * Sections whose packages are joined as lists (Home Assistant: an integration with a PLATFORM_SCHEMA, or whose config
- * platform says PACKAGE_MERGE_HINT = "list"); every other section's are merged as mappings. A section not named here
- * is joined as a list too when either side already is one.
+ * platform says PACKAGE_MERGE_HINT = "list", or whose schema is a list); every other Home Assistant section's are merged
+ * as mappings. A section of hearth's own (`virtual:`) is joined as a list when either side already is one.
  */
 const LIST_SECTIONS: ReadonlySet<string> = new Set([
   'automation',
@@ -35,6 +36,12 @@ const LIST_SECTIONS: ReadonlySet<string> = new Set([
   'vacuum',
   'water_heater',
   'weather',
+  'zone',
+  'person',
+  'rest',
+  'command_line',
+  'modbus',
+  'panel_custom',
 ]);
 
 /** Where merged content came from: per top-level key, each mapping name's and each list item's place in the file. */
@@ -133,7 +140,8 @@ export function mergePackages(
       }
       const compPath = [...packPath, comp];
       const have = Object.hasOwn(out, comp) ? out[comp] : undefined;
-      if (LIST_SECTIONS.has(domain) || Array.isArray(compValue) || Array.isArray(have)) {
+      const asList = LIST_SECTIONS.has(domain) || (!isHaDomain(domain) && (Array.isArray(compValue) || Array.isArray(have)));
+      if (asList) {
         const before = ensureList(have).filter(truthy);
         const added = Array.isArray(compValue) ? compValue : [compValue];
         const o = originOf(comp);
