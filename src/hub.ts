@@ -31,6 +31,7 @@ import { INTEGRATIONS, REQUIRED_SECTIONS, SECTION_VALIDATORS } from './sections.
 import { templateEngineFor, textRenderer } from './template/index.js';
 import type { BackoffOptions } from './util/backoff.js';
 import { ErrorLog } from './util/error-log.js';
+import type { LogLevels } from './util/logger.js';
 import { type Scheduler, scopedScheduler, timersScheduler } from './util/scheduler.js';
 
 /** Re-exported for tests and benches; check-config imports ./sections.js so it never loads uWS. */
@@ -49,6 +50,8 @@ export interface HubOptions {
   readonly scheduler?: Scheduler;
   /** Random source for the virtual devices (tests seed it). */
   readonly random?: () => number;
+  /** The log's levels, for the `logger:` section (serve passes its logger's). */
+  readonly logLevels?: LogLevels;
   /** The optional parts, in start order; INTEGRATIONS by default (tests swap one for a fake: withIntegrations). */
   readonly integrations?: readonly AnyIntegration[];
   /** How long start() waits for a part before carrying on without it (10 s). */
@@ -174,6 +177,7 @@ export class Hub {
         reloadConfig: config.path === null ? async () => config : () => readConfigFile(config.path, SECTION_VALIDATORS, REQUIRED_SECTIONS),
         mqtt,
         random: options.random,
+        logLevels: options.logLevels,
       },
       log,
       scheduler,

@@ -2,9 +2,11 @@ import { DRIVER_INTEGRATIONS } from '../drivers/index.js';
 import { HTTP_SECTION_VALIDATOR } from './auth/http-section.js';
 import { automationIntegration } from './automation/integration.js';
 import type { SectionValidators } from './config/load.js';
+import { loggerIntegration } from './core-config/logger.js';
 import { helpersIntegration } from './helpers/index.js';
 import type { AnyIntegration } from './integration/integration.js';
 import { mqttIntegration } from './mqtt/integration.js';
+import { parseEntityFilterSection } from './recorder/config.js';
 import { recorderIntegration } from './recorder/integration.js';
 import { REGISTRY_SECTION_VALIDATORS } from './registry/index.js';
 import { templateIntegration } from './template-entities/index.js';
@@ -17,6 +19,7 @@ import { thermostatIntegration } from './thermostat/index.js';
  */
 export const INTEGRATIONS: readonly AnyIntegration[] = [
   recorderIntegration,
+  loggerIntegration,
   helpersIntegration,
   ...DRIVER_INTEGRATIONS,
   mqttIntegration,
@@ -43,6 +46,9 @@ export const SECTION_VALIDATORS: SectionValidators = {
   ...Object.fromEntries(INTEGRATIONS.flatMap((i) => Object.entries(i.sections))),
   http: HTTP_SECTION_VALIDATOR,
   ...REGISTRY_SECTION_VALIDATORS,
+  // Home Assistant's include/exclude for its history panel and logbook (the logbook applies its own).
+  history: parseEntityFilterSection,
+  logbook: parseEntityFilterSection,
   // Home Assistant's "load the default integrations"; hearth's are built in, so it is accepted and does nothing.
   default_config: (value, path, issues) => {
     if (value !== null) issues.push({ path, message: 'takes no options: write `default_config:` alone (or leave it out)' });

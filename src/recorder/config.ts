@@ -72,3 +72,18 @@ export function parseRecorderSection(value: JsonValue | undefined, path: ConfigP
   r.rejectUnknown();
   return config;
 }
+
+/** `history:` and `logbook:`: Home Assistant's include/exclude of domains, entities and entity_globs. */
+export interface EntityFilterSection {
+  readonly include: EntityFilterConfig;
+  readonly exclude: EntityFilterConfig;
+}
+
+/** Reads `history:` or `logbook:` (INCLUDE_EXCLUDE_BASE_FILTER_SCHEMA; logbook's exclude may list event_types too). */
+export function parseEntityFilterSection(value: JsonValue, path: ConfigPath, issues: ConfigIssue[]): EntityFilterSection {
+  if (value === null) return { include: EMPTY_FILTER, exclude: EMPTY_FILTER };
+  const r = ConfigReader.of(value, path, issues);
+  const section = { include: filterOf(r.child('include'), false), exclude: filterOf(r.child('exclude'), path[0] === 'logbook') };
+  r.rejectUnknown();
+  return section;
+}

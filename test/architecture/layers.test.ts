@@ -23,6 +23,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   template: ['core', 'util', 'config', 'registry'],
   integration: ['core', 'util', 'config', 'registry', 'template'],
   helpers: ['core', 'util', 'config', 'storage', 'domains', 'integration'],
+  'core-config': ['core', 'util', 'config', 'registry', 'integration'],
   drivers: ['core', 'util', 'config', 'storage', 'domains', 'integration'],
   trace: ['core', 'util'],
   automation: ['core', 'util', 'config', 'storage', 'domains', 'registry', 'restore', 'template', 'trace', 'integration'],
@@ -44,6 +45,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'helpers',
     'template-entities',
     'thermostat',
+    'core-config',
   ],
   hub: [
     'core',
@@ -69,6 +71,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'api',
     'web',
     'sections',
+    'core-config',
   ],
   cli: ['core', 'util', 'version', 'config', 'storage', 'auth', 'http', 'hub', 'sections'],
 };

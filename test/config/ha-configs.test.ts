@@ -24,7 +24,7 @@ const CASES: readonly Case[] = [
   { name: 'default-2021', ignored: ['tts', 'group'], entities: [] },
   {
     name: 'cottage',
-    ignored: ['shell_command', 'logger', 'history', 'logbook'],
+    ignored: ['shell_command'],
     entities: [
       'input_boolean.guest_mode',
       'input_boolean.holiday',
@@ -72,7 +72,7 @@ const CASES: readonly Case[] = [
   },
   {
     name: 'house',
-    ignored: ['logger', 'history', 'logbook'],
+    ignored: [],
     entities: [
       'input_boolean.night_mode',
       'input_boolean.debug_mode',
