@@ -2,6 +2,7 @@ import { DRIVER_INTEGRATIONS } from '../drivers/index.js';
 import { HTTP_SECTION_VALIDATOR } from './auth/http-section.js';
 import { automationIntegration } from './automation/integration.js';
 import type { SectionValidators } from './config/load.js';
+import { coreConfigIntegration } from './core-config/core-config.js';
 import { loggerIntegration } from './core-config/logger.js';
 import { helpersIntegration } from './helpers/index.js';
 import type { AnyIntegration } from './integration/integration.js';
@@ -20,6 +21,7 @@ import { thermostatIntegration } from './thermostat/index.js';
 export const INTEGRATIONS: readonly AnyIntegration[] = [
   recorderIntegration,
   loggerIntegration,
+  coreConfigIntegration,
   helpersIntegration,
   ...DRIVER_INTEGRATIONS,
   mqttIntegration,
