@@ -123,7 +123,7 @@ export class Hub {
   static async start(options: HubOptions): Promise<Hub> {
     const { config, log, dataDir } = options;
     // What the configuration asks for and hearth ignores (a Home Assistant integration it does not have), once each.
-    for (const w of config.warnings ?? []) log.warn({ file: w.file, line: w.line, section: w.path[0] }, formatIssue(w));
+    for (const w of config.warnings ?? []) log.warn({ file: w.file, line: w.line, section: w.path[0] }, '%s', formatIssue(w));
     const core = new Core({ maxEntities: config.hub.max_entities, clock: options.clock, log });
     core.runState = 'STARTING';
     for (const domain of DOMAINS) domain.registerServices(core);

@@ -121,8 +121,13 @@ function readConfig(text: string, path: string | null, validators: SectionValida
 
 /** The section a problem is in: `automation` for `automation manual:`; null for the document itself and `hub:`. */
 function sectionOf(path: ConfigPath, validators: SectionValidators): string | null {
+  const inHub = path[0] === 'homeassistant' || path[0] === 'hub';
+  // Home Assistant's keys beside the hub settings (customize, allowlists, a package as a whole): the entries with
+  // problems are left out and the hub starts, as Home Assistant skips a bad package.
+  if (inHub && typeof path[1] === 'string' && CORE_EXTRA_KEYS.has(path[1]) && !(path[1] === 'packages' && path.length > 3))
+    return 'core_config';
   // A package's section is that section's (`homeassistant: packages: lights: light:` is `light`).
-  const key = (path[0] === 'homeassistant' || path[0] === 'hub') && path[1] === 'packages' && path.length > 3 ? path[3] : path[0];
+  const key = inHub && path[1] === 'packages' && path.length > 3 ? path[3] : path[0];
   if (typeof key !== 'string' || key === 'hub' || key === 'homeassistant') return null;
   const section = LABELLED_KEY.exec(key)?.[1] ?? key;
   return Object.hasOwn(validators, section) ? section : key;
@@ -216,6 +221,19 @@ function unknownSection(section: string, validators: SectionValidators): string 
 }
 
 const LABELLED_KEY = /^([a-z0-9_]+) +\S.*$/;
+
+const CORE_EXTRA_KEYS: ReadonlySet<string> = new Set([
+  'customize',
+  'customize_domain',
+  'customize_glob',
+  'packages',
+  'allowlist_external_dirs',
+  'whitelist_external_dirs',
+  'allowlist_external_urls',
+  'media_dirs',
+  'auth_providers',
+  'auth_mfa_modules',
+]);
 
 /** More of a section under a labelled key: lists are joined, mappings merged (a name given twice is a problem). */
 function mergeSection(

@@ -53,6 +53,11 @@ export interface PackageOrigins {
 const PACKAGE_NAME = /^[a-zA-Z0-9_\- ]+$/;
 const DOMAIN_KEY = /^([a-z0-9_]+)(?: +\S.*)?$/;
 
+/** A mapping for keys from the file: without a prototype, so `__proto__:` is a key like any other. */
+function dict(from?: JsonObject): Record<string, JsonValue> {
+  return Object.assign(Object.create(null) as Record<string, JsonValue>, from);
+}
+
 /** Python's falsy: None, false, 0, "", [], {} (cv.remove_falsy). */
 function truthy(v: JsonValue): boolean {
   if (v === null || v === false || v === 0 || v === '') return false;
@@ -72,7 +77,7 @@ function recursiveMerge(conf: Record<string, JsonValue>, pack: JsonObject): stri
   for (const [key, value] of Object.entries(pack)) {
     if (isJsonObject(value)) {
       if (Object.keys(value).length === 0) continue;
-      const have = Object.hasOwn(conf, key) && isJsonObject(conf[key]) ? { ...(conf[key] as JsonObject) } : {};
+      const have = dict(Object.hasOwn(conf, key) && isJsonObject(conf[key]) ? (conf[key] as JsonObject) : undefined);
       duplicate = recursiveMerge(have, value);
       conf[key] = have;
     } else if (Array.isArray(value)) {
@@ -98,7 +103,7 @@ export function mergePackages(
   at: ConfigPath,
   issues: ConfigIssue[],
 ): { config: JsonObject; origins: Map<string, PackageOrigins> } {
-  const out: Record<string, JsonValue> = { ...config };
+  const out = dict(config);
   const origins = new Map<string, PackageOrigins>();
   if (packages === undefined || packages === null) return { config: out, origins };
   if (!isJsonObject(packages)) {
@@ -164,7 +169,7 @@ export function mergePackages(
         fail(comp, `integration '${comp}' cannot be merged, dict expected in main config`);
         continue;
       }
-      const merged: Record<string, JsonValue> = { ...((have ?? {}) as JsonObject) };
+      const merged = dict((have ?? undefined) as JsonObject | undefined);
       const duplicate = recursiveMerge(merged, pack);
       if (duplicate !== undefined) {
         fail(comp, `integration '${comp}' has duplicate key '${duplicate}'`);

@@ -121,7 +121,7 @@ export class ConfigReader {
     // Home Assistant's cv.boolean: "on", "yes", "enable", 1... as well.
     const b = haBoolean(v);
     if (b === undefined) {
-      this.problem(key, `${JSON.stringify(v)} is not allowed: expected true or false (or on/off, yes/no)`);
+      this.problem(key, `${JSON.stringify(v)} is not allowed: expected true or false`);
       return defaultValue;
     }
     return b;

@@ -95,3 +95,25 @@ t.test('recorder: db_url accepted with a warning that never repeats it', async (
   t.match(config.warnings?.[0], { line: 2, message: /db_url.*|accepted and not honoured/ });
   t.notMatch(JSON.stringify(config.warnings), /secret/);
 });
+
+t.test('a bad customize entry or package leaves that entry out and the hub starts; a bad hub key stops it', async (t) => {
+  const text = [
+    'homeassistant:',
+    '  customize:',
+    '    Not An Id: {icon: "mdi:x"}',
+    '    light.ok: {icon: "mdi:y"}',
+    '  packages:',
+    '    "bad.name": {}',
+    '',
+  ].join('\n');
+  const config = readConfigText(text, null, SECTION_VALIDATORS);
+  t.same(
+    config.problems.map((p) => `${p.line} ${p.section}: ${p.message}`),
+    [
+      '3 core_config: "Not An Id" is not allowed: expected an entity id such as light.kitchen',
+      '6 core_config: "bad.name" is not allowed: expected a package name of letters, digits, _, - and spaces',
+    ],
+  );
+  t.same([...(config.core?.customize.exact.keys() ?? [])], ['light.ok']);
+  t.throws(() => readConfigText('homeassistant:\n  latitude: 100\n', null, SECTION_VALIDATORS), { message: /homeassistant.latitude/ });
+});

@@ -181,3 +181,12 @@ t.test("in a file: a validator's problem in a package's item points into the pac
     t.same(issue?.path, ['homeassistant', 'packages', 'p1', 'input_boolean', 'bad']);
   }
 });
+
+t.test('a package section named __proto__ is a key like any other, never a prototype', async (t) => {
+  const config = readConfigText('homeassistant:\n  packages:\n    p:\n      "__proto__": {polluted: true}\n', null, VALIDATORS);
+  t.equal(({} as Record<string, unknown>).polluted, undefined);
+  t.match(
+    config.problems.map((p) => p.message),
+    [/^unknown section/],
+  );
+});
