@@ -216,8 +216,8 @@ function packagePlace(from: PackageOrigins | undefined, key: string): ConfigPath
 function unknownSection(section: string, validators: SectionValidators): string {
   const ours = Object.keys(validators).sort();
   const near = closestName(section, ['hub', 'homeassistant', ...ours]) ?? closestName(section, haDomains());
-  const hint = near === undefined ? '' : ` (did you mean ${near}?)`;
-  return `unknown section${hint}: no integration of hearth's or Home Assistant's has this name; allowed: ${['hub', ...ours].join(', ')}, or a Home Assistant integration's (ignored with a warning)`;
+  const hint = near === undefined ? '' : ` Did you mean ${near}?`;
+  return `unknown section; allowed: ${['hub', ...ours].join(', ')}, or a Home Assistant integration's (accepted and ignored with a warning).${hint}`;
 }
 
 const LABELLED_KEY = /^([a-z0-9_]+) +\S.*$/;
