@@ -163,7 +163,7 @@ function validate(
   const merged = mergePackages(given, hubReader.value.packages, [hubKey, 'packages'], issues);
   const doc = merged.config;
   const core = withPackageCustomize(read.core, hubReader.value.packages, [hubKey, 'packages'], warnings);
-  const hub = withHttpPort(read.hub, doc.http, issues);
+  const hub = withHttpPort(read.hub, doc.http, warnings);
   const sections: Record<string, JsonObject | readonly JsonObject[]> = {};
   const origins = new Map<string, Origins>();
   const configDir = path === null ? null : dirname(path);
@@ -287,7 +287,7 @@ function withPackageCustomize(core: CoreExtras, packages: JsonValue | undefined,
 }
 
 /** `http: server_port` and `server_host`, Home Assistant's place for them; `hub: port` and `host` stay as aliases. */
-function withHttpPort(hub: HubSection, http: JsonValue | undefined, issues: ConfigIssue[]): HubSection {
+function withHttpPort(hub: HubSection, http: JsonValue | undefined, warnings: ConfigIssue[]): HubSection {
   if (!isJsonObject(http)) return hub;
   const r = new ConfigReader(http, ['http'], []);
   const port = r.number('server_port', { integer: true, min: 1, max: 65535 });
@@ -295,7 +295,7 @@ function withHttpPort(hub: HubSection, http: JsonValue | undefined, issues: Conf
   // Home Assistant takes a list of addresses; hearth listens on one (the first).
   const host = Array.isArray(hostValue) ? hostValue[0] : hostValue;
   if (Array.isArray(hostValue) && hostValue.length > 1)
-    issues.push({ path: ['http', 'server_host'], message: 'hearth listens on one address: give one (0.0.0.0 or :: for all)' });
+    warnings.push({ path: ['http', 'server_host'], message: `hearth listens on one address, the first: ${String(host)} (0.0.0.0 or :: for all)` });
   return {
     ...hub,
     ...(port === undefined ? {} : { port }),
