@@ -295,7 +295,10 @@ function withHttpPort(hub: HubSection, http: JsonValue | undefined, warnings: Co
   // Home Assistant takes a list of addresses; hearth listens on one (the first).
   const host = Array.isArray(hostValue) ? hostValue[0] : hostValue;
   if (Array.isArray(hostValue) && hostValue.length > 1)
-    warnings.push({ path: ['http', 'server_host'], message: `hearth listens on one address, the first: ${String(host)} (0.0.0.0 or :: for all)` });
+    warnings.push({
+      path: ['http', 'server_host'],
+      message: `hearth listens on one address, the first: ${String(host)} (0.0.0.0 or :: for all)`,
+    });
   return {
     ...hub,
     ...(port === undefined ? {} : { port }),
