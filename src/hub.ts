@@ -4,7 +4,8 @@ import { readHttpSettings } from './auth/http-section.js';
 import { AuthStore } from './auth/store.js';
 import { automationIntegration } from './automation/integration.js';
 import { TimeZone } from './automation/local-time.js';
-import { readConfigFile } from './config/load.js';
+import { customizer } from './config/core-section.js';
+import { formatIssue, readConfigFile } from './config/load.js';
 import type { HubConfig } from './config/types.js';
 import type { Clock } from './core/clock.js';
 import type { Component } from './core/component.js';
@@ -32,6 +33,7 @@ import { INTEGRATIONS, REQUIRED_SECTIONS, SECTION_VALIDATORS } from './sections.
 import { templateEngineFor, textRenderer } from './template/index.js';
 import type { BackoffOptions } from './util/backoff.js';
 import { ErrorLog } from './util/error-log.js';
+import type { LogLevels } from './util/logger.js';
 import { type Scheduler, scopedScheduler, timersScheduler } from './util/scheduler.js';
 
 /** Re-exported for tests and benches; check-config imports ./sections.js so it never loads uWS. */
@@ -50,6 +52,8 @@ export interface HubOptions {
   readonly scheduler?: Scheduler;
   /** Random source for the virtual devices (tests seed it). */
   readonly random?: () => number;
+  /** The log's levels, for the `logger:` section (serve passes its logger's). */
+  readonly logLevels?: LogLevels;
   /** The optional parts, in start order; INTEGRATIONS by default (tests swap one for a fake: withIntegrations). */
   readonly integrations?: readonly AnyIntegration[];
   /** How long start() waits for a part before carrying on without it (10 s). */
@@ -125,6 +129,8 @@ export class Hub {
 
   static async start(options: HubOptions): Promise<Hub> {
     const { config, log, dataDir } = options;
+    // What the configuration asks for and hearth ignores (a Home Assistant integration it does not have), once each.
+    for (const w of config.warnings ?? []) log.warn({ file: w.file, line: w.line, section: w.path[0] }, '%s', formatIssue(w));
     const core = new Core({ maxEntities: config.hub.max_entities, clock: options.clock, log });
     core.runState = 'STARTING';
     for (const domain of DOMAINS) domain.registerServices(core);
@@ -145,6 +151,8 @@ export class Hub {
     });
     // Before the parts: entities and devices they register get their stored registry settings.
     const registries = new Registries({ core, dataDir, sections: config.sections, log: log.child({ module: 'registry' }) });
+    // `homeassistant: customize`: attributes over every state an entity writes.
+    if (config.core !== undefined) registries.entities.setStateCustomize(customizer(config.core.customize));
     const zone = TimeZone.of(config.hub.time_zone);
     const templates = templateEngineFor(core, registries, config.hub.time_zone);
     let parts: Parts | undefined;
@@ -177,6 +185,7 @@ export class Hub {
         mqtt,
         random: options.random,
         httpPort: () => http.listening.port,
+        logLevels: options.logLevels,
       },
       log,
       scheduler,

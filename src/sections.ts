@@ -3,6 +3,8 @@ import { HTTP_SECTION_VALIDATOR } from './auth/http-section.js';
 import { automationIntegration } from './automation/integration.js';
 import type { SectionValidators } from './config/load.js';
 import { groupIntegration } from './group/index.js';
+import { coreConfigIntegration } from './core-config/core-config.js';
+import { loggerIntegration } from './core-config/logger.js';
 import { helpersIntegration } from './helpers/index.js';
 import { homekitIntegration } from './homekit/index.js';
 import type { AnyIntegration } from './integration/integration.js';
@@ -10,6 +12,7 @@ import { mobileAppIntegration } from './mobile-app/index.js';
 import { mqttIntegration } from './mqtt/integration.js';
 import { notifyIntegration } from './notify/index.js';
 import { presenceIntegration } from './presence/index.js';
+import { parseEntityFilterSection } from './recorder/config.js';
 import { recorderIntegration } from './recorder/integration.js';
 import { REGISTRY_SECTION_VALIDATORS } from './registry/index.js';
 import { templateIntegration } from './template-entities/index.js';
@@ -23,6 +26,8 @@ import { zeroconfIntegration } from './zeroconf/index.js';
  */
 export const INTEGRATIONS: readonly AnyIntegration[] = [
   recorderIntegration,
+  loggerIntegration,
+  coreConfigIntegration,
   helpersIntegration,
   // Zones, persons and device trackers: after the helpers, before the drivers and automations that read them.
   presenceIntegration,
@@ -60,6 +65,9 @@ export const SECTION_VALIDATORS: SectionValidators = {
   ...Object.fromEntries(INTEGRATIONS.flatMap((i) => Object.entries(i.sections))),
   http: HTTP_SECTION_VALIDATOR,
   ...REGISTRY_SECTION_VALIDATORS,
+  // Home Assistant's include/exclude for its history panel and logbook (the logbook applies its own).
+  history: parseEntityFilterSection,
+  logbook: parseEntityFilterSection,
 };
 
 /**

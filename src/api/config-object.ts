@@ -29,15 +29,16 @@ const UNIT_SYSTEMS = {
 /** The configuration object of `GET /api/config` and WS `get_config` (Home Assistant's Config.as_dict keys). */
 export function configObject(config: HubConfig, state: RunState, components: string[]): JsonObject {
   const hub = config.hub;
+  const core = config.core;
   return {
-    allowlist_external_dirs: [],
-    allowlist_external_urls: [],
+    allowlist_external_dirs: [...(core?.allowlist_external_dirs ?? [])],
+    allowlist_external_urls: [...(core?.allowlist_external_urls ?? [])],
     components,
     config_dir: config.path === null ? '' : config.path.replace(/\/[^/]*$/, ''),
     config_source: 'yaml',
     country: hub.country,
     currency: hub.currency,
-    debug: false,
+    debug: core?.debug ?? false,
     elevation: hub.elevation,
     external_url: hub.external_url,
     internal_url: hub.internal_url,
@@ -45,13 +46,13 @@ export function configObject(config: HubConfig, state: RunState, components: str
     latitude: hub.latitude,
     location_name: hub.name,
     longitude: hub.longitude,
-    radius: 100,
+    radius: core?.radius ?? 100,
     recovery_mode: false,
     safe_mode: false,
     state,
     time_zone: hub.time_zone,
     unit_system: { ...UNIT_SYSTEMS[hub.unit_system] },
     version: HUB_VERSION,
-    whitelist_external_dirs: [],
+    whitelist_external_dirs: [...(core?.allowlist_external_dirs ?? [])],
   };
 }

@@ -80,6 +80,30 @@ function readProxies(r: ConfigReader): readonly string[] | undefined {
   return use && valid.length > 0 ? valid : undefined;
 }
 
+/**
+ * Home Assistant's other `http:` keys. server_port and server_host are where the hub listens (the loader reads them
+ * into the hub settings; `hub: port` and `host` are their aliases); the rest are accepted, and those hearth does not
+ * honour are named with a warning.
+ */
+function readServerKeys(r: ConfigReader): void {
+  r.number('server_port', { integer: true, min: 1, max: 65535 });
+  const host = r.raw('server_host');
+  if (host !== undefined && typeof host !== 'string' && !(Array.isArray(host) && host.every((h) => typeof h === 'string')))
+    r.problem('server_host', 'expected an address or a list of addresses, e.g. 0.0.0.0 or ::');
+  if (r.has('cors_allowed_origins')) {
+    r.stringList('cors_allowed_origins');
+    r.warn(
+      'cors_allowed_origins',
+      "accepted and not honoured: hearth's API sends no CORS headers (serve a web client from the hub or through a proxy)",
+    );
+  }
+  if (r.has('ssl_peer_certificate'))
+    r.warn('ssl_peer_certificate', 'accepted and not honoured: hearth does not ask clients for certificates');
+  r.oneOf('ssl_profile', ['modern', 'intermediate'] as const);
+  r.boolean('use_x_frame_options', true);
+  if (r.has('base_url')) r.warn('base_url', 'Home Assistant removed base_url; use external_url and internal_url under homeassistant:');
+}
+
 function read(r: ConfigReader): HttpSettings {
   const settings: HttpSettings = {
     tls: readTls(r),
@@ -92,6 +116,7 @@ function read(r: ConfigReader): HttpSettings {
       default: DEFAULT_HTTP_SETTINGS.login_attempts_threshold,
     }),
   };
+  readServerKeys(r);
   r.rejectUnknown();
   return settings;
 }

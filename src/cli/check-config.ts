@@ -1,3 +1,4 @@
+import { formatIssue } from '../config/format.js';
 import { readConfigOrReport } from './config-problems.js';
 import { CHECK_CONFIG_USAGE, EXIT_FAILURE, EXIT_OK, parseCommandArgs, requireString } from './usage.js';
 
@@ -13,6 +14,8 @@ export async function checkConfigCommand(args: readonly string[]): Promise<numbe
   const { SECTION_VALIDATORS } = await import('../sections.js');
   const result = await readConfigOrReport(file, SECTION_VALIDATORS, process.stdout);
   if (result === undefined) return EXIT_FAILURE;
+  // Accepted and not honoured (a Home Assistant integration hearth does not have): said, never a failure.
+  for (const w of result.warnings ?? []) process.stdout.write(`warning: ${formatIssue(w)}\n`);
   process.stdout.write(`Configuration valid: ${file}\n`);
   return EXIT_OK;
 }

@@ -102,7 +102,7 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
     return exitNow(EXIT_FAILURE);
   }
 
-  const { log, errorLog, flush } = createLogger({ level: options.level });
+  const { log, levels, errorLog, flush } = createLogger({ level: options.level });
   const exit = (code: number): never => {
     flush();
     process.exit(code);
@@ -161,7 +161,7 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
     `hearth ${HUB_VERSION} starting`,
   );
   try {
-    hub = await Hub.start({ config, dataDir: options.dataDir, log, errorLog, host: options.host, port: options.port });
+    hub = await Hub.start({ config, dataDir: options.dataDir, log, errorLog, host: options.host, port: options.port, logLevels: levels });
   } catch (err) {
     reportStartFailure(err, log, options);
     return exit(EXIT_FAILURE);

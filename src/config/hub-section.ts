@@ -1,7 +1,8 @@
 import { DEFAULT_MAX_ENTITIES } from '../core/state-table.js';
 import { canonicalZoneNames } from '../util/tzif.js';
+import { type CoreExtras, readCoreExtras } from './core-section.js';
 import type { ConfigReader } from './reader.js';
-import type { HubSection } from './types.js';
+import type { HubSection, UnitSystemName } from './types.js';
 
 const DEFAULTS = {
   name: 'Home',
@@ -14,14 +15,18 @@ const DEFAULTS = {
   host: '0.0.0.0',
 } as const;
 
-/** Reads the `hub:` section; every problem is collected in the reader, and defaults fill the gaps. */
-export function readHubSection(r: ConfigReader): HubSection {
+/**
+ * Reads the `hub:` section (or `homeassistant:`, its Home Assistant name, with the rest of Home Assistant's core
+ * keys: customize, packages, allowlists...); every problem is collected in the reader, and defaults fill the gaps.
+ */
+export function readHubSection(r: ConfigReader): { hub: HubSection; core: CoreExtras } {
   const hub: HubSection = {
     name: nonEmpty(r, 'name') ?? DEFAULTS.name,
     latitude: r.number('latitude', { min: -90, max: 90, default: DEFAULTS.latitude }),
     longitude: r.number('longitude', { min: -180, max: 180, default: DEFAULTS.longitude }),
-    elevation: r.number('elevation', { integer: true, default: 0 }),
-    unit_system: r.oneOf('unit_system', ['metric', 'us_customary'] as const, 'metric'),
+    // vol.Coerce(int), as Home Assistant: 2.5 m is 2.
+    elevation: Math.trunc(r.number('elevation', { default: 0 })),
+    unit_system: unitSystem(r),
     time_zone: timeZone(r) ?? DEFAULTS.time_zone,
     currency: currency(r) ?? DEFAULTS.currency,
     country: r.string('country', { pattern: /^[A-Z]{2}$/, patternText: 'an ISO 3166 two-letter country code such as NL or US' }) ?? null,
@@ -35,12 +40,22 @@ export function readHubSection(r: ConfigReader): HubSection {
   // Only when set, so a config without it reads as before.
   const restoreFlushS = r.number('restore_flush_s', { min: 0.1, max: 3600 });
   const reportFlushS = r.number('restore_report_flush_s', { min: 0.1, max: 3600 });
+  const core = readCoreExtras(r);
   r.rejectUnknown();
   return {
-    ...hub,
-    ...(restoreFlushS === undefined ? {} : { restore_flush_s: restoreFlushS }),
-    ...(reportFlushS === undefined ? {} : { restore_report_flush_s: reportFlushS }),
+    hub: {
+      ...hub,
+      ...(restoreFlushS === undefined ? {} : { restore_flush_s: restoreFlushS }),
+      ...(reportFlushS === undefined ? {} : { restore_report_flush_s: reportFlushS }),
+    },
+    core,
   };
+}
+
+/** Home Assistant still reads `imperial`, its old name for us_customary (core_config.py validate_unit_system). */
+function unitSystem(r: ConfigReader): UnitSystemName {
+  const v = r.oneOf('unit_system', ['metric', 'us_customary', 'imperial'] as const, 'metric');
+  return v === 'imperial' ? 'us_customary' : v;
 }
 
 function nonEmpty(r: ConfigReader, key: string): string | undefined {

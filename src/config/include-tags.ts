@@ -22,6 +22,19 @@ export function isIncludeTag(tag: string | undefined): tag is IncludeTag {
 /** Each tag parses to a scalar that keeps its tag; YamlFiles replaces it by what it names. */
 export const includeTags: ScalarTag[] = INCLUDE_TAGS.map((tag) => ({ tag, resolve: (value: string) => value }));
 
+/**
+ * YAML 1.1's booleans, as PyYAML (Home Assistant's loader) resolves plain scalars: yes/no and on/off besides
+ * true/false, in the three cases each (not y/n, which PyYAML leaves as strings). So `initial: off` is false, as in
+ * Home Assistant, and `name: off` reaches a string field as "False" (ConfigReader.string, Python's str()).
+ */
+export const yaml11Booleans: ScalarTag[] = [true, false].map((value) => ({
+  identify: (v: unknown) => v === value,
+  default: true,
+  tag: 'tag:yaml.org,2002:bool',
+  test: value ? /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/ : /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
+  resolve: () => value,
+}));
+
 /** What a tag takes, for problems about a missing or misplaced argument. */
 export function tagArgument(tag: IncludeTag): string {
   if (tag === '!env_var') return 'a variable name and an optional default, e.g. "!env_var HUB_NAME Home"';

@@ -3,8 +3,12 @@ import { dirname, join, resolve } from 'node:path';
 import type { Document } from 'yaml';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
 import { packageRoot } from '../util/paths.js';
+import { type CoreExtras, mergeCustomize, readCustomize } from './core-section.js';
 import { ConfigFileError, type LocatedIssue, type SectionProblem, sortIssues } from './format.js';
 import { readHubSection } from './hub-section.js';
+import { closestName, haDomains, ignoredBecause } from './known-sections.js';
+import { Origins } from './origins.js';
+import { mergePackages, type PackageOrigins } from './packages.js';
 import { type Anchor, type FilePosition, locate } from './positions.js';
 import type { ConfigIssue, ConfigPath } from './reader.js';
 import { ConfigReader } from './reader.js';
@@ -86,13 +90,17 @@ function readConfig(text: string, path: string | null, validators: SectionValida
 
   const root = toJson(parsed.doc, file, located);
   const issues: SectionIssue[] = [];
-  const { origins, ...config } = validate(root, absPath, validators, issues);
+  const warned: ConfigIssue[] = [];
+  const { origins, ...config } = validate(root, absPath, validators, issues, warned);
+  // The hub section's and the packages' warnings came with the problems.
+  for (const w of issues.filter((i) => i.warning)) warned.push({ path: w.path, message: w.message });
+  const failures = issues.filter((i) => !i.warning);
   const problems = located.map((issue): SectionProblem => {
     const section = sectionOf(issue.path, validators);
     const sectionPath = section === null ? undefined : origins.get(section)?.toSection(section, issue.path);
     return sectionPath === undefined ? { ...issue, section } : { ...issue, section, sectionPath };
   });
-  for (const issue of issues) {
+  for (const issue of failures) {
     if (files.failed.some((p) => startsWith(issue.path, p))) continue;
     const anchor: Anchor = /^unknown (option|section)/.test(issue.message) ? 'key' : 'value';
     const at = locate(parsed.doc, parsed.source, files.sources, issue.path, anchor);
@@ -104,12 +112,22 @@ function readConfig(text: string, path: string | null, validators: SectionValida
     };
     problems.push(issue.sectionPath === undefined ? problem : { ...problem, sectionPath: issue.sectionPath });
   }
-  return { ...config, problems: sortIssues(problems, file) };
+  const warnings = warned.map((w) => ({ ...locate(parsed.doc, parsed.source, files.sources, w.path, 'key'), ...w }));
+  // A folder missing under an ignored section is not worth a second line.
+  const ignoredKeys = new Set(warned.filter((w) => w.path.length === 1).map((w) => w.path[0]));
+  const fileWarnings = files.warnings.filter((w) => !ignoredKeys.has(w.path[0] as string));
+  return { ...config, problems: sortIssues(problems, file), warnings: sortIssues([...fileWarnings, ...warnings], file) };
 }
 
 /** The section a problem is in: `automation` for `automation manual:`; null for the document itself and `hub:`. */
 function sectionOf(path: ConfigPath, validators: SectionValidators): string | null {
-  const key = path[0];
+  const inHub = path[0] === 'homeassistant' || path[0] === 'hub';
+  // Home Assistant's keys beside the hub settings (customize, allowlists, a package as a whole): the entries with
+  // problems are left out and the hub starts, as Home Assistant skips a bad package.
+  if (inHub && typeof path[1] === 'string' && CORE_EXTRA_KEYS.has(path[1]) && !(path[1] === 'packages' && path.length > 3))
+    return 'core_config';
+  // A package's section is that section's (`homeassistant: packages: lights: light:` is `light`).
+  const key = inHub && path[1] === 'packages' && path.length > 3 ? path[3] : path[0];
   if (typeof key !== 'string' || key === 'hub' || key === 'homeassistant') return null;
   const section = LABELLED_KEY.exec(key)?.[1] ?? key;
   return Object.hasOwn(validators, section) ? section : key;
@@ -120,87 +138,55 @@ interface SectionIssue extends ConfigIssue {
   readonly sectionPath?: ConfigPath;
 }
 
-/**
- * Where each item of a section merged from labelled keys came from, so a problem the section's validator finds
- * at `automation[5]` is shown at `automation ui[2]`, in the file that holds it.
- */
-class Origins {
-  private readonly keys: string[] = [];
-  private readonly items: (readonly [string, number])[] = [];
-  private readonly names = new Map<string, string>();
-
-  /** The key that started the section. */
-  get first(): string {
-    return this.keys[0] ?? '';
-  }
-
-  /** Records what `key` adds to the section (its whole value when it starts it). */
-  add(key: string, value: JsonValue): void {
-    this.keys.push(key);
-    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) this.items.push([key, i]);
-    else if (isJsonObject(value)) for (const name of Object.keys(value)) if (!this.names.has(name)) this.names.set(name, key);
-  }
-
-  /** The path in the merged section of a path in the file; undefined when the merged section does not hold it. */
-  toSection(section: string, path: ConfigPath): ConfigPath | undefined {
-    const [key, item, ...rest] = path;
-    if (typeof key !== 'string' || !this.keys.includes(key)) return undefined;
-    if (item === undefined) return [section];
-    if (typeof item === 'number') {
-      const i = this.items.findIndex(([k, n]) => k === key && n === item);
-      return i < 0 ? undefined : [section, i, ...rest];
-    }
-    const owner = this.names.get(item);
-    return owner === undefined || owner === key ? [section, item, ...rest] : undefined;
-  }
-
-  /** The path in the file of a path in the merged section. */
-  toFile(path: ConfigPath): ConfigPath {
-    const [, item, ...rest] = path;
-    const fromList = typeof item === 'number' ? this.items[item] : undefined;
-    if (fromList !== undefined) return [fromList[0], fromList[1], ...rest];
-    const fromMap = typeof item === 'string' ? this.names.get(item) : undefined;
-    if (fromMap !== undefined) return [fromMap, ...path.slice(1)];
-    return [this.keys[0] ?? String(path[0]), ...path.slice(1)];
-  }
-}
-
 function validate(
   root: JsonValue,
   path: string | null,
   validators: SectionValidators,
   issues: SectionIssue[],
+  warnings: ConfigIssue[],
 ): Omit<HubConfig, 'problems'> & { origins: ReadonlyMap<string, Origins> } {
-  const doc: JsonObject = root === null ? {} : isJsonObject(root) ? root : {};
+  const given: JsonObject = root === null ? {} : isJsonObject(root) ? root : {};
   if (root !== null && !isJsonObject(root)) issues.push({ path: [], message: 'expected a mapping of sections (hub:, virtual:, ...)' });
   // Home Assistant's name for the same section (name, latitude, time_zone, unit_system... are the same keys).
-  const hubKey = doc.hub === undefined && doc.homeassistant !== undefined ? 'homeassistant' : 'hub';
-  if (hubKey === 'hub' && doc.homeassistant !== undefined) {
+  const hubKey = given.hub === undefined && given.homeassistant !== undefined ? 'homeassistant' : 'hub';
+  if (hubKey === 'hub' && given.homeassistant !== undefined) {
     issues.push({
       path: ['homeassistant'],
       message: 'give the hub settings either in hub: or in homeassistant: (its Home Assistant name), not both',
     });
   }
-  const hubValue = doc[hubKey];
-  const hub = readHubSection(
-    hubValue === undefined || hubValue === null ? new ConfigReader({}, [hubKey], issues) : ConfigReader.of(hubValue, [hubKey], issues),
-  );
+  const hubValue = given[hubKey];
+  const hubReader =
+    hubValue === undefined || hubValue === null ? new ConfigReader({}, [hubKey], issues) : ConfigReader.of(hubValue, [hubKey], issues);
+  const read = readHubSection(hubReader);
+  // Packages (`homeassistant: packages:`) merged into the sections first, with Home Assistant's rules.
+  const merged = mergePackages(given, hubReader.value.packages, [hubKey, 'packages'], issues);
+  const doc = merged.config;
+  const core = withPackageCustomize(read.core, hubReader.value.packages, [hubKey, 'packages'], warnings);
+  const hub = withHttpPort(read.hub, doc.http, warnings);
   const sections: Record<string, JsonObject | readonly JsonObject[]> = {};
   const origins = new Map<string, Origins>();
-  const allowed = ['hub', ...Object.keys(validators).sort()].join(', ');
+  const configDir = path === null ? null : dirname(path);
+  const ignored = new Set<string>();
   for (const [key, value] of Object.entries(doc)) {
     if (key === 'hub' || key === 'homeassistant') continue;
     // `automation manual:` beside `automation ui:`: Home Assistant reads "<section> <label>" as more of <section>.
     const section = LABELLED_KEY.exec(key)?.[1] ?? key;
     // A section name is a key of the YAML: `constructor:` or `__proto__:` is an unknown section, not Object's.
     if (!Object.hasOwn(validators, section)) {
-      issues.push({ path: [key], message: `unknown section; allowed: ${allowed}` });
+      const why = ignoredBecause(configDir, section);
+      if (why !== undefined) {
+        // One warning per section, however many labelled keys or packages give it.
+        if (!ignored.has(section))
+          warnings.push({ path: Object.hasOwn(given, key) ? [key] : packagePlace(merged.origins.get(key), key), message: why });
+        ignored.add(section);
+      } else issues.push({ path: [key], message: unknownSection(section, validators) });
       continue;
     }
     const from = origins.get(section);
     if (from === undefined) {
       const o = new Origins();
-      o.add(key, value);
+      o.add(key, value, merged.origins.get(key));
       origins.set(section, o);
       sections[section] = value as JsonObject | readonly JsonObject[];
     } else mergeSection(sections, section, value, key, from, issues);
@@ -212,12 +198,42 @@ function validate(
     const found: ConfigIssue[] = [];
     parsed.set(section, validator(value as JsonValue, [section], found, hub));
     const o = origins.get(section) as Origins;
-    for (const issue of found) issues.push({ ...issue, path: o.toFile(issue.path), sectionPath: issue.path });
+    for (const issue of found) {
+      if (issue.warning) warnings.push({ path: o.toFile(issue.path), message: issue.message });
+      else issues.push({ ...issue, path: o.toFile(issue.path), sectionPath: issue.path });
+    }
   }
-  return { hub, path, sections, parsed, origins };
+  return { hub, core, path, sections, parsed, origins };
+}
+
+/** Where a section that only packages give is, for its warning: the first package's. */
+function packagePlace(from: PackageOrigins | undefined, key: string): ConfigPath {
+  const [first] = [...(from?.names.values() ?? []), ...(from?.items.values() ?? [])];
+  return first === undefined ? [key] : first.slice(0, 4);
+}
+
+/** An unknown section's problem: the closest known name, and the sections hearth reads. */
+function unknownSection(section: string, validators: SectionValidators): string {
+  const ours = Object.keys(validators).sort();
+  const near = closestName(section, ['hub', 'homeassistant', ...ours]) ?? closestName(section, haDomains());
+  const hint = near === undefined ? '' : ` Did you mean ${near}?`;
+  return `unknown section; allowed: ${['hub', ...ours].join(', ')}, or a Home Assistant integration's (accepted and ignored with a warning).${hint}`;
 }
 
 const LABELLED_KEY = /^([a-z0-9_]+) +\S.*$/;
+
+const CORE_EXTRA_KEYS: ReadonlySet<string> = new Set([
+  'customize',
+  'customize_domain',
+  'customize_glob',
+  'packages',
+  'allowlist_external_dirs',
+  'whitelist_external_dirs',
+  'allowlist_external_urls',
+  'media_dirs',
+  'auth_providers',
+  'auth_mfa_modules',
+]);
 
 /** More of a section under a labelled key: lists are joined, mappings merged (a name given twice is a problem). */
 function mergeSection(
@@ -249,6 +265,45 @@ function mergeSection(
       message: `expected ${Array.isArray(have) ? 'a list' : 'a mapping'}, as under ${earlier}:, to add to ${section}`,
     });
   }
+}
+
+/** A package's `homeassistant: customize...` over the main one's (core_config.py, as Home Assistant merges them). */
+function withPackageCustomize(core: CoreExtras, packages: JsonValue | undefined, at: ConfigPath, issues: ConfigIssue[]): CoreExtras {
+  if (!isJsonObject(packages)) return core;
+  let customize = core.customize;
+  for (const [name, pack] of Object.entries(packages)) {
+    const own = isJsonObject(pack) ? pack.homeassistant : undefined;
+    if (own === undefined || own === null) continue;
+    const found: ConfigIssue[] = [];
+    const r = ConfigReader.of(own, [...at, name, 'homeassistant'], found);
+    const c = readCustomize(r);
+    r.rejectUnknown();
+    // Home Assistant warns and skips a package whose customize is invalid.
+    if (found.length > 0)
+      for (const f of found) issues.push({ path: f.path, message: `Package ${name} contains invalid customize: ${f.message}` });
+    else customize = mergeCustomize(customize, c);
+  }
+  return { ...core, customize };
+}
+
+/** `http: server_port` and `server_host`, Home Assistant's place for them; `hub: port` and `host` stay as aliases. */
+function withHttpPort(hub: HubSection, http: JsonValue | undefined, warnings: ConfigIssue[]): HubSection {
+  if (!isJsonObject(http)) return hub;
+  const r = new ConfigReader(http, ['http'], []);
+  const port = r.number('server_port', { integer: true, min: 1, max: 65535 });
+  const hostValue = r.raw('server_host');
+  // Home Assistant takes a list of addresses; hearth listens on one (the first).
+  const host = Array.isArray(hostValue) ? hostValue[0] : hostValue;
+  if (Array.isArray(hostValue) && hostValue.length > 1)
+    warnings.push({
+      path: ['http', 'server_host'],
+      message: `hearth listens on one address, the first: ${String(host)} (0.0.0.0 or :: for all)`,
+    });
+  return {
+    ...hub,
+    ...(port === undefined ? {} : { port }),
+    ...(typeof host === 'string' && host !== '' ? { host } : {}),
+  };
 }
 
 /** A problem about a value that came from a secret names the secret, never its value. */

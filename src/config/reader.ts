@@ -1,4 +1,5 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
+import { haBoolean, haString } from './ha-values.js';
 
 /** Where in the YAML a problem is: keys and list indexes from the document root. */
 export type ConfigPath = readonly (string | number)[];
@@ -6,6 +7,8 @@ export type ConfigPath = readonly (string | number)[];
 export interface ConfigIssue {
   readonly path: ConfigPath;
   readonly message: string;
+  /** A key accepted but not honoured (Home Assistant's `recorder: db_url`): said once, never a refusal. */
+  readonly warning?: true;
 }
 
 /** Thrown when a configuration has problems; every problem is listed, not only the first. */
@@ -53,6 +56,12 @@ export class ConfigReader {
     this.issues.push({ path: key === undefined ? this.path : [...this.path, key], message });
   }
 
+  /** A key that is accepted and not honoured: a warning naming it and why, never a problem. */
+  warn(key: string, message: string): void {
+    this.raw(key);
+    this.issues.push({ path: [...this.path, key], message, warning: true });
+  }
+
   has(key: string): boolean {
     return this.value[key] !== undefined && this.value[key] !== null;
   }
@@ -71,11 +80,12 @@ export class ConfigReader {
       if (opts.required) this.problem(key, 'is required: expected a string');
       return opts.default ?? (opts.required ? '' : undefined);
     }
-    if (typeof v !== 'string' && typeof v !== 'number') {
+    // Home Assistant's cv.string: a number or a YAML 1.1 boolean (`name: off`) as Python's str() writes it.
+    const s = haString(v);
+    if (s === undefined) {
       this.problem(key, `expected a string, got ${kindOf(v)}`);
       return opts.default;
     }
-    const s = String(v);
     if (opts.pattern && !opts.pattern.test(s)) {
       this.problem(key, `${JSON.stringify(s)} is not allowed: expected ${opts.patternText ?? opts.pattern.source}`);
       return opts.default;
@@ -108,18 +118,22 @@ export class ConfigReader {
   boolean(key: string, defaultValue: boolean): boolean {
     const v = this.raw(key);
     if (v === undefined) return defaultValue;
-    if (typeof v !== 'boolean') {
+    // Home Assistant's cv.boolean: "on", "yes", "enable", 1... as well.
+    const b = haBoolean(v);
+    if (b === undefined) {
       this.problem(key, `${JSON.stringify(v)} is not allowed: expected true or false`);
       return defaultValue;
     }
-    return v;
+    return b;
   }
 
   oneOf<T extends string>(key: string, options: readonly T[], defaultValue: T): T;
   oneOf<T extends string>(key: string, options: readonly T[]): T | undefined;
   oneOf<T extends string>(key: string, options: readonly T[], defaultValue?: T): T | undefined {
-    const v = this.raw(key);
-    if (v === undefined) return defaultValue;
+    const raw = this.raw(key);
+    if (raw === undefined) return defaultValue;
+    // YAML 1.1 reads an unquoted on/off (yes/no) as a boolean; where the options are those words, it means them.
+    const v = typeof raw === 'boolean' ? booleanOption(raw, options) : raw;
     if (typeof v !== 'string' || !(options as readonly string[]).includes(v)) {
       this.problem(key, `${JSON.stringify(v)} is not allowed: expected one of ${options.join(', ')}`);
       return defaultValue;
@@ -137,14 +151,15 @@ export class ConfigReader {
     }
     const out: string[] = [];
     items.forEach((item: JsonValue, i: number) => {
-      if (typeof item !== 'string' && typeof item !== 'number') {
+      const text = haString(item);
+      if (text === undefined) {
         this.issues.push({ path: [...this.path, key, i], message: `expected a string, got ${kindOf(item)}` });
-      } else if (opts.options && !opts.options.includes(String(item))) {
+      } else if (opts.options && !opts.options.includes(text)) {
         this.issues.push({
           path: [...this.path, key, i],
           message: `${JSON.stringify(item)} is not allowed: expected one of ${opts.options.join(', ')}`,
         });
-      } else out.push(String(item));
+      } else out.push(text);
     });
     return out;
   }
@@ -178,6 +193,11 @@ export class ConfigReader {
       }
     }
   }
+}
+
+function booleanOption(value: boolean, options: readonly string[]): string | boolean {
+  for (const word of value ? ['on', 'true', 'yes'] : ['off', 'false', 'no']) if (options.includes(word)) return word;
+  return value;
 }
 
 function describeNumber(rule: NumberRule): string {

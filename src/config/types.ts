@@ -1,5 +1,6 @@
 import type { JsonObject } from '../core/json.js';
-import type { SectionProblem } from './format.js';
+import type { CoreExtras } from './core-section.js';
+import type { LocatedIssue, SectionProblem } from './format.js';
 
 export type UnitSystemName = 'metric' | 'us_customary';
 
@@ -38,4 +39,8 @@ export interface HubConfig {
   readonly parsed: ReadonlyMap<string, unknown>;
   /** Problems a lenient read let through (readConfigText), each naming its section; empty after a strict one. */
   readonly problems: readonly SectionProblem[];
+  /** The rest of Home Assistant's `homeassistant:` keys (customize, allowlists...); absent in hand-made configurations. */
+  readonly core?: CoreExtras;
+  /** What was accepted but is not honoured: a Home Assistant integration's section hearth ignores, each said once. */
+  readonly warnings?: readonly LocatedIssue[];
 }

@@ -27,6 +27,7 @@ import {
   secretsSourceFor,
   tagArgument,
   tagPosition,
+  yaml11Booleans,
   yamlFilesUnder,
 } from './include-tags.js';
 import { pathFromAncestors, positionAt, type SourceFile } from './positions.js';
@@ -63,7 +64,11 @@ export class YamlFiles {
   readonly secrets: SecretUse[] = [];
   /** Paths whose value could not be read (a missing secret or include): validators' problems there are noise. */
   readonly failed: ConfigPath[] = [];
+  /** Read as Home Assistant reads them, and worth saying (a folder an `!include_dir_*` names that is not there). */
+  readonly warnings: LocatedIssue[] = [];
   private anchorSeq = 0;
+  /** Where the tag being resolved is, for a warning about it. */
+  private lastTag: Omit<LocatedIssue, 'message'> = { file: '', line: 1, column: 1, path: [] };
 
   constructor(
     /** The configuration's directory (absolute), where secrets.yaml is looked for last; null for text without a file. */
@@ -80,7 +85,13 @@ export class YamlFiles {
     const doc = parseDocument(text, {
       lineCounter: lines,
       prettyErrors: false,
-      customTags: [secretTag, ...includeTags],
+      // YAML 1.1's booleans before the core schema's (whose true/false they include).
+      customTags: (tags) => [
+        ...yaml11Booleans,
+        ...tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:bool'),
+        secretTag,
+        ...includeTags,
+      ],
       merge: true,
       uniqueKeys: true,
     });
@@ -157,6 +168,7 @@ export class YamlFiles {
         if (!isIncludeTag(tag)) return undefined;
         const path = [...at, ...pathFromAncestors(ancestors, node)];
         const place = { file: source.file, ...tagPosition(text, source.lines, node, tag), path };
+        this.lastTag = place;
         const fail = (message: string) => {
           this.failed.push(path);
           this.located.push({ ...place, message });
@@ -225,7 +237,11 @@ export class YamlFiles {
     chain: readonly string[],
     fail: (m: string) => undefined,
   ): Node | undefined {
-    const list = yamlFilesUnder(target);
+    const found = yamlFilesUnder(target);
+    // Home Assistant walks a missing folder as an empty one (os.walk): its default `themes` folder is often not there.
+    const missing = !Array.isArray(found) && found.why === 'not found';
+    if (missing) this.warnings.push({ ...this.lastTag, message: `${label}: ${shown} not found; read as empty, as Home Assistant does` });
+    const list = missing ? [] : found;
     if (!Array.isArray(list)) return fail(`${label}: ${shown} ${(list as { why: string }).why}`);
     const shownOf = (f: string) => join(shown, relative(target, f));
     if (tag === '!include_dir_list') {

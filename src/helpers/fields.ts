@@ -1,3 +1,4 @@
+import { haBoolean, haString } from '../config/ha-values.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
 import { formatDuration, parseDuration } from '../domains/helper-format.js';
 
@@ -48,8 +49,9 @@ function check(field: HelperField, v: JsonValue): { value: JsonValue } | { messa
   switch (field.kind) {
     case 'string':
     case 'icon': {
-      if (typeof v !== 'string' && typeof v !== 'number') return { message: `expected a string, got ${kindText(v)}` };
-      const s = String(v);
+      // Home Assistant's cv.string: YAML 1.1's `name: off` is "False".
+      const s = haString(v);
+      if (s === undefined) return { message: `expected a string, got ${kindText(v)}` };
       if (field.kind === 'icon' && !ICON_PATTERN.test(s))
         return { message: `${JSON.stringify(s)} is not an icon: expected prefix:name (e.g. mdi:lamp)` };
       if (field.kind === 'string' && field.maxLength !== undefined && s.length > field.maxLength) {
@@ -66,8 +68,11 @@ function check(field: HelperField, v: JsonValue): { value: JsonValue } | { messa
       if (field.max !== undefined && n > field.max) return { message: `${n} is not allowed: expected ${what} of at most ${field.max}` };
       return { value: n };
     }
-    case 'boolean':
-      return typeof v === 'boolean' ? { value: v } : { message: `expected true or false, got ${kindText(v)}` };
+    case 'boolean': {
+      // Home Assistant's cv.boolean: "on", "yes", 1... too.
+      const b = haBoolean(v);
+      return b !== undefined ? { value: b } : { message: `expected true or false, got ${kindText(v)}` };
+    }
     case 'one_of':
       return typeof v === 'string' && field.options.includes(v)
         ? { value: v }

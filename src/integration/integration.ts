@@ -6,6 +6,7 @@ import type { JsonObject, JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { Registries } from '../registry/index.js';
 import type { TemplateEngine } from '../template/index.js';
+import type { LogLevels } from '../util/logger.js';
 import type { Scheduler } from '../util/scheduler.js';
 
 /**
@@ -78,6 +79,8 @@ export interface IntegrationContext {
   readonly random?: () => number;
   /** The port the API listens on, once it does (parts of the 'devices' stage start after that). */
   readonly httpPort?: () => number;
+  /** The log's levels, changed by the `logger:` section and its services; absent in tests with a plain logger. */
+  readonly logLevels?: LogLevels;
 }
 
 /** When a part starts, relative to the hub's own components. */

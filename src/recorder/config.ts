@@ -34,6 +34,29 @@ function filterOf(r: ConfigReader | undefined, withEvents: boolean): EntityFilte
   return out;
 }
 
+/**
+ * Home Assistant's recorder keys hearth has no use for: there is no database (history is a journal and day files in
+ * the data folder), and it purges past purge_keep_days every night whatever auto_purge says. Each is accepted and
+ * named with a warning; db_url's value (often a secret with a password) is never repeated.
+ */
+function readHomeAssistantKeys(r: ConfigReader): void {
+  if (r.has('db_url')) {
+    r.string('db_url');
+    r.warn('db_url', 'accepted and not honoured: hearth keeps history in its data folder, not in a database');
+  }
+  for (const key of ['db_max_retries', 'db_retry_wait'] as const) {
+    if (!r.has(key)) continue;
+    r.number(key, { integer: true, min: 0 });
+    r.warn(key, 'accepted and not honoured: hearth has no database connection to retry');
+  }
+  const autoPurge = r.boolean('auto_purge', true);
+  if (!autoPurge) r.warn('auto_purge', 'accepted and not honoured: hearth always drops history older than purge_keep_days');
+  if (r.has('auto_repack')) {
+    r.boolean('auto_repack', true);
+    r.warn('auto_repack', 'accepted and not honoured: hearth rewrites its day files itself');
+  }
+}
+
 /** Reads the `recorder:` section (Home Assistant's keys); problems are pushed to `issues`. */
 export function parseRecorderSection(value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): RecorderConfig {
   if (value === undefined || value === null) return DEFAULT_RECORDER_CONFIG;
@@ -45,7 +68,22 @@ export function parseRecorderSection(value: JsonValue | undefined, path: ConfigP
     include: filterOf(r.child('include'), false),
     exclude: filterOf(r.child('exclude'), true),
   };
-  // Home Assistant's keys that mean nothing here (there is no database URL to point anywhere else).
+  readHomeAssistantKeys(r);
   r.rejectUnknown();
   return config;
+}
+
+/** `history:` and `logbook:`: Home Assistant's include/exclude of domains, entities and entity_globs. */
+export interface EntityFilterSection {
+  readonly include: EntityFilterConfig;
+  readonly exclude: EntityFilterConfig;
+}
+
+/** Reads `history:` or `logbook:` (INCLUDE_EXCLUDE_BASE_FILTER_SCHEMA; logbook's exclude may list event_types too). */
+export function parseEntityFilterSection(value: JsonValue, path: ConfigPath, issues: ConfigIssue[]): EntityFilterSection {
+  if (value === null) return { include: EMPTY_FILTER, exclude: EMPTY_FILTER };
+  const r = ConfigReader.of(value, path, issues);
+  const section = { include: filterOf(r.child('include'), false), exclude: filterOf(r.child('exclude'), path[0] === 'logbook') };
+  r.rejectUnknown();
+  return section;
 }

@@ -71,6 +71,8 @@ export class EntityRegistry implements EntityRegistryHook {
   /** Entry id -> the fields `customize:` sets. */
   private readonly locked = new Map<string, ReadonlySet<keyof EntryFields>>();
   private customize: ReadonlyMap<string, EntityCustomization> = new Map();
+  /** Home Assistant's `homeassistant: customize`: attributes over every state an entity writes (helpers/entity.py). */
+  private stateCustomize: (entityId: string) => Attributes | undefined = () => undefined;
 
   constructor(private readonly deps: EntityRegistryDeps) {}
 
@@ -184,7 +186,7 @@ export class EntityRegistry implements EntityRegistryHook {
       this.apply(entry, provided);
     }
     this.applyCustomization(entry, init.entityId);
-    return { entityId: entry.entity_id, disabled: entry.disabled_by !== null, overrides: overridesOf(entry) };
+    return { entityId: entry.entity_id, disabled: entry.disabled_by !== null, overrides: this.overridesOf(entry) };
   }
 
   added(entity: Entity): void {
@@ -205,6 +207,25 @@ export class EntityRegistry implements EntityRegistryHook {
   /** Sets the `customize:` section (before entities are added); applied as each entity is added. */
   setCustomization(customize: ReadonlyMap<string, EntityCustomization>): void {
     this.customize = customize;
+  }
+
+  /**
+   * Sets Home Assistant's state customize (`homeassistant: customize`, `customize_glob`, `customize_domain`): its
+   * attributes are written over the entity's own and the registry's name and icon, as Home Assistant applies them
+   * last. Entities already there are written again with it (homeassistant.reload_core_config).
+   */
+  setStateCustomize(fn: (entityId: string) => Attributes | undefined): void {
+    this.stateCustomize = fn;
+    for (const entry of this.byKey.values()) {
+      const entity = this.deps.core.entities.get(entry.entity_id);
+      if (entity !== undefined) entity.setOverrides(this.overridesOf(entry));
+    }
+  }
+
+  private overridesOf(entry: EntryFields & { readonly entity_id: string }): Attributes | undefined {
+    const own = overridesOf(entry);
+    const custom = this.stateCustomize(entry.entity_id);
+    return custom === undefined ? own : { ...own, ...custom };
   }
 
   /** Clears a deleted area from the entries that had it. */
@@ -306,7 +327,8 @@ export class EntityRegistry implements EntityRegistryHook {
     const enabling = !disabled && entity.detached;
     const renaming = entry.entity_id !== entity.id;
     if (disabling) entities.setDisabled(entity, true, context);
-    if ('name' in changes || 'icon' in changes) entity.setOverrides(overridesOf(entry), context, !renaming && !enabling && !disabling);
+    if ('name' in changes || 'icon' in changes || 'entity_id' in changes)
+      entity.setOverrides(this.overridesOf(entry), context, !renaming && !enabling && !disabling);
     if (renaming) entities.rename(entity, entry.entity_id, context);
     if (enabling) entities.setDisabled(entity, false, context);
   }

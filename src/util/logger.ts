@@ -7,8 +7,23 @@ import { LogRateLimit, type LogRateOptions } from './log-rate.js';
 
 export const LOG_LEVELS: readonly Level[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
 
+/**
+ * The levels lines are written at, changed while the hub runs (Home Assistant's `logger:` section and its
+ * logger.set_level service): a default, and one level per module (the `module` binding of a child logger: `mqtt`,
+ * `recorder`, `automation`...).
+ */
+export interface LogLevels {
+  setDefault(level: Level): void;
+  /** undefined: the module follows the default again. */
+  setModule(module: string, level: Level | undefined): void;
+}
+
+/** At most this many child loggers are followed for level changes (components make a few dozen). */
+const MAX_TRACKED_CHILDREN = 10_000;
+
 export interface LoggerBundle {
   readonly log: Logger;
+  readonly levels: LogLevels;
   readonly errorLog: ErrorLog;
   /** Flushes buffered lines (call before exit). */
   flush(): void;
@@ -75,8 +90,9 @@ export function createLogger(
   (main as unknown as NodeJS.EventEmitter).on?.('error', () => {
     destinationFailed = true;
   });
+  // The loggers' own levels decide what is written (LogLevels may lower one module's below the default).
   const streams = pino.multistream([
-    { level: options.level ?? 'info', stream: main },
+    { level: 'trace', stream: main },
     { level: 'warn', stream: ring },
   ]);
   // Summaries of suppressed lines go through the same method, past the limit.
@@ -89,10 +105,21 @@ export function createLogger(
       summarizing = false;
     }
   };
+  let defaultLevel: Level = options.level ?? 'info';
+  const moduleLevels = new Map<string, Level>();
+  const children: pino.Logger[] = [];
+  const levelOf = (child: pino.Logger): Level => {
+    const module = (child.bindings() as { module?: unknown }).module;
+    return (typeof module === 'string' ? moduleLevels.get(module) : undefined) ?? defaultLevel;
+  };
   const log = pino(
     {
-      level: options.level ?? 'info',
+      level: defaultLevel,
       base: undefined,
+      onChild(child) {
+        if (children.length < MAX_TRACKED_CHILDREN) children.push(child);
+        if (moduleLevels.size > 0) child.level = levelOf(child);
+      },
       serializers: { err: serializeError },
       hooks: {
         logMethod(args, method, level) {
@@ -126,8 +153,21 @@ export function createLogger(
     },
     streams,
   );
+  const levels: LogLevels = {
+    setDefault(level) {
+      defaultLevel = level;
+      log.level = level;
+      for (const child of children) child.level = levelOf(child);
+    },
+    setModule(module, level) {
+      if (level === undefined) moduleLevels.delete(module);
+      else moduleLevels.set(module, level);
+      for (const child of children) child.level = levelOf(child);
+    },
+  };
   return {
     log: log as unknown as Logger,
+    levels,
     errorLog,
     flush() {
       limit.flush();

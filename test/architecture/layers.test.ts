@@ -23,6 +23,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   template: ['core', 'util', 'config', 'registry'],
   integration: ['core', 'util', 'config', 'registry', 'template'],
   helpers: ['core', 'util', 'config', 'storage', 'domains', 'integration'],
+  'core-config': ['core', 'util', 'config', 'registry', 'integration'],
   drivers: ['core', 'util', 'config', 'storage', 'domains', 'integration'],
   trace: ['core', 'util'],
   'mobile-app': ['core', 'util', 'storage', 'domains', 'integration'],
@@ -56,6 +57,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'mobile-app',
     'zeroconf',
     'homekit',
+    'core-config',
   ],
   hub: [
     'core',
@@ -84,6 +86,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'api',
     'web',
     'sections',
+    'core-config',
   ],
   cli: ['core', 'util', 'version', 'config', 'storage', 'auth', 'http', 'hub', 'sections'],
 };

@@ -126,13 +126,14 @@ t.test('a broken ban file is moved aside and the hub starts with no bans', async
 
 t.test("the http: section takes Home Assistant's ban, TLS and proxy options and names mistakes", async (t) => {
   const issues: ConfigIssue[] = [];
-  HTTP_SECTION_VALIDATOR({ ip_ban_enabled: 'yes', login_attempts_threshold: 2.5, server_port: 80 }, ['http'], issues);
+  // Home Assistant's cv.boolean takes "yes"; server_port is one of its http keys (where the hub listens).
+  HTTP_SECTION_VALIDATOR({ ip_ban_enabled: 'sometimes', login_attempts_threshold: 2.5, server_port: 80, sever_port: 80 }, ['http'], issues);
   t.same(
     issues.map((i) => `${i.path.join('.')}: ${i.message}`),
     [
-      'http.ip_ban_enabled: "yes" is not allowed: expected true or false',
+      'http.ip_ban_enabled: "sometimes" is not allowed: expected true or false',
       'http.login_attempts_threshold: 2.5 is not allowed: expected an integer from -1 to 1000000',
-      'http.server_port: unknown option; allowed: ip_ban_enabled, login_attempts_threshold, ssl_certificate, ssl_key, trusted_proxies, use_x_forwarded_for',
+      'http.sever_port: unknown option; allowed: ip_ban_enabled, login_attempts_threshold, server_host, server_port, ssl_certificate, ssl_key, ssl_profile, trusted_proxies, use_x_forwarded_for, use_x_frame_options',
     ],
   );
   const none: ConfigIssue[] = [];

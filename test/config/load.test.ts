@@ -115,8 +115,8 @@ t.test('bad values are reported at the value, naming what is allowed', async (t)
       'hub:', //                    1
       '  latitude: 91', //           2
       '  longitude: -181', //        3
-      '  elevation: 2.5', //         4
-      '  unit_system: imperial', //  5
+      '  elevation: high', //        4
+      '  unit_system: british', //   5
       '  port: 0', //                6
       '  country: Netherlands', //   7
       '  currency: euro', //         8
@@ -138,8 +138,8 @@ t.test('bad values are reported at the value, naming what is allowed', async (t)
   const byKey = new Map(issues.map((i) => [String(i.path[1]), i.message]));
   t.equal(byKey.get('latitude'), '91 is not allowed: expected a number from -90 to 90');
   t.equal(byKey.get('longitude'), '-181 is not allowed: expected a number from -180 to 180');
-  t.equal(byKey.get('elevation'), '2.5 is not allowed: expected an integer');
-  t.equal(byKey.get('unit_system'), '"imperial" is not allowed: expected one of metric, us_customary');
+  t.equal(byKey.get('elevation'), '"high" is not allowed: expected a number');
+  t.equal(byKey.get('unit_system'), '"british" is not allowed: expected one of metric, us_customary, imperial');
   t.equal(byKey.get('port'), '0 is not allowed: expected an integer from 1 to 65535');
   t.match(byKey.get('country'), /expected an ISO 3166 two-letter country code/);
   t.match(byKey.get('currency'), /expected an ISO 4217 currency code/);
@@ -164,8 +164,14 @@ t.test('unknown keys are reported at the key, listing the allowed ones', async (
     ['hub:', '  name: Home', '  colour:', '    - red', 'gadgets: []', 'widgets:', '  - name: a', '    speed: 3'].join('\n'),
   );
   t.same(where(issues), ['3:3 hub.colour', '5:1 gadgets', '8:5 widgets.0.speed']);
-  t.match(issues[0]?.message, /^unknown option; allowed: country, currency, elevation, external_url, host, /);
-  t.equal(issues[1]?.message, 'unknown section; allowed: hub, widgets');
+  t.match(
+    issues[0]?.message,
+    /^unknown option; allowed: allowlist_external_dirs, .*country, currency, customize, .*elevation, external_url, host, /,
+  );
+  t.equal(
+    issues[1]?.message,
+    "unknown section; allowed: hub, widgets, or a Home Assistant integration's (accepted and ignored with a warning). Did you mean widgets?",
+  );
   t.equal(issues[2]?.message, 'unknown option; allowed: mode, name');
 });
 
@@ -330,7 +336,7 @@ t.test('readConfigText returns the problems of parts, and throws on those of the
     config.problems.map((p) => [p.section, p.message]),
     [
       ['widgets', 'is required: expected a string'],
-      ['mystery', 'unknown section; allowed: hub, widgets'],
+      ['mystery', "unknown section; allowed: hub, widgets, or a Home Assistant integration's (accepted and ignored with a warning)."],
     ],
   );
   t.throws(() => readConfigText('hub:\n  port: x\nwidgets: []\n', null, VALIDATORS), { name: 'ConfigError', message: /hub\.port/ });

@@ -1,7 +1,10 @@
+import type { HubConfig } from '../../config/types.js';
 import { isoFromMicros, type Micros } from '../../core/clock.js';
 import type { Context } from '../../core/context.js';
 import type { Core } from '../../core/core.js';
 import type { JsonObject } from '../../core/json.js';
+import type { EntityFilterSection } from '../../recorder/config.js';
+import { entityFilter } from '../../recorder/entity-filter.js';
 import type { HistoryReader } from '../../recorder/types.js';
 
 export interface LogbookOptions {
@@ -13,6 +16,8 @@ export interface LogbookOptions {
   readonly contextId: string | undefined;
   /** REST carries `when` as ISO 8601, the WebSocket API as float seconds. */
   readonly when: 'iso' | 'seconds';
+  /** The `logbook:` section's include/exclude, when no entities are asked for (as Home Assistant applies it). */
+  readonly filter?: (entityId: string) => boolean;
 }
 
 /** What caused a change, found by its context id: an automation, a script, or a service call. */
@@ -135,10 +140,11 @@ export function logbookJson(core: Core, reader: HistoryReader, o: LogbookOptions
       if (!origins.has(ctx.id)) origins.set(ctx.id, { type, data });
     }
     if (o.contextId !== undefined && ctx.id !== o.contextId) return;
+    if (o.entityIds === undefined && o.filter !== undefined && typeof data.entity_id === 'string' && !o.filter(data.entity_id)) return;
     const json = eventEntry(type, data, ctx, t, o);
     if (json !== undefined) entries.push({ t, json });
   });
-  const ids = o.entityIds ?? reader.entitiesDuring(o.startUs, o.endUs);
+  const ids = o.entityIds ?? reader.entitiesDuring(o.startUs, o.endUs).filter((id) => o.filter?.(id) ?? true);
   for (const id of ids) {
     let prev: string | undefined;
     let continuous: boolean | undefined;
@@ -154,4 +160,15 @@ export function logbookJson(core: Core, reader: HistoryReader, o: LogbookOptions
   }
   entries.sort((a, b) => a.t - b.t);
   return `[${entries.map((e) => e.json).join(',')}]`;
+}
+
+const filters = new WeakMap<object, ((entityId: string) => boolean) | undefined>();
+
+/** The `logbook:` section's entity filter of a configuration (Home Assistant's entityfilter), undefined without one. */
+export function logbookFilter(config: HubConfig): ((entityId: string) => boolean) | undefined {
+  if (filters.has(config)) return filters.get(config);
+  const section = config.parsed.get('logbook') as EntityFilterSection | undefined;
+  const filter = section === undefined ? undefined : entityFilter(section.include, section.exclude);
+  filters.set(config, filter);
+  return filter;
 }

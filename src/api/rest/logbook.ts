@@ -5,7 +5,7 @@ import { queryValue } from '../../http/query.js';
 import type { HttpServer } from '../../http/server.js';
 import type { HistoryReader } from '../../recorder/types.js';
 import { localDayStart } from '../history/local-day.js';
-import { logbookJson } from '../history/logbook-json.js';
+import { logbookFilter, logbookJson } from '../history/logbook-json.js';
 import { checkOrder, endTime, entityList, pathStart } from '../history/period.js';
 import type { RequestAuth } from './auth-check.js';
 import { pathParam } from './params.js';
@@ -39,5 +39,6 @@ function answer(ctx: ApiContext, history: HistoryReader, req: Request, reply: Re
   const contextId = queryValue(req.query, 'context_id');
   if (entity !== undefined && contextId !== undefined) throw new HubError('invalid_format', "Can't combine entity with context_id");
   const entityIds = entity === undefined ? undefined : entityList(entity, 'entity');
-  reply.send(200, logbookJson(ctx.core, history, { startUs, endUs, entityIds, contextId, when: 'iso' }), JSON_TYPE);
+  const filter = logbookFilter(ctx.config);
+  reply.send(200, logbookJson(ctx.core, history, { startUs, endUs, entityIds, contextId, when: 'iso', filter }), JSON_TYPE);
 }

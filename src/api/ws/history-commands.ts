@@ -4,7 +4,7 @@ import type { HubEvent } from '../../core/event-bus.js';
 import type { HistoryReader } from '../../recorder/types.js';
 import { compressedHistoryJson, type HistoryOptions } from '../history/history-json.js';
 import { JsonBytes } from '../history/json-bytes.js';
-import { type LogbookOptions, logbookJson, stateEntry } from '../history/logbook-json.js';
+import { type LogbookOptions, logbookFilter, logbookJson, stateEntry } from '../history/logbook-json.js';
 import { checkOrder, endTime, startTime } from '../history/period.js';
 import { command, userOf } from './command.js';
 import type { Command, Connection } from './connection.js';
@@ -140,6 +140,7 @@ const logbookGetEvents = command(logbookSchema, (conn, msg, id) => {
     entityIds: msg.entity_ids,
     contextId: msg.context_id,
     when: 'seconds',
+    filter: logbookFilter(conn.env.ctx.config),
   };
   conn.sendResult(id, logbookJson(core, history, options));
 });
