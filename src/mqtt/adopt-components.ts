@@ -1,11 +1,12 @@
 import type { JsonObject, JsonValue } from '../core/json.js';
 import { CoverFeature } from '../domains/cover.js';
 import { type ColorMode, type LightCapabilities, type LightModel, type LightTurnOnParams, lightStateAttributes } from '../domains/light.js';
-import { LockFeature } from '../domains/lock.js';
-import { climateParts, fanParts } from './adopt-climate-fan.js';
+import { compileCodeFormat, LockFeature } from '../domains/lock.js';
+import { climateParts } from './adopt-climate.js';
 import { buttonParts, numberParts, selectParts } from './adopt-controls.js';
+import { fanParts } from './adopt-fan.js';
 import type { AdoptContext, AdoptedParts, TopicHandler } from './adopt-types.js';
-import { commandPayload, optStr, renderValue, stateTopic, str } from './adopt-values.js';
+import { coerceNumber, commandPayload, optStr, renderValue, stateTopic, str } from './adopt-values.js';
 
 export const ADOPTED_COMPONENTS: ReadonlySet<string> = new Set([
   'switch',
@@ -176,6 +177,7 @@ function lightParts(ctx: AdoptContext): AdoptedParts {
   return { platform: { turnOn, turnOff }, fixed, topics };
 }
 
+/** Home Assistant's MQTT cover (cover.py): states, position scaled between position_closed and position_open. */
 function coverParts(ctx: AdoptContext): AdoptedParts {
   const c = ctx.config;
   const command = optStr(c.command_topic);
@@ -183,6 +185,8 @@ function coverParts(ctx: AdoptContext): AdoptedParts {
   const close = c.payload_close === null ? undefined : str(c.payload_close, 'CLOSE');
   const stop = c.payload_stop === null ? undefined : str(c.payload_stop, 'STOP');
   const setPosition = optStr(c.set_position_topic);
+  const positionOpen = coerceNumber(c.position_open) ?? 100;
+  const positionClosed = coerceNumber(c.position_closed) ?? 0;
   let features = 0;
   if (command && open) features |= CoverFeature.OPEN;
   if (command && close) features |= CoverFeature.CLOSE;
@@ -194,39 +198,82 @@ function coverParts(ctx: AdoptContext): AdoptedParts {
     [str(c.state_opening, 'opening'), 'opening'],
     [str(c.state_closed, 'closed'), 'closed'],
     [str(c.state_closing, 'closing'), 'closing'],
-    [str(c.state_stopped, 'stopped'), 'open'],
   ]);
-  let position: number | undefined;
-  const topics: [string, TopicHandler][] = [];
+  const stopped = str(c.state_stopped, 'stopped');
   const stateTopic = optStr(c.state_topic);
-  const attrs = (): JsonObject => (position === undefined ? {} : { current_position: position });
-  if (stateTopic) topics.push([stateTopic, (p) => ({ state: states.get(renderValue(ctx, p)) ?? null, attributes: attrs() })]);
   const positionTopic = optStr(c.position_topic);
+  const assumed = c.optimistic === true || (stateTopic === undefined && positionTopic === undefined);
+  let position: number | undefined;
+  let state: string | null = null;
+  const attrs = (): JsonObject => (position === undefined ? {} : { current_position: position });
+  const result = () => ({ state, attributes: attrs() });
+  const topics: [string, TopicHandler][] = [];
+  if (stateTopic) {
+    topics.push([
+      stateTopic,
+      (p) => {
+        const v = renderValue(ctx, p);
+        if (v === '') return {};
+        if (v === 'None') state = null;
+        else if (v === stopped) {
+          // Stopped: open unless the position (or, without one, the last state) says closed, as cover.py does.
+          state = positionTopic ? (position === 0 ? 'closed' : 'open') : state === 'closed' || state === 'closing' ? 'closed' : 'open';
+        } else {
+          const known = states.get(v);
+          if (known === undefined) return {};
+          state = known;
+        }
+        return result();
+      },
+    ]);
+  }
   if (positionTopic) {
     topics.push([
       positionTopic,
       (p) => {
         const v = Number(renderValue(ctx, p, 'position_template'));
         if (!Number.isFinite(v)) return {};
-        position = Math.max(0, Math.min(100, Math.round(v)));
-        return stateTopic ? { attributes: attrs() } : { state: position > 0 ? 'open' : 'closed', attributes: attrs() };
+        // find_percentage_in_range: the device's range to 0-100.
+        const percentage = Math.round(((v - positionClosed) * 100) / (positionOpen - positionClosed || 100));
+        position = Math.max(0, Math.min(100, percentage));
+        if (!stateTopic) state = position === 0 ? 'closed' : 'open';
+        return result();
       },
     ]);
   }
-  const send = (payload: string | undefined) => {
-    if (command && payload !== undefined) ctx.publish(command, payload);
+  const send = (payload: string | undefined, assume: string) => {
+    if (!command || payload === undefined) return;
+    ctx.publish(command, payload);
+    if (assumed) {
+      state = assume;
+      ctx.assume(result());
+    }
+  };
+  const setCoverPosition = (p: number): void => {
+    if (setPosition === undefined) return;
+    // find_in_range_from_percent, then set_position_template with position, position_open and position_closed.
+    const value = Math.round((p * (positionOpen - positionClosed)) / 100 + positionClosed);
+    const template = optStr(c.set_position_template);
+    const variables = { position: value, position_open: positionOpen, position_closed: positionClosed, value };
+    ctx.publish(setPosition, template === undefined ? String(value) : ctx.render(template, variables));
+    if (assumed) {
+      position = p;
+      state = p === 0 ? 'closed' : 'open';
+      ctx.assume(result());
+    }
   };
   const platform = {
-    openCover: () => send(open),
-    closeCover: () => send(close),
-    ...(stop ? { stopCover: () => send(stop) } : {}),
-    ...(setPosition ? { setCoverPosition: (p: number) => ctx.publish(setPosition, String(p)) } : {}),
+    openCover: () => send(open, 'open'),
+    closeCover: () => send(close, 'closed'),
+    ...(stop ? { stopCover: () => send(stop, state ?? 'open') } : {}),
+    ...(setPosition ? { setCoverPosition } : {}),
   };
   const fixed: Record<string, JsonValue> = { supported_features: features };
   if (typeof c.device_class === 'string') fixed.device_class = c.device_class;
   return { platform, fixed, topics };
 }
 
+/** Home Assistant's MQTT lock (lock.py): states, payload_reset, command_template with `value` and `code`, code_format. */
 function lockParts(ctx: AdoptContext): AdoptedParts {
   const c = ctx.config;
   const command = optStr(c.command_topic);
@@ -239,19 +286,32 @@ function lockParts(ctx: AdoptContext): AdoptedParts {
     [str(c.state_open, 'OPEN'), 'open'],
     [str(c.state_opening, 'OPENING'), 'opening'],
   ]);
-  const topics: [string, TopicHandler][] = [];
-  const stateTopic = optStr(c.state_topic);
-  if (stateTopic) topics.push([stateTopic, (p) => ({ state: states.get(renderValue(ctx, p)) ?? null })]);
+  const reset = str(c.payload_reset, 'None');
+  const codeFormat = optStr(c.code_format);
+  const topics = stateTopic(ctx, (p) => {
+    const v = renderValue(ctx, p);
+    if (v === reset) return { state: null };
+    const known = states.get(v);
+    return known === undefined ? {} : { state: known };
+  });
+  const assumed = c.optimistic === true || topics.length === 0;
   const openPayload = optStr(c.payload_open);
-  const send = (payload: string) => {
-    if (command) ctx.publish(command, commandPayload(ctx, payload));
+  const send = (payload: string, code: string | undefined, assume: string) => {
+    if (!command) return;
+    const template = optStr(c.command_template);
+    ctx.publish(command, template === undefined ? payload : ctx.render(template, { value: payload, code: code ?? null }));
+    if (assumed) ctx.assume({ state: assume, attributes: codeFormat ? { code_format: codeFormat } : {} });
   };
   const platform = {
-    lock: () => send(str(c.payload_lock, 'LOCK')),
-    unlock: () => send(str(c.payload_unlock, 'UNLOCK')),
-    ...(openPayload ? { open: () => send(openPayload) } : {}),
+    lock: (code?: string) => send(str(c.payload_lock, 'LOCK'), code, 'locked'),
+    unlock: (code?: string) => send(str(c.payload_unlock, 'UNLOCK'), code, 'unlocked'),
+    ...(openPayload ? { open: (code?: string) => send(openPayload, code, 'open') } : {}),
   };
-  return { platform, fixed: { supported_features: openPayload ? LockFeature.OPEN : 0 }, topics };
+  const fixed: Record<string, JsonValue> = { supported_features: openPayload ? LockFeature.OPEN : 0 };
+  if (codeFormat) fixed.code_format = codeFormat;
+  // The lock domain checks codes against code_format before the platform sees them.
+  const data = codeFormat ? { format: codeFormat, pattern: compileCodeFormat(codeFormat) } : undefined;
+  return { platform, fixed, data, topics };
 }
 
 /** The parts of an adopted entity of `component`, or undefined for a component hearth does not adopt. */

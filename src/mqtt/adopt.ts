@@ -12,6 +12,7 @@ import { optStr } from './adopt-values.js';
 import type { MqttConfig } from './config.js';
 import type { MqttConnection } from './connection.js';
 import { splitDeviceConfig } from './device-discovery.js';
+import { checkDiscovery } from './discovery-check.js';
 import { isBudgetError, payloadVariables, scopedRenderer, type TemplateRenderer } from './template.js';
 
 export interface AdopterOptions {
@@ -31,6 +32,9 @@ interface Adopted {
   readonly deviceId?: string;
   readonly offs: (() => void)[];
 }
+
+/** Component names told about once each (they come from the broker: a bound, past which they are not told). */
+const MAX_WARNED_COMPONENTS = 64;
 
 /** Topics that several adopted entities share get the last message when one more subscribes (see MqttConnection). */
 const REPLAY = { replayLast: true } as const;
@@ -83,7 +87,8 @@ export class Adopter {
     const c = expandDiscovery(parsed);
     if (isJsonObject(c.hearth) && c.hearth.hub === config.nodeId) return;
     if (component !== 'device_automation' && !ADOPTED_COMPONENTS.has(component)) {
-      if (!this.warnedComponents.has(component)) {
+      // Bounded: component names come from the broker.
+      if (!this.warnedComponents.has(component) && this.warnedComponents.size < MAX_WARNED_COMPONENTS) {
         this.warnedComponents.add(component);
         log.info({ component }, 'MQTT discovery: this component is not adopted by hearth; its configs are ignored');
       }
@@ -153,6 +158,7 @@ export class Adopter {
 
   private adoptEntity(topic: string, component: string, c: Record<string, JsonValue>, text: string): Adopted {
     const { core, connection, log } = this.o;
+    checkDiscovery(component, c);
     const qos = c.qos === 1 || c.qos === 2 ? c.qos : 0;
     const retain = c.retain === true;
     const name = displayName(c);
@@ -185,6 +191,8 @@ export class Adopter {
       deviceId,
       restore: parts.restore ?? false,
       data: parts.data,
+      ...(c.entity_category === 'config' || c.entity_category === 'diagnostic' ? { entityCategory: c.entity_category } : {}),
+      ...(c.enabled_by_default === false ? { enabledByDefault: false } : {}),
     });
     const offs: (() => void)[] = [render.close];
     const availability = availabilityOf(c);
