@@ -1,10 +1,10 @@
 import type { JsonObject, JsonValue } from '../core/json.js';
 import { CoverFeature } from '../domains/cover.js';
-import { type ColorMode, type LightCapabilities, type LightModel, type LightTurnOnParams, lightStateAttributes } from '../domains/light.js';
 import { compileCodeFormat, LockFeature } from '../domains/lock.js';
 import { climateParts } from './adopt-climate.js';
 import { buttonParts, numberParts, selectParts } from './adopt-controls.js';
 import { fanParts } from './adopt-fan.js';
+import { lightParts } from './adopt-light.js';
 import type { AdoptContext, AdoptedParts, TopicHandler } from './adopt-types.js';
 import { coerceNumber, commandPayload, optStr, renderValue, stateTopic, str } from './adopt-values.js';
 
@@ -51,130 +51,6 @@ function sensorParts(ctx: AdoptContext): AdoptedParts {
   const stateTopic = optStr(c.state_topic);
   if (stateTopic) topics.push([stateTopic, (p) => ({ state: renderValue(ctx, p) })]);
   return { platform: {}, fixed, topics };
-}
-
-const MODES: readonly ColorMode[] = ['onoff', 'brightness', 'color_temp', 'hs', 'xy', 'rgb', 'white'];
-
-/** A light with the JSON schema (light/schema_json.py) or the default schema's on/off and brightness. */
-function lightParts(ctx: AdoptContext): AdoptedParts {
-  const c = ctx.config;
-  const json = c.schema === 'json';
-  const scale = typeof c.brightness_scale === 'number' && c.brightness_scale > 0 ? c.brightness_scale : 255;
-  const given = Array.isArray(c.supported_color_modes)
-    ? (c.supported_color_modes as JsonValue[]).filter((m): m is ColorMode => MODES.includes(m as ColorMode))
-    : [];
-  const hasBrightness = json ? c.brightness === true : typeof c.brightness_command_topic === 'string';
-  const modes: ColorMode[] = given.length > 0 ? given : [hasBrightness ? 'brightness' : 'onoff'];
-  const kelvin = (mireds: JsonValue | undefined) => (typeof mireds === 'number' && mireds > 0 ? Math.round(1_000_000 / mireds) : undefined);
-  const caps: LightCapabilities = {
-    supportedColorModes: modes,
-    minColorTempKelvin: kelvin(c.max_mireds) ?? (modes.includes('color_temp') ? 2000 : undefined),
-    maxColorTempKelvin: kelvin(c.min_mireds) ?? (modes.includes('color_temp') ? 6535 : undefined),
-    effectList: Array.isArray(c.effect_list) ? (c.effect_list as JsonValue[]).filter((e): e is string => typeof e === 'string') : undefined,
-    supportedFeatures: (Array.isArray(c.effect_list) ? 4 : 0) | (c.flash === true ? 8 : 0) | (c.transition === true ? 32 : 0),
-  };
-  let model: LightModel = { on: false };
-  const render = (m: LightModel) => ({ state: m.on ? 'on' : 'off', attributes: lightStateAttributes(caps, m) });
-  const topics: [string, TopicHandler][] = [];
-  const command = optStr(c.command_topic);
-  const stateTopic = optStr(c.state_topic);
-  if (json) {
-    if (stateTopic) {
-      topics.push([
-        stateTopic,
-        (p) => {
-          const v = JSON.parse(p) as JsonValue;
-          if (v === null || typeof v !== 'object' || Array.isArray(v)) return {};
-          const o = v as JsonObject;
-          const color = o.color !== null && typeof o.color === 'object' && !Array.isArray(o.color) ? (o.color as JsonObject) : {};
-          const n = (x: JsonValue | undefined) => (typeof x === 'number' ? x : undefined);
-          const mode =
-            typeof o.color_mode === 'string' && MODES.includes(o.color_mode as ColorMode) ? (o.color_mode as ColorMode) : undefined;
-          const h = n(color.h);
-          const s = n(color.s);
-          const x = n(color.x);
-          const y = n(color.y);
-          const r = n(color.r);
-          const g = n(color.g);
-          const b = n(color.b);
-          const bri = n(o.brightness);
-          model = {
-            on: o.state === 'ON' ? true : o.state === 'OFF' ? false : model.on,
-            brightness: bri === undefined ? model.brightness : Math.round((bri * 255) / scale),
-            colorMode: mode ?? model.colorMode,
-            hs: h !== undefined && s !== undefined ? [h, s] : model.hs,
-            xy: x !== undefined && y !== undefined ? [x, y] : model.xy,
-            rgb: r !== undefined && g !== undefined && b !== undefined ? [r, g, b] : model.rgb,
-            colorTempKelvin: kelvin(o.color_temp) ?? model.colorTempKelvin,
-            effect: typeof o.effect === 'string' ? o.effect : model.effect,
-          };
-          return render(model);
-        },
-      ]);
-    }
-  } else {
-    if (stateTopic) {
-      const stateOn = str(c.payload_on, 'ON');
-      const stateOff = str(c.payload_off, 'OFF');
-      topics.push([
-        stateTopic,
-        (p) => {
-          // Tasmota gives the state's template as value_template; Home Assistant's basic schema names it state_value_template.
-          const v = renderValue(ctx, p, c.state_value_template === undefined ? 'value_template' : 'state_value_template');
-          if (v === stateOn) model = { ...model, on: true };
-          else if (v === stateOff) model = { ...model, on: false };
-          else return {};
-          return render(model);
-        },
-      ]);
-    }
-    const briTopic = optStr(c.brightness_state_topic);
-    if (briTopic) {
-      topics.push([
-        briTopic,
-        (p) => {
-          const v = Number(renderValue(ctx, p, 'brightness_value_template'));
-          if (!Number.isFinite(v)) return {};
-          model = { ...model, brightness: Math.round((v * 255) / scale) };
-          return render(model);
-        },
-      ]);
-    }
-  }
-  const turnOn = (params: LightTurnOnParams): void => {
-    if (!command) return;
-    if (!json) {
-      const briCommand = optStr(c.brightness_command_topic);
-      if (briCommand && params.brightness !== undefined) ctx.publish(briCommand, String(Math.round((params.brightness * scale) / 255)));
-      else ctx.publish(command, str(c.payload_on, 'ON'));
-      return;
-    }
-    const out: Record<string, JsonValue> = { state: 'ON' };
-    if (params.brightness !== undefined) out.brightness = Math.round((params.brightness * scale) / 255);
-    if (params.hs_color) out.color = { h: params.hs_color[0], s: params.hs_color[1] };
-    else if (params.xy_color) out.color = { x: params.xy_color[0], y: params.xy_color[1] };
-    else if (params.rgb_color) out.color = { r: params.rgb_color[0], g: params.rgb_color[1], b: params.rgb_color[2] };
-    if (params.color_temp_kelvin) out.color_temp = Math.round(1_000_000 / params.color_temp_kelvin);
-    if (params.effect) out.effect = params.effect;
-    if (params.transition !== undefined) out.transition = params.transition;
-    ctx.publish(command, JSON.stringify(out));
-  };
-  const turnOff = (params: { transition?: number }): void => {
-    if (!command) return;
-    if (!json) ctx.publish(command, str(c.payload_off, 'OFF'));
-    else
-      ctx.publish(
-        command,
-        JSON.stringify(params.transition === undefined ? { state: 'OFF' } : { state: 'OFF', transition: params.transition }),
-      );
-  };
-  const fixed: Record<string, JsonValue> = { supported_color_modes: [...modes], supported_features: caps.supportedFeatures ?? 0 };
-  if (caps.effectList) fixed.effect_list = [...caps.effectList];
-  if (modes.includes('color_temp')) {
-    fixed.min_color_temp_kelvin = caps.minColorTempKelvin ?? 2000;
-    fixed.max_color_temp_kelvin = caps.maxColorTempKelvin ?? 6535;
-  }
-  return { platform: { turnOn, turnOff }, fixed, topics };
 }
 
 /** Home Assistant's MQTT cover (cover.py): states, position scaled between position_closed and position_open. */
