@@ -14,13 +14,15 @@ import {
   type HvacAction,
   type HvacMode,
 } from '../domains/climate.js';
+import { pyFloat } from '../domains/helper-format.js';
 import type { AdoptContext, AdoptedParts } from './adopt-types.js';
 import { coerceNumber, optStr, send, stateTopics, strList } from './adopt-values.js';
 
 const HVAC_ACTIONS: readonly HvacAction[] = ['off', 'preheating', 'heating', 'cooling', 'drying', 'idle', 'fan', 'defrosting'];
 const PRECISIONS = [0.1, 0.5, 1] as const;
 
-const num = (s: string): number | null => (s === '' || s === 'None' || !Number.isFinite(Number(s)) ? null : Number(s));
+/** Python's float() of a payload: a number, or undefined for anything else ("None", "", "abc"). */
+const pyFloatOf = (s: string): number | undefined => (s.trim() === '' || !Number.isFinite(Number(s)) ? undefined : Number(s));
 
 /** Whether a value has its own state topic (else it is optimistic: a command shows at once, as climate.py does). */
 const hasState = (ctx: AdoptContext, key: string): boolean => ctx.config.optimistic !== true && optStr(ctx.config[key]) !== undefined;
@@ -42,7 +44,7 @@ export function climateParts(ctx: AdoptContext): AdoptedParts {
     maxTemp: coerceNumber(c.max_temp) ?? DEFAULT_MAX_TEMP,
     targetTempStep: coerceNumber(c.temp_step),
     ...(precision === undefined ? {} : { precision }),
-    humidity: hasTopic(ctx, 'target_humidity_state_topic', 'target_humidity_command_topic'),
+    humidity: hasTopic(ctx, 'target_humidity_command_topic'),
     minHumidity: coerceNumber(c.min_humidity) ?? DEFAULT_MIN_HUMIDITY,
     maxHumidity: coerceNumber(c.max_humidity) ?? DEFAULT_MAX_HUMIDITY,
     fanModes: hasTopic(ctx, 'fan_mode_state_topic', 'fan_mode_command_topic')
@@ -73,30 +75,47 @@ export function climateParts(ctx: AdoptContext): AdoptedParts {
   if (modes.includes('off') || power) features |= ClimateFeature.TURN_OFF;
   if (modes.some((m) => m !== 'off') || power) features |= ClimateFeature.TURN_ON;
   const withFeatures: ClimateCapabilities = { ...caps, supportedFeatures: features };
-  let model: ClimateModel = { hvacMode: null };
+  // Without a state topic a value starts as climate.py starts it (optimistic): off, `initial` (21), low, off.
+  const initial = coerceNumber(c.initial) ?? 21;
+  const noState = (key: string) => optStr(c[key]) === undefined;
+  let model: ClimateModel = {
+    hvacMode: noState('mode_state_topic') ? 'off' : null,
+    ...(noState('temperature_state_topic') ? { targetTemperature: initial } : {}),
+    ...(noState('temperature_low_state_topic') ? { targetTempLow: initial } : {}),
+    ...(noState('temperature_high_state_topic') ? { targetTempHigh: initial } : {}),
+    ...(noState('fan_mode_state_topic') ? { fanMode: 'low' } : {}),
+    ...(noState('swing_mode_state_topic') ? { swingMode: 'off' } : {}),
+    ...(caps.presetModes ? { presetMode: 'none' } : {}),
+  };
   const render = () => ({ state: model.hvacMode, attributes: climateStateAttributes(withFeatures, features, model) });
   const { topics, on } = stateTopics(ctx, render);
   const set = (patch: Partial<ClimateModel>): void => {
     model = { ...model, ...patch };
   };
-  on('mode_state_topic', 'mode_state_template', (v) => {
-    if (v === 'None' || v === '') set({ hvacMode: null });
-    else if (modes.includes(v as HvacMode)) set({ hvacMode: v as HvacMode });
-  });
+  // A value that is not one the entity knows is ignored (climate.py logs it), as is a number that is not one.
+  const listed = (v: string, list: readonly string[] | undefined, patch: (v: string) => Partial<ClimateModel>) => {
+    if (list?.includes(v)) set(patch(v));
+  };
+  const float = (v: string, patch: (n: number) => Partial<ClimateModel>) => {
+    const x = pyFloatOf(v);
+    if (x !== undefined) set(patch(x));
+  };
+  on('mode_state_topic', 'mode_state_template', (v) => listed(v, modes, (m) => ({ hvacMode: m as HvacMode })));
   on('action_topic', 'action_template', (v) => {
-    // "None" (a template's None) or nothing is no action; an unknown action is ignored, as climate.py does.
-    if (v === 'None' || v === '') set({ hvacAction: null });
-    else if (HVAC_ACTIONS.includes(v as HvacAction)) set({ hvacAction: v as HvacAction });
+    if (HVAC_ACTIONS.includes(v as HvacAction)) set({ hvacAction: v as HvacAction });
   });
-  on('current_temperature_topic', 'current_temperature_template', (v) => set({ currentTemperature: num(v) }));
-  on('temperature_state_topic', 'temperature_state_template', (v) => set({ targetTemperature: num(v) }));
-  on('temperature_low_state_topic', 'temperature_low_state_template', (v) => set({ targetTempLow: num(v) }));
-  on('temperature_high_state_topic', 'temperature_high_state_template', (v) => set({ targetTempHigh: num(v) }));
-  on('current_humidity_topic', 'current_humidity_template', (v) => set({ currentHumidity: num(v) }));
-  on('target_humidity_state_topic', 'target_humidity_state_template', (v) => set({ targetHumidity: num(v) }));
-  on('fan_mode_state_topic', 'fan_mode_state_template', (v) => set({ fanMode: v === '' || v === 'None' ? null : v }));
-  on('swing_mode_state_topic', 'swing_mode_state_template', (v) => set({ swingMode: v === '' || v === 'None' ? null : v }));
-  on('preset_mode_state_topic', 'preset_mode_value_template', (v) => set({ presetMode: v === '' || v === 'None' ? 'none' : v }));
+  on('current_temperature_topic', 'current_temperature_template', (v) => float(v, (x) => ({ currentTemperature: x })));
+  on('temperature_state_topic', 'temperature_state_template', (v) => float(v, (x) => ({ targetTemperature: x })));
+  on('temperature_low_state_topic', 'temperature_low_state_template', (v) => float(v, (x) => ({ targetTempLow: x })));
+  on('temperature_high_state_topic', 'temperature_high_state_template', (v) => float(v, (x) => ({ targetTempHigh: x })));
+  on('current_humidity_topic', 'current_humidity_template', (v) => float(v, (x) => ({ currentHumidity: x })));
+  if (caps.humidity) on('target_humidity_state_topic', 'target_humidity_state_template', (v) => float(v, (x) => ({ targetHumidity: x })));
+  on('fan_mode_state_topic', 'fan_mode_state_template', (v) => listed(v, caps.fanModes, (m) => ({ fanMode: m })));
+  on('swing_mode_state_topic', 'swing_mode_state_template', (v) => listed(v, caps.swingModes, (m) => ({ swingMode: m })));
+  on('preset_mode_state_topic', 'preset_mode_value_template', (v) => {
+    if (v === 'none' || v === 'None') set({ presetMode: 'none' });
+    else listed(v, caps.presetModes, (m) => ({ presetMode: m }));
+  });
 
   /** Publishes a command; without a state topic for it, the entity shows the value at once (optimistic). */
   const command = (what: string, stateKey: string, value: string, patch: Partial<ClimateModel>): void => {
@@ -112,11 +131,11 @@ export function climateParts(ctx: AdoptContext): AdoptedParts {
     setTemperature: (p: ClimateTemperatureParams) => {
       if (p.hvacMode !== undefined) setHvacMode(p.hvacMode);
       if (p.temperature !== undefined)
-        command('temperature', 'temperature_state_topic', String(p.temperature), { targetTemperature: p.temperature });
+        command('temperature', 'temperature_state_topic', pyFloat(p.temperature), { targetTemperature: p.temperature });
       if (p.targetTempLow !== undefined)
-        command('temperature_low', 'temperature_low_state_topic', String(p.targetTempLow), { targetTempLow: p.targetTempLow });
+        command('temperature_low', 'temperature_low_state_topic', pyFloat(p.targetTempLow), { targetTempLow: p.targetTempLow });
       if (p.targetTempHigh !== undefined)
-        command('temperature_high', 'temperature_high_state_topic', String(p.targetTempHigh), { targetTempHigh: p.targetTempHigh });
+        command('temperature_high', 'temperature_high_state_topic', pyFloat(p.targetTempHigh), { targetTempHigh: p.targetTempHigh });
     },
     setHumidity: (h: number) => command('target_humidity', 'target_humidity_state_topic', String(h), { targetHumidity: h }),
     setFanMode: (m: string) => command('fan_mode', 'fan_mode_state_topic', m, { fanMode: m }),

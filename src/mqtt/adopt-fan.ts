@@ -83,7 +83,7 @@ export function fanParts(ctx: AdoptContext): AdoptedParts {
   };
   const setPercentage = (p: number): void => {
     // percentage_to_ranged_value, rounded up: 66% of speeds 1..3 is 2.
-    send(ctx, 'percentage_command_topic', 'percentage_command_template', String(Math.ceil((states * p) / 100) + min - 1));
+    send(ctx, 'percentage_command_topic', 'percentage_command_template', Math.ceil((states * p) / 100) + min - 1);
     assume('percentage_state_topic', { percentage: p });
   };
   const setPresetMode = (m: string): void => {

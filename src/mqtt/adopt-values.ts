@@ -36,11 +36,12 @@ export function coerceNumber(v: JsonValue | undefined): number | undefined {
 }
 
 /** Publishes `value` on the topic `topicKey` names, through `templateKey`'s template (with `value` and `extra`). */
-export function send(ctx: AdoptContext, topicKey: string, templateKey: string, value: string, extra: JsonObject = {}): void {
+export function send(ctx: AdoptContext, topicKey: string, templateKey: string, value: string | number, extra: JsonObject = {}): void {
   const topic = optStr(ctx.config[topicKey]);
   if (topic === undefined) return;
   const template = optStr(ctx.config[templateKey]);
-  ctx.publish(topic, template === undefined ? value : ctx.render(template, { ...extra, value }));
+  // A number stays a number for the template (zigbee2mqtt's `{0:'off', 1:'low'}[value]`), as MqttCommandTemplate has it.
+  ctx.publish(topic, template === undefined ? String(value) : ctx.render(template, { ...extra, value }));
 }
 
 /**
