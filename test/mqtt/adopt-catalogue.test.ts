@@ -53,7 +53,7 @@ t.test('discovery payloads of four publishers: states, attributes and commands a
       }
       for (const cmd of c.commands) {
         if (cmd.todo !== undefined) {
-          t.todo(`${cmd.domain}.${cmd.service} ${JSON.stringify(cmd.data)}: ${cmd.todo}`);
+          t.test(`${cmd.domain}.${cmd.service} ${JSON.stringify(cmd.data)}`, { todo: cmd.todo }, async () => undefined);
           continue;
         }
         const from = w.log.length;
