@@ -139,7 +139,7 @@ export function climateParts(ctx: AdoptContext): AdoptedParts {
     },
     setHumidity: (h: number) => command('target_humidity', 'target_humidity_state_topic', String(h), { targetHumidity: h }),
     setFanMode: (m: string) => command('fan_mode', 'fan_mode_state_topic', m, { fanMode: m }),
-    setPresetMode: (m: string) => command('preset_mode', 'preset_mode_state_topic', m === 'none' ? 'None' : m, { presetMode: m }),
+    setPresetMode: (m: string) => command('preset_mode', 'preset_mode_state_topic', m, { presetMode: m }),
     setSwingMode: (m: string) => command('swing_mode', 'swing_mode_state_topic', m, { swingMode: m }),
     ...(power
       ? {

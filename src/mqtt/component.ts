@@ -25,6 +25,8 @@ export interface MqttComponentOptions {
   readonly render?: TemplateRenderer;
   /** First reconnect delay in ms (tests shorten it). */
   readonly minReconnectMs?: number;
+  /** The hub's temperature unit, for published thermostats (°C when not given). */
+  readonly temperatureUnit?: 'C' | 'F';
 }
 
 /**
@@ -71,6 +73,7 @@ export class MqttComponent implements Component {
       instanceId: this.o.instanceId,
       log,
       owner: MQTT_OWNER,
+      temperatureUnit: this.o.temperatureUnit,
     });
     const onConfig = (m: ReceivedMessage) => this.onDiscovery(m);
     this.offs.push(

@@ -8,7 +8,7 @@ import type { Registries } from '../registry/index.js';
 import { commandCall } from './commands.js';
 import type { MqttConfig, PublishFilter } from './config.js';
 import type { MqttConnection, ReceivedMessage } from './connection.js';
-import { componentConfig, type EntityTopics, entityTopics, PUBLISHED_DOMAINS } from './discovery-configs.js';
+import { componentConfig, type EntityTopics, entityTopics, PUBLISHED_DOMAINS, type PublishContext } from './discovery-configs.js';
 import { statePayload } from './state-payload.js';
 import { objectIdOf } from './topics.js';
 
@@ -23,6 +23,8 @@ export interface PublisherOptions {
   readonly log: Logger;
   /** The owner key of the MQTT component: entities it adopted are never published again (no echo). */
   readonly owner: string;
+  /** The hub's temperature unit (climate's temperature_unit); °C when not given. */
+  readonly temperatureUnit?: 'C' | 'F';
 }
 
 interface Published {
@@ -62,8 +64,16 @@ export class Publisher {
   private readonly refusedLogged = new Set<string>();
   private readonly offs: (() => void)[] = [];
   private refreshTimer: NodeJS.Timeout | undefined;
+  private readonly context: PublishContext;
+  /**
+   * Whether the hub's own device is announced (some published entity has no device of its own): only then do the
+   * devices of the others name it as their via_device, as Home Assistant links only to a device it knows.
+   */
+  private hubDeviceAnnounced = false;
 
-  constructor(private readonly o: PublisherOptions) {}
+  constructor(private readonly o: PublisherOptions) {
+    this.context = { temperatureUnit: o.temperatureUnit ?? 'C' };
+  }
 
   private scheduleRefresh(): void {
     if (this.refreshTimer !== undefined) return;
@@ -123,7 +133,11 @@ export class Publisher {
   private refreshAll(): void {
     if (!this.o.connection.connected) return;
     for (const id of [...this.published.keys()]) if (this.o.core.entities.get(id) === undefined) this.unpublish(id);
-    for (const entity of this.o.core.entities.all()) this.consider(entity.id, true);
+    const entities = [...this.o.core.entities.all()];
+    this.hubDeviceAnnounced = entities.some(
+      (e) => (e.deviceId === undefined || this.o.core.devices.get(e.deviceId) === undefined) && this.selected(e.id),
+    );
+    for (const entity of entities) this.consider(entity.id, true);
   }
 
   private areaAndLabels(entityId: string): { areaId: string | null; labels: readonly string[]; deviceId: string | undefined } {
@@ -167,7 +181,9 @@ export class Publisher {
     const domain = domainOf(entityId);
     const topics = entityTopics(config.baseTopic, entityId);
     const configTopic = `${config.discoveryPrefix}/${domain}/${config.nodeId}/${objectIdOf(entityId)}/config`;
-    const announced = RECONFIGURED_DOMAINS.has(domain) ? JSON.stringify(componentConfig(domain, state.attributes, topics)) : undefined;
+    const announced = RECONFIGURED_DOMAINS.has(domain)
+      ? JSON.stringify(componentConfig(domain, state.attributes, topics, this.context))
+      : undefined;
     this.published.set(entityId, { domain, configTopic, topics, available: undefined, announced });
     if (config.discovery) {
       const payload = this.discoveryConfig(entityId, domain, state, topics);
@@ -180,7 +196,7 @@ export class Publisher {
   private reconfigured(entityId: string, s: State): boolean {
     const p = this.published.get(entityId);
     if (p?.announced === undefined || s.state === 'unavailable') return false;
-    return JSON.stringify(componentConfig(p.domain, s.attributes, p.topics)) !== p.announced;
+    return JSON.stringify(componentConfig(p.domain, s.attributes, p.topics, this.context)) !== p.announced;
   }
 
   private publishState(entityId: string, s: State): void {
@@ -214,12 +230,13 @@ export class Publisher {
     const hub = `hearth_${nodeId}`;
     const device = deviceId === undefined ? undefined : this.o.core.devices.get(deviceId);
     if (device === undefined) {
+      this.hubDeviceAnnounced = true;
       return { identifiers: [hub], name: this.o.hubName, manufacturer: 'hearth', model: 'hearth hub', sw_version: this.o.hubVersion };
     }
     const out: Record<string, JsonValue> = {
       identifiers: [`${hub}_${device.id}`],
       name: device.name_by_user ?? device.name,
-      via_device: hub,
+      ...(this.hubDeviceAnnounced ? { via_device: hub } : {}),
     };
     if (device.manufacturer) out.manufacturer = device.manufacturer;
     if (device.model) out.model = device.model;
@@ -231,7 +248,7 @@ export class Publisher {
 
   private discoveryConfig(entityId: string, domain: string, s: State, topics: EntityTopics): JsonObject | undefined {
     const a = s.attributes;
-    const specific = componentConfig(domain, a, topics);
+    const specific = componentConfig(domain, a, topics, this.context);
     if (specific === undefined) return undefined;
     const { config, hubVersion } = this.o;
     const entity = this.o.core.entities.get(entityId);
@@ -273,7 +290,7 @@ export class Publisher {
       log.warn({ entity_id: entityId, topic: m.topic, err: message }, 'MQTT command refused (logged once per entity)');
     };
     try {
-      const call = commandCall(p.domain, what, m.payload.toString());
+      const call = commandCall(p.domain, what, m.payload.toString(), core.states.get(entityId)?.attributes);
       core.services.call(p.domain, call.service, { ...call.data, entity_id: entityId }, { context: core.newContext() }).catch(refused);
     } catch (err) {
       refused(err);
