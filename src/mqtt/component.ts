@@ -122,11 +122,12 @@ export class MqttComponent implements Component {
     const nodeId = parts.length === 4 ? parts[1] : undefined;
     if (nodeId === config.nodeId) {
       if (m.payload.length > 0 && this.fromAnotherHub(m.payload.toString())) return;
+      if (!config.discovery) return;
       // One of this hub's own configs: a retained one for an entity no longer published (removed or excluded
-      // while the hub was down) is emptied, so Home Assistant and other hubs drop it.
-      if (m.payload.length > 0 && this.publisher?.isPublishedConfig(m.topic) === false && config.discovery) {
-        this.connection?.publish(m.topic, '', { qos: 1, retain: true });
-      }
+      // while the hub was down) is emptied, so Home Assistant and other hubs drop it; one another client wrote
+      // over an entity published now is put back.
+      if (this.publisher?.isPublishedConfig(m.topic)) this.publisher.onOwnConfig(m.topic, m.payload.toString());
+      else if (m.payload.length > 0) this.connection?.publish(m.topic, '', { qos: 1, retain: true });
       return;
     }
     if (config.adopt) this.adopter?.handleConfig(m.topic, component, m.payload.toString());

@@ -35,10 +35,24 @@ interface Published {
   announced: string | undefined;
   /** What the availability topic says now; written only when it changes. */
   available: boolean | undefined;
+  /** The retained config last published on configTopic (undefined with discovery off). */
+  config: string | undefined;
+  /** The configs published lately (the broker's echo of an earlier one may come after a newer one was sent). */
+  readonly sent: string[];
+  /** When this hub last put its config back over another client's (ms): at most once a second. */
+  restoredAt: number;
+  /** The next putting back, when the last was less than a second ago. */
+  restoreTimer: NodeJS.Timeout | undefined;
 }
 
 /** Domains whose discovery config follows their state's attributes (a template number's range, a select's options). */
 const RECONFIGURED_DOMAINS: ReadonlySet<string> = new Set(['number', 'select']);
+
+/** Another client writing over a config is answered at most this often per entity (two clients fighting). */
+const RESTORE_INTERVAL_MS = 1000;
+
+/** How many of an entity's latest configs count as this hub's own when the broker echoes them. */
+const RECENT_CONFIGS = 4;
 
 /** Device changes and Home Assistant's birth come in bursts (a Zigbee network starting): one refresh per burst. */
 const REFRESH_DELAY_MS = 200;
@@ -61,6 +75,9 @@ function globMatch(globs: readonly string[], id: string): boolean {
  */
 export class Publisher {
   private readonly published = new Map<string, Published>();
+  /** Config topic -> the entity published under it. */
+  private readonly byConfigTopic = new Map<string, string>();
+  private overwriteLogged = false;
   private readonly refusedLogged = new Set<string>();
   private readonly offs: (() => void)[] = [];
   private refreshTimer: NodeJS.Timeout | undefined;
@@ -112,14 +129,41 @@ export class Publisher {
 
   stop(): void {
     for (const off of this.offs.splice(0)) off();
+    for (const p of this.published.values()) clearTimeout(p.restoreTimer);
     clearTimeout(this.refreshTimer);
     this.refreshTimer = undefined;
   }
 
   /** Whether `topic` is the config of an entity published now (the component empties the others of this node). */
   isPublishedConfig(topic: string): boolean {
-    for (const p of this.published.values()) if (p.configTopic === topic) return true;
-    return false;
+    return this.byConfigTopic.has(topic);
+  }
+
+  /**
+   * A message on one of this hub's own config topics. When another client replaced (or emptied) the retained config
+   * of an entity published now, this hub's is put back (at most once a second per entity, the last one a second
+   * after the one before: two clients fighting over a topic do not flood the broker), with one warning.
+   */
+  onOwnConfig(topic: string, text: string): void {
+    const entityId = this.byConfigTopic.get(topic);
+    const p = entityId === undefined ? undefined : this.published.get(entityId);
+    if (p?.config === undefined || p.sent.includes(text) || !this.o.connection.connected || p.restoreTimer !== undefined) return;
+    if (!this.overwriteLogged) {
+      this.overwriteLogged = true;
+      this.o.log.warn(
+        { topic, entity_id: entityId, payload: text.slice(0, 200) },
+        "MQTT: another client overwrote this hub's discovery config; announced again (logged once)",
+      );
+    }
+    const restore = (): void => {
+      p.restoreTimer = undefined;
+      p.restoredAt = Date.now();
+      if (this.published.get(entityId ?? '') === p && p.config !== undefined)
+        this.o.connection.publish(topic, p.config, { qos: 1, retain: true });
+    };
+    const wait = p.restoredAt + RESTORE_INTERVAL_MS - Date.now();
+    if (wait <= 0) restore();
+    else p.restoreTimer = setTimeout(restore, wait);
   }
 
   get count(): number {
@@ -184,11 +228,31 @@ export class Publisher {
     const announced = RECONFIGURED_DOMAINS.has(domain)
       ? JSON.stringify(componentConfig(domain, state.attributes, topics, this.context))
       : undefined;
-    this.published.set(entityId, { domain, configTopic, topics, available: undefined, announced });
-    if (config.discovery) {
-      const payload = this.discoveryConfig(entityId, domain, state, topics);
-      if (payload !== undefined) connection.publish(configTopic, JSON.stringify(payload), { qos: 1, retain: true });
+    const payload = config.discovery ? this.discoveryConfig(entityId, domain, state, topics) : undefined;
+    const text = payload === undefined ? undefined : JSON.stringify(payload);
+    const before = this.published.get(entityId);
+    if (before !== undefined) {
+      this.byConfigTopic.delete(before.configTopic);
+      clearTimeout(before.restoreTimer);
     }
+    const sent = before?.configTopic === configTopic ? before.sent : [];
+    if (text !== undefined && !sent.includes(text)) {
+      sent.push(text);
+      if (sent.length > RECENT_CONFIGS) sent.shift();
+    }
+    this.published.set(entityId, {
+      domain,
+      configTopic,
+      topics,
+      available: undefined,
+      announced,
+      config: text,
+      restoredAt: before?.restoredAt ?? 0,
+      restoreTimer: undefined,
+      sent,
+    });
+    this.byConfigTopic.set(configTopic, entityId);
+    if (text !== undefined) connection.publish(configTopic, text, { qos: 1, retain: true });
     this.publishState(entityId, state);
   }
 
@@ -217,6 +281,8 @@ export class Publisher {
     const p = this.published.get(entityId);
     if (p === undefined) return;
     this.published.delete(entityId);
+    this.byConfigTopic.delete(p.configTopic);
+    clearTimeout(p.restoreTimer);
     const { connection, config } = this.o;
     // While the broker is away nothing is queued: on connect, this node's retained configs that are no longer
     // published are emptied (MqttComponent.onDiscovery).
