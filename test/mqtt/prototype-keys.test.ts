@@ -38,12 +38,57 @@ t.test('prototype names through every MQTT path: states stay strings, /api/state
   const configs: [string, string, Record<string, unknown>][] = [
     ['switch', 'p_switch', { name: 'P Switch', stat_t: 'p/switch', cmd_t: 'p/switch/set', uniq_id: 'p_switch' }],
     ['binary_sensor', 'p_binary', { name: 'P Binary', stat_t: 'p/binary', uniq_id: 'p_binary' }],
-    ['cover', 'p_cover', { name: 'P Cover', stat_t: 'p/cover', cmd_t: 'p/cover/set', pos_t: 'p/cover/pos', set_pos_t: 'p/cover/pos/set', uniq_id: 'p_cover' }],
+    [
+      'cover',
+      'p_cover',
+      { name: 'P Cover', stat_t: 'p/cover', cmd_t: 'p/cover/set', pos_t: 'p/cover/pos', set_pos_t: 'p/cover/pos/set', uniq_id: 'p_cover' },
+    ],
     ['lock', 'p_lock', { name: 'P Lock', stat_t: 'p/lock', cmd_t: 'p/lock/set', uniq_id: 'p_lock' }],
-    ['light', 'p_light', { name: 'P Light', schema: 'json', stat_t: 'p/light', cmd_t: 'p/light/set', sup_clrm: ['hs'], uniq_id: 'p_light' }],
-    ['light', 'p_basic', { name: 'P Basic', stat_t: 'p/basic', cmd_t: 'p/basic/set', rgb_stat_t: 'p/basic/rgb', rgb_cmd_t: 'p/basic/rgb/set', uniq_id: 'p_basic' }],
-    ['fan', 'p_fan', { name: 'P Fan', stat_t: 'p/fan', cmd_t: 'p/fan/set', pct_stat_t: 'p/fan/pct', pct_cmd_t: 'p/fan/pct/set', pr_mode_stat_t: 'p/fan/preset', pr_mode_cmd_t: 'p/fan/preset/set', pr_modes: ['eco'], uniq_id: 'p_fan' }],
-    ['climate', 'p_climate', { name: 'P Climate', mode_stat_t: 'p/climate/mode', mode_cmd_t: 'p/climate/mode/set', act_t: 'p/climate/action', fan_mode_stat_t: 'p/climate/fan', fan_mode_cmd_t: 'p/climate/fan/set', uniq_id: 'p_climate' }],
+    [
+      'light',
+      'p_light',
+      { name: 'P Light', schema: 'json', stat_t: 'p/light', cmd_t: 'p/light/set', sup_clrm: ['hs'], uniq_id: 'p_light' },
+    ],
+    [
+      'light',
+      'p_basic',
+      {
+        name: 'P Basic',
+        stat_t: 'p/basic',
+        cmd_t: 'p/basic/set',
+        rgb_stat_t: 'p/basic/rgb',
+        rgb_cmd_t: 'p/basic/rgb/set',
+        uniq_id: 'p_basic',
+      },
+    ],
+    [
+      'fan',
+      'p_fan',
+      {
+        name: 'P Fan',
+        stat_t: 'p/fan',
+        cmd_t: 'p/fan/set',
+        pct_stat_t: 'p/fan/pct',
+        pct_cmd_t: 'p/fan/pct/set',
+        pr_mode_stat_t: 'p/fan/preset',
+        pr_mode_cmd_t: 'p/fan/preset/set',
+        pr_modes: ['eco'],
+        uniq_id: 'p_fan',
+      },
+    ],
+    [
+      'climate',
+      'p_climate',
+      {
+        name: 'P Climate',
+        mode_stat_t: 'p/climate/mode',
+        mode_cmd_t: 'p/climate/mode/set',
+        act_t: 'p/climate/action',
+        fan_mode_stat_t: 'p/climate/fan',
+        fan_mode_cmd_t: 'p/climate/fan/set',
+        uniq_id: 'p_climate',
+      },
+    ],
     ['select', 'p_select', { name: 'P Select', stat_t: 'p/select', cmd_t: 'p/select/set', ops: ['a', 'b'], uniq_id: 'p_select' }],
     ['sensor', 'p_sensor', { name: 'P Sensor', stat_t: 'p/sensor', json_attr_t: 'p/sensor/attr', uniq_id: 'p_sensor' }],
   ];
@@ -89,8 +134,14 @@ t.test('prototype names through every MQTT path: states stay strings, /api/state
   ];
   for (const topic of stateTopics) for (const k of HOSTILE) await w.publish(topic, k, { qos: 1 });
   await w.publish('p/avail', 'online', { qos: 1 });
-  await w.publish('p/light', withHostileKeys({ state: 'ON', color_mode: 'hs', color: JSON.parse(withHostileKeys({ h: 1, s: 2 })) }), { qos: 1 });
-  await w.publish('p/sensor/attr', withHostileKeys({ plain: 1 }, () => ({ polluted: 'yes' })), { qos: 1 });
+  await w.publish('p/light', withHostileKeys({ state: 'ON', color_mode: 'hs', color: JSON.parse(withHostileKeys({ h: 1, s: 2 })) }), {
+    qos: 1,
+  });
+  await w.publish(
+    'p/sensor/attr',
+    withHostileKeys({ plain: 1 }, () => ({ polluted: 'yes' })),
+    { qos: 1 },
+  );
   await w.publish('p/sensor', 'done', { qos: 1 });
   await waitState(core, 'light.proto_device_p_light', (s) => s.state === 'on');
   const sensor = await waitState(core, 'sensor.proto_device_p_sensor', (s) => s.state === 'done' && s.attributes.plain === 1);
