@@ -98,7 +98,9 @@ export class Adopter {
     try {
       this.adopted.set(topic, component === 'device_automation' ? this.adoptTrigger(c, text) : this.adoptEntity(topic, component, c, text));
     } catch (err) {
-      log.warn({ topic, err: err instanceof Error ? err.message : String(err) }, 'MQTT discovery config refused');
+      const message = err instanceof Error ? err.message : String(err);
+      // The line names the field and what is allowed (discovery-check.ts), with the topic: values, not format.
+      log.warn({ topic, err: message }, 'MQTT discovery config on %s refused: %s', topic, message);
     }
   }
 
