@@ -323,7 +323,7 @@ export class Publisher {
     const out: Record<string, JsonValue> = {
       name: typeof a.friendly_name === 'string' ? a.friendly_name : entityId,
       unique_id: `${config.nodeId}_${objectIdOf(entity?.uniqueId ?? entityId)}`,
-      object_id: objectIdOf(entityId).slice(domain.length + 1),
+      // default_entity_id replaced object_id (which Home Assistant no longer reads) for the entity id it creates.
       default_entity_id: entityId,
       ...specific,
       json_attributes_topic: topics.attributes,

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import t from 'tap';
 import type { JsonObject } from '../../src/core/json.js';
 import { startBroker } from '../helpers/mosquitto.js';
@@ -19,6 +21,24 @@ virtual:
   - {platform: light, id: kitchen, name: Kitchen, color_modes: [hs, color_temp]}
 `;
 
+/**
+ * The keys Home Assistant's discovery knows: every full name in its abbreviations.py (a copy in
+ * test/fixtures/mqtt-ha names its commit) and the few keys it has no abbreviation for.
+ */
+function haKeys(): { entity: Set<string>; device: Set<string>; origin: Set<string> } {
+  const text = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'mqtt-ha', 'abbreviations.py'), 'utf8');
+  const table = (name: string) => {
+    const body = new RegExp(`^${name} = \\{([\\s\\S]*?)^\\}`, 'm').exec(text)?.[1] ?? '';
+    return new Set([...body.matchAll(/"[^"]+":\s*"([^"]+)"/g)].map((m) => m[1] ?? ''));
+  };
+  const entity = table('ABBREVIATIONS');
+  // Keys of the components' schemas that abbreviations.py does not list (they have no short form).
+  for (const k of ['schema', 'brightness', 'effect', 'qos', 'temp_step', 'fan_modes', 'code', 'supported_features']) entity.add(k);
+  const device = table('DEVICE_ABBREVIATIONS');
+  device.add('via_device');
+  return { entity, device, origin: table('ORIGIN_ABBREVIATIONS') };
+}
+
 t.test("hearth's discovery configs work in a Home Assistant-like consumer: codes, ranges, humidity, speeds", async (t) => {
   const broker = await startBroker(t);
   const w = await watch(t, broker, ['homeassistant/#', 'ha/#', 'hearth/#']);
@@ -29,6 +49,28 @@ t.test("hearth's discovery configs work in a Home Assistant-like consumer: codes
     const [domain = '', object = ''] = id.split('.');
     const topic = `homeassistant/${domain}/test_home/${domain}_${object}/config`;
     configs.set(id, JSON.parse(await w.waitFor(topic, (p) => p !== '')) as JsonObject);
+  }
+
+  // Every key is one Home Assistant's discovery knows (`hearth`, which it drops, aside).
+  const known = haKeys();
+  for (const [id, config] of configs) {
+    t.same(
+      Object.keys(config).filter((k) => k !== 'hearth' && !known.entity.has(k)),
+      [],
+      `${id}: every key is one Home Assistant knows`,
+    );
+    const device = (config.device ?? {}) as JsonObject;
+    const origin = (config.origin ?? {}) as JsonObject;
+    t.same(
+      Object.keys(device).filter((k) => !known.device.has(k)),
+      [],
+      `${id}: device keys`,
+    );
+    t.same(
+      Object.keys(origin).filter((k) => !known.origin.has(k)),
+      [],
+      `${id}: origin keys`,
+    );
   }
 
   const lock = configs.get('lock.front_door') ?? {};
