@@ -47,7 +47,10 @@ t.test('discovery payloads of four publishers: states, attributes and commands a
     await t.test(c.name, async (t) => {
       t.comment(`source: ${c.source}`);
       for (const e of c.expect) {
-        const s = await waitState(core, e.entity_id, (s) => s.state === e.state).catch(() => core.states.get(e.entity_id));
+        // Several handlers may read one message (a state, a percentage...): wait for all of them.
+        const s = await waitState(core, e.entity_id, (s) => s.state === e.state && within(e.attributes, s.attributes)).catch(() =>
+          core.states.get(e.entity_id),
+        );
         t.equal(s?.state, e.state, `${e.entity_id}: state`);
         t.match(s?.attributes ?? {}, e.attributes, `${e.entity_id}: attributes`);
       }
@@ -70,6 +73,11 @@ t.test('discovery payloads of four publishers: states, attributes and commands a
   );
 });
 
+/** Whether every key of `want` is in `have` with an equal value (as JSON). */
+function within(want: JsonObject, have: JsonObject): boolean {
+  return Object.entries(want).every(([k, v]) => JSON.stringify(have[k] ?? null) === JSON.stringify(v));
+}
+
 /** The first message on `topic` logged at or after index `from`, waiting for it (bounded). */
 function waitForMessage(log: readonly { topic: string; payload: string }[], from: number, topic: string, ms = 5000): Promise<string> {
   const deadline = Date.now() + ms;
@@ -83,3 +91,50 @@ function waitForMessage(log: readonly { topic: string; payload: string }[], from
     check();
   });
 }
+
+t.test('enabled_by_default: false (zigbee2mqtt linkquality): the registry entry starts disabled by the integration', async (t) => {
+  const broker = await startBroker(t);
+  const w = await watch(t, broker, ['zigbee2mqtt/#']);
+  const hub = await startMqttHub(t, broker, 'Home', '');
+  const { core } = hub.hub;
+  // Koenkk/zigbee2mqtt test/extensions/homeassistant.test.ts 'Should discover devices and groups' (linkquality).
+  const device = { identifiers: ['zigbee2mqtt_0x0017880104e45522'], name: 'weather_sensor', model: 'Temperature and humidity sensor' };
+  const linkquality = {
+    icon: 'mdi:signal',
+    enabled_by_default: false,
+    entity_category: 'diagnostic',
+    unit_of_measurement: 'lqi',
+    state_class: 'measurement',
+    value_template: '{{ value_json["linkquality"] }}',
+    state_topic: 'zigbee2mqtt/weather_sensor',
+    name: 'Linkquality',
+    object_id: 'weather_sensor_linkquality',
+    default_entity_id: 'sensor.weather_sensor_linkquality',
+    unique_id: '0x0017880104e45522_linkquality_zigbee2mqtt',
+    device,
+  };
+  const temperature = {
+    ...linkquality,
+    enabled_by_default: undefined,
+    entity_category: undefined,
+    icon: undefined,
+    unit_of_measurement: '°C',
+    device_class: 'temperature',
+    value_template: '{{ value_json["temperature"] }}',
+    name: 'Temperature',
+    object_id: 'weather_sensor_temperature',
+    default_entity_id: 'sensor.weather_sensor_temperature',
+    unique_id: '0x0017880104e45522_temperature_zigbee2mqtt',
+  };
+  await w.publish('homeassistant/sensor/0x0017880104e45522/linkquality/config', JSON.stringify(linkquality), { retain: true, qos: 1 });
+  await w.publish('homeassistant/sensor/0x0017880104e45522/temperature/config', JSON.stringify(temperature), { retain: true, qos: 1 });
+  await waitState(core, 'sensor.weather_sensor_temperature', () => true);
+  await hub.hub.mqtt?.settled();
+  await w.publish('zigbee2mqtt/weather_sensor', '{"temperature": 21.5, "linkquality": 87}', { qos: 1 });
+  await waitState(core, 'sensor.weather_sensor_temperature', (s) => s.state === '21.5');
+  const entry = hub.hub.registries.entities.entry('sensor.weather_sensor_linkquality');
+  t.equal(entry?.disabled_by, 'integration', 'disabled by the integration, as Home Assistant has it');
+  t.equal(entry?.entity_category, 'diagnostic');
+  t.equal(core.states.get('sensor.weather_sensor_linkquality'), undefined, 'a disabled entity has no state');
+  t.equal(hub.hub.registries.entities.entry('sensor.weather_sensor_temperature')?.disabled_by, null, 'the others are enabled');
+});
