@@ -347,6 +347,7 @@ export function expandDiscovery(payload: JsonObject): Record<string, JsonValue> 
   for (const [k, v] of Object.entries(out)) if (k.endsWith('topic')) out[k] = expandBase(v, base);
   if (isJsonObject(out.device)) out.device = expandKeys(out.device, deviceKey);
   if (isJsonObject(out.origin)) out.origin = expandKeys(out.origin, originKey);
+  if (isJsonObject(out.availability)) out.availability = [out.availability];
   if (Array.isArray(out.availability)) {
     out.availability = (out.availability as JsonValue[]).map((a) => {
       if (!isJsonObject(a)) return a;

@@ -53,10 +53,10 @@ export function checkDiscovery(component: string, c: Record<string, JsonValue>):
     if (field.endsWith('_template') && v !== undefined && v !== null && typeof v !== 'string') throw refuse(field, v, 'a template (text)');
   }
   if (c.device !== undefined && !isJsonObject(c.device)) throw refuse('device', c.device, 'a mapping');
-  if (c.availability !== undefined && !Array.isArray(c.availability))
-    throw refuse('availability', c.availability, 'a list of mappings with a topic');
-  if (Array.isArray(c.availability)) {
-    for (const a of c.availability as JsonValue[])
+  // cv.ensure_list: one mapping is a list of one.
+  if (c.availability !== undefined) {
+    const list = Array.isArray(c.availability) ? (c.availability as JsonValue[]) : [c.availability];
+    for (const a of list)
       if (!isJsonObject(a) || typeof a.topic !== 'string') throw refuse('availability', c.availability, 'a list of mappings with a topic');
   }
   switch (component) {
