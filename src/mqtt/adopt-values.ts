@@ -1,4 +1,4 @@
-import type { JsonValue } from '../core/json.js';
+import type { JsonObject, JsonValue } from '../core/json.js';
 import type { AdoptContext, TopicHandler } from './adopt-types.js';
 import { payloadVariables } from './template.js';
 
@@ -23,4 +23,47 @@ export function commandPayload(ctx: AdoptContext, value: string): string {
 export function stateTopic(ctx: AdoptContext, handler: TopicHandler, key = 'state_topic'): [string, TopicHandler][] {
   const topic = optStr(ctx.config[key]);
   return topic === undefined ? [] : [[topic, handler]];
+}
+
+export const strList = (v: JsonValue | undefined): string[] | undefined =>
+  Array.isArray(v) ? (v as JsonValue[]).filter((x): x is string => typeof x === 'string') : undefined;
+
+/** A number option as Home Assistant's vol.Coerce(float) reads it: a number, or text that is one ("5"). */
+export function coerceNumber(v: JsonValue | undefined): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return undefined;
+}
+
+/** Publishes `value` on the topic `topicKey` names, through `templateKey`'s template (with `value` and `extra`). */
+export function send(ctx: AdoptContext, topicKey: string, templateKey: string, value: string | number, extra: JsonObject = {}): void {
+  const topic = optStr(ctx.config[topicKey]);
+  if (topic === undefined) return;
+  const template = optStr(ctx.config[templateKey]);
+  // A number stays a number for the template (zigbee2mqtt's `{0:'off', 1:'low'}[value]`), as MqttCommandTemplate has it.
+  ctx.publish(topic, template === undefined ? String(value) : ctx.render(template, { ...extra, value }));
+}
+
+/**
+ * The entity's state topics: `on(topicKey, templateKey, apply)` subscribes to the topic the config names (if any),
+ * reads each payload through its template, applies it to the model, and renders the entity's new state.
+ */
+export function stateTopics(
+  ctx: AdoptContext,
+  render: () => ReturnType<TopicHandler>,
+): { topics: [string, TopicHandler][]; on: (topicKey: string, templateKey: string, apply: (v: string) => void) => void } {
+  const topics: [string, TopicHandler][] = [];
+  const on = (topicKey: string, templateKey: string, apply: (v: string) => void): void => {
+    const topic = optStr(ctx.config[topicKey]);
+    if (topic === undefined) return;
+    topics.push([
+      topic,
+      (p) => {
+        const template = optStr(ctx.config[templateKey]);
+        apply(template === undefined ? p.trim() : ctx.render(template, payloadVariables(p)).trim());
+        return render();
+      },
+    ]);
+  };
+  return { topics, on };
 }

@@ -13,6 +13,7 @@ import { optStr } from './adopt-values.js';
 import type { MqttConfig } from './config.js';
 import type { MqttConnection } from './connection.js';
 import { splitDeviceConfig } from './device-discovery.js';
+import { checkDiscovery } from './discovery-check.js';
 import { isBudgetError, payloadVariables, scopedRenderer, type TemplateRenderer } from './template.js';
 
 export interface AdopterOptions {
@@ -32,6 +33,9 @@ interface Adopted {
   readonly deviceId?: string;
   readonly offs: (() => void)[];
 }
+
+/** Component names told about once each (they come from the broker: a bound, past which they are not told). */
+const MAX_WARNED_COMPONENTS = 64;
 
 /** Topics that several adopted entities share get the last message when one more subscribes (see MqttConnection). */
 const REPLAY = { replayLast: true } as const;
@@ -84,7 +88,8 @@ export class Adopter {
     const c = expandDiscovery(parsed);
     if (isJsonObject(c.hearth) && c.hearth.hub === config.nodeId) return;
     if (component !== 'device_automation' && domainByName(component)?.adopted !== true) {
-      if (!this.warnedComponents.has(component)) {
+      // Bounded: component names come from the broker.
+      if (!this.warnedComponents.has(component) && this.warnedComponents.size < MAX_WARNED_COMPONENTS) {
         this.warnedComponents.add(component);
         log.info({ component }, 'MQTT discovery: this component is not adopted by hearth; its configs are ignored');
       }
@@ -94,7 +99,9 @@ export class Adopter {
     try {
       this.adopted.set(topic, component === 'device_automation' ? this.adoptTrigger(c, text) : this.adoptEntity(topic, component, c, text));
     } catch (err) {
-      log.warn({ topic, err: err instanceof Error ? err.message : String(err) }, 'MQTT discovery config refused');
+      const message = err instanceof Error ? err.message : String(err);
+      // The line names the field and what is allowed (discovery-check.ts), with the topic: values, not format.
+      log.warn({ topic, err: message }, 'MQTT discovery config on %s refused: %s', topic, message);
     }
   }
 
@@ -154,6 +161,7 @@ export class Adopter {
 
   private adoptEntity(topic: string, component: string, c: Record<string, JsonValue>, text: string): Adopted {
     const { core, connection, log } = this.o;
+    checkDiscovery(component, c);
     const qos = c.qos === 1 || c.qos === 2 ? c.qos : 0;
     const retain = c.retain === true;
     const name = displayName(c);
@@ -186,6 +194,8 @@ export class Adopter {
       deviceId,
       restore: parts.restore ?? false,
       data: parts.data,
+      ...(c.entity_category === 'config' || c.entity_category === 'diagnostic' ? { entityCategory: c.entity_category } : {}),
+      ...(c.enabled_by_default === false ? { enabledByDefault: false } : {}),
     });
     const offs: (() => void)[] = [render.close];
     const availability = availabilityOf(c);

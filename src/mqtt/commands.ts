@@ -1,6 +1,8 @@
 import { HubError } from '../core/errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
 import { lookupTable } from '../core/own-keys.js';
+import type { Attributes } from '../core/state.js';
+import { fanSpeedCount } from './discovery-configs.js';
 
 /** A service call a command message asks for. */
 export interface CommandCall {
@@ -75,6 +77,32 @@ function fromTable(table: Readonly<Record<string, string>>, payload: string, wha
   return { service, data: {} };
 }
 
+/** A lock command: `LOCK`, or the command_template's `{"action": "UNLOCK", "code": "1234"}` (code null when none). */
+function lockCommand(payload: string): CommandCall {
+  const trimmed = payload.trim();
+  if (!trimmed.startsWith('{')) return fromTable(LOCK, trimmed, 'lock');
+  const c = parseJsonObject(trimmed, 'lock');
+  const call = fromTable(LOCK, typeof c.action === 'string' ? c.action : '', 'lock action');
+  return typeof c.code === 'string' && c.code !== '' ? { service: call.service, data: { code: c.code } } : call;
+}
+
+/** One end of a thermostat's range: set_temperature wants both, so the other is the entity's current one. */
+function rangeCommand(end: 'low' | 'high', payload: string, attributes: Attributes): CommandCall {
+  const value = number(payload, `temperature_${end}`);
+  const other = attributes[end === 'low' ? 'target_temp_high' : 'target_temp_low'];
+  const data: Record<string, JsonValue> = end === 'low' ? { target_temp_low: value } : { target_temp_high: value };
+  if (typeof other === 'number') data[end === 'low' ? 'target_temp_high' : 'target_temp_low'] = other;
+  return { service: 'set_temperature', data };
+}
+
+/** A fan speed (1..count, the published speed_range) as its percentage: ranged_value_to_percentage. */
+function fanPercentage(payload: string, attributes: Attributes): CommandCall {
+  const speed = number(payload, 'fan percentage');
+  const count = fanSpeedCount(attributes);
+  const percentage = count === 100 ? speed : Math.floor((speed * 100) / count);
+  return { service: 'set_percentage', data: { percentage: Math.max(0, Math.min(100, percentage)) } };
+}
+
 function alarmCommand(payload: string): CommandCall {
   const trimmed = payload.trim();
   if (!trimmed.startsWith('{')) return fromTable(ALARM, trimmed, 'alarm_control_panel');
@@ -87,7 +115,7 @@ function alarmCommand(payload: string): CommandCall {
  * The service call a message on `<base>/<entity_id>/[<what>/]set` asks for, in the payloads the published
  * discovery configs announce; throws a HubError naming the command and what is allowed.
  */
-export function commandCall(domain: string, what: string, payload: string): CommandCall {
+export function commandCall(domain: string, what: string, payload: string, attributes: Attributes = {}): CommandCall {
   const key = `${domain}/${what}`;
   switch (key) {
     case 'light/':
@@ -100,13 +128,19 @@ export function commandCall(domain: string, what: string, payload: string): Comm
     case 'cover/position':
       return { service: 'set_cover_position', data: { position: number(payload, 'cover position') } };
     case 'lock/':
-      return fromTable(LOCK, payload, 'lock');
+      return lockCommand(payload);
     case 'alarm_control_panel/':
       return alarmCommand(payload);
     case 'climate/mode':
       return { service: 'set_hvac_mode', data: { hvac_mode: payload.trim() } };
     case 'climate/temperature':
       return { service: 'set_temperature', data: { temperature: number(payload, 'temperature') } };
+    case 'climate/temperature_low':
+      return rangeCommand('low', payload, attributes);
+    case 'climate/temperature_high':
+      return rangeCommand('high', payload, attributes);
+    case 'climate/humidity':
+      return { service: 'set_humidity', data: { humidity: number(payload, 'humidity') } };
     case 'climate/fan_mode':
       return { service: 'set_fan_mode', data: { fan_mode: payload.trim() } };
     case 'climate/preset_mode':
@@ -114,7 +148,7 @@ export function commandCall(domain: string, what: string, payload: string): Comm
     case 'climate/swing_mode':
       return { service: 'set_swing_mode', data: { swing_mode: payload.trim() } };
     case 'fan/percentage':
-      return { service: 'set_percentage', data: { percentage: number(payload, 'fan percentage') } };
+      return fanPercentage(payload, attributes);
     case 'fan/preset_mode':
       return { service: 'set_preset_mode', data: { preset_mode: payload.trim() } };
     case 'button/':

@@ -26,6 +26,8 @@ export interface MqttComponentOptions {
   readonly render?: TemplateRenderer;
   /** First reconnect delay in ms (tests shorten it). */
   readonly minReconnectMs?: number;
+  /** The hub's temperature unit, for published thermostats (°C when not given). */
+  readonly temperatureUnit?: 'C' | 'F';
 }
 
 /**
@@ -72,6 +74,7 @@ export class MqttComponent implements Component {
       instanceId: this.o.instanceId,
       log,
       owner: MQTT_OWNER,
+      temperatureUnit: this.o.temperatureUnit,
     });
     const onConfig = (m: ReceivedMessage) => this.onDiscovery(m);
     this.offs.push(
@@ -120,11 +123,12 @@ export class MqttComponent implements Component {
     const nodeId = parts.length === 4 ? parts[1] : undefined;
     if (nodeId === config.nodeId) {
       if (m.payload.length > 0 && this.fromAnotherHub(m.payload.toString())) return;
+      if (!config.discovery) return;
       // One of this hub's own configs: a retained one for an entity no longer published (removed or excluded
-      // while the hub was down) is emptied, so Home Assistant and other hubs drop it.
-      if (m.payload.length > 0 && this.publisher?.isPublishedConfig(m.topic) === false && config.discovery) {
-        this.connection?.publish(m.topic, '', { qos: 1, retain: true });
-      }
+      // while the hub was down) is emptied, so Home Assistant and other hubs drop it; one another client wrote
+      // over an entity published now is put back.
+      if (this.publisher?.isPublishedConfig(m.topic)) this.publisher.onOwnConfig(m.topic, m.payload.toString());
+      else if (m.payload.length > 0) this.connection?.publish(m.topic, '', { qos: 1, retain: true });
       return;
     }
     if (config.adopt) this.adopter?.handleConfig(m.topic, component, m.payload.toString());

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { Attributes } from '../core/state.js';
 import { AlarmFeature } from '../domains/alarm-control-panel.js';
+import { ClimateFeature } from '../domains/climate.js';
 import { CoverFeature } from '../domains/cover.js';
 import { FanFeature } from '../domains/fan.js';
 import { LockFeature } from '../domains/lock.js';
@@ -31,8 +32,8 @@ function lightConfig(a: Attributes, t: EntityTopics): JsonObject {
     schema: 'json',
     state_topic: t.state,
     command_topic: t.command,
+    // schema_json.py's current keys: supported_color_modes says it all (the `color_mode` flag was removed in 2025.3).
     supported_color_modes: modes,
-    color_mode: true,
     brightness: modes.some((m) => m !== 'onoff'),
     brightness_scale: 255,
   };
@@ -72,17 +73,55 @@ function coverConfig(a: Attributes, t: EntityTopics): JsonObject {
   return out;
 }
 
-function climateConfig(a: Attributes, t: EntityTopics): JsonObject {
+/** What the published configs need from the hub beyond an entity's attributes. */
+export interface PublishContext {
+  /** The hub's temperature unit (its unit system): climate's temperature_unit. */
+  readonly temperatureUnit: 'C' | 'F';
+}
+
+function climateConfig(a: Attributes, t: EntityTopics, ctx: PublishContext): JsonObject {
+  const f = num(a.supported_features) ?? ClimateFeature.TARGET_TEMPERATURE;
   const out: Record<string, JsonValue> = {
     mode_state_topic: t.state,
     mode_command_topic: `${t.base}/mode/set`,
     modes: strList(a.hvac_modes) ?? ['off'],
     current_temperature_topic: t.attributes,
     current_temperature_template: attrTemplate('current_temperature'),
-    temperature_command_topic: `${t.base}/temperature/set`,
-    temperature_state_topic: t.attributes,
-    temperature_state_template: attrTemplate('temperature'),
+    temperature_unit: ctx.temperatureUnit,
   };
+  if (f & ClimateFeature.TARGET_TEMPERATURE) {
+    out.temperature_command_topic = `${t.base}/temperature/set`;
+    out.temperature_state_topic = t.attributes;
+    out.temperature_state_template = attrTemplate('temperature');
+  }
+  if (f & ClimateFeature.TARGET_TEMPERATURE_RANGE) {
+    for (const [end, attr] of [
+      ['low', 'target_temp_low'],
+      ['high', 'target_temp_high'],
+    ] as const) {
+      out[`temperature_${end}_command_topic`] = `${t.base}/temperature_${end}/set`;
+      out[`temperature_${end}_state_topic`] = t.attributes;
+      out[`temperature_${end}_state_template`] = attrTemplate(attr);
+    }
+  }
+  if (f & ClimateFeature.TARGET_HUMIDITY) {
+    out.target_humidity_command_topic = `${t.base}/humidity/set`;
+    out.target_humidity_state_topic = t.attributes;
+    out.target_humidity_state_template = attrTemplate('humidity');
+    const minH = num(a.min_humidity);
+    const maxH = num(a.max_humidity);
+    if (minH !== undefined) out.min_humidity = minH;
+    if (maxH !== undefined) out.max_humidity = maxH;
+  }
+  if (a.current_humidity !== undefined) {
+    out.current_humidity_topic = t.attributes;
+    out.current_humidity_template = attrTemplate('current_humidity');
+  }
+  // A thermostat that says what it is doing: hvac_action (absent while it is not known, which Home Assistant ignores).
+  if (a.hvac_action !== undefined) {
+    out.action_topic = t.attributes;
+    out.action_template = attrTemplate('hvac_action');
+  }
   const min = num(a.min_temp);
   const max = num(a.max_temp);
   const step = num(a.target_temp_step);
@@ -102,13 +141,25 @@ function climateConfig(a: Attributes, t: EntityTopics): JsonObject {
   return out;
 }
 
+/** A fan's number of speeds, from its percentage_step (100 when it has none). */
+export function fanSpeedCount(a: Attributes): number {
+  const step = num(a.percentage_step);
+  return step !== undefined && step > 0 ? Math.max(1, Math.min(100, Math.round(100 / step))) : 100;
+}
+
 function fanConfig(a: Attributes, t: EntityTopics): JsonObject {
   const f = num(a.supported_features) ?? 0;
   const out: Record<string, JsonValue> = { state_topic: t.state, command_topic: t.command, payload_on: 'on', payload_off: 'off' };
   if (f & FanFeature.SET_SPEED) {
+    // The fan's speeds as Home Assistant's speed range (1..count), so it shows the same percentage_step: the state
+    // is the speed a percentage is (rounded up, as percentage_to_ranged_value), commands are speeds.
+    const count = fanSpeedCount(a);
     out.percentage_state_topic = t.attributes;
-    out.percentage_value_template = attrTemplate('percentage');
+    out.percentage_value_template =
+      count === 100 ? attrTemplate('percentage') : `{{ ((value_json.percentage or 0) * ${count} + 99) // 100 }}`;
     out.percentage_command_topic = `${t.base}/percentage/set`;
+    out.speed_range_min = 1;
+    out.speed_range_max = count;
   }
   const presets = strList(a.preset_modes);
   if (presets && presets.length > 0) {
@@ -150,11 +201,18 @@ function alarmConfig(a: Attributes, t: EntityTopics): JsonObject {
   return out;
 }
 
+const DEFAULT_CONTEXT: PublishContext = { temperatureUnit: 'C' };
+
 /**
  * The component-specific part of an entity's discovery config, in Home Assistant's schema for that component;
  * undefined for a domain not published.
  */
-export function componentConfig(domain: string, a: Attributes, t: EntityTopics): JsonObject | undefined {
+export function componentConfig(
+  domain: string,
+  a: Attributes,
+  t: EntityTopics,
+  ctx: PublishContext = DEFAULT_CONTEXT,
+): JsonObject | undefined {
   switch (domain) {
     case 'light':
       return lightConfig(a, t);
@@ -175,6 +233,10 @@ export function componentConfig(domain: string, a: Attributes, t: EntityTopics):
       return {
         state_topic: t.state,
         command_topic: t.command,
+        // The code Home Assistant asks for goes along with the command (lock.py renders the template with value and
+        // code), and the lock checks it; code_format makes Home Assistant ask for one.
+        command_template: '{"action": "{{ value }}", "code": {{ code | to_json }}}',
+        ...(typeof a.code_format === 'string' ? { code_format: a.code_format } : {}),
         payload_lock: 'LOCK',
         payload_unlock: 'UNLOCK',
         ...(open ? { payload_open: 'OPEN' } : {}),
@@ -188,7 +250,7 @@ export function componentConfig(domain: string, a: Attributes, t: EntityTopics):
       };
     }
     case 'climate':
-      return climateConfig(a, t);
+      return climateConfig(a, t, ctx);
     case 'fan':
       return fanConfig(a, t);
     case 'alarm_control_panel':

@@ -38,6 +38,7 @@ export function createMqttIntegration(
             // value_template, command_template, mqtt.publish payloads and the mqtt trigger: Home Assistant's templates.
             render: textRenderer(ctx.templates, 'mqtt'),
             minReconnectMs: options.minReconnectMs,
+            temperatureUnit: ctx.hub.unit_system === 'us_customary' ? 'F' : 'C',
           }),
   };
 }

@@ -9,7 +9,7 @@ import type { Registries } from '../registry/index.js';
 import { commandCall } from './commands.js';
 import type { MqttConfig, PublishFilter } from './config.js';
 import type { MqttConnection, ReceivedMessage } from './connection.js';
-import { componentConfig, type EntityTopics, entityTopics } from './discovery-configs.js';
+import { componentConfig, type EntityTopics, entityTopics, type PublishContext } from './discovery-configs.js';
 import { statePayload } from './state-payload.js';
 import { objectIdOf } from './topics.js';
 
@@ -24,6 +24,8 @@ export interface PublisherOptions {
   readonly log: Logger;
   /** The owner key of the MQTT component: entities it adopted are never published again (no echo). */
   readonly owner: string;
+  /** The hub's temperature unit (climate's temperature_unit); °C when not given. */
+  readonly temperatureUnit?: 'C' | 'F';
 }
 
 interface Published {
@@ -34,10 +36,24 @@ interface Published {
   announced: string | undefined;
   /** What the availability topic says now; written only when it changes. */
   available: boolean | undefined;
+  /** The retained config last published on configTopic (undefined with discovery off). */
+  config: string | undefined;
+  /** The configs published lately (the broker's echo of an earlier one may come after a newer one was sent). */
+  readonly sent: string[];
+  /** When this hub last put its config back over another client's (ms): at most once a second. */
+  restoredAt: number;
+  /** The next putting back, when the last was less than a second ago. */
+  restoreTimer: NodeJS.Timeout | undefined;
 }
 
 /** Domains whose discovery config follows their state's attributes (a template number's range, a select's options). */
 const RECONFIGURED_DOMAINS: ReadonlySet<string> = new Set(['number', 'select']);
+
+/** Another client writing over a config is answered at most this often per entity (two clients fighting). */
+const RESTORE_INTERVAL_MS = 1000;
+
+/** How many of an entity's latest configs count as this hub's own when the broker echoes them. */
+const RECENT_CONFIGS = 4;
 
 /** Device changes and Home Assistant's birth come in bursts (a Zigbee network starting): one refresh per burst. */
 const REFRESH_DELAY_MS = 200;
@@ -60,11 +76,22 @@ function globMatch(globs: readonly string[], id: string): boolean {
  */
 export class Publisher {
   private readonly published = new Map<string, Published>();
+  /** Config topic -> the entity published under it. */
+  private readonly byConfigTopic = new Map<string, string>();
+  private overwriteLogged = false;
   private readonly refusedLogged = new Set<string>();
   private readonly offs: (() => void)[] = [];
   private refreshTimer: NodeJS.Timeout | undefined;
+  private readonly context: PublishContext;
+  /**
+   * Whether the hub's own device is announced (some published entity has no device of its own): only then do the
+   * devices of the others name it as their via_device, as Home Assistant links only to a device it knows.
+   */
+  private hubDeviceAnnounced = false;
 
-  constructor(private readonly o: PublisherOptions) {}
+  constructor(private readonly o: PublisherOptions) {
+    this.context = { temperatureUnit: o.temperatureUnit ?? 'C' };
+  }
 
   private scheduleRefresh(): void {
     if (this.refreshTimer !== undefined) return;
@@ -103,14 +130,41 @@ export class Publisher {
 
   stop(): void {
     for (const off of this.offs.splice(0)) off();
+    for (const p of this.published.values()) clearTimeout(p.restoreTimer);
     clearTimeout(this.refreshTimer);
     this.refreshTimer = undefined;
   }
 
   /** Whether `topic` is the config of an entity published now (the component empties the others of this node). */
   isPublishedConfig(topic: string): boolean {
-    for (const p of this.published.values()) if (p.configTopic === topic) return true;
-    return false;
+    return this.byConfigTopic.has(topic);
+  }
+
+  /**
+   * A message on one of this hub's own config topics. When another client replaced (or emptied) the retained config
+   * of an entity published now, this hub's is put back (at most once a second per entity, the last one a second
+   * after the one before: two clients fighting over a topic do not flood the broker), with one warning.
+   */
+  onOwnConfig(topic: string, text: string): void {
+    const entityId = this.byConfigTopic.get(topic);
+    const p = entityId === undefined ? undefined : this.published.get(entityId);
+    if (p?.config === undefined || p.sent.includes(text) || !this.o.connection.connected || p.restoreTimer !== undefined) return;
+    if (!this.overwriteLogged) {
+      this.overwriteLogged = true;
+      this.o.log.warn(
+        { topic, entity_id: entityId, payload: text.slice(0, 200) },
+        "MQTT: another client overwrote this hub's discovery config; announced again (logged once)",
+      );
+    }
+    const restore = (): void => {
+      p.restoreTimer = undefined;
+      p.restoredAt = Date.now();
+      if (this.published.get(entityId ?? '') === p && p.config !== undefined)
+        this.o.connection.publish(topic, p.config, { qos: 1, retain: true });
+    };
+    const wait = p.restoredAt + RESTORE_INTERVAL_MS - Date.now();
+    if (wait <= 0) restore();
+    else p.restoreTimer = setTimeout(restore, wait);
   }
 
   get count(): number {
@@ -124,7 +178,11 @@ export class Publisher {
   private refreshAll(): void {
     if (!this.o.connection.connected) return;
     for (const id of [...this.published.keys()]) if (this.o.core.entities.get(id) === undefined) this.unpublish(id);
-    for (const entity of this.o.core.entities.all()) this.consider(entity.id, true);
+    const entities = [...this.o.core.entities.all()];
+    this.hubDeviceAnnounced = entities.some(
+      (e) => (e.deviceId === undefined || this.o.core.devices.get(e.deviceId) === undefined) && this.selected(e.id),
+    );
+    for (const entity of entities) this.consider(entity.id, true);
   }
 
   private areaAndLabels(entityId: string): { areaId: string | null; labels: readonly string[]; deviceId: string | undefined } {
@@ -168,12 +226,34 @@ export class Publisher {
     const domain = domainOf(entityId);
     const topics = entityTopics(config.baseTopic, entityId);
     const configTopic = `${config.discoveryPrefix}/${domain}/${config.nodeId}/${objectIdOf(entityId)}/config`;
-    const announced = RECONFIGURED_DOMAINS.has(domain) ? JSON.stringify(componentConfig(domain, state.attributes, topics)) : undefined;
-    this.published.set(entityId, { domain, configTopic, topics, available: undefined, announced });
-    if (config.discovery) {
-      const payload = this.discoveryConfig(entityId, domain, state, topics);
-      if (payload !== undefined) connection.publish(configTopic, JSON.stringify(payload), { qos: 1, retain: true });
+    const announced = RECONFIGURED_DOMAINS.has(domain)
+      ? JSON.stringify(componentConfig(domain, state.attributes, topics, this.context))
+      : undefined;
+    const payload = config.discovery ? this.discoveryConfig(entityId, domain, state, topics) : undefined;
+    const text = payload === undefined ? undefined : JSON.stringify(payload);
+    const before = this.published.get(entityId);
+    if (before !== undefined) {
+      this.byConfigTopic.delete(before.configTopic);
+      clearTimeout(before.restoreTimer);
     }
+    const sent = before?.configTopic === configTopic ? before.sent : [];
+    if (text !== undefined && !sent.includes(text)) {
+      sent.push(text);
+      if (sent.length > RECENT_CONFIGS) sent.shift();
+    }
+    this.published.set(entityId, {
+      domain,
+      configTopic,
+      topics,
+      available: undefined,
+      announced,
+      config: text,
+      restoredAt: before?.restoredAt ?? 0,
+      restoreTimer: undefined,
+      sent,
+    });
+    this.byConfigTopic.set(configTopic, entityId);
+    if (text !== undefined) connection.publish(configTopic, text, { qos: 1, retain: true });
     this.publishState(entityId, state);
   }
 
@@ -181,7 +261,7 @@ export class Publisher {
   private reconfigured(entityId: string, s: State): boolean {
     const p = this.published.get(entityId);
     if (p?.announced === undefined || s.state === 'unavailable') return false;
-    return JSON.stringify(componentConfig(p.domain, s.attributes, p.topics)) !== p.announced;
+    return JSON.stringify(componentConfig(p.domain, s.attributes, p.topics, this.context)) !== p.announced;
   }
 
   private publishState(entityId: string, s: State): void {
@@ -202,6 +282,8 @@ export class Publisher {
     const p = this.published.get(entityId);
     if (p === undefined) return;
     this.published.delete(entityId);
+    this.byConfigTopic.delete(p.configTopic);
+    clearTimeout(p.restoreTimer);
     const { connection, config } = this.o;
     // While the broker is away nothing is queued: on connect, this node's retained configs that are no longer
     // published are emptied (MqttComponent.onDiscovery).
@@ -215,12 +297,13 @@ export class Publisher {
     const hub = `hearth_${nodeId}`;
     const device = deviceId === undefined ? undefined : this.o.core.devices.get(deviceId);
     if (device === undefined) {
+      this.hubDeviceAnnounced = true;
       return { identifiers: [hub], name: this.o.hubName, manufacturer: 'hearth', model: 'hearth hub', sw_version: this.o.hubVersion };
     }
     const out: Record<string, JsonValue> = {
       identifiers: [`${hub}_${device.id}`],
       name: device.name_by_user ?? device.name,
-      via_device: hub,
+      ...(this.hubDeviceAnnounced ? { via_device: hub } : {}),
     };
     if (device.manufacturer) out.manufacturer = device.manufacturer;
     if (device.model) out.model = device.model;
@@ -232,7 +315,7 @@ export class Publisher {
 
   private discoveryConfig(entityId: string, domain: string, s: State, topics: EntityTopics): JsonObject | undefined {
     const a = s.attributes;
-    const specific = componentConfig(domain, a, topics);
+    const specific = componentConfig(domain, a, topics, this.context);
     if (specific === undefined) return undefined;
     const { config, hubVersion } = this.o;
     const entity = this.o.core.entities.get(entityId);
@@ -241,7 +324,7 @@ export class Publisher {
     const out: Record<string, JsonValue> = {
       name: typeof a.friendly_name === 'string' ? a.friendly_name : entityId,
       unique_id: `${config.nodeId}_${objectIdOf(entity?.uniqueId ?? entityId)}`,
-      object_id: objectIdOf(entityId).slice(domain.length + 1),
+      // default_entity_id replaced object_id (which Home Assistant no longer reads) for the entity id it creates.
       default_entity_id: entityId,
       ...specific,
       json_attributes_topic: topics.attributes,
@@ -274,7 +357,7 @@ export class Publisher {
       log.warn({ entity_id: entityId, topic: m.topic, err: message }, 'MQTT command refused (logged once per entity)');
     };
     try {
-      const call = commandCall(p.domain, what, m.payload.toString());
+      const call = commandCall(p.domain, what, m.payload.toString(), core.states.get(entityId)?.attributes);
       core.services.call(p.domain, call.service, { ...call.data, entity_id: entityId }, { context: core.newContext() }).catch(refused);
     } catch (err) {
       refused(err);

@@ -55,7 +55,7 @@ t.test('a zigbee2mqtt bridge, a Tasmota plug and an ESPHome node become entities
   t.equal(bulb.attributes.friendly_name, 'Living Room Bulb', 'a name of null takes the device name');
   t.equal(bulb.attributes.color_mode, 'color_temp');
   t.equal(bulb.attributes.brightness, 255, 'brightness scaled from 254 to 255');
-  t.equal(bulb.attributes.color_temp_kelvin, 2703, 'mireds to kelvin');
+  t.equal(bulb.attributes.color_temp_kelvin, 2702, 'mireds to kelvin, rounded down as color_temperature_mired_to_kelvin does');
   t.same(bulb.attributes.supported_color_modes, ['xy', 'color_temp']);
   const temp = await waitState(core, 'sensor.bathroom_climate_temperature', (s) => s.state === '21.37');
   t.equal(temp.attributes.unit_of_measurement, '°C');

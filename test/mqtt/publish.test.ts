@@ -92,8 +92,9 @@ t.test('entities are announced with Home Assistant discovery, mirrored and contr
   t.equal(light.schema, 'json');
   t.same(light.supported_color_modes, ['hs', 'color_temp'], 'the light announces its colour modes');
   t.same(light.effect_list, ['colorloop']);
-  // schema_json.py: color_mode and supported_color_modes are vol.Inclusive; scale and mireds positive integers.
-  t.equal(light.color_mode, true, 'color_mode with supported_color_modes');
+  // schema_json.py: the `color_mode` flag was deprecated in 2024.4 and removed in 2025.3 (supported_color_modes
+  // says it all); scale and mireds positive integers.
+  t.equal(light.color_mode, undefined, 'no deprecated color_mode flag');
   t.ok(Number.isInteger(light.brightness_scale) && (light.brightness_scale as number) >= 1, 'brightness_scale is an integer >= 1');
   for (const k of ['min_mireds', 'max_mireds']) t.ok(Number.isInteger(light[k]) && (light[k] as number) > 0, `${k} is a positive integer`);
   t.equal(light.effect, true, 'effect with its list');
@@ -104,7 +105,17 @@ t.test('entities are announced with Home Assistant discovery, mirrored and contr
   const strip = JSON.parse(w.latest.get(cfgTopic('switch', 'coffee_maker')) ?? '{}') as { device: Record<string, unknown> };
   t.equal(strip.device.name, 'Kitchen Strip');
   t.equal(strip.device.manufacturer, 'ACME');
-  t.equal(strip.device.via_device, 'hearth_test_home', 'a device is reached through the hub');
+  // Every entity here has its own device, so the hub's device is announced by none: no via_device names it.
+  const devices = [...w.latest]
+    .filter(([k, v]) => k.endsWith('/config') && k.includes('/test_home/') && v !== '')
+    .map(([, v]) => (JSON.parse(v) as { device: { identifiers: string[]; via_device?: string } }).device);
+  const announced = new Set(devices.flatMap((d) => d.identifiers));
+  t.same(
+    devices.filter((d) => d.via_device !== undefined && !announced.has(d.via_device)).map((d) => d.via_device),
+    [],
+    'every via_device names a device that is announced',
+  );
+  t.equal(strip.device.via_device, undefined, 'the hub device is announced by no entity: no via_device');
 
   t.equal(await w.waitFor('hearth/test_home/status'), 'online', 'the birth message');
   await w.waitFor('hearth/test_home/switch.coffee_maker/state', (p) => p === 'off');
