@@ -3,7 +3,9 @@
 
 /** SVG of the QR code for `text` (dark modules on white, with the quiet zone). */
 export async function qrSvg(text: string): Promise<string> {
-  const { QrCode } = (await import('@matter/types')) as { QrCode: { encode(text: string): string } };
+  // Through a variable: the compiler would otherwise read matter.js's declarations, which need the DOM's types.
+  const lib: string = '@matter/types';
+  const { QrCode } = (await import(lib)) as { QrCode: { encode(text: string): string } };
   const rows = QrCode.encode(text)
     .split('\n')
     .filter((line) => line !== '');
@@ -12,8 +14,8 @@ export async function qrSvg(text: string): Promise<string> {
   const modules: boolean[][] = [];
   rows.forEach((line, r) => {
     const chars = [...line];
-    const top = chars.map((ch) => !(ch === '█' || ch === '▀'));
-    const bottom = chars.map((ch) => !(ch === '█' || ch === '▄'));
+    const top = chars.map((ch) => !(ch === '\u2588' || ch === '\u2580'));
+    const bottom = chars.map((ch) => !(ch === '\u2588' || ch === '\u2584'));
     if (r > 0) modules.push(top);
     if (r < rows.length - 1) modules.push(bottom);
   });

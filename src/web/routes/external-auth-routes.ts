@@ -26,7 +26,7 @@ export function registerExternalAuthRoutes(server: HttpServer, env: WebEnv): voi
             assets,
             bodyClass: 'narrow',
             scripts: ['external-auth.js'],
-            body: html`<main class="card-page"><h1>Signing in</h1><p id="external-auth-status">Signing in with the app…</p></main>`,
+            body: html`<main class="card-page"><h1>Signing in</h1><p id="external-auth-status">Signing in with the app\u2026</p></main>`,
           }),
         );
       },
