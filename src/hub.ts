@@ -4,6 +4,7 @@ import { readHttpSettings } from './auth/http-section.js';
 import { AuthStore } from './auth/store.js';
 import { automationIntegration } from './automation/integration.js';
 import { TimeZone } from './automation/local-time.js';
+import { uiConfigDir, withUiItems } from './automation/ui-files.js';
 import { readConfigFile } from './config/load.js';
 import type { HubConfig } from './config/types.js';
 import type { Clock } from './core/clock.js';
@@ -117,7 +118,10 @@ export class Hub {
   }
 
   static async start(options: HubOptions): Promise<Hub> {
-    const { config, log, dataDir } = options;
+    const { log, dataDir } = options;
+    // Automations and scripts made in the browser (automations.yaml, scripts.yaml) join the configuration's.
+    const uiDir = uiConfigDir(options.config, dataDir);
+    const config = await withUiItems(options.config, uiDir);
     const core = new Core({ maxEntities: config.hub.max_entities, clock: options.clock, log });
     core.runState = 'STARTING';
     for (const domain of DOMAINS) domain.registerServices(core);
@@ -166,7 +170,11 @@ export class Hub {
         lastState: (entityId) => restore.get(entityId),
         registries,
         // The bundled demo has no file to re-read: a reload gives what it started with.
-        reloadConfig: config.path === null ? async () => config : () => readConfigFile(config.path, SECTION_VALIDATORS, REQUIRED_SECTIONS),
+        reloadConfig: async () =>
+          withUiItems(
+            config.path === null ? options.config : await readConfigFile(config.path, SECTION_VALIDATORS, REQUIRED_SECTIONS),
+            uiDir,
+          ),
         mqtt,
         random: options.random,
       },

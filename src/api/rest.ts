@@ -2,6 +2,7 @@ import type { ApiContext } from '../http/context.js';
 import type { HttpServer } from '../http/server.js';
 import { registerCameraProxy } from './camera-proxy.js';
 import { RequestAuth } from './rest/auth-check.js';
+import { registerAutomationConfig } from './rest/automation-config.js';
 import { registerConfig } from './rest/config.js';
 import { registerErrorLog } from './rest/error-log.js';
 import { registerEvents } from './rest/events.js';
@@ -23,6 +24,7 @@ export function registerRestApi(server: HttpServer, ctx: ApiContext): void {
   registerEvents(server, ctx, auth);
   registerErrorLog(server, ctx, auth);
   registerTemplate(server, ctx, auth);
+  registerAutomationConfig(server, ctx, auth);
   registerCameraProxy(server, ctx);
   // Without the recorder these paths do not exist (404), as in Home Assistant without it.
   if (ctx.history !== undefined) {

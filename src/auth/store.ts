@@ -9,7 +9,16 @@ import type { Logger } from '../core/log.js';
 import { DataFile, jsonOf, readDataFile } from '../storage/data-file.js';
 import { type FileStamp, fileStampSync, WatchedFile } from '../storage/watched-file.js';
 import { AccessTokens, type IssuedToken } from './access-tokens.js';
-import { AUTH_FILE, type AuthFile, emptyAuthFile, isAuthFile, type StoredToken, type StoredUser, toUser } from './auth-file.js';
+import {
+  AUTH_FILE,
+  type AuthFile,
+  checkedUserName,
+  emptyAuthFile,
+  isAuthFile,
+  type StoredToken,
+  type StoredUser,
+  toUser,
+} from './auth-file.js';
 import type { Authenticator, Principal, TokenSummary, User } from './types.js';
 import { UserPasswords } from './user-passwords.js';
 
@@ -77,10 +86,7 @@ export class AuthStore implements Authenticator, Component {
     });
   }
 
-  /**
-   * Opens `<dataDir>/auth.json`. With `watch` (the hub), changes made by another process — `hearth token
-   * create` or `revoke` while the hub runs — are picked up at once, and revocations close what used the token.
-   */
+  /** Opens `<dataDir>/auth.json`; with `watch` (the hub) the CLI's token changes apply at once. */
   static async open(dataDir: string, log: Logger, options: { watch?: boolean } = {}): Promise<AuthStore> {
     const store = AuthStore.unopened(dataDir, log, options);
     await store.start();
@@ -121,10 +127,7 @@ export class AuthStore implements Authenticator, Component {
     for (const t of this.data.tokens) this.tokensById.set(t.id, t);
   }
 
-  /**
-   * Re-reads the file when another process changed it. Tokens that disappeared count as revoked; last-used
-   * times this process knows and the file does not are kept.
-   */
+  /** Re-reads the file another process changed: tokens gone count as revoked, newer last-used times stay. */
   private reloadIfChanged(): void {
     const stamp = fileStampSync(this.path);
     if (stamp === this.stamp || stamp === undefined) return;
@@ -204,7 +207,7 @@ export class AuthStore implements Authenticator, Component {
     const stored = Buffer.from(record.hash, 'hex');
     if (stored.length !== given.length || !timingSafeEqual(given, stored)) return undefined;
     const user = this.data.users.find((u) => u.id === record.user_id);
-    if (user === undefined) return undefined;
+    if (user === undefined || user.is_active === false) return undefined;
     record.last_used_at = isoFromMillis();
     this.markLastUsedDirty();
     return { user: toUser(user), tokenId: record.id };
@@ -293,7 +296,7 @@ export class AuthStore implements Authenticator, Component {
     const owner = this.accessTokens.check(id, secret);
     if (owner === undefined) return undefined;
     const user = this.data.users.find((u) => u.id === owner.userId);
-    return user === undefined ? undefined : { user: toUser(user), tokenId: owner.groupId };
+    return user === undefined || user.is_active === false ? undefined : { user: toUser(user), tokenId: owner.groupId };
   }
 
   // ---- passwords (src/auth/user-passwords.ts) -------------------------------------------------------
@@ -314,19 +317,67 @@ export class AuthStore implements Authenticator, Component {
   }
 
   /** The user whose username and password these are; the same work is done for unknown usernames. */
-  checkPassword(username: string, password: string): Promise<User | undefined> {
-    return this.passwords.checkPassword(username, password);
+  async checkPassword(username: string, password: string): Promise<User | undefined> {
+    const user = await this.passwords.checkPassword(username, password);
+    return user?.isActive === false ? undefined : user;
+  }
+
+  /** A new user (not the owner), without a login until setPassword gives one (config/auth/create). */
+  async createUser(name: string, isAdmin: boolean): Promise<User> {
+    this.reloadIfChanged();
+    const user: StoredUser = {
+      id: randomUUID().replace(/-/g, ''),
+      name: checkedUserName(name),
+      is_owner: false,
+      is_admin: isAdmin,
+      is_active: true,
+      created_at: isoFromMillis(),
+    };
+    this.data.users.push(user);
+    await this.save();
+    return toUser(user);
+  }
+
+  /** Changes a user's name, admin group or active flag (config/auth/update); deactivating ends their tokens. */
+  async updateUser(userId: string, change: { name?: string; isAdmin?: boolean; isActive?: boolean }): Promise<User> {
+    this.reloadIfChanged();
+    const user = this.data.users.find((u) => u.id === userId);
+    if (user === undefined) throw new HubError('not_found', 'User not found');
+    if (user.is_owner && (change.isActive === false || change.isAdmin === false)) {
+      throw new HubError('invalid_format', 'The owner stays an active administrator');
+    }
+    if (change.name !== undefined) user.name = checkedUserName(change.name);
+    if (change.isAdmin !== undefined) user.is_admin = change.isAdmin;
+    if (change.isActive !== undefined) user.is_active = change.isActive;
+    await this.save();
+    if (change.isActive === false) this.endSessions(userId, false);
+    return toUser(user);
+  }
+
+  /** Removes a user (not the owner) and every token of theirs (config/auth/delete). */
+  async deleteUser(userId: string): Promise<void> {
+    this.reloadIfChanged();
+    const user = this.data.users.find((u) => u.id === userId);
+    if (user === undefined) throw new HubError('not_found', 'User not found');
+    if (user.is_owner) throw new HubError('invalid_format', 'The owner cannot be deleted');
+    this.data.users = this.data.users.filter((u) => u.id !== userId);
+    await this.passwords.remove(userId);
+    this.endSessions(userId, true);
+    await this.save();
+  }
+
+  /** Closes what a user's tokens opened and ends their pages' access tokens; `drop` forgets the tokens too. */
+  private endSessions(userId: string, drop: boolean): void {
+    const theirs = this.data.tokens.filter((t) => t.user_id === userId);
+    if (drop) this.data.tokens = this.data.tokens.filter((t) => t.user_id !== userId);
+    this.indexTokens();
+    for (const t of theirs) this.notifyRevoked(t.id);
+    for (const group of this.accessTokens.groupsOf(userId)) this.revokeAccessTokens(group);
   }
 
   /** Renames a user (the display name, not the login). */
   async renameUser(userId: string, name: string): Promise<void> {
-    const user = this.data.users.find((u) => u.id === userId);
-    if (user === undefined) throw new Error(`no user with id ${userId}`);
-    const trimmed = name.trim();
-    if (trimmed === '' || trimmed.length > 100) throw new HubError('invalid_format', 'name must have 1 to 100 characters');
-    if (user.name === trimmed) return;
-    user.name = trimmed;
-    await this.save();
+    if (this.getUser(userId)?.name !== name.trim()) await this.updateUser(userId, { name });
   }
 
   /** Writes pending last-used times; called on stop. */
@@ -348,10 +399,7 @@ export class AuthStore implements Authenticator, Component {
     this.flushTimer.unref();
   }
 
-  /**
-   * Writes auth.json (never two writes at once; see the DataFile's render above). In the hub a refused
-   * write does not fail the change: it was logged once and is retried, and memory stays the truth.
-   */
+  /** Writes auth.json (one write at a time); in the hub a refused write is logged and retried, memory stays the truth. */
   private save(): Promise<void> {
     const saved = this.file.save();
     return this.keepInMemory ? saved.catch(() => {}) : saved;

@@ -3,6 +3,7 @@ import type { HttpServer } from '../http/server.js';
 import { Assets } from './assets.js';
 import type { WebContext, WebEnv } from './context.js';
 import { Onboarding } from './onboarding.js';
+import { registerAppRoutes, registerNotFoundPage } from './routes/app-routes.js';
 import { registerAuthRoutes } from './routes/auth-routes.js';
 import { registerDashboardRoutes } from './routes/dashboard-routes.js';
 import { registerProfileRoutes } from './routes/profile-routes.js';
@@ -55,6 +56,8 @@ export function registerWebUi(server: HttpServer, ctx: WebContext, options: WebU
   registerProfileRoutes(server, env);
   registerZigbeeRoutes(server, env);
   registerStaticRoutes(server, env);
+  registerAppRoutes(server, env);
+  registerNotFoundPage(server, env);
   env.sessions().catch((err: unknown) => log.error({ err }, 'could not load the web sessions'));
   // `serve` prints the one-time code at start when the owner has no password.
   env.onboarding.announce().catch((err: unknown) => log.error({ err }, 'could not check the onboarding state'));
