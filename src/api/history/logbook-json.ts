@@ -132,7 +132,9 @@ export function logbookJson(core: Core, reader: HistoryReader, o: LogbookOptions
       return;
     }
     if (type === 'call_service' || type === 'automation_triggered' || type === 'script_started') {
-      if (!origins.has(ctx.id)) origins.set(ctx.id, { type, data });
+      // The script or automation a call started names the cause better than the call (`script.turn_on`).
+      const known = origins.get(ctx.id);
+      if (known === undefined || (known.type === 'call_service' && type !== 'call_service')) origins.set(ctx.id, { type, data });
     }
     if (o.contextId !== undefined && ctx.id !== o.contextId) return;
     const json = eventEntry(type, data, ctx, t, o);
