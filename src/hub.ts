@@ -4,7 +4,7 @@ import { readHttpSettings } from './auth/http-section.js';
 import { AuthStore } from './auth/store.js';
 import { automationIntegration } from './automation/integration.js';
 import { TimeZone } from './automation/local-time.js';
-import { uiConfigDir, withUiItems } from './automation/ui-files.js';
+import { EditorFileStore, uiConfigDir, withUiItems } from './automation/ui-files.js';
 import { readConfigFile } from './config/load.js';
 import type { HubConfig } from './config/types.js';
 import type { Clock } from './core/clock.js';
@@ -214,6 +214,7 @@ export class Hub {
           get automation() {
             return running().get(automationIntegration)?.client;
           },
+          editorFiles: new EditorFileStore(uiDir),
         };
       },
     });

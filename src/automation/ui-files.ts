@@ -1,11 +1,13 @@
 import { copyFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parse, stringify } from 'yaml';
+import type { ConfigIssue } from '../config/reader.js';
 import type { HubConfig } from '../config/types.js';
 import { HubError } from '../core/errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
 import { setOwn } from '../core/own-keys.js';
 import { readTextIfPresent, writeFileAtomic } from '../storage/atomic-file.js';
+import { parseAutomations, parseScripts } from './parse-sections.js';
 
 /**
  * The automations and scripts made in the browser, stored as Home Assistant stores them: `automations.yaml`
@@ -83,4 +85,82 @@ export async function withUiItems(config: HubConfig, dir: string): Promise<HubCo
     }
   }
   return changed ? { ...config, sections } : config;
+}
+
+function findItem(file: JsonValue, id: string): JsonObject | undefined {
+  if (Array.isArray(file)) return file.find((a): a is JsonObject => isJsonObject(a) && a.id === id);
+  if (!isJsonObject(file) || !Object.hasOwn(file, id)) return undefined;
+  const item = file[id] as JsonValue;
+  return isJsonObject(item) ? item : undefined;
+}
+
+/** The editor's files in one directory (Home Assistant's config/automation.py and script.py, for the REST endpoints). */
+export class EditorFileStore {
+  /** One write at a time per file: two saves in a row must both land. */
+  private readonly queues = new Map<UiSection, Promise<unknown>>();
+
+  constructor(private readonly dir: string) {}
+
+  private serialized<T>(section: UiSection, fn: () => Promise<T>): Promise<T> {
+    const next = (this.queues.get(section) ?? Promise.resolve()).catch(() => {}).then(fn);
+    this.queues.set(section, next);
+    return next;
+  }
+
+  async get(section: UiSection, id: string): Promise<JsonObject | undefined> {
+    return findItem(await readUiFile(this.dir, section), id);
+  }
+
+  check(section: UiSection, id: string, item: JsonObject): string | undefined {
+    const issues: ConfigIssue[] = [];
+    if (section === 'automation') parseAutomations([{ ...item, id }], [], issues);
+    else {
+      const scripts: JsonObject = {};
+      setOwn(scripts, id, item);
+      parseScripts(scripts, [], issues);
+    }
+    if (issues.length === 0) return undefined;
+    const where = (i: ConfigIssue) =>
+      i.path.length > 1
+        ? ` @ data${i.path
+            .slice(1)
+            .map((p) => `[${JSON.stringify(p)}]`)
+            .join('')}`
+        : '';
+    return issues.map((i) => `${i.message}${where(i)}`).join('; ');
+  }
+
+  save(section: UiSection, id: string, item: JsonObject): Promise<void> {
+    return this.serialized(section, async () => {
+      const file = await readUiFile(this.dir, section);
+      if (Array.isArray(file)) {
+        // As Home Assistant writes it: the id first, then the item's keys.
+        const { id: _given, ...rest } = item;
+        const stored: JsonObject = { id, ...rest };
+        const at = file.findIndex((a) => isJsonObject(a) && a.id === id);
+        if (at === -1) file.push(stored);
+        else file[at] = stored;
+      } else setOwn(file as Record<string, JsonValue>, id, item);
+      await writeUiFile(this.dir, section, file);
+    });
+  }
+
+  remove(section: UiSection, id: string): Promise<boolean> {
+    return this.serialized(section, async () => {
+      const file = await readUiFile(this.dir, section);
+      if (findItem(file, id) === undefined) return false;
+      if (Array.isArray(file))
+        await writeUiFile(
+          this.dir,
+          section,
+          file.filter((a) => !(isJsonObject(a) && a.id === id)),
+        );
+      else {
+        const rest: JsonObject = {};
+        for (const [k, v] of Object.entries(file as JsonObject)) if (k !== id) setOwn(rest, k, v);
+        await writeUiFile(this.dir, section, rest);
+      }
+      return true;
+    });
+  }
 }
