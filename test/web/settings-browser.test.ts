@@ -185,3 +185,35 @@ for (const size of [DESKTOP, PHONE]) {
     t.same(problems, [], 'no script errors or CSP violations');
   });
 }
+
+t.test('the dashboard: area jump links, a filter by area and label, full names, a code prompt for a lock', async (t) => {
+  const { page, problems } = browser;
+  for (const size of [DESKTOP, PHONE]) {
+    await page.setViewportSize(size);
+    await page.goto(`${web.url}/`);
+    await page.locator('[data-link="live"]').waitFor();
+    const jumps = page.getByRole('navigation', { name: 'Areas' });
+    await jumps.getByRole('link', { name: 'Garage' }).click();
+    await page.waitForURL(/#area-garage$/);
+    const header = await page.locator('header.top').boundingBox();
+    t.ok(header !== null && header.height < 70, `the header stays one line at ${size.width} px (${header?.height} px)`);
+
+    await page.getByLabel('Filter entities').fill('security');
+    await page.locator('article[data-entity="lock.front_door"]').waitFor();
+    t.equal(await page.locator('article[data-entity="light.kitchen"]').count(), 0, 'a label filters');
+    await page.getByLabel('Filter entities').fill('bedroom');
+    await page.locator('article[data-entity="fan.desk"]').waitFor();
+    t.pass('an area filters');
+    await page.getByLabel('Filter entities').fill('');
+
+    const lock = page.locator('article[data-entity="lock.front_door"]');
+    t.match(await lock.locator('h4.name').getAttribute('title'), /^Front Door \(lock\.front_door\)$/, 'the full name on hover');
+    const unlock = lock.getByRole('button', { name: /^(Unlock|Lock)$/ });
+    await unlock.click();
+    await lock.locator('.code-prompt').waitFor();
+    t.match(await lock.locator('.code-prompt').textContent(), /Enter the code/, 'asks for the code');
+    t.equal(await page.locator('.toast').count(), 0, 'no error with a regular expression');
+  }
+  await page.setViewportSize(DESKTOP);
+  t.same(problems, [], 'no script errors or CSP violations');
+});

@@ -217,7 +217,7 @@ function HistoryView({ id, store, hub, close }) {
   }, [points, numeric]);
 
   return html`<form method="dialog" class="history-head">
-    <h2 id="history-title">${name}</h2>
+    <div><h2 id="history-title">${name}</h2><p class="entity-id">${id}${st?.attributes.device_class ? ` · ${st.attributes.device_class}` : ''}</p></div>
     <button class="close" aria-label="Close" onClick=${close}>×</button>
   </form>
   <div class="ranges" role="group" aria-label="Period">
