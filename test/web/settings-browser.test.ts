@@ -217,3 +217,42 @@ t.test('the dashboard: area jump links, a filter by area and label, full names, 
   await page.setViewportSize(DESKTOP);
   t.same(problems, [], 'no script errors or CSP violations');
 });
+
+// The pictures in docs/web-pages.md: HEARTH_SCREENSHOTS=1 npx tap test/web/settings-browser.test.ts
+t.test('screenshots for the docs', { skip: process.env.HEARTH_SCREENSHOTS !== '1' }, async () => {
+  const { page } = browser;
+  const dir = new URL('../../docs/screenshots/', import.meta.url).pathname;
+  const shot = async (name: string) => {
+    await page.screenshot({ path: `${dir}${name}.png` });
+  };
+  await page.setViewportSize({ width: 960, height: 600 });
+  await page.goto(`${web.url}/config/entities`);
+  await page.locator('table.entities tbody tr').first().waitFor();
+  await page.locator('tr[data-entity="light.kitchen"] .name button').click();
+  await page.locator('dialog.form[open]').waitFor();
+  await shot('entities');
+  await page.goto(`${web.url}/config/automation/dashboard`);
+  await page.locator('table.automations tbody tr').first().waitFor();
+  const edited = page.locator('table.automations tr', { hasText: 'Bedroom light desk' }).getByRole('link', { name: 'Edit' });
+  await edited.click();
+  await page.locator('fieldset.item').first().waitFor();
+  await shot('automation-editor');
+  await page.goto(page.url().replace('/edit/', '/trace/'));
+  await page.locator('.run-steps .step').first().waitFor();
+  await shot('trace');
+  await page.goto(`${web.url}/history?entity_id=sensor.outdoor_temperature,sensor.living_room_temperature,climate.living_room,binary_sensor.hallway_motion,light.hallway&range=1h`);
+  await page.locator('.history-charts .chart[data-drawn="true"]').first().waitFor();
+  await shot('history');
+  await page.goto(`${web.url}/logbook?range=24h`);
+  await page.locator('.logbook-list li.entry').first().waitFor();
+  await shot('logbook');
+  await page.goto(`${web.url}/developer-tools/template`);
+  await page.locator('.listeners').waitFor();
+  await shot('template');
+  await page.setViewportSize({ width: 375, height: 600 });
+  await page.goto(`${web.url}/config/helpers`);
+  await page.locator('table.helpers tbody tr').first().waitFor();
+  await page.locator('label.menu-button').click();
+  await shot('phone-menu');
+  await page.setViewportSize(DESKTOP);
+});

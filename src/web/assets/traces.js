@@ -148,7 +148,7 @@ function RunSteps({ hub, domain, itemId, runId }) {
         <strong class="where" title=${step.path}>${stepTitle(step.path, config)}</strong>
         <span class="result">${resultText(step)}</span>
         ${step.error !== undefined ? html`<span class="error">${step.error}</span>` : null}
-        ${step.changed_variables !== undefined ? html`<details open=${steps.length < 8}><summary>Changed variables: ${Object.keys(step.changed_variables).join(', ')}</summary><pre>${jsonText(step.changed_variables)}</pre></details>` : null}
+        ${step.changed_variables !== undefined ? html`<details open=${!step.path.startsWith('trigger') && jsonText(step.changed_variables).length < 300}><summary>Changed variables: ${Object.keys(step.changed_variables).join(', ')}</summary><pre>${jsonText(step.changed_variables)}</pre></details>` : null}
       </li>`,
     )}</ol>
   </div>`;
