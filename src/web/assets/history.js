@@ -209,6 +209,8 @@ function HistoryView({ id, store, hub, close }) {
       }
       el.dataset.points = String(points.length);
       el.dataset.kind = numeric ? 'line' : 'timeline';
+      // The seconds the x axis spans (the period asked for, to the minute), for tests and assistive tools.
+      el.dataset.span = String(Math.round((endX - startX) / 60) * 60);
     });
     return () => {
       cancelled = true;
