@@ -122,14 +122,32 @@ for (const size of [DESKTOP, PHONE]) {
     await page.goto(`${web.url}/config/automation/dashboard`);
     await page.getByRole('link', { name: 'Create automation' }).click();
     await page.waitForURL(/\/config\/automation\/edit\/new$/);
-    await page.getByRole('button', { name: 'YAML' }).click();
     const alias = `Bedroom light ${suffix}`;
     const [light, lightName] = phone ? ['light.kitchen', 'Kitchen'] : ['light.bedroom', 'Bedroom'];
-    await page
-      .locator('textarea.yaml')
-      .fill(AUTOMATION_YAML.replace('Bedroom light from the editor', alias).replace('light.bedroom', light));
+    if (phone) {
+      // The form: a name, an event trigger, a service call with data, and a variables action as YAML.
+      await page.getByLabel('Name').fill(alias);
+      await page.getByLabel('Add trigger').selectOption('event');
+      await page.locator('fieldset[data-part="triggers"] input[name="event_type"]').fill('walk_test');
+      await page.getByLabel('Add action').selectOption('action');
+      const call = page.locator('fieldset[data-part="actions"][data-index="0"]');
+      await call.locator('input[name="action"]').fill('light.turn_on');
+      await call.locator('input[name="target.entity_id"]').fill(light);
+      await call.locator('textarea[name="data"]').fill('brightness: 120');
+      await page.getByLabel('Add action').selectOption('yaml');
+      await page.getByLabel('Action 2 YAML').fill('variables:\n  done: yes');
+      await page.locator('input[name="description"]').click();
+    } else {
+      await page.getByRole('button', { name: 'YAML' }).click();
+      await page
+        .locator('textarea.yaml')
+        .fill(AUTOMATION_YAML.replace('Bedroom light from the editor', alias).replace('light.bedroom', light));
+    }
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.waitForURL(/\/config\/automation\/edit\/\d+$/);
+    await page.waitForURL(/\/config\/automation\/edit\/\d+$/, { timeout: 5000 }).catch(async (err) => {
+      t.comment(await page.locator('.problems, .toast, fieldset.item').allTextContents());
+      throw err;
+    });
     await page.getByRole('button', { name: 'Run' }).click();
     await page.getByRole('link', { name: 'Traces' }).click();
     await page.waitForURL(/\/config\/automation\/trace\/\d+$/);
@@ -240,7 +258,9 @@ t.test('screenshots for the docs', { skip: process.env.HEARTH_SCREENSHOTS !== '1
   await page.goto(page.url().replace('/edit/', '/trace/'));
   await page.locator('.run-steps .step').first().waitFor();
   await shot('trace');
-  await page.goto(`${web.url}/history?entity_id=sensor.outdoor_temperature,sensor.living_room_temperature,climate.living_room,binary_sensor.hallway_motion,light.hallway&range=1h`);
+  await page.goto(
+    `${web.url}/history?entity_id=sensor.outdoor_temperature,sensor.living_room_temperature,climate.living_room,binary_sensor.hallway_motion,light.hallway&range=1h`,
+  );
   await page.locator('.history-charts .chart[data-drawn="true"]').first().waitFor();
   await shot('history');
   await page.goto(`${web.url}/logbook?range=24h`);

@@ -107,6 +107,22 @@ function withField(item, field, text) {
 
 const ENTITY_LIST = 'entity-ids';
 
+/**
+ * A field that keeps what is typed (the item is updated on every keystroke, but the text is not re-derived from
+ * it, so "light.a, " or "brightness:" stay as typed).
+ * @param {{ name: string, initial: string, multiline: boolean, onText: (text: string) => void }} props
+ */
+function Field({ name, initial, multiline, onText }) {
+  const [text, setText] = useState(initial);
+  const input = (/** @type {Event} */ e) => {
+    setText(inputValue(e));
+    onText(inputValue(e));
+  };
+  return multiline
+    ? html`<textarea rows="3" name=${name} value=${text} onInput=${input}></textarea>`
+    : html`<input name=${name} list=${name.includes('entity_id') ? ENTITY_LIST : undefined} value=${text} onInput=${input} />`;
+}
+
 /** One trigger, condition or action: its kind's fields, or YAML for a kind the form does not know. @param {{ part: Part, item: Item, index: number, onChange: (item: Item | null) => void }} props */
 function ItemForm({ part, item, index, onChange }) {
   const kind = kindOf(part, item);
@@ -134,8 +150,8 @@ function ItemForm({ part, item, index, onChange }) {
             (f) =>
               html`<label key=${f}>${LABELS[f] ?? f.replace(/_/g, ' ')}${
                 f === 'data' || f === 'event_data' || f.endsWith('template')
-                  ? html`<textarea rows="3" name=${f} value=${fieldValue(item, f)} onChange=${(/** @type {Event} */ e) => onChange(withField(item, f, inputValue(e)))}></textarea>`
-                  : html`<input name=${f} list=${f.includes('entity_id') ? ENTITY_LIST : undefined} value=${fieldValue(item, f)} onChange=${(/** @type {Event} */ e) => onChange(withField(item, f, inputValue(e)))} />`
+                  ? html`<${Field} multiline=${true} name=${f} initial=${fieldValue(item, f)} onText=${(/** @type {string} */ text) => onChange(withField(item, f, text))} />`
+                  : html`<${Field} multiline=${false} name=${f} initial=${fieldValue(item, f)} onText=${(/** @type {string} */ text) => onChange(withField(item, f, text))} />`
               }</label>`,
           )
     }
@@ -149,7 +165,7 @@ function newItem(part, kind) {
   return { [KINDS[part].key]: kind };
 }
 
-/** @param {{ part: Part, items: Item[], onChange: (items: Item[]) => void }} props */
+/** @param {{ part: Part, items: Item[], onChange: (update: (items: Item[]) => Item[]) => void }} props */
 function PartForm({ part, items, onChange }) {
   const label = part === 'triggers' ? 'trigger' : part === 'conditions' ? 'condition' : 'action';
   return html`<section class="part" data-part=${part}>
@@ -158,13 +174,14 @@ function PartForm({ part, items, onChange }) {
       (item, i) =>
         html`<${ItemForm} key=${`${i}:${kindOf(part, item)}`} part=${part} item=${item} index=${i} onChange=${(
           /** @type {Item | null} */ next,
-        ) => onChange(next === null ? items.filter((_x, j) => j !== i) : items.map((x, j) => (j === i ? next : x)))} />`,
+        ) => onChange((list) => (next === null ? list.filter((_x, j) => j !== i) : list.map((x, j) => (j === i ? next : x))))} />`,
     )}
     <label class="add">Add ${label}<select aria-label=${`Add ${label}`} value="" onChange=${(/** @type {Event} */ e) => {
       const kind = inputValue(e);
       /** @type {HTMLSelectElement} */ (e.currentTarget).value = '';
-      if (kind === 'yaml') onChange([...items, part === 'actions' ? { variables: {} } : { [KINDS[part].key]: 'and', conditions: [] }]);
-      else if (kind !== '') onChange([...items, newItem(part, kind)]);
+      if (kind === 'yaml')
+        onChange((list) => [...list, part === 'actions' ? { variables: {} } : { [KINDS[part].key]: 'and', conditions: [] }]);
+      else if (kind !== '') onChange((list) => [...list, newItem(part, kind)]);
     }}><option value="">Choose a kind…</option>${Object.keys(KINDS[part].kinds).map((k) => html`<option value=${k}>${k.replace(/_/g, ' ')}</option>`)}<option value="yaml">other (YAML)</option></select></label>
   </section>`;
 }
@@ -276,7 +293,10 @@ export function Editor({ domain, itemId }) {
       () => toast('Started'),
       (/** @type {Error} */ err) => toast(err.message),
     );
-  const set = (/** @type {string} */ key, /** @type {unknown} */ value) => setConfig({ ...config, [key]: value });
+  // Updates apply to the latest config: two fields changing in one tick (a blur, then a click) both land.
+  const set = (/** @type {string} */ key, /** @type {unknown} */ value) => setConfig((c) => ({ ...c, [key]: value }));
+  const update = (/** @type {string} */ key, /** @type {(items: Item[]) => Item[]} */ fn) =>
+    setConfig((c) => ({ ...c, [key]: fn(c?.[key] ?? []) }));
   const parts = /** @type {Part[]} */ (domain === 'automation' ? ['triggers', 'conditions', 'actions'] : ['actions']);
 
   return html`<p><a href=${`/config/${domain}/dashboard`}>← ${domain === 'automation' ? 'Automations' : 'Scripts'}</a></p>
@@ -301,7 +321,7 @@ export function Editor({ domain, itemId }) {
     </div>
     ${parts.map(
       (p) =>
-        html`<${PartForm} key=${p} part=${p} items=${(domain === 'script' ? config.sequence : config[p]) ?? []} onChange=${(/** @type {Item[]} */ items) => set(domain === 'script' ? 'sequence' : p, items)} />`,
+        html`<${PartForm} key=${p} part=${p} items=${(domain === 'script' ? config.sequence : config[p]) ?? []} onChange=${(/** @type {(items: Item[]) => Item[]} */ fn) => update(domain === 'script' ? 'sequence' : p, fn)} />`,
     )}`
   }`;
 }
