@@ -276,3 +276,25 @@ t.test('screenshots for the docs', { skip: process.env.HEARTH_SCREENSHOTS !== '1
   await shot('phone-menu');
   await page.setViewportSize(DESKTOP);
 });
+
+t.test('a user who is not an administrator reads the pages and changes their own password', async (t) => {
+  await web.hub.auth.setPassword((await web.hub.auth.createUser('Reader', false)).id, 'reader', 'reader password');
+  const { page, problems } = await openBrowser(t, PHONE);
+  await page.goto(`${web.url}/config/users`);
+  await page.waitForURL(/\/login\?next=/);
+  await page.getByLabel('Username').fill('reader');
+  await page.getByLabel('Password').fill('reader password');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(`${web.url}/config/users`);
+  await page.getByText('Only administrators manage users').waitFor();
+  await page.getByLabel('Current password').fill('reader password');
+  await page.getByLabel('New password', { exact: true }).fill('a new reader password');
+  await page.getByLabel('New password again').fill('a new reader password');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await page.locator('.toast', { hasText: 'Your password was changed.' }).waitFor();
+  t.ok(await web.hub.auth.checkPassword('reader', 'a new reader password'), 'the new password works');
+  await page.goto(`${web.url}/config/entities`);
+  await page.locator('table.entities tbody tr').first().waitFor();
+  t.equal(await page.getByRole('button', { name: 'Create helper' }).count(), 0);
+  t.same(problems, [], 'no script errors or CSP violations');
+});
