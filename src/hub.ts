@@ -5,6 +5,7 @@ import { AuthStore } from './auth/store.js';
 import { automationIntegration } from './automation/integration.js';
 import { TimeZone } from './automation/local-time.js';
 import { customizer } from './config/core-section.js';
+import { EditorFileStore, uiConfigDir, withUiItems } from './automation/ui-files.js';
 import { formatIssue, readConfigFile } from './config/load.js';
 import type { HubConfig } from './config/types.js';
 import type { Clock } from './core/clock.js';
@@ -128,7 +129,10 @@ export class Hub {
   }
 
   static async start(options: HubOptions): Promise<Hub> {
-    const { config, log, dataDir } = options;
+    const { log, dataDir } = options;
+    // Automations and scripts made in the browser (automations.yaml, scripts.yaml) join the configuration's.
+    const uiDir = uiConfigDir(options.config, dataDir);
+    const config = await withUiItems(options.config, uiDir);
     // What the configuration asks for and hearth ignores (a Home Assistant integration it does not have), once each.
     for (const w of config.warnings ?? []) log.warn({ file: w.file, line: w.line, section: w.path[0] }, '%s', formatIssue(w));
     const core = new Core({ maxEntities: config.hub.max_entities, clock: options.clock, log });
@@ -181,7 +185,11 @@ export class Hub {
         lastState: (entityId) => restore.get(entityId),
         registries,
         // The bundled demo has no file to re-read: a reload gives what it started with.
-        reloadConfig: config.path === null ? async () => config : () => readConfigFile(config.path, SECTION_VALIDATORS, REQUIRED_SECTIONS),
+        reloadConfig: async () =>
+          withUiItems(
+            config.path === null ? options.config : await readConfigFile(config.path, SECTION_VALIDATORS, REQUIRED_SECTIONS),
+            uiDir,
+          ),
         mqtt,
         random: options.random,
         httpPort: () => http.listening.port,
@@ -229,6 +237,7 @@ export class Hub {
           get homekit() {
             return running().get(homekitIntegration);
           },
+          editorFiles: new EditorFileStore(uiDir),
         };
       },
     });

@@ -3,6 +3,7 @@ import type { HttpServer } from '../http/server.js';
 import { registerCameraProxy } from './camera-proxy.js';
 import { RequestAuth } from './rest/auth-check.js';
 import { registerAuthFlow } from './rest/auth-flow.js';
+import { registerAutomationConfig } from './rest/automation-config.js';
 import { registerConfig } from './rest/config.js';
 import { registerErrorLog } from './rest/error-log.js';
 import { registerEvents } from './rest/events.js';
@@ -25,6 +26,7 @@ export function registerRestApi(server: HttpServer, ctx: ApiContext): void {
   registerEvents(server, ctx, auth);
   registerErrorLog(server, ctx, auth);
   registerTemplate(server, ctx, auth);
+  registerAutomationConfig(server, ctx, auth);
   registerCameraProxy(server, ctx);
   registerAuthFlow(server, ctx);
   registerMobileApp(server, ctx, auth);

@@ -59,6 +59,13 @@ export class AccessTokens {
     return { userId: issued.userId, groupId: issued.groupId };
   }
 
+  /** The groups (web sessions) holding a token of this user. */
+  groupsOf(userId: string): Set<string> {
+    const out = new Set<string>();
+    for (const issued of this.byId.values()) if (issued.userId === userId) out.add(issued.groupId);
+    return out;
+  }
+
   /** Forgets every token of a group; true when there was one. */
   revokeGroup(groupId: string): boolean {
     let any = false;

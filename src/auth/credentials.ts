@@ -90,6 +90,13 @@ export class CredentialsFile {
     await this.save();
   }
 
+  /** Removes a user's login (the user was deleted); the username is free again. */
+  async remove(userId: string): Promise<void> {
+    if (this.byUserId(userId) === undefined) return;
+    this.data.credentials = this.data.credentials.filter((c) => c.user_id !== userId);
+    await this.save();
+  }
+
   private async reload(): Promise<void> {
     const loaded = await readJsonFile<CredentialsData>(this.path);
     if (loaded.status === 'ok' && isCredentialsData(loaded.value)) this.data = loaded.value;

@@ -9,9 +9,20 @@ import type { Logger } from '../core/log.js';
 import { DataFile, jsonOf, readDataFile } from '../storage/data-file.js';
 import { type FileStamp, fileStampSync, WatchedFile } from '../storage/watched-file.js';
 import { AccessTokens, type IssuedToken } from './access-tokens.js';
-import { AUTH_FILE, type AuthFile, emptyAuthFile, isAuthFile, type StoredToken, type StoredUser, toUser } from './auth-file.js';
+import {
+  AUTH_FILE,
+  type AuthFile,
+  checkedUserName,
+  emptyAuthFile,
+  isAuthFile,
+  newTokenRecord,
+  type StoredToken,
+  type StoredUser,
+  toUser,
+} from './auth-file.js';
 import { LoginFlows } from './login-flows.js';
-import { RefreshTokens, readJwt, signJwt } from './refresh-tokens.js';
+import { RefreshTokens } from './refresh-tokens.js';
+import { PathSigner } from './signed-paths.js';
 import type { Authenticator, Principal, TokenSummary, User } from './types.js';
 import { UserPasswords } from './user-passwords.js';
 
@@ -49,8 +60,7 @@ export class AuthStore implements Authenticator, Component {
   readonly refreshTokens: RefreshTokens;
   /** Login flows in progress and their one-time authorization codes (memory only). */
   readonly loginFlows = new LoginFlows();
-  /** Signs `auth/sign_path` URLs; per process, as signed paths live seconds. */
-  private readonly pathKey = randomBytes(32).toString('hex');
+  private readonly paths = new PathSigner();
 
   private constructor(
     private readonly path: string,
@@ -88,10 +98,7 @@ export class AuthStore implements Authenticator, Component {
     });
   }
 
-  /**
-   * Opens `<dataDir>/auth.json`. With `watch` (the hub), changes made by another process — `hearth token
-   * create` or `revoke` while the hub runs — are picked up at once, and revocations close what used the token.
-   */
+  /** Opens `<dataDir>/auth.json`; with `watch` (the hub) the CLI's token changes apply at once. */
   static async open(dataDir: string, log: Logger, options: { watch?: boolean } = {}): Promise<AuthStore> {
     const store = AuthStore.unopened(dataDir, log, options);
     await store.start();
@@ -133,10 +140,7 @@ export class AuthStore implements Authenticator, Component {
     for (const t of this.data.tokens) this.tokensById.set(t.id, t);
   }
 
-  /**
-   * Re-reads the file when another process changed it. Tokens that disappeared count as revoked; last-used
-   * times this process knows and the file does not are kept.
-   */
+  /** Re-reads the file another process changed: tokens gone count as revoked, newer last-used times stay. */
   private reloadIfChanged(): void {
     const stamp = fileStampSync(this.path);
     if (stamp === this.stamp || stamp === undefined) return;
@@ -218,7 +222,7 @@ export class AuthStore implements Authenticator, Component {
     const stored = Buffer.from(record.hash, 'hex');
     if (stored.length !== given.length || !timingSafeEqual(given, stored)) return undefined;
     const user = this.data.users.find((u) => u.id === record.user_id);
-    if (user === undefined) return undefined;
+    if (user === undefined || user.is_active === false) return undefined;
     record.last_used_at = isoFromMillis();
     this.markLastUsedDirty();
     return { user: toUser(user), tokenId: record.id };
@@ -232,20 +236,11 @@ export class AuthStore implements Authenticator, Component {
     if (this.data.tokens.some((t) => t.user_id === userId && t.name === trimmed)) {
       throw new Error(`${trimmed} already exists`);
     }
-    const id = randomBytes(9).toString('base64url');
-    const secret = randomBytes(32).toString('base64url');
-    const record: StoredToken = {
-      id,
-      user_id: userId,
-      name: trimmed,
-      hash: createHash('sha256').update(secret).digest('hex'),
-      created_at: isoFromMillis(),
-      last_used_at: null,
-    };
+    const { record, token } = newTokenRecord(userId, trimmed);
     this.data.tokens.push(record);
-    this.tokensById.set(id, record);
+    this.tokensById.set(record.id, record);
     await this.save();
-    return `${id}.${secret}`;
+    return token;
   }
 
   listTokens(userId?: string): TokenSummary[] {
@@ -303,66 +298,86 @@ export class AuthStore implements Authenticator, Component {
     this.notifyRevoked(group);
   }
 
-  /** A JWT for `path` (with its query), valid `expiresS` seconds, as Home Assistant's `async_sign_path`. */
+  /** A signed URL's `authSig` for `path` (with its query), valid `expiresS` seconds (`auth/sign_path`). */
   signPath(path: string, userId: string, tokenId: string, expiresS: number): string {
-    const iat = Math.floor(Date.now() / 1000);
-    return signJwt({ iss: `${userId}:${tokenId}`, path, iat, exp: iat + expiresS }, this.pathKey);
+    return this.paths.sign(path, `${userId}:${tokenId}`, expiresS);
   }
 
   /** The principal of a signed path's `authSig` when it was signed for exactly `path` and has not expired. */
   verifySignedPath(path: string, authSig: string): Principal | undefined {
-    const claims = readJwt(authSig, () => this.pathKey);
-    if (claims === undefined || claims.path !== path || claims.exp * 1000 <= Date.now()) return undefined;
-    const [userId = '', tokenId = ''] = claims.iss.split(':');
-    const user = this.data.users.find((u) => u.id === userId);
+    const [userId = '', tokenId = ''] = this.paths.verify(path, authSig)?.split(':') ?? [];
+    const user = this.data.users.find((u) => u.id === userId && u.is_active !== false);
     return user === undefined ? undefined : { user: toUser(user), tokenId };
   }
 
   private authenticateJwt(token: string): Principal | undefined {
     const owner = this.refreshTokens.verifyAccessToken(token);
-    if (owner === undefined) return undefined;
-    const user = this.data.users.find((u) => u.id === owner.userId);
-    return user === undefined ? undefined : { user: toUser(user), tokenId: owner.refreshId };
+    const user = owner === undefined ? undefined : this.data.users.find((u) => u.id === owner.userId);
+    return owner === undefined || user === undefined || user.is_active === false
+      ? undefined
+      : { user: toUser(user), tokenId: owner.refreshId };
   }
 
   private authenticateAccessToken(id: string, secret: string): Principal | undefined {
     const owner = this.accessTokens.check(id, secret);
     if (owner === undefined) return undefined;
     const user = this.data.users.find((u) => u.id === owner.userId);
-    return user === undefined ? undefined : { user: toUser(user), tokenId: owner.groupId };
+    return user === undefined || user.is_active === false ? undefined : { user: toUser(user), tokenId: owner.groupId };
   }
 
   // ---- passwords (src/auth/user-passwords.ts) -------------------------------------------------------
 
   /** True once any password was ever set: the web onboarding is then closed for good. */
-  onboarded(): Promise<boolean> {
-    return this.passwords.onboarded();
-  }
-
+  onboarded = (): Promise<boolean> => this.passwords.onboarded();
   /** The login name of a user who has a password. */
-  usernameOf(userId: string): Promise<string | undefined> {
-    return this.passwords.usernameOf(userId);
-  }
-
+  usernameOf = (userId: string): Promise<string | undefined> => this.passwords.usernameOf(userId);
   /** Sets a user's username and password; problems are HubErrors naming the field (`username`, `password`). */
-  setPassword(userId: string, username: string, password: string): Promise<void> {
-    return this.passwords.setPassword(userId, username, password);
-  }
+  setPassword = (userId: string, username: string, password: string): Promise<void> =>
+    this.passwords.setPassword(userId, username, password);
 
   /** The user whose username and password these are; the same work is done for unknown usernames. */
-  checkPassword(username: string, password: string): Promise<User | undefined> {
-    return this.passwords.checkPassword(username, password);
+  async checkPassword(username: string, password: string): Promise<User | undefined> {
+    const user = await this.passwords.checkPassword(username, password);
+    return user?.isActive === false ? undefined : user;
+  }
+
+  /**
+   * @internal For user-admin.ts: changes the users under the store's rules (the file read again first, written after).
+   * `fn` may throw a HubError; nothing is written then.
+   */
+  async editUsers<T>(fn: (data: AuthFile) => T): Promise<T> {
+    this.reloadIfChanged();
+    const result = fn(this.data);
+    await this.save();
+    return result;
+  }
+
+  /** @internal Forgets a user's password (user-admin.ts deletes users). */
+  removePassword(userId: string): Promise<void> {
+    return this.passwords.remove(userId);
+  }
+
+  /**
+   * @internal Closes what a user's tokens opened and ends their pages' access tokens and their apps' sign-ins; `drop`
+   * forgets the long-lived tokens too.
+   */
+  endSessions(userId: string, drop: boolean): void {
+    const theirs = this.data.tokens.filter((t) => t.user_id === userId);
+    if (drop) this.data.tokens = this.data.tokens.filter((t) => t.user_id !== userId);
+    this.indexTokens();
+    for (const t of theirs) this.notifyRevoked(t.id);
+    for (const group of this.accessTokens.groupsOf(userId)) this.revokeAccessTokens(group);
+    void this.refreshTokens.removeUser(userId);
   }
 
   /** Renames a user (the display name, not the login). */
   async renameUser(userId: string, name: string): Promise<void> {
-    const user = this.data.users.find((u) => u.id === userId);
-    if (user === undefined) throw new Error(`no user with id ${userId}`);
-    const trimmed = name.trim();
-    if (trimmed === '' || trimmed.length > 100) throw new HubError('invalid_format', 'name must have 1 to 100 characters');
-    if (user.name === trimmed) return;
-    user.name = trimmed;
-    await this.save();
+    if (this.getUser(userId)?.name === name.trim()) return;
+    await this.editUsers((data) => {
+      const user = data.users.find((u) => u.id === userId);
+      if (user === undefined) throw new HubError('not_found', 'User not found');
+      user.name = checkedUserName(name);
+    });
   }
 
   /** Writes pending last-used times; called on stop. */
@@ -385,10 +400,7 @@ export class AuthStore implements Authenticator, Component {
     this.flushTimer.unref();
   }
 
-  /**
-   * Writes auth.json (never two writes at once; see the DataFile's render above). In the hub a refused
-   * write does not fail the change: it was logged once and is retried, and memory stays the truth.
-   */
+  /** Writes auth.json (one write at a time); in the hub a refused write is logged and retried, memory stays the truth. */
   private save(): Promise<void> {
     const saved = this.file.save();
     return this.keepInMemory ? saved.catch(() => {}) : saved;

@@ -5,6 +5,8 @@ export interface User {
   readonly username?: string;
   readonly isOwner: boolean;
   readonly isAdmin: boolean;
+  /** false for a deactivated user (config/auth/update is_active), who can neither log in nor use a token. */
+  readonly isActive?: boolean;
 }
 
 /** The identity a valid access token resolves to. */

@@ -61,6 +61,13 @@ export class UserPasswords {
     }
   }
 
+  /** Forgets a deleted user's login. */
+  async remove(userId: string): Promise<void> {
+    const file = await this.credentials();
+    await file.refresh();
+    await file.remove(userId);
+  }
+
   /** The user whose username and password these are; the same work is done for unknown usernames. */
   async checkPassword(username: string, password: string): Promise<User | undefined> {
     const file = await this.credentials();

@@ -17,6 +17,10 @@ export type WsErrorCode =
   | 'invalid_end_time'
   | 'template_error'
   | 'invalid_token_id'
+  | 'no_delete_self'
+  | 'credentials_exist'
+  | 'credentials_not_found'
+  | 'invalid_current_password'
   | 'unknown_error';
 
 interface ErrorKind {
@@ -54,6 +58,11 @@ export const ERROR_KINDS = {
   /** History, logbook and statistics queries: Home Assistant's own codes for an unusable period. */
   invalid_start_time: { ws: 'invalid_start_time', status: 400 },
   invalid_end_time: { ws: 'invalid_end_time', status: 400 },
+  /** User management (config/auth/*, config/auth_provider/homeassistant/*): Home Assistant's own codes. */
+  no_delete_self: { ws: 'no_delete_self', status: 400 },
+  credentials_exist: { ws: 'credentials_exist', status: 400 },
+  credentials_not_found: { ws: 'credentials_not_found', status: 404 },
+  invalid_current_password: { ws: 'invalid_current_password', status: 400 },
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorKindName = keyof typeof ERROR_KINDS;

@@ -136,4 +136,20 @@ export interface ApiContext {
   readonly mobileApp?: MobileAppApi;
   /** The HomeKit bridge, when a `homekit:` section runs one. */
   readonly homekit?: HomekitView;
+  /** automations.yaml and scripts.yaml for the editor's REST endpoints; undefined in hubs made without them. */
+  readonly editorFiles?: EditorFiles;
+}
+
+/**
+ * The items the automation and script editor stores (src/automation/ui-files.ts implements it): `automation`
+ * items found by their `id` in a list, `script` items by their key in a mapping. File problems throw HubErrors.
+ */
+export interface EditorFiles {
+  get(section: 'automation' | 'script', id: string): Promise<JsonObject | undefined>;
+  /** The item's problems, each naming its key, or undefined when the hub would run it. */
+  check(section: 'automation' | 'script', id: string, item: JsonObject): string | undefined;
+  /** Stores the item (replacing one with this id); one write at a time per file. */
+  save(section: 'automation' | 'script', id: string, item: JsonObject): Promise<void>;
+  /** false when there was no item with this id. */
+  remove(section: 'automation' | 'script', id: string): Promise<boolean>;
 }

@@ -67,6 +67,11 @@ export class HttpServer {
     );
   }
 
+  /** GETs of paths no route serves go to `handler` (the web pages' styled 404); other methods still get finish()'s 404. */
+  notFound(handler: Handler, options: RouteOptions = {}): void {
+    this.app.get('/*', route(handler, this.log, { ...options, ...this.clients }));
+  }
+
   /** Must be called after every route: unmatched paths get 404. */
   finish(): void {
     this.app.any(

@@ -53,8 +53,27 @@ const VENDOR: readonly VendorFile[] = [
   { name: 'vendor/uplot.css', path: (resolve) => join(dirname(resolve('uplot')), 'uPlot.min.css') },
 ];
 
+/**
+ * Whole packages whose ES build is a tree of modules, served under `vendor/<name>/`: the `yaml` parser for the
+ * automation editor's YAML mode (loaded only there).
+ */
+const VENDOR_TREES: readonly VendorFile[] = [
+  { name: 'vendor/yaml/', path: (resolve) => join(dirname(resolve('yaml')), '..', 'browser', 'dist') },
+];
+
 /** Modules loaded on demand (the history and last-runs dialogs): not preloaded with the dashboard. */
-const LAZY_MODULES: ReadonlySet<string> = new Set(['history.js', 'traces.js', 'modal.js', 'vendor/uplot.js']);
+const LAZY_MODULES: ReadonlySet<string> = new Set([
+  'history.js',
+  'traces.js',
+  'modal.js',
+  'vendor/uplot.js',
+  // The settings, insight and developer-tools pages' shared modules (their entries are in app-paths.ts).
+  'app-common.js',
+  'automation-editor.js',
+  'charts.js',
+  'logbook-words.js',
+  'period-picker.js',
+]);
 
 /**
  * Loads, rewrites and gzips the assets once, on the first page view rather than at start-up, so the hub
@@ -90,6 +109,12 @@ export class Assets {
       );
       sources.set(v.name, Buffer.from(vendorText(text)));
     }
+    for (const tree of VENDOR_TREES) {
+      const root = tree.path((specifier) => require.resolve(specifier));
+      for (const file of (await readdir(root, { recursive: true })).sort()) {
+        if (file.endsWith('.js')) sources.set(tree.name + file.split('\\').join('/'), await readFile(join(root, file)));
+      }
+    }
     const hash = createHash('sha256');
     for (const [name, body] of sources) hash.update(name).update('\0').update(body).update('\0');
     const files = new Map<string, Asset>();
@@ -103,7 +128,11 @@ export class Assets {
     }
     const id = hash.digest('hex').slice(0, 12);
     this.log.debug({ id, files: files.size }, 'web assets loaded');
-    return { id, files, modules: [...files.keys()].filter((n) => n.endsWith('.js') && !LAZY_MODULES.has(n)) };
+    return {
+      id,
+      files,
+      modules: [...files.keys()].filter((n) => n.endsWith('.js') && !LAZY_MODULES.has(n) && !n.startsWith('vendor/yaml/')),
+    };
   }
 }
 

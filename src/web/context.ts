@@ -45,7 +45,7 @@ export async function loggedIn(env: WebEnv, req: Request): Promise<LoggedIn | un
   const session = (await env.sessions()).get(secret);
   if (session === undefined) return undefined;
   const user = env.ctx.auth.getUser(session.userId);
-  return user === undefined ? undefined : { session, user };
+  return user === undefined || user.isActive === false ? undefined : { session, user };
 }
 
 /** Whether this answer's cookies are Secure: the hub serves TLS, or a trusted proxy took HTTPS from the client. */

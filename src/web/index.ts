@@ -3,6 +3,7 @@ import type { HttpServer } from '../http/server.js';
 import { Assets } from './assets.js';
 import type { WebContext, WebEnv } from './context.js';
 import { Onboarding } from './onboarding.js';
+import { registerAppRoutes, registerNotFoundPage } from './routes/app-routes.js';
 import { registerAuthRoutes } from './routes/auth-routes.js';
 import { registerAuthorizeRoutes } from './routes/authorize-routes.js';
 import { registerDashboardRoutes } from './routes/dashboard-routes.js';
@@ -61,6 +62,8 @@ export function registerWebUi(server: HttpServer, ctx: WebContext, options: WebU
   registerZigbeeRoutes(server, env);
   registerHomekitRoutes(server, env);
   registerStaticRoutes(server, env);
+  registerAppRoutes(server, env);
+  registerNotFoundPage(server, env);
   env.sessions().catch((err: unknown) => log.error({ err }, 'could not load the web sessions'));
   // `serve` prints the one-time code at start when the owner has no password.
   env.onboarding.announce().catch((err: unknown) => log.error({ err }, 'could not check the onboarding state'));

@@ -39,6 +39,11 @@ t.test('clicking an entity opens its history: a line graph, a timeline, a range 
   // A round trip to the page: the protocol delivers the frame events that came before its answer first.
   await page.evaluate(() => 0);
   t.ok(queries() > before, 'a new range sends a new query');
+  await dialog.locator('.chart[data-loaded="1h"][data-span="3600"]').waitFor();
+  t.pass('the axis spans the hour asked for, not just the data');
+  await dialog.locator('button[data-range="7d"]').click();
+  await dialog.locator('.chart[data-loaded="7d"][data-span="604800"]').waitFor();
+  t.pass('and then the week');
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });
   t.pass('Escape closes it');

@@ -137,7 +137,9 @@ export function logbookJson(core: Core, reader: HistoryReader, o: LogbookOptions
       return;
     }
     if (type === 'call_service' || type === 'automation_triggered' || type === 'script_started') {
-      if (!origins.has(ctx.id)) origins.set(ctx.id, { type, data });
+      // The script or automation a call started names the cause better than the call (`script.turn_on`).
+      const known = origins.get(ctx.id);
+      if (known === undefined || (known.type === 'call_service' && type !== 'call_service')) origins.set(ctx.id, { type, data });
     }
     if (o.contextId !== undefined && ctx.id !== o.contextId) return;
     if (o.entityIds === undefined && o.filter !== undefined && typeof data.entity_id === 'string' && !o.filter(data.entity_id)) return;

@@ -21,6 +21,7 @@ import { STATISTICS_COMMANDS } from './statistics-commands.js';
 import { EntitiesSubscription, subscribeEvents } from './subscriptions.js';
 import { TEMPLATE_COMMANDS } from './template-commands.js';
 import { TRACE_COMMANDS } from './trace-commands.js';
+import { USER_COMMANDS } from './user-commands.js';
 
 /** Event types a non-admin user may subscribe to (HA auth/permissions/events.py, 2024.4+). */
 const SUBSCRIBE_ALLOWLIST: ReadonlySet<string> = new Set([
@@ -196,4 +197,5 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ...AUTOMATION_COMMANDS,
   ...NOTIFICATION_COMMANDS,
   ...PRESENCE_COMMANDS,
+  ...USER_COMMANDS,
 ]);

@@ -45,7 +45,7 @@ export function Card({ id, store, call }) {
   const toggle = TOGGLE_DOMAINS.has(domain) && !unavailable && (st.state === 'on' || st.state === 'off');
   return html`<article class=${`card d-${domain}${isActive(st) ? ' active' : ''}${unavailable ? ' unavailable' : ''}`} data-entity=${id} style=${style}>
   <header>
-    <div class="title"><h4 class="name" title=${id}><button type="button" class="history-link" aria-haspopup="dialog" onClick=${() => window.dispatchEvent(new CustomEvent('hearth-history', { detail: id }))}>${name}</button></h4><p class="state">${stateText(st)}</p></div>
+    <div class="title"><h4 class="name" title=${`${name} (${id})`}><button type="button" class="history-link" aria-haspopup="dialog" onClick=${() => window.dispatchEvent(new CustomEvent('hearth-history', { detail: id }))}>${name}</button></h4><p class="state">${stateText(st)}</p></div>
     ${toggle ? html`<${Toggle} on=${st.state === 'on'} label=${`${name} on or off`} onToggle=${() => act('toggle')} />` : null}
   </header>
   ${Controls !== undefined && !unavailable ? html`<${Controls} st=${st} act=${act} />` : null}
@@ -166,13 +166,27 @@ function CoverControls({ st, act }) {
 function LockControls({ st, act }) {
   const a = st.attributes;
   const [code, setCode] = useState('');
-  const withCode = () => (code === '' ? {} : { code });
+  // A lock with a code asks for it instead of sending an empty one the hub can only refuse.
+  const [asking, setAsking] = useState(/** @type {string | null} */ (null));
+  const needsCode = typeof a.code_format === 'string';
   const locked = st.state === 'locked' || st.state === 'locking';
+  const run = (/** @type {string} */ service) => {
+    if (needsCode && code === '') return setAsking(service);
+    setAsking(null);
+    act(service, code === '' ? {} : { code });
+    setCode('');
+  };
   return html`<div class="controls">
-  ${typeof a.code_format === 'string' ? html`<label class="code"><span class="label">Code</span><input type="password" inputmode="numeric" autocomplete="off" value=${code} onInput=${(/** @type {Event} */ e) => setCode(/** @type {HTMLInputElement} */ (e.currentTarget).value)} /></label>` : null}
+  ${
+    needsCode
+      ? html`<label class="code"><span class="label">Code</span><input type="password" inputmode="numeric" autocomplete="off" aria-label=${`Code for ${a.friendly_name ?? st.entity_id}`} value=${code} ref=${(/** @type {HTMLInputElement | null} */ el) => asking !== null && el?.focus()}
+        onInput=${(/** @type {Event} */ e) => setCode(/** @type {HTMLInputElement} */ (e.currentTarget).value)} onKeyDown=${(/** @type {KeyboardEvent} */ e) => e.key === 'Enter' && asking !== null && run(asking)} /></label>
+      ${asking !== null ? html`<p class="code-prompt" role="alert">Enter the code to ${asking.replace('_', ' ')}, then press ${asking === 'open' ? 'Open' : locked ? 'Unlock' : 'Lock'} again.</p>` : null}`
+      : null
+  }
   <${Buttons} buttons=${[
-    { label: locked ? 'Unlock' : 'Lock', primary: true, onClick: () => act(locked ? 'unlock' : 'lock', withCode()) },
-    ...(has(a.supported_features, 1) ? [{ label: 'Open', onClick: () => act('open', withCode()) }] : []),
+    { label: locked ? 'Unlock' : 'Lock', primary: true, onClick: () => run(locked ? 'unlock' : 'lock') },
+    ...(has(a.supported_features, 1) ? [{ label: 'Open', onClick: () => run('open') }] : []),
   ]} />
 </div>`;
 }

@@ -15,9 +15,16 @@ import { render } from './vendor/preact.js';
 const store = new EntityStore();
 const hub = pageConnection('/');
 
+/** A refusal in words a user can act on (the hub's messages are written for API clients). @param {string} message */
+function friendlyError(message) {
+  if (/code .*doesn't match pattern|code_format/i.test(message))
+    return 'That code is not in the form this device expects. Enter its code and try again.';
+  return message;
+}
+
 /** @param {string} domain @param {string} service @param {string} id @param {object} [data] */
 function call(domain, service, id, data) {
-  return hub.callService(domain, service, id, data).catch((/** @type {Error} */ err) => toast(err.message));
+  return hub.callService(domain, service, id, data).catch((/** @type {Error} */ err) => toast(friendlyError(err.message)));
 }
 
 function App() {
@@ -57,27 +64,39 @@ function App() {
 
   const groups = useMemo(() => groupEntities(store.states.values(), registries), [version, registries]);
   const needle = filter.trim().toLowerCase();
-  /** @param {string} id */
-  const matches = (id) => {
+  /** A card matches by its name, entity id, area or a label. @param {string} id @param {string} areaTitle */
+  const matches = (id, areaTitle) => {
     if (needle === '') return true;
     const st = store.get(id);
+    const labels = registries.entities.get(id)?.labels ?? [];
     return (
       id.includes(needle) ||
       String(st?.attributes.friendly_name ?? '')
         .toLowerCase()
-        .includes(needle)
+        .includes(needle) ||
+      areaTitle.toLowerCase().includes(needle) ||
+      labels.some((l) => (registries.labels.get(l) ?? l).toLowerCase().includes(needle))
     );
   };
+  const shown = groups
+    .map((area) => ({
+      ...area,
+      domains: area.domains
+        .map((d) => ({ ...d, ids: d.ids.filter((id) => matches(id, area.title ?? '')) }))
+        .filter((d) => d.ids.length > 0),
+    }))
+    .filter((area) => area.domains.length > 0);
 
   return html`<div class="toolbar">
   <${LinkStatus} />
-  <input class="filter" type="search" placeholder="Filter" aria-label="Filter entities" value=${filter} onInput=${(/** @type {Event} */ e) => setFilter(/** @type {HTMLInputElement} */ (e.currentTarget).value)} />
+  <input class="filter" type="search" placeholder="Filter by name, area or label" aria-label="Filter entities" value=${filter} onInput=${(/** @type {Event} */ e) => setFilter(/** @type {HTMLInputElement} */ (e.currentTarget).value)} />
 </div>
+${shown.filter((a) => a.title !== null).length > 1 ? html`<nav class="area-jumps" aria-label="Areas">${shown.filter((a) => a.title !== null).map((a) => html`<a key=${a.key} href=${`#area-${a.key}`}>${a.title}</a>`)}</nav>` : null}
 ${!loaded ? html`<p class="loading">Loading…</p>` : groups.length === 0 ? html`<p class="empty">No entities yet. Add devices to the configuration.</p>` : null}
-${groups.map((area) => {
-  const domains = area.domains.map((d) => ({ ...d, ids: d.ids.filter(matches) })).filter((d) => d.ids.length > 0);
-  if (domains.length === 0) return null;
-  return html`<section class="area" key=${area.key} aria-label=${area.title ?? 'All entities'}>
+${needle !== '' && shown.length === 0 ? html`<p class="empty">Nothing matches ${filter}.</p>` : null}
+${shown.map((area) => {
+  const domains = area.domains;
+  return html`<section class="area" key=${area.key} id=${`area-${area.key}`} aria-label=${area.title ?? 'All entities'}>
     ${area.title === null ? null : html`<h2>${area.title}</h2>`}
     <div class="area-body">${domains.map(
       // Small domains share a row: each block's width follows its number of cards.

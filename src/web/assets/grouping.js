@@ -9,7 +9,8 @@
  * @property {Map<string, { name: string, floor_id: string | null }>} areas
  * @property {Map<string, { level: number | null, name: string }>} floors
  * @property {Map<string, string | null>} deviceAreas device id -> area id
- * @property {Map<string, { area_id: string | null, device_id: string | null, hidden: boolean }>} entities
+ * @property {Map<string, { area_id: string | null, device_id: string | null, hidden: boolean, labels: string[] }>} entities
+ * @property {Map<string, string>} labels label id -> name
  */
 
 /** @typedef {{ domain: string, title: string, ids: string[] }} DomainGroup */
@@ -17,7 +18,7 @@
 
 /** @returns {Registries} */
 export function emptyRegistries() {
-  return { areas: new Map(), floors: new Map(), deviceAreas: new Map(), entities: new Map() };
+  return { areas: new Map(), floors: new Map(), deviceAreas: new Map(), entities: new Map(), labels: new Map() };
 }
 
 export const DOMAIN_ORDER = [
@@ -150,11 +151,12 @@ export async function loadRegistries(command) {
       (r) => (Array.isArray(r) ? r : []),
       () => [],
     );
-  const [areas, floors, devices, entities] = await Promise.all([
+  const [areas, floors, devices, entities, labels] = await Promise.all([
     list('config/area_registry/list'),
     list('config/floor_registry/list'),
     list('config/device_registry/list'),
     list('config/entity_registry/list'),
+    list('config/label_registry/list'),
   ]);
   const reg = emptyRegistries();
   for (const a of areas)
@@ -166,7 +168,9 @@ export async function loadRegistries(command) {
   for (const d of devices) if (typeof d?.id === 'string') reg.deviceAreas.set(d.id, d.area_id ?? null);
   for (const e of entities) {
     if (typeof e?.entity_id !== 'string') continue;
-    reg.entities.set(e.entity_id, { area_id: e.area_id ?? null, device_id: e.device_id ?? null, hidden: e.hidden_by != null });
+    const own = Array.isArray(e.labels) ? e.labels.map(String) : [];
+    reg.entities.set(e.entity_id, { area_id: e.area_id ?? null, device_id: e.device_id ?? null, hidden: e.hidden_by != null, labels: own });
   }
+  for (const l of labels) if (typeof l?.label_id === 'string') reg.labels.set(l.label_id, String(l.name ?? l.label_id));
   return reg;
 }

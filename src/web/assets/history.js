@@ -6,6 +6,7 @@
  */
 
 import { html } from './html.js';
+import { entryText } from './logbook-words.js';
 import { openModal } from './modal.js';
 import { useEffect, useRef, useState } from './vendor/hooks.js';
 
@@ -58,15 +59,6 @@ function timeText(seconds) {
 /** @param {string} value a datetime-local value */
 function localToIso(value) {
   return new Date(value).toISOString();
-}
-
-/** @param {LogEntry} e */
-function logText(e) {
-  const what = e.message ?? (e.state === 'on' ? 'turned on' : e.state === 'off' ? 'turned off' : `changed to ${e.state}`);
-  const by =
-    e.context_name ??
-    (e.context_service !== undefined ? `service ${e.context_service}` : e.context_user_id !== undefined ? 'a user' : undefined);
-  return by === undefined ? what : `${what} (by ${by})`;
 }
 
 /**
@@ -147,13 +139,15 @@ function HistoryView({ id, store, hub, close }) {
       const xs = points.map((p) => p.lu);
       // The graph runs to now: the last state holds until then.
       const endX = span?.end === undefined ? Date.now() / 1000 : new Date(span.end).getTime() / 1000;
+      // The axis spans the period asked for, not just the data: a range button changes what the graph shows.
+      const startX = span === undefined ? (xs[0] ?? endX) : new Date(span.start).getTime() / 1000;
       if (numeric) {
         const ys = points.map((p) => (NOT_A_VALUE.has(p.s) ? null : Number(p.s)));
         plot = new uPlot(
           {
             width,
             height: 240,
-            scales: { x: { time: true } },
+            scales: { x: { time: true, range: () => [startX, endX] } },
             series: [
               {},
               {
@@ -164,7 +158,14 @@ function HistoryView({ id, store, hub, close }) {
                 value: (/** @type {any} */ _u, /** @type {number|null} */ v) => (v === null ? '–' : `${v} ${unit}`),
               },
             ],
-            axes: [{}, { label: unit, size: 60 }],
+            axes: [
+              { space: 90 },
+              {
+                size: 70,
+                values: (/** @type {any} */ _u, /** @type {number[]} */ ticks) =>
+                  ticks.map((v) => `${Number(v.toPrecision(4))} ${unit}`.trim()),
+              },
+            ],
           },
           [
             [...xs, endX],
@@ -179,7 +180,7 @@ function HistoryView({ id, store, hub, close }) {
           {
             width,
             height: 60 + 24 * states.length,
-            scales: { x: { time: true }, y: { range: [-0.5, states.length - 0.5] } },
+            scales: { x: { time: true, range: () => [startX, endX] }, y: { range: [-0.5, states.length - 0.5] } },
             series: [
               {},
               {
@@ -191,7 +192,7 @@ function HistoryView({ id, store, hub, close }) {
               },
             ],
             axes: [
-              {},
+              { space: 90 },
               {
                 size: 90,
                 splits: () => states.map((_s, i) => i),
@@ -208,6 +209,8 @@ function HistoryView({ id, store, hub, close }) {
       }
       el.dataset.points = String(points.length);
       el.dataset.kind = numeric ? 'line' : 'timeline';
+      // The seconds the x axis spans (the period asked for, to the minute), for tests and assistive tools.
+      el.dataset.span = String(Math.round((endX - startX) / 60) * 60);
     });
     return () => {
       cancelled = true;
@@ -216,7 +219,7 @@ function HistoryView({ id, store, hub, close }) {
   }, [points, numeric]);
 
   return html`<form method="dialog" class="history-head">
-    <h2 id="history-title">${name}</h2>
+    <div><h2 id="history-title">${name}</h2><p class="entity-id">${id}${st?.attributes.device_class ? ` · ${st.attributes.device_class}` : ''}</p></div>
     <button class="close" aria-label="Close" onClick=${close}>×</button>
   </form>
   <div class="ranges" role="group" aria-label="Period">
@@ -227,7 +230,7 @@ function HistoryView({ id, store, hub, close }) {
   ${error !== null ? html`<p class="problem" role="alert">Could not load the history: ${error}</p>` : points === null ? html`<p class="loading">Loading…</p>` : points.length === 0 ? html`<p class="empty">No history recorded for this range.</p>` : null}
   <div class="chart" ref=${chartRef} data-entity=${id} data-loaded=${loaded}></div>
   <h3>Logbook</h3>
-  ${log.length === 0 ? html`<p class="empty">Nothing in the logbook for this range.</p>` : html`<ul class="logbook">${log.map((e, i) => html`<li key=${i}><time>${timeText(e.when)}</time> <span>${logText(e)}</span></li>`)}</ul>`}`;
+  ${log.length === 0 ? html`<p class="empty">Nothing in the logbook for this range.</p>` : html`<ul class="logbook">${log.map((e, i) => html`<li key=${i}><time>${timeText(e.when)}</time> <span>${entryText(e, (eid) => store.get(eid)?.attributes.device_class)}</span></li>`)}</ul>`}`;
 }
 
 /**

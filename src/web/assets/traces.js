@@ -40,15 +40,65 @@ function jsonText(value) {
   return JSON.stringify(value, null, 2);
 }
 
+/** A target or service data on one line: `entity_id: light.x, brightness: 40`. @param {Record<string, unknown>} obj */
+function inline(obj) {
+  return Object.entries(obj)
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : v}`)
+    .join(', ');
+}
+
+const PART_WORDS = /** @type {Record<string, string>} */ ({
+  trigger: 'Trigger',
+  condition: 'Condition',
+  action: 'Action',
+  sequence: 'Step',
+});
+
+/**
+ * Where a step is, in words, from its path and the item's configuration: `action/1/then/0` is "Action 2, then 1:
+ * light.turn_on". @param {string} path @param {any} config
+ */
+export function stepTitle(path, config) {
+  const parts = path.split('/');
+  /** @type {string[]} */
+  const words = [];
+  let node = config;
+  for (let i = 0; i < parts.length; i++) {
+    const p = /** @type {string} */ (parts[i]);
+    const n = Number(p);
+    if (Number.isInteger(n)) {
+      words[words.length - 1] += ` ${n + 1}`;
+      node = Array.isArray(node) ? node[n] : node;
+    } else {
+      words.push(PART_WORDS[p] ?? p.replace(/_/g, ' '));
+      node = node?.[p] ?? node?.[`${p}s`];
+    }
+  }
+  const first = words.join(', ');
+  const what =
+    node?.alias ??
+    node?.action ??
+    node?.service ??
+    node?.trigger ??
+    node?.platform ??
+    node?.condition ??
+    (node?.delay !== undefined ? 'delay' : undefined);
+  return typeof what === 'string' ? `${first}: ${what}` : first;
+}
+
 /** A step's result in words: the service called, the branch taken, the wait, the condition's answer. @param {Step} step */
 function resultText(step) {
   const r = step.result;
   if (r === undefined) return '';
-  const params = /** @type {{ domain?: string, service?: string, service_data?: object, target?: object } | undefined} */ (r.params);
+  const params =
+    /** @type {{ domain?: string, service?: string, service_data?: Record<string, unknown>, target?: Record<string, unknown> } | undefined} */ (
+      r.params
+    );
   if (params !== undefined) {
-    const target =
-      params.target !== undefined && Object.keys(params.target).length > 0 ? ` on ${jsonText(params.target).replace(/\s+/g, ' ')}` : '';
-    return `Called ${params.domain}.${params.service}${target}`;
+    const target = params.target !== undefined && Object.keys(params.target).length > 0 ? ` on ${inline(params.target)}` : '';
+    const data =
+      params.service_data !== undefined && Object.keys(params.service_data).length > 0 ? ` with ${inline(params.service_data)}` : '';
+    return `Called ${params.domain}.${params.service}${target}${data}`;
   }
   if ('choice' in r) return `Took ${typeof r.choice === 'number' ? `option ${r.choice + 1}` : r.choice}`;
   if ('wait' in r) {
@@ -89,22 +139,23 @@ function RunSteps({ hub, domain, itemId, runId }) {
   if (error !== null) return html`<p class="problem" role="alert">Could not load the run: ${error}</p>`;
   if (trace === null) return html`<p class="loading">Loading…</p>`;
   const steps = stepsInOrder(trace.trace);
+  const config = trace.config ?? {};
   return html`<div class="run-steps" data-run=${runId}>
     ${trace.error !== undefined ? html`<p class="problem">${trace.error}</p>` : null}
     ${trace.steps_dropped > 0 ? html`<p class="detail">${trace.steps_dropped} more steps were not kept.</p>` : null}
     <ol class="steps">${steps.map(
       (step, i) => html`<li key=${i} class=${step.error !== undefined ? 'step failed' : 'step'} data-path=${step.path}>
-        <code class="path">${step.path}</code>
+        <strong class="where" title=${step.path}>${stepTitle(step.path, config)}</strong>
         <span class="result">${resultText(step)}</span>
         ${step.error !== undefined ? html`<span class="error">${step.error}</span>` : null}
-        ${step.changed_variables !== undefined ? html`<details><summary>Changed variables: ${Object.keys(step.changed_variables).join(', ')}</summary><pre>${jsonText(step.changed_variables)}</pre></details>` : null}
+        ${step.changed_variables !== undefined ? html`<details open=${!step.path.startsWith('trigger') && jsonText(step.changed_variables).length < 300}><summary>Changed variables: ${Object.keys(step.changed_variables).join(', ')}</summary><pre>${jsonText(step.changed_variables)}</pre></details>` : null}
       </li>`,
     )}</ol>
   </div>`;
 }
 
-/** @param {{ hub: Hub, domain: string, itemId: string, name: string, close: () => void }} props */
-function TracesView({ hub, domain, itemId, name, close }) {
+/** The runs and the chosen run's steps; in the dialog with a close button, on the trace page without. @param {{ hub: Hub, domain: string, itemId: string, name: string, close?: () => void }} props */
+export function TracesView({ hub, domain, itemId, name, close }) {
   const [runs, setRuns] = useState(/** @type {RunSummary[] | null} */ (null));
   const [chosen, setChosen] = useState(/** @type {string | null} */ (null));
   const [error, setError] = useState(/** @type {string | null} */ (null));
@@ -118,9 +169,9 @@ function TracesView({ hub, domain, itemId, name, close }) {
       (/** @type {Error} */ err) => setError(err.message),
     );
   }, []);
-  return html`<form method="dialog" class="history-head">
+  return html`<div class="traces"><form method="dialog" class="history-head">
     <h2 id="traces-title">${name}: last runs</h2>
-    <button class="close" aria-label="Close" onClick=${close}>×</button>
+    ${close === undefined ? null : html`<button class="close" aria-label="Close" onClick=${close}>×</button>`}
   </form>
   ${error !== null ? html`<p class="problem" role="alert">Could not load the runs: ${error}</p>` : runs === null ? html`<p class="loading">Loading…</p>` : runs.length === 0 ? html`<p class="empty">No runs yet.</p>` : null}
   ${
@@ -136,7 +187,7 @@ function TracesView({ hub, domain, itemId, name, close }) {
         )}</ul>`
       : null
   }
-  ${chosen !== null ? html`<${RunSteps} key=${chosen} hub=${hub} domain=${domain} itemId=${itemId} runId=${chosen} />` : null}`;
+  ${chosen !== null ? html`<${RunSteps} key=${chosen} hub=${hub} domain=${domain} itemId=${itemId} runId=${chosen} />` : null}</div>`;
 }
 
 /**

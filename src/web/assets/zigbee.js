@@ -96,6 +96,7 @@ function PermitJoin() {
   }, []);
   useEffect(() => {
     if (endsAt === null) return;
+    setNow(Date.now()); // not the time the page opened: the countdown starts from now
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, [endsAt]);

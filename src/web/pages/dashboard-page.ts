@@ -18,7 +18,7 @@ export function dashboardPage(o: DashboardPage): Html {
     title: 'Dashboard',
     hubName: o.hubName,
     assets: o.assets,
-    nav: { csrf: o.csrf, current: 'dashboard', userName: o.user.name, zigbee: o.zigbee },
+    nav: { csrf: o.csrf, current: '/', userName: o.user.name, zigbee: o.zigbee },
     scripts: ['dashboard.js'],
     meta: { 'hearth-csrf': o.csrf },
     bodyClass: 'dashboard',

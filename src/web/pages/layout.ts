@@ -1,10 +1,12 @@
 import type { AssetBundle } from '../assets.js';
 import { type Html, type HtmlValue, html } from '../html.js';
+import { APP_SCRIPTS } from './app-paths.js';
 
 /** The navigation of a logged-in page. */
 export interface NavOptions {
   readonly csrf: string;
-  readonly current: 'dashboard' | 'zigbee' | 'profile';
+  /** The path of the page shown (`/`, `/config/entities`, `/profile`), marked in the sidebar. */
+  readonly current: string;
   readonly userName: string;
   /** Show the Zigbee page's link (the hub runs a Zigbee network). */
   readonly zigbee?: boolean;
@@ -38,31 +40,93 @@ export function page(o: PageOptions): Html {
 <link rel="stylesheet" href="${base}hearth.css">
 <link rel="icon" href="${base}icon.svg" type="image/svg+xml">
 ${Object.entries(o.meta ?? {}).map(([name, content]) => html`<meta name="${name}" content="${content}">\n`)}${preload.map((m) => html`<link rel="modulepreload" href="${base}${m}">\n`)}${(o.scripts ?? []).map((s) => html`<script type="module" src="${base}${s}"></script>\n`)}</head>
-<body class="${o.bodyClass ?? ''}">
-<header class="top">
-<a class="brand" href="/"><img src="${base}icon.svg" alt="" width="24" height="24"><span>${o.hubName}</span></a>
-${o.nav === undefined ? '' : navigation(o.nav)}
+<body class="${o.bodyClass ?? ''}${o.nav === undefined ? '' : ' with-nav'}">
+${
+  o.nav === undefined
+    ? ''
+    : html`<input type="checkbox" id="nav-toggle" class="nav-toggle" aria-label="Show the menu">
+`
+}<header class="top">
+${
+  o.nav === undefined
+    ? ''
+    : html`<label for="nav-toggle" class="menu-button" title="Menu"><span aria-hidden="true">☰</span><span class="sr-only">Menu</span></label>
+`
+}<a class="brand" href="/"><img src="${base}icon.svg" alt="" width="24" height="24"><span>${o.hubName}</span></a>
+${o.nav === undefined ? '' : account(o.nav)}
 </header>
+${
+  o.nav === undefined
+    ? o.body
+    : html`<div class="shell">
+${navigation(o.nav)}
+<div class="content">
 ${o.body}
+</div>
+</div>`
+}
 </body>
 </html>
 `;
 }
 
+/** The sidebar's sections: Home Assistant's paths, so links and bookmarks from there work here. */
+const SECTIONS: readonly { readonly title: string | null; readonly links: readonly (readonly [string, string])[] }[] = [
+  {
+    title: null,
+    links: [
+      ['/', 'Dashboard'],
+      ['/history', 'History'],
+      ['/logbook', 'Logbook'],
+    ],
+  },
+  {
+    title: 'Settings',
+    links: [
+      ['/config/entities', 'Entities'],
+      ['/config/devices', 'Devices'],
+      ['/config/areas', 'Areas'],
+      ['/config/labels', 'Labels'],
+      ['/config/helpers', 'Helpers'],
+      ['/config/automation/dashboard', 'Automations'],
+      ['/config/script/dashboard', 'Scripts'],
+      ['/config/scene/dashboard', 'Scenes'],
+      ['/config/users', 'Users'],
+    ],
+  },
+  {
+    title: 'Developer tools',
+    links: [
+      ['/developer-tools/state', 'States'],
+      ['/developer-tools/action', 'Actions'],
+      ['/developer-tools/template', 'Template'],
+      ['/developer-tools/event', 'Events'],
+    ],
+  },
+];
+
 function navigation(nav: NavOptions): Html {
-  const link = (href: string, label: string, key: NavOptions['current']) =>
-    html`<a href="${href}"${nav.current === key ? html` aria-current="page"` : ''}>${label}</a>`;
-  return html`<nav>
-${link('/', 'Dashboard', 'dashboard')}
-${nav.zigbee === true ? link('/zigbee', 'Zigbee', 'zigbee') : ''}
-${link('/profile', nav.userName, 'profile')}
-<form method="post" action="/logout" class="inline">${csrfField(nav.csrf)}<button type="submit" class="link">Log out</button></form>
+  const link = (href: string, label: string) =>
+    html`<a href="${href}"${nav.current === href ? html` aria-current="page"` : ''}>${label}</a>`;
+  return html`<nav class="side" aria-label="Pages">
+${SECTIONS.map(
+  (section, i) => html`${section.title === null ? '' : html`<h2>${section.title}</h2>`}
+${section.links.map(([href, label]) => link(href, label))}
+${i === 0 && nav.zigbee === true ? link('/zigbee', 'Zigbee') : ''}`,
+)}
 </nav>`;
+}
+
+function account(nav: NavOptions): Html {
+  return html`<div class="account">
+<a href="/profile"${nav.current === '/profile' ? html` aria-current="page"` : ''}>${nav.userName}</a>
+<form method="post" action="/logout" class="inline">${csrfField(nav.csrf)}<button type="submit" class="link">Log out</button></form>
+</div>`;
 }
 
 /** The modules a page needs, its own first: vendor and shared modules are preloaded, other pages' entries are not. */
 function modulesFor(scripts: readonly string[], assets: AssetBundle): string[] {
-  const entries = new Set(['dashboard.js', 'profile.js', 'zigbee.js']);
+  const entries = new Set(['dashboard.js', 'profile.js', 'zigbee.js', ...APP_SCRIPTS]);
   const out = new Set(scripts);
   if (scripts.includes('dashboard.js')) for (const m of assets.modules) if (!entries.has(m)) out.add(m);
   return [...out].filter((m) => !scripts.includes(m));

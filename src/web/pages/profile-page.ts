@@ -29,7 +29,7 @@ export function profilePage(o: ProfilePage): Html {
     title: 'Profile',
     hubName: o.hubName,
     assets: o.assets,
-    nav: { csrf: o.csrf, current: 'profile', userName: o.user.name, zigbee: o.zigbee },
+    nav: { csrf: o.csrf, current: '/profile', userName: o.user.name, zigbee: o.zigbee },
     scripts: ['profile.js'],
     body: html`<main class="page">
 <h1>${o.user.name}</h1>

@@ -18,7 +18,7 @@ export function zigbeePage(o: ZigbeePage): Html {
     title: 'Zigbee',
     hubName: o.hubName,
     assets: o.assets,
-    nav: { csrf: o.csrf, current: 'zigbee', userName: o.user.name, zigbee: true },
+    nav: { csrf: o.csrf, current: '/zigbee', userName: o.user.name, zigbee: true },
     scripts: o.configured ? ['zigbee.js'] : [],
     meta: { 'hearth-csrf': o.csrf },
     bodyClass: 'zigbee',
