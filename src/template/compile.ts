@@ -28,6 +28,16 @@ function emitCall(self: Emitter, fn: string, node: NjNode, frame: unknown): void
   self._emit('))');
 }
 
+interface CompileFrame {
+  lookup(name: string): string | null | undefined;
+}
+
+interface CompilerInternals {
+  _tmpid(): string;
+  _emitLine(code: string): void;
+  _compileExpression(node: NjNode, frame: unknown): void;
+}
+
 type Inherited = (this: unknown, node: NjNode, frame: unknown) => void;
 
 function inherited(name: string): Inherited {
@@ -44,6 +54,51 @@ function hearthCompiler(): NjCompilerClass {
 
 function defineCompiler(Compiler: NjCompilerClass): NjCompilerClass {
   return class HearthCompiler extends Compiler {
+    /** How many `for` loops enclose the code being compiled (a macro's body starts again at none). */
+    private loops = 0;
+    compileFor(node: NjNode, frame: unknown): void {
+      this.loops++;
+      try {
+        inherited('compileFor').call(this, node, frame);
+      } finally {
+        this.loops--;
+      }
+    }
+    _compileMacro(node: NjNode, frame: unknown): unknown {
+      const outer = this.loops;
+      this.loops = 0;
+      try {
+        return (inherited('_compileMacro') as unknown as (this: unknown, n: NjNode, f: unknown) => unknown).call(this, node, frame);
+      } finally {
+        this.loops = outer;
+      }
+    }
+    compileBreak(node: NjNode): void {
+      if (this.loops === 0) throw new TreeProblem(fault('TemplateSyntaxError', "Encountered unknown tag 'break'."), node);
+      this._emit('break;\n');
+    }
+    compileContinue(node: NjNode): void {
+      if (this.loops === 0) throw new TreeProblem(fault('TemplateSyntaxError', "Encountered unknown tag 'continue'."), node);
+      this._emit('continue;\n');
+    }
+    /** `f(*args)`: the sequence is spread by the runtime's call (sandbox.ts). */
+    compileStar(node: NjNode, frame: unknown): void {
+      this._emit('runtime.hearth.star(');
+      this.compile(node.target as NjNode, frame);
+      this._emit(')');
+    }
+    /** `x is test(a, b)`: every argument passed (nunjucks wrote them without commas between). */
+    compileIs(node: NjNode, frame: unknown): void {
+      const right = node.right as NjNode;
+      const name = isNode(right.name) ? right.name.value : right.value;
+      this._emit(`env.getTest(${JSON.stringify(String(name))}).call(context, `);
+      this.compile(node.left as NjNode, frame);
+      for (const arg of (isNode(right.args) ? right.args.children : undefined) ?? []) {
+        this._emit(',');
+        this.compile(arg, frame);
+      }
+      this._emit(') === true');
+    }
     /** Every node compiled counts towards the render's deadline (compiling a long template takes long too). */
     override compile(node: NjNode, frame?: unknown): void {
       step();
@@ -78,7 +133,35 @@ function defineCompiler(Compiler: NjCompilerClass): NjCompilerClass {
       if (targets.some((target) => target.typename !== 'Symbol')) {
         throw new TreeProblem(fault('TemplateSyntaxError', 'can only assign to names and to attributes of a namespace()'), node);
       }
+      if (targets.length > 1 && isNode(node.value)) {
+        this.compileUnpackingSet(targets, node.value, frame as CompileFrame);
+        return;
+      }
       inherited('compileSet').call(this, node, frame);
+    }
+    /** `{% set a, b = pair %}` unpacks the sequence, as Python's assignment does (nunjucks gave both the whole value). */
+    compileUnpackingSet(targets: NjNode[], value: NjNode, frame: CompileFrame): void {
+      const self = this as unknown as CompilerInternals;
+      const ids = targets.map((target) => {
+        let id = frame.lookup(String(target.value));
+        if (id === null || id === undefined) {
+          id = self._tmpid();
+          self._emitLine(`var ${id};`);
+        }
+        return id;
+      });
+      const tmp = self._tmpid();
+      this._emit(`var ${tmp} = runtime.hearth.unpack(`);
+      self._compileExpression(value, frame);
+      self._emitLine(`, ${targets.length});`);
+      targets.forEach((target, i) => {
+        const name = JSON.stringify(String(target.value));
+        const id = ids[i] as string;
+        self._emitLine(`${id} = ${tmp}[${i}];`);
+        self._emitLine(`frame.set(${name}, ${id}, true);`);
+        self._emitLine(`if(frame.topLevel) { context.setVariable(${name}, ${id}); }`);
+        self._emitLine(`if(frame.topLevel) { context.addExport(${name}, ${id}); }`);
+      });
     }
     /** A parenthesised group with commas is a Python tuple (a list here), not JavaScript's comma operator. */
     compileGroup(node: NjNode, frame: unknown): void {
@@ -328,6 +411,12 @@ export function compileTemplate(env: NjEnvironment, source: string, name: string
     const message = e instanceof RangeError ? 'the template is too deeply nested' : bareMessage(e);
     throw new TemplateError('TemplateSyntaxError', message, name, position);
   }
-  const props: unknown = new Function(code)();
+  let props: unknown;
+  try {
+    props = new Function(code)();
+  } catch (err) {
+    // Code nunjucks generated that JavaScript refuses (a loop control where none can stand).
+    throw new TemplateError('TemplateSyntaxError', err instanceof Error ? err.message : String(err), name, undefined);
+  }
   return new (nj().nunjucks.Template)({ type: 'code', obj: props }, env, name);
 }

@@ -49,6 +49,14 @@ export function timeFunctions(zone: PyZone): Record<string, (...args: unknown[])
     const today = new PyDateTime(nowUs(), zone).fields;
     return PyDateTime.fromLocal(Date.UTC(today.year, today.month - 1, today.day) * 1000, zone);
   };
+  /** relative_time and time_since: the age of a past datetime, the value itself otherwise. */
+  const since = (value: unknown): unknown => {
+    const now = nowUs();
+    if (!(value instanceof PyDateTime)) return value;
+    const dt = value.zone === undefined ? PyDateTime.fromLocal(value.us, zone) : value;
+    if (now < dt.us) return value;
+    return age((now - dt.us) / 1_000_000);
+  };
   return {
     now: () => new PyDateTime(nowUs(), zone),
     utcnow: () => new PyDateTime(nowUs(), UTC_ZONE),
@@ -108,12 +116,14 @@ export function timeFunctions(zone: PyZone): Record<string, (...args: unknown[])
         n('weeks') * 6.048e11;
       return new PyTimedelta(Math.round(us));
     },
-    relative_time: (value) => {
+    relative_time: (value) => since(value),
+    time_since: (value) => since(value),
+    time_until: (value) => {
       const now = nowUs();
       if (!(value instanceof PyDateTime)) return value;
       const dt = value.zone === undefined ? PyDateTime.fromLocal(value.us, zone) : value;
-      if (now < dt.us) return value;
-      return age((now - dt.us) / 1_000_000);
+      if (dt.us < now) return value;
+      return age((dt.us - now) / 1_000_000);
     },
     timestamp_custom: (...args) => {
       const a = readArgs('timestamp_custom', args, ['value', 'format_string', 'local', 'default']);
