@@ -163,15 +163,15 @@ function defineCompiler(Compiler: NjCompilerClass): NjCompilerClass {
         self._emitLine(`if(frame.topLevel) { context.addExport(${name}, ${id}); }`);
       });
     }
-    /** A parenthesised group with commas is a Python tuple (a list here), not JavaScript's comma operator. */
+    /** A parenthesised group with commas is a Python tuple, not JavaScript's comma operator. */
     compileGroup(node: NjNode, frame: unknown): void {
       const children = node.children ?? [];
-      this._emit(children.length > 1 ? '[' : '(');
+      this._emit(children.length > 1 ? 'runtime.hearth.tuple([' : '(');
       children.forEach((child, i) => {
         if (i > 0) this._emit(',');
         this.compile(child, frame);
       });
-      this._emit(children.length > 1 ? ']' : ')');
+      this._emit(children.length > 1 ? '])' : ')');
     }
     compileAdd(node: NjNode, frame: unknown): void {
       emitCall(this, 'add', node, frame);

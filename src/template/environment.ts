@@ -52,12 +52,10 @@ const KEPT_NUNJUCKS_FILTERS = [
   'lower',
   'upper',
   'nl2br',
-  'random',
   'safe',
   'striptags',
   'trim',
   'truncate',
-  'urlencode',
   'urlize',
   'wordcount',
 ];

@@ -140,7 +140,39 @@ export const FUNCTIONAL_FUNCTIONS: Readonly<Record<string, Fn>> = {
   natural_sort: naturalSort,
 };
 
+/** Python's urllib.parse.quote: letters, digits and `_.-~` stay, and the safe characters given. */
+function quote(text: string, safe: string): string {
+  let out = '';
+  for (const byte of Buffer.from(text, 'utf8')) {
+    const c = String.fromCharCode(byte);
+    out += /[A-Za-z0-9_.\-~]/.test(c) || safe.includes(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+/** Jinja's urlencode: a string quoted (`/` kept), a dict or pairs as a query string (spaces as `+`). */
+function urlencode(value: unknown): string {
+  const forQuery = (v: unknown) => quote(pyStr(v), '').replaceAll('%20', '+');
+  let pairs: [unknown, unknown][] | undefined;
+  if (isPlainObject(value)) pairs = Object.entries(value);
+  else if (Array.isArray(value) && value.every((p) => Array.isArray(p) && p.length === 2)) pairs = value as [unknown, unknown][];
+  if (pairs === undefined) return quote(pyStr(value), '/');
+  return pairs.map(([k, v]) => `${forQuery(k)}=${forQuery(v)}`).join('&');
+}
+
+/** Jinja's random: an item of a sequence; anything else is an error (`now() | random`). */
+function random(value: unknown): unknown {
+  let items: readonly unknown[];
+  if (typeof value === 'string') items = [...value];
+  else if (Array.isArray(value)) items = value;
+  else if (value instanceof TemplateObject && value.iterate() !== undefined && value.pyType !== 'datetime.datetime') items = value.iterate() ?? [];
+  else throw fault('TypeError', `object of type '${pyTypeName(value)}' has no len()`);
+  return items.length === 0 ? undefined : items[Math.floor(Math.random() * items.length)];
+}
+
 export const FUNCTIONAL_FILTERS: Readonly<Record<string, Fn>> = {
+  urlencode,
+  random,
   ord: (value) => {
     const s = pyStr(value);
     if ([...s].length !== 1) throw fault('TypeError', `ord() expected a character, but string of length ${[...s].length} found`);

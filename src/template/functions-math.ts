@@ -3,8 +3,8 @@ import { fault } from './errors.js';
 import { noDefault, toFloat, toInt } from './functions-values.js';
 import { isPlainObject, splitArgs, TemplateObject } from './objects.js';
 import { num, pyFloat } from './py-float.js';
-import { pyStr, pyTypeName } from './py-format.js';
-import { step } from './scope.js';
+import { pyRepr, pyTypeName } from './py-format.js';
+import { step, undefinedFault } from './scope.js';
 
 /**
  * Home Assistant's math extension: constants, logarithm and trigonometry with a default, square root,
@@ -15,9 +15,13 @@ import { step } from './scope.js';
 
 type Fn = (...args: unknown[]) => unknown;
 
-/** Python's float() of a template value: strings are parsed, a bool is 0 or 1, anything else fails. */
+/**
+ * Python's float() of a template value: strings are parsed, a bool is 0 or 1, anything else fails. An
+ * undefined value is an error whatever the default (Jinja's Undefined raises on float()).
+ */
 function pyFloatOf(value: unknown): number | undefined {
-  if (value === null || value === undefined) return undefined;
+  if (value === undefined) throw undefinedFault();
+  if (value === null) return undefined;
   return toFloat(value);
 }
 
@@ -38,7 +42,7 @@ function unary(name: string, compute: (x: number) => number): Fn {
 function log(...args: unknown[]): unknown {
   const a = readArgs('log', args, ['value', 'base', 'default']);
   const x = pyFloatOf(a.values.value);
-  const base = a.values.base === undefined ? Math.E : pyFloatOf(a.values.base);
+  const base = a.has('base') ? pyFloatOf(a.values.base) : Math.E;
   const out = x === undefined || base === undefined || x <= 0 || base <= 0 || base === 1 ? Number.NaN : Math.log(x) / Math.log(base);
   if (Number.isNaN(out)) {
     if (a.has('default')) return a.values.default;
@@ -87,7 +91,7 @@ function itemsOf(value: unknown): unknown[] {
  * HA's statistics: `f([1, 2])` or `f(1, 2)`; with a list first, a second argument is the default. Bad or
  * no values give the default, else an error.
  */
-function statistic(name: string, compute: (values: number[]) => unknown): Fn {
+function statistic<T>(name: string, compute: (values: T[]) => unknown, read: (v: unknown) => T | undefined = statNumber as (v: unknown) => T | undefined): Fn {
   return (...args) => {
     const { positional, kwargs } = splitArgs(args);
     let fallback: { value: unknown } | undefined = Object.hasOwn(kwargs, 'default') ? { value: kwargs.default } : undefined;
@@ -98,10 +102,10 @@ function statistic(name: string, compute: (values: number[]) => unknown): Fn {
       if (positional.length > 1 && fallback === undefined) fallback = { value: positional[1] };
     } else if (positional.length === 1) throw fault('TypeError', `'${pyTypeName(positional[0])}' object is not iterable`);
     else values = positional;
-    const numbers: number[] = [];
+    const numbers: T[] = [];
     for (const v of values) {
       step();
-      const n = statNumber(v);
+      const n = read(v);
       if (n === undefined) {
         numbers.length = 0;
         break;
@@ -116,23 +120,28 @@ function statistic(name: string, compute: (values: number[]) => unknown): Fn {
   };
 }
 
-const average = statistic('average', (n) => pyFloat(n.reduce((x, y) => x + y, 0) / n.length));
-const median = statistic('median', (n) => {
+const average = statistic<number>('average', (n) => pyFloat(n.reduce((x, y) => x + y, 0) / n.length));
+const median = statistic<number>('median', (n) => {
   const s = [...n].sort((x, y) => x - y);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 === 1 ? (s[mid] as number) : pyFloat(((s[mid - 1] as number) + (s[mid] as number)) / 2);
 });
 /** statistics.mode: the most common value, the first seen on a tie. */
-const statisticalMode = statistic('statistical_mode', (n) => {
-  const counts = new Map<number, number>();
-  let best = n[0] as number;
-  for (const v of n) {
-    const c = (counts.get(v) ?? 0) + 1;
-    counts.set(v, c);
-    if (c > (counts.get(best) ?? 0)) best = v;
-  }
-  return best;
-});
+const statisticalMode = statistic(
+  'statistical_mode',
+  (n) => {
+    const counts = new Map<unknown, number>();
+    let best = n[0];
+    for (const v of n) {
+      step();
+      const c = (counts.get(v) ?? 0) + 1;
+      counts.set(v, c);
+      if (c > (counts.get(best) ?? 0)) best = v;
+    }
+    return best;
+  },
+  (v) => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : num(v)),
+);
 
 function bitwise(name: string, op: (a: bigint, b: bigint) => bigint): Fn {
   return (first, second) => {
@@ -143,10 +152,13 @@ function bitwise(name: string, op: (a: bigint, b: bigint) => bigint): Fn {
   };
 }
 
-/** The three floats of clamp and wrap; a ValueError naming the function otherwise. */
-function threeFloats(name: string, values: unknown[]): [number, number, number] {
+/** The three floats of clamp and wrap; HA's ValueError otherwise. */
+function threeFloats(values: unknown[]): [number, number, number] {
   const out = values.map(pyFloatOf);
-  if (out.some((v) => v === undefined)) throw fault('ValueError', `Invalid parameters for ${name}: ${values.map((v) => pyStr(v)).join(', ')}`);
+  if (out.some((v) => v === undefined)) {
+    const [value, min, max] = values.map((v) => pyRepr(v));
+    throw fault('ValueError', `function requires numeric arguments, got value=${value}, min_value=${min}, max_value=${max}`);
+  }
   return out as [number, number, number];
 }
 
@@ -165,19 +177,26 @@ function remap(...args: unknown[]): unknown {
   const a = readArgs('remap', args, ['value', 'in_min', 'in_max', 'out_min', 'out_max', 'steps', 'edges']);
   const names = ['value', 'in_min', 'in_max', 'out_min', 'out_max'] as const;
   const nums = names.map((k) => pyFloatOf(a.values[k]));
-  if (nums.some((v) => v === undefined)) throw fault('ValueError', `Invalid parameters for remap: ${names.map((k) => pyStr(a.values[k])).join(', ')}`);
-  const [value, inMin, inMax, outMin, outMax] = nums as number[] as [number, number, number, number, number];
-  const inRange = inMax - inMin;
-  if (inRange === 0) throw fault('ValueError', 'Input range cannot be zero');
-  let normalized = (value - inMin) / inRange;
+  if (nums.some((v) => v === undefined))
+    throw fault('ValueError', `function requires numeric arguments, got ${names.map((k) => `${k}=${pyRepr(a.values[k])}`).join(', ')}`);
+  let [value, inMin, inMax, outMin, outMax] = nums as number[] as [number, number, number, number, number];
+  const size = inMax - inMin;
   const edges = a.values.edges ?? 'none';
-  if (edges === 'clamp') normalized = Math.max(0, Math.min(1, normalized));
-  else if (edges === 'wrap') normalized = pyMod(normalized, 1);
+  if ((edges === 'wrap' || edges === 'mirror') && size === 0) throw fault('ValueError', `in_min=${pyRepr(a.values.in_min)} must not equal in_max=${pyRepr(a.values.in_max)}`);
+  // Edges apply in the input's own space, as HA's (more exact than on the normalized value).
+  if (edges === 'clamp') value = Math.max(inMin, Math.min(inMax, value));
+  else if (edges === 'wrap') value = pyMod(value - inMin, size) + inMin;
   else if (edges === 'mirror') {
-    normalized = pyMod(normalized, 2);
-    if (normalized > 1) normalized = 2 - normalized;
-  } else if (edges !== 'none') throw fault('ValueError', `Invalid edges mode: ${pyStr(edges)}`);
-  const steps = toInt(a.values.steps ?? 0) ?? 0;
+    const offset = value - inMin;
+    const period = Math.floor(offset / size);
+    let position = offset - period * size;
+    if (period < 0 || period % 2 !== 0) position = size - position;
+    value = inMin + position;
+  }
+  const steps = Math.max(toInt(a.values.steps ?? 0) ?? 0, 0);
+  if (steps === 0 && inMin === outMin && inMax === outMax) return pyFloat(value);
+  if (size === 0) throw fault('ZeroDivisionError', 'float division by zero');
+  let normalized = (value - inMin) / size;
   if (steps > 0) normalized = pyRound(normalized * steps) / steps;
   return pyFloat(outMin + normalized * (outMax - outMin));
 }
@@ -214,13 +233,13 @@ export const MATH_FUNCTIONS: Readonly<Record<string, Fn>> = {
   bitwise_or: bitwise('|', (x, y) => BigInt.asIntN(64, x | y)),
   bitwise_xor: bitwise('^', (x, y) => BigInt.asIntN(64, x ^ y)),
   clamp: (value, min, max) => {
-    const [v, lo, hi] = threeFloats('clamp', [value, min, max]);
+    const [v, lo, hi] = threeFloats([value, min, max]);
     return pyFloat(Math.max(lo, Math.min(hi, v)));
   },
   wrap: (value, min, max) => {
-    const [v, lo, hi] = threeFloats('wrap', [value, min, max]);
+    const [v, lo, hi] = threeFloats([value, min, max]);
     const size = hi - lo;
-    return pyFloat(size === 0 ? hi : lo + pyMod(v - lo, size));
+    return pyFloat(size === 0 ? lo : lo + pyMod(v - lo, size));
   },
   remap,
 };

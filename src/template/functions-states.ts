@@ -1,6 +1,6 @@
 import type { StateTable } from '../core/state-table.js';
 import { readArgs } from './args.js';
-import { TemplateObject } from './objects.js';
+import { itemsOfFunction, TemplateObject } from './objects.js';
 import { pyEquals } from './py-ops.js';
 import { step } from './scope.js';
 import { stateOf, TemplateState } from './states.js';
@@ -58,6 +58,10 @@ export function expand(table: StateTable, args: unknown[]): TemplateState[] {
       continue;
     } else if (item instanceof TemplateObject) {
       search.push(...(item.iterate() ?? []));
+      continue;
+    } else if (typeof item === 'function') {
+      // `states` itself: every entity.
+      search.push(...(itemsOfFunction(item)?.() ?? []));
       continue;
     } else continue;
     const id = entity.entityId;

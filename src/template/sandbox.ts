@@ -3,6 +3,7 @@ import { FORBIDDEN_NAMES, NODE_GLOBALS } from './forbidden.js';
 import { setAttr } from './functions-misc.js';
 import { unpack } from './functions-collections.js';
 import { iterationItems } from './iterate.js';
+import { tupleOf } from './py-collections.js';
 import { isSafeString, type NjContext, type NjFrame, nj } from './nunjucks.js';
 import { attributeHostOf, isCallableFromTemplate, isPlainObject, markMacro, TemplateObject, templateCallable } from './objects.js';
 import { pyStr, pyTruthy, pyTypeName } from './py-format.js';
@@ -148,6 +149,7 @@ export function installSandbox(): void {
     neg,
     concat,
     compare,
+    tuple: (items: unknown[]) => tupleOf(items),
     unpack: (value: unknown, count: number) => {
       step();
       return unpack(value, count);

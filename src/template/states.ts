@@ -5,8 +5,8 @@ import { readArgs } from './args.js';
 import { PyDateTime, UTC_ZONE } from './datetime.js';
 import { fault } from './errors.js';
 import { callableWithAttributes, TemplateObject } from './objects.js';
-import { pyRepr } from './py-format.js';
-import { currentScope, step } from './scope.js';
+import { pyRepr, pyTypeName } from './py-format.js';
+import { currentScope, step, undefinedFault } from './scope.js';
 
 /**
  * `states` as Home Assistant's templates see it: `states('sensor.x')`, `states.sensor.x.state`,
@@ -152,7 +152,11 @@ const RESERVED = new Set(['contextfunction', 'evalcontextfunction', 'environment
 export function statesFilter(table: StateTable): (...args: unknown[]) => unknown {
   return (...args: unknown[]): unknown => {
     const a = readArgs('states', args, ['entity_id', 'rounded', 'with_unit']);
-    const s = stateOf(table, a.values.entity_id);
+    const id = a.values.entity_id;
+    // HA checks the entity id as a string: an undefined variable or a number is an error, not 'unknown'.
+    if (id === undefined) throw undefinedFault();
+    if (typeof id !== 'string' && !(id instanceof TemplateState)) throw fault('TypeError', `expected string or bytes-like object, got '${pyTypeName(id)}'`);
+    const s = stateOf(table, id);
     if (s === undefined) return 'unknown';
     if (a.values.with_unit === true) return TemplateState.of(s).getAttr('state_with_unit');
     return s.state;

@@ -57,7 +57,7 @@ export const INIT = casesOf('test_init.py', '073d0ec417c6dd6d1bd380d7c6516bab724
         {{ v }}
     {%- endfor -%}
     `,
-    2,
+    '02',
   );
   const t1278: S = [['sensor.temperature', '12.78']];
   c.eq('test_rounding_value', '{{ states.sensor.temperature.state | round(1) }}', 12.8, { states: t1278 });
