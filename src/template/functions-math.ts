@@ -2,6 +2,7 @@ import { readArgs } from './args.js';
 import { fault } from './errors.js';
 import { noDefault, toFloat, toInt } from './functions-values.js';
 import { isPlainObject, splitArgs, TemplateObject } from './objects.js';
+import { tupleOf } from './py-collections.js';
 import { num, pyFloat } from './py-float.js';
 import { pyRepr, pyTypeName } from './py-format.js';
 import { step, undefinedFault } from './scope.js';
@@ -114,7 +115,7 @@ function statistic<T>(name: string, compute: (values: T[]) => unknown, read: (v:
     }
     if (numbers.length === 0 || numbers.length !== values.length) {
       if (fallback !== undefined) return fallback.value;
-      throw noDefault(name, positional.length === 1 ? positional[0] : positional);
+      throw noDefault(name, tupleOf(positional));
     }
     return compute(numbers);
   };
