@@ -3,6 +3,7 @@ import { type NjCompilerClass, type NjEnvironment, type NjNode, type NjTemplate,
 import { parseTemplate } from './parse.js';
 import { FORBIDDEN_NAMES, NODE_GLOBALS } from './sandbox.js';
 import { step } from './scope.js';
+import { jinjaSyntaxError } from './syntax-errors.js';
 
 /**
  * Compiling a template: nunjucks parses it, hearth checks the tree (no way out of the sandbox, no loading of
@@ -172,6 +173,21 @@ function defineCompiler(Compiler: NjCompilerClass): NjCompilerClass {
         this.compile(child, frame);
       });
       this._emit(children.length > 1 ? '])' : ')');
+    }
+    /**
+     * A dict literal's key may be a number or any expression, as in Jinja (`{0: 'off'}`); a bare name stays
+     * nunjucks' string key (keyword arguments are pairs with such keys).
+     */
+    compilePair(node: NjNode, frame: unknown): void {
+      const key = node.key as NjNode;
+      if ((key.typename === 'Literal' && typeof key.value === 'string') || key.typename === 'Symbol') {
+        inherited('compilePair').call(this, node, frame);
+        return;
+      }
+      this._emit('[runtime.hearth.dictKey(');
+      this.compile(key, frame);
+      this._emit(')]: ');
+      this.compile(node.value as NjNode, frame);
     }
     compileAdd(node: NjNode, frame: unknown): void {
       emitCall(this, 'add', node, frame);
@@ -406,10 +422,14 @@ export function compileTemplate(env: NjEnvironment, source: string, name: string
       throw new TemplateError(err.fault.kind, err.fault.message, name, { line: err.node.lineno + 1, column: err.node.colno + 1 });
     }
     const e = err instanceof Error ? err : new Error(String(err));
+    if (e instanceof RangeError) throw new TemplateError('TemplateSyntaxError', 'the template is too deeply nested', name, undefined);
     const { lineno, colno } = e as { lineno?: unknown; colno?: unknown };
-    const position = typeof lineno === 'number' ? { line: lineno, column: typeof colno === 'number' ? colno : 1 } : undefined;
-    const message = e instanceof RangeError ? 'the template is too deeply nested' : bareMessage(e);
-    throw new TemplateError('TemplateSyntaxError', message, name, position);
+    const problem = jinjaSyntaxError(source, {
+      message: bareMessage(e),
+      line: typeof lineno === 'number' ? lineno : undefined,
+      column: typeof colno === 'number' ? colno : undefined,
+    });
+    throw new TemplateError('TemplateSyntaxError', problem.message, name, { line: problem.line, column: problem.column });
   }
   let props: unknown;
   try {

@@ -150,6 +150,12 @@ export function installSandbox(): void {
     concat,
     compare,
     tuple: (items: unknown[]) => tupleOf(items),
+    dictKey: (key: unknown) => {
+      if (key === undefined) throw undefinedFault();
+      const text = typeof key === 'string' ? key : pyStr(key);
+      if (FORBIDDEN_NAMES.has(text)) refuse(text);
+      return text;
+    },
     unpack: (value: unknown, count: number) => {
       step();
       return unpack(value, count);

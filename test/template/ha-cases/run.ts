@@ -1,4 +1,5 @@
 import { Core } from '../../../src/core/core.js';
+import type { JsonObject } from '../../../src/core/json.js';
 import { silentLogger } from '../../../src/core/log.js';
 import { parseResult, TemplateEngine } from '../../../src/template/index.js';
 import type { HaCase } from './types.js';
@@ -33,6 +34,8 @@ function rigFor(tz: string): Rig {
       core,
       timeZone: tz,
       location: () => ({ latitude: 32.87336, longitude: -117.22743, lengthUnit: 'm' }),
+      // The cases check what a template renders, not how fast: a test run with coverage compiles slowly.
+      limits: { renderMs: 2000, compileMs: 2000 },
     });
     rig = { core, clock, engine };
     rigs.set(tz, rig);
@@ -46,7 +49,7 @@ function run(c: HaCase): Outcome {
   const rig = rigFor(c.tz ?? 'US/Pacific');
   for (const id of [...rig.core.states.entityIds()]) rig.core.states.remove(id);
   rig.clock.t = c.now === undefined ? NOON_UTC_US : Date.parse(c.now) * 1000;
-  for (const [id, state, attributes] of c.states ?? []) rig.core.states.set(id, state, attributes ?? {});
+  for (const [id, state, attributes] of c.states ?? []) rig.core.states.set(id, state, (attributes ?? {}) as JsonObject);
   const r = rig.engine.tryRender(c.tpl, { variables: c.vars ?? {}, name: 'template' });
   return r.ok ? { ok: true, text: r.text } : { ok: false, message: r.error.message };
 }
