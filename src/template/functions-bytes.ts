@@ -53,7 +53,24 @@ interface Field {
   readonly size: number;
 }
 
-const SIZES: Readonly<Record<string, number>> = { x: 1, c: 1, b: 1, B: 1, '?': 1, h: 2, H: 2, i: 4, I: 4, l: 4, L: 4, q: 8, Q: 8, e: 2, f: 4, d: 8 };
+const SIZES: Readonly<Record<string, number>> = {
+  x: 1,
+  c: 1,
+  b: 1,
+  B: 1,
+  '?': 1,
+  h: 2,
+  H: 2,
+  i: 4,
+  I: 4,
+  l: 4,
+  L: 4,
+  q: 8,
+  Q: 8,
+  e: 2,
+  f: 4,
+  d: 8,
+};
 
 /** A struct format string: byte order and fields (counts expanded); undefined when Python would refuse it. */
 function parseFormat(format: string): { little: boolean; fields: Field[] } | undefined {

@@ -1,10 +1,10 @@
 import { setOwn } from '../core/own-keys.js';
 import { readArgs } from './args.js';
 import { fault } from './errors.js';
+import { iterationItems } from './iterate.js';
 import { isPlainObject, splitArgs, TemplateObject } from './objects.js';
 import { hashKey, isList, PySet, PyTuple, setOf, tupleOf } from './py-collections.js';
 import { pyTypeName } from './py-format.js';
-import { iterationItems } from './iterate.js';
 import { step } from './scope.js';
 
 /**
@@ -16,7 +16,13 @@ type Fn = (...args: unknown[]) => unknown;
 
 /** The items of an iterable argument; a TypeError naming the function when it is not one. */
 function itemsOf(value: unknown, fn: string): unknown[] {
-  if (Array.isArray(value) || typeof value === 'string' || isPlainObject(value) || value instanceof TemplateObject || typeof value === 'function') {
+  if (
+    Array.isArray(value) ||
+    typeof value === 'string' ||
+    isPlainObject(value) ||
+    value instanceof TemplateObject ||
+    typeof value === 'function'
+  ) {
     try {
       return iterationItems(value) as unknown[];
     } catch {
@@ -84,7 +90,10 @@ function shuffle(...args: unknown[]): unknown[] {
   if (positional.length === 0) throw fault('TypeError', 'shuffle expected at least 1 argument, got 0');
   const items = [...(positional.length === 1 ? itemsOf(positional[0], 'shuffle') : positional)];
   const seed = kwargs.seed;
-  const random = seed === undefined || seed === null ? Math.random : seeded(typeof seed === 'number' ? seed : [...String(seed)].reduce((h, c) => Math.imul(h, 31) + (c.codePointAt(0) ?? 0), 7));
+  const random =
+    seed === undefined || seed === null
+      ? Math.random
+      : seeded(typeof seed === 'number' ? seed : [...String(seed)].reduce((h, c) => Math.imul(h, 31) + (c.codePointAt(0) ?? 0), 7));
   for (let i = items.length - 1; i > 0; i--) {
     step();
     const j = Math.floor(random() * (i + 1));

@@ -165,7 +165,8 @@ function random(value: unknown): unknown {
   let items: readonly unknown[];
   if (typeof value === 'string') items = [...value];
   else if (Array.isArray(value)) items = value;
-  else if (value instanceof TemplateObject && value.iterate() !== undefined && value.pyType !== 'datetime.datetime') items = value.iterate() ?? [];
+  else if (value instanceof TemplateObject && value.iterate() !== undefined && value.pyType !== 'datetime.datetime')
+    items = value.iterate() ?? [];
   else throw fault('TypeError', `object of type '${pyTypeName(value)}' has no len()`);
   return items.length === 0 ? undefined : items[Math.floor(Math.random() * items.length)];
 }

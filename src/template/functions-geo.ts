@@ -1,10 +1,10 @@
-import type { StateTable } from '../core/state-table.js';
 import { isValidEntityId } from '../core/entity-id.js';
+import type { StateTable } from '../core/state-table.js';
+import { expand } from './functions-states.js';
 import { toFloat } from './functions-values.js';
 import { pyFloat } from './py-float.js';
-import { expand } from './functions-states.js';
-import { TemplateState } from './states.js';
 import { step } from './scope.js';
+import { TemplateState } from './states.js';
 
 /**
  * distance() and closest(), as Home Assistant's: from the hub's home (or a state, an entity id, a pair
@@ -54,7 +54,9 @@ export function vincenty(lat1: number, lon1: number, lat2: number, lon2: number)
       const deltaSigma =
         BB *
         sinSigma *
-        (cos2SigmaM + (BB / 4) * (cosSigma * (-1 + 2 * cos2SigmaM ** 2) - (BB / 6) * cos2SigmaM * (-3 + 4 * sinSigma ** 2) * (-3 + 4 * cos2SigmaM ** 2)));
+        (cos2SigmaM +
+          (BB / 4) *
+            (cosSigma * (-1 + 2 * cos2SigmaM ** 2) - (BB / 6) * cos2SigmaM * (-3 + 4 * sinSigma ** 2) * (-3 + 4 * cos2SigmaM ** 2)));
       return Math.round(B * AA * (sigma - deltaSigma) * 1e3) / 1e3;
     }
   }
@@ -135,7 +137,10 @@ export function geoFunctions(table: StateTable, home: () => HomeLocation | undef
       }
       const h = home();
       if (points.length === 0 || h === undefined) return null;
-      const [a, b] = (points.length === 1 ? [[h.latitude, h.longitude], points[0]] : [points[0], points[1]]) as [[number, number], [number, number]];
+      const [a, b] = (points.length === 1 ? [[h.latitude, h.longitude], points[0]] : [points[0], points[1]]) as [
+        [number, number],
+        [number, number],
+      ];
       const metres = vincenty(a[0], a[1], b[0], b[1]);
       return metres === undefined ? null : pyFloat(metres * PER_METRE[h.lengthUnit ?? 'km']);
     },

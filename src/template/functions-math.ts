@@ -77,7 +77,10 @@ function statNumber(value: unknown): number | undefined {
 
 function isIterable(value: unknown): boolean {
   return (
-    typeof value === 'string' || Array.isArray(value) || isPlainObject(value) || (value instanceof TemplateObject && value.iterate() !== undefined)
+    typeof value === 'string' ||
+    Array.isArray(value) ||
+    isPlainObject(value) ||
+    (value instanceof TemplateObject && value.iterate() !== undefined)
   );
 }
 
@@ -92,7 +95,11 @@ function itemsOf(value: unknown): unknown[] {
  * HA's statistics: `f([1, 2])` or `f(1, 2)`; with a list first, a second argument is the default. Bad or
  * no values give the default, else an error.
  */
-function statistic<T>(name: string, compute: (values: T[]) => unknown, read: (v: unknown) => T | undefined = statNumber as (v: unknown) => T | undefined): Fn {
+function statistic<T>(
+  name: string,
+  compute: (values: T[]) => unknown,
+  read: (v: unknown) => T | undefined = statNumber as (v: unknown) => T | undefined,
+): Fn {
   return (...args) => {
     const { positional, kwargs } = splitArgs(args);
     let fallback: { value: unknown } | undefined = Object.hasOwn(kwargs, 'default') ? { value: kwargs.default } : undefined;
@@ -148,7 +155,8 @@ function bitwise(name: string, op: (a: bigint, b: bigint) => bigint): Fn {
   return (first, second) => {
     const a = toInt(first);
     const b = toInt(second);
-    if (a === undefined || b === undefined) throw fault('TypeError', `unsupported operand type(s) for ${name}: '${pyTypeName(first)}' and '${pyTypeName(second)}'`);
+    if (a === undefined || b === undefined)
+      throw fault('TypeError', `unsupported operand type(s) for ${name}: '${pyTypeName(first)}' and '${pyTypeName(second)}'`);
     return Number(op(BigInt(a), BigInt(b)));
   };
 }
@@ -183,7 +191,8 @@ function remap(...args: unknown[]): unknown {
   let [value, inMin, inMax, outMin, outMax] = nums as number[] as [number, number, number, number, number];
   const size = inMax - inMin;
   const edges = a.values.edges ?? 'none';
-  if ((edges === 'wrap' || edges === 'mirror') && size === 0) throw fault('ValueError', `in_min=${pyRepr(a.values.in_min)} must not equal in_max=${pyRepr(a.values.in_max)}`);
+  if ((edges === 'wrap' || edges === 'mirror') && size === 0)
+    throw fault('ValueError', `in_min=${pyRepr(a.values.in_min)} must not equal in_max=${pyRepr(a.values.in_max)}`);
   // Edges apply in the input's own space, as HA's (more exact than on the normalized value).
   if (edges === 'clamp') value = Math.max(inMin, Math.min(inMax, value));
   else if (edges === 'wrap') value = pyMod(value - inMin, size) + inMin;
@@ -251,4 +260,3 @@ export const MATH_FILTERS: Readonly<Record<string, Fn>> = {
 };
 
 export const MATH_CONSTANTS: Readonly<Record<string, unknown>> = { e: Math.E, pi: Math.PI, tau: Math.PI * 2 };
-

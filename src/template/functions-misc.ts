@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 import { slugify } from '../core/entity-id.js';
 import { setOwn } from '../core/own-keys.js';
-import { readArgs } from './args.js';
 import { fault } from './errors.js';
-import { noDefault, sequenceOf, toFloat } from './functions-values.js';
 import { TemplateObject, templateCallable } from './objects.js';
 import { num, PyFloat, pyFloat } from './py-float.js';
 import { pyRepr, pyStr } from './py-format.js';
@@ -192,8 +190,6 @@ export const MISC_FILTERS: Readonly<Record<string, (...args: unknown[]) => unkno
     const s = slugify(pyStr(v));
     return typeof separator === 'string' ? s.replaceAll('_', separator) : s;
   },
-  base64_encode: (v) => Buffer.from(pyStr(v), 'utf8').toString('base64'),
-  base64_decode: (v) => Buffer.from(pyStr(v), 'base64').toString('utf8'),
   md5: hash('md5'),
   sha1: hash('sha1'),
   sha256: hash('sha256'),

@@ -6,7 +6,20 @@ import { pyStr } from './py-format.js';
 /** strptime, as_timedelta, time_since and time_until: Python's parsing of dates and durations. */
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTH_NAMES = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 const DAYS = '(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*';
 
 const DIRECTIVES: Readonly<Record<string, string>> = {
@@ -86,7 +99,7 @@ export function parseDuration(text: string): PyTimedelta | undefined {
   const iso = ISO_8601.exec(text);
   if (iso !== null && !/T$/.test(text) && text !== 'P' && text !== '-P' && text !== '+P') {
     const n = (v: string | undefined) => Number((v ?? '0').replace(',', '.'));
-    const us = ((n(iso[2]) * 86400 + n(iso[3]) * 3600 + n(iso[4]) * 60 + n(iso[5])) * 1e6) * (iso[1] === '-' ? -1 : 1);
+    const us = (n(iso[2]) * 86400 + n(iso[3]) * 3600 + n(iso[4]) * 60 + n(iso[5])) * 1e6 * (iso[1] === '-' ? -1 : 1);
     return new PyTimedelta(Math.round(us));
   }
   const m = STANDARD.exec(text);

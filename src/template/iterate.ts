@@ -27,4 +27,3 @@ export function iterationItems(value: unknown): unknown {
   if (isPlainObject(value)) return Object.keys(value);
   throw fault('TypeError', `'${pyTypeName(value)}' object is not iterable`);
 }
-

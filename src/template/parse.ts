@@ -34,7 +34,10 @@ interface ParserInstance {
 type NodeClass = new (lineno: number, colno: number, ...fields: unknown[]) => NjNode;
 
 type ParserClass = new (tokens: unknown) => ParserInstance;
-type Nodes = Record<'FunCall' | 'LookupVal' | 'Literal' | 'Filter' | 'Symbol' | 'NodeList' | 'Is' | 'Not' | 'KeywordArgs' | 'Pair' | 'Output', NodeClass> & {
+type Nodes = Record<
+  'FunCall' | 'LookupVal' | 'Literal' | 'Filter' | 'Symbol' | 'NodeList' | 'Is' | 'Not' | 'KeywordArgs' | 'Pair' | 'Output',
+  NodeClass
+> & {
   readonly Node: { extend(name: string, props: { fields: string[] }): NodeClass };
 };
 type Lexer = { lex(src: string, opts: unknown): unknown };
@@ -160,7 +163,7 @@ function defineParser(Parser: ParserClass, nodes: Nodes): ParserClass {
       const kwargs = new nodes.KeywordArgs(open.lineno, open.colno, []);
       for (;;) {
         const tok = this.peekToken();
-        if (tok === null) this.fail('unexpected end of template, expected \')\'', open.lineno, open.colno);
+        if (tok === null) this.fail("unexpected end of template, expected ')'", open.lineno, open.colno);
         if (tok.type === 'right-paren') {
           this.nextToken();
           break;
@@ -176,7 +179,8 @@ function defineParser(Parser: ParserClass, nodes: Nodes): ParserClass {
           continue;
         }
         const arg = this.parseExpression();
-        if (this.skipValue('operator', '=')) (kwargs.children as NjNode[]).push(new nodes.Pair(arg.lineno, arg.colno, arg, this.parseExpression()));
+        if (this.skipValue('operator', '='))
+          (kwargs.children as NjNode[]).push(new nodes.Pair(arg.lineno, arg.colno, arg, this.parseExpression()));
         else (args.children as NjNode[]).push(arg);
       }
       if ((kwargs.children?.length ?? 0) > 0) (args.children as NjNode[]).push(kwargs);

@@ -1,11 +1,11 @@
 import { fault } from './errors.js';
 import { FORBIDDEN_NAMES, NODE_GLOBALS } from './forbidden.js';
-import { setAttr } from './functions-misc.js';
 import { unpack } from './functions-collections.js';
+import { setAttr } from './functions-misc.js';
 import { iterationItems } from './iterate.js';
-import { tupleOf } from './py-collections.js';
 import { isSafeString, type NjContext, type NjFrame, nj } from './nunjucks.js';
 import { attributeHostOf, isCallableFromTemplate, isPlainObject, markMacro, TemplateObject, templateCallable } from './objects.js';
+import { tupleOf } from './py-collections.js';
 import { pyStr, pyTruthy, pyTypeName } from './py-format.js';
 import { pyMethod } from './py-methods.js';
 import { add, compare, concat, contains, div, floorDiv, mod, mul, neg, pow, sub } from './py-ops.js';

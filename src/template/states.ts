@@ -155,7 +155,8 @@ export function statesFilter(table: StateTable): (...args: unknown[]) => unknown
     const id = a.values.entity_id;
     // HA checks the entity id as a string: an undefined variable or a number is an error, not 'unknown'.
     if (id === undefined) throw undefinedFault();
-    if (typeof id !== 'string' && !(id instanceof TemplateState)) throw fault('TypeError', `expected string or bytes-like object, got '${pyTypeName(id)}'`);
+    if (typeof id !== 'string' && !(id instanceof TemplateState))
+      throw fault('TypeError', `expected string or bytes-like object, got '${pyTypeName(id)}'`);
     const s = stateOf(table, id);
     if (s === undefined) return 'unknown';
     if (a.values.with_unit === true) return TemplateState.of(s).getAttr('state_with_unit');

@@ -91,7 +91,7 @@ function lex(source: string): LexResult {
         tags.push({ name: m[1] as string, assigns: /(^|[^=!<>])=($|[^=])/.test(inner), ...at });
         if (m[1] === 'raw') {
           const endRaw = /\{%[-+]?\s*endraw\s*[-+]?%\}/.exec(source.slice(j));
-          if (endRaw === null) return fail("Missing end of raw directive", start);
+          if (endRaw === null) return fail('Missing end of raw directive', start);
           tags.push({ name: 'endraw', assigns: false, ...at });
           i = j + endRaw.index + endRaw[0].length;
           continue;
@@ -109,7 +109,7 @@ function lex(source: string): LexResult {
         j = k + 1;
         continue;
       }
-      if (stack.length === 0 && (source.startsWith(close, j) || /^[-+]/.test(c) && source.startsWith(close, j + 1))) {
+      if (stack.length === 0 && (source.startsWith(close, j) || (/^[-+]/.test(c) && source.startsWith(close, j + 1)))) {
         j += source.startsWith(close, j) ? 2 : 3;
         ended = true;
         break;
@@ -188,7 +188,10 @@ function translate(source: string, message: string, line: number, column: number
   if (unexpected !== null) {
     const before = wordBefore(source, offset);
     if (before === 'is' || before === 'macro') return `expected token 'name', got '${got}'`;
-    if ((got === 'end of print statement' && before === '{{') || (got === 'end of statement block' && ['if', 'elif', 'in', 'set'].includes(before)))
+    if (
+      (got === 'end of print statement' && before === '{{') ||
+      (got === 'end of statement block' && ['if', 'elif', 'in', 'set'].includes(before))
+    )
       return `Expected an expression, got '${got}'`;
     return `unexpected '${got}'`;
   }

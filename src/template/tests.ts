@@ -1,8 +1,8 @@
 import { PyDateTime } from './datetime.js';
 import { PyBytes } from './functions-bytes.js';
-import { isSafeString } from './nunjucks.js';
 import { regexMatch, regexSearch } from './functions-text.js';
 import { isNumber } from './functions-values.js';
+import { isSafeString } from './nunjucks.js';
 import { isPlainObject, TemplateObject } from './objects.js';
 import { isFloat, num, PyFloat } from './py-float.js';
 import { pyTruthy } from './py-format.js';

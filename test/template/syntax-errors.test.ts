@@ -15,7 +15,8 @@ function syntaxError(source: string): { detail: string; line?: number; column?: 
   try {
     engine.check(source, 'template');
   } catch (err) {
-    if (err instanceof TemplateError) return { detail: `${err.templateKind}: ${err.detail}`, line: err.position?.line, column: err.position?.column };
+    if (err instanceof TemplateError)
+      return { detail: `${err.templateKind}: ${err.detail}`, line: err.position?.line, column: err.position?.column };
     throw err;
   }
   throw new Error(`no error for ${source}`);
@@ -54,7 +55,12 @@ const CASES: [string, string, number, number][] = [
     1,
     30,
   ],
-  ['{% set x %}', "Unexpected end of template. Jinja was looking for the following tags: 'endset'. The innermost block that needs to be closed is 'set'.", 1, 12],
+  [
+    '{% set x %}',
+    "Unexpected end of template. Jinja was looking for the following tags: 'endset'. The innermost block that needs to be closed is 'set'.",
+    1,
+    12,
+  ],
   ['{{ x | nope }}', "No filter named 'nope'.", 1, 8],
   ['{{ x is nope }}', "No test named 'nope'.", 1, 4],
   ['line one\n  {{ foo( }}', "unexpected '}', expected ')'", 2, 11],
@@ -69,7 +75,12 @@ t.test("syntax errors in Jinja's words, at the line and column of the error", as
 });
 
 t.test('valid templates that nunjucks alone refused compile', async (t) => {
-  for (const source of ['{{ {"a": {"b": 1}} }}', '{{ {0: "off", 1: "low"}[1] }}', '{{ f(1, 2,) }}'.replace('f', 'max'), '{% for x in [1] %}{% break %}{% endfor %}'])
+  for (const source of [
+    '{{ {"a": {"b": 1}} }}',
+    '{{ {0: "off", 1: "low"}[1] }}',
+    '{{ f(1, 2,) }}'.replace('f', 'max'),
+    '{% for x in [1] %}{% break %}{% endfor %}',
+  ])
     t.doesNotThrow(() => engine.check(source), source);
 });
 
@@ -94,7 +105,10 @@ t.test('check-config names the file, the key, and the error in HA words with its
   const r = await runCli(['check-config', '--config', file]);
   t.equal(r.code, 1, r.stdout + r.stderr);
   const out = r.stdout + r.stderr;
-  t.match(out, /configuration\.yaml:6:\d+: automation\[0\]\.triggers\[0\]\.value_template: invalid template: TemplateSyntaxError: unexpected '}' \(line 1, column 35 of the template\)/);
+  t.match(
+    out,
+    /configuration\.yaml:6:\d+: automation\[0\]\.triggers\[0\]\.value_template: invalid template: TemplateSyntaxError: unexpected '}' \(line 1, column 35 of the template\)/,
+  );
   t.match(
     out,
     /configuration\.yaml:8:\d+: automation\[0\]\.actions\[0\]\.wait_template: invalid template: TemplateSyntaxError: Unexpected end of template\. Jinja was looking for the following tags: 'elif' or 'else' or 'endif'\. The innermost block that needs to be closed is 'if'\. \(line 1, column 14 of the template\)/,

@@ -18,7 +18,10 @@ export const COLLECTION = casesOf('extensions/test_collection.py', '09d4ecb32641
     c.eq('test_is_tuple', '{{ value is tuple }}', tuple, { vars: { value } });
   }
   for (const [value, expected] of [
-    [[1, 2, 3], [1, 2, 3]],
+    [
+      [1, 2, 3],
+      [1, 2, 3],
+    ],
     [{ a: 1 }, ['a']],
     ['abc', ['a', 'b', 'c']],
     ['', []],
@@ -28,16 +31,52 @@ export const COLLECTION = casesOf('extensions/test_collection.py', '09d4ecb32641
     c.eq('test_tuple', '{{ tuple(value) }}', expected, { vars: { value } });
   }
   for (const [cola, colb, expected] of [
-    [[1, 2], [3, 4], [[1, 3], [2, 4]]],
-    [[1, 2], [3, 4, 5], [[1, 3], [2, 4]]],
-    [[1, 2, 3, 4], [3, 4], [[1, 3], [2, 4]]],
+    [
+      [1, 2],
+      [3, 4],
+      [
+        [1, 3],
+        [2, 4],
+      ],
+    ],
+    [
+      [1, 2],
+      [3, 4, 5],
+      [
+        [1, 3],
+        [2, 4],
+      ],
+    ],
+    [
+      [1, 2, 3, 4],
+      [3, 4],
+      [
+        [1, 3],
+        [2, 4],
+      ],
+    ],
   ] as const) {
     c.eq('test_zip', '{{ zip(cola, colb) | list }}', expected, { vars: { cola, colb } });
     c.eq('test_zip', '[{% for a, b in zip(cola, colb) %}({{a}}, {{b}}), {% endfor %}]', expected, { vars: { cola, colb } });
   }
   for (const [col, expected] of [
-    [[[1, 3], [2, 4]], [[1, 2], [3, 4]]],
-    [['ax', 'by', 'cz'], [['a', 'b', 'c'], ['x', 'y', 'z']]],
+    [
+      [
+        [1, 3],
+        [2, 4],
+      ],
+      [
+        [1, 2],
+        [3, 4],
+      ],
+    ],
+    [
+      ['ax', 'by', 'cz'],
+      [
+        ['a', 'b', 'c'],
+        ['x', 'y', 'z'],
+      ],
+    ],
   ] as const) {
     c.eq('test_unzip', '{{ zip(*col) | list }}', expected, { vars: { col } });
     c.eq('test_unzip', '{% set a, b = zip(*col) %}[{{a}}, {{b}}]', expected, { vars: { col } });
@@ -111,10 +150,7 @@ export const COLLECTION = casesOf('extensions/test_collection.py', '09d4ecb32641
         ['b', 'num8'],
       ],
     ],
-    [
-      "{{ ['apple', 'Apple', 'banana', 'Banana', 'corn', 'Corn'] | natural_sort }}",
-      ['Apple', 'Banana', 'Corn', 'apple', 'banana', 'corn'],
-    ],
+    ["{{ ['apple', 'Apple', 'banana', 'Banana', 'corn', 'Corn'] | natural_sort }}", ['Apple', 'Banana', 'Corn', 'apple', 'banana', 'corn']],
     [
       "{{ ['apple', 'Apple', 'banana', 'Banana', 'corn', 'Corn'] | natural_sort(alg='ns.LOWERCASEFIRST') }}",
       ['apple', 'banana', 'corn', 'Apple', 'Banana', 'Corn'],

@@ -8,7 +8,19 @@ import type { HaCaseFile } from './types.js';
 export type { HaCase, HaCaseFile } from './types.js';
 
 /** Every ported file, in the order of README.md. */
-export const HA_CASE_FILES: readonly HaCaseFile[] = [INIT, STATES, MATH, COLLECTION, DATETIME, TYPE_CAST, STRING, REGEX, SERIALIZATION, BASE64, FUNCTIONAL];
+export const HA_CASE_FILES: readonly HaCaseFile[] = [
+  INIT,
+  STATES,
+  MATH,
+  COLLECTION,
+  DATETIME,
+  TYPE_CAST,
+  STRING,
+  REGEX,
+  SERIALIZATION,
+  BASE64,
+  FUNCTIONAL,
+];
 
 /**
  * Cases hearth renders differently from Home Assistant, each with its reason (also listed in

@@ -324,7 +324,9 @@ export const INIT = casesOf('test_init.py', '073d0ec417c6dd6d1bd380d7c6516bab724
     states: closestStates,
   });
   for (const state of ['states.zone.non_existing', '"zone.non_existing"']) {
-    c.eq('test_closest_function_invalid_state', `{{ closest(${state}, states) }}`, null, { states: [near('test_domain.closest_home', 0.1)] });
+    c.eq('test_closest_function_invalid_state', `{{ closest(${state}, states) }}`, null, {
+      states: [near('test_domain.closest_home', 0.1)],
+    });
   }
   c.eq('test_closest_function_state_with_invalid_location', '{{ closest(states.test_domain.closest_home, states) }}', null, {
     states: [['test_domain.closest_home', 'happy', { latitude: 'invalid latitude', longitude: LON + 0.1 }]],
@@ -396,7 +398,10 @@ export const INIT = casesOf('test_init.py', '073d0ec417c6dd6d1bd380d7c6516bab724
   const iterators = [
     ['\n        {% for state in states %}\n        {{ state.entity_id }}\n        {% endfor %}\n        ', 'sensor.test_sensor'],
     ['\n        {% for state in states.sensor %}\n        {{ state.entity_id }}\n        {% endfor %}\n        ', 'sensor.test_sensor'],
-    ['\n        {% for state in states.sensor %}\n        {{ state.entity_id }}={{ state.state }},\n        {% endfor %}\n        ', 'sensor.test_sensor=off,'],
+    [
+      '\n        {% for state in states.sensor %}\n        {{ state.entity_id }}={{ state.state }},\n        {% endfor %}\n        ',
+      'sensor.test_sensor=off,',
+    ],
     [
       '\n        {% for state in states.sensor %}\n        {{ state.entity_id }}={{ state.attributes.attr }},\n        {% endfor %}\n        ',
       'sensor.test_sensor=value,',
@@ -459,7 +464,9 @@ export const INIT = casesOf('test_init.py', '073d0ec417c6dd6d1bd380d7c6516bab724
   ] as const) {
     const tpl = `{{ states('sensor.test2', rounded=${rounded}, with_unit=${withUnit}) }}`;
     c.eq('test_state_with_unit_and_rounding_options', tpl, out1, { states: [['sensor.test2', '23', { unit_of_measurement: 'beers' }]] });
-    c.eq('test_state_with_unit_and_rounding_options', tpl, out2, { states: [['sensor.test2', '23.015', { unit_of_measurement: 'beers' }]] });
+    c.eq('test_state_with_unit_and_rounding_options', tpl, out2, {
+      states: [['sensor.test2', '23.015', { unit_of_measurement: 'beers' }]],
+    });
   }
   const three: S = [
     ['sensor.test', '23'],
@@ -553,12 +560,7 @@ For loop example getting 3 entity values:
   c.eq('test_state_attributes', '{{ states.sensor.test.state_with_unit }}', 23, { states: test23 });
   c.eq('test_state_attributes', '{{ states.sensor.test.invalid_prop }}', '', { states: test23 });
   c.err('test_state_attributes', '{{ states.sensor.test.invalid_prop.xx }}', { states: test23 });
-  const unavailable: S = [
-    ...tenLights,
-    ['light.unavailable', 'unavailable'],
-    ['light.unknown', 'unknown'],
-    ['light.none', 'none'],
-  ];
+  const unavailable: S = [...tenLights, ['light.unavailable', 'unavailable'], ['light.unknown', 'unknown'], ['light.none', 'none']];
   c.eq(
     'test_unavailable_states',
     "{{ states | selectattr('state', 'in', ['unavailable','unknown','none']) | sort(attribute='entity_id') | map(attribute='entity_id') | list | join(', ') }}",
@@ -623,9 +625,13 @@ For loop example getting 3 entity values:
   });
   c.err('test_template_output_exceeds_maximum_size', "{{ 'a' * 1024 * 257 }}");
   c.eq('test_response_empty_dict', '{{ merge_response({}) }}', []);
-  c.err('test_merge_response_with_entity_id_in_response', "{{ merge_response({'test.response': {'some_key': True, 'entity_id': 'test.response'}, 'test.response2': {'some_key': False, 'entity_id': 'test.response2'}}) }}", {
-    error: "ValueError: Response dictionary already contains key 'entity_id'",
-  });
+  c.err(
+    'test_merge_response_with_entity_id_in_response',
+    "{{ merge_response({'test.response': {'some_key': True, 'entity_id': 'test.response'}, 'test.response2': {'some_key': False, 'entity_id': 'test.response2'}}) }}",
+    {
+      error: "ValueError: Response dictionary already contains key 'entity_id'",
+    },
+  );
   c.err(
     'test_merge_response_with_entity_id_in_response',
     "{{ merge_response({'test.response': {'happening': [{'start': '2024-02-27T17:00:00-06:00', 'end': '2024-02-27T18:00:00-06:00', 'summary': 'Magic day', 'entity_id': 'test.response'}]}}) }}",
@@ -643,10 +649,14 @@ For loop example getting 3 entity values:
     '{% set calendar_response = {"calendar.family": {"events": [{"summary": "An event"}]}} %}{{ merge_response(calendar_response) }}{{ merge_response(calendar_response) }}',
     { truthy: true },
   );
-  c.eq('test_merge_response', "{{ merge_response({'binary_sensor.workday': {'workday': True}, 'binary_sensor.workday2': {'workday': False}}) }}", [
-    { entity_id: 'binary_sensor.workday', workday: true },
-    { entity_id: 'binary_sensor.workday2', workday: false },
-  ]);
+  c.eq(
+    'test_merge_response',
+    "{{ merge_response({'binary_sensor.workday': {'workday': True}, 'binary_sensor.workday2': {'workday': False}}) }}",
+    [
+      { entity_id: 'binary_sensor.workday', workday: true },
+      { entity_id: 'binary_sensor.workday2', workday: false },
+    ],
+  );
   for (const [tpl, out] of [
     ['{{ True | typeof }}', 'bool'],
     ['{{ typeof(True) }}', 'bool'],
@@ -664,7 +674,11 @@ For loop example getting 3 entity values:
     c.eq('test_typeof', tpl, out);
   c.eq('test_combine', "{{ {'a': 1, 'b': 2} | combine({'b': 3, 'c': 4}) }}", { a: 1, b: 3, c: 4 });
   c.eq('test_combine', "{{ combine({'a': 1, 'b': 2}, {'b': 3, 'c': 4}) }}", { a: 1, b: 3, c: 4 });
-  c.eq('test_combine', "{{ combine({'a': 1, 'b': {'x': 1}}, {'b': {'y': 2}, 'c': 4}, recursive=True) }}", { a: 1, b: { x: 1, y: 2 }, c: 4 });
+  c.eq('test_combine', "{{ combine({'a': 1, 'b': {'x': 1}}, {'b': {'y': 2}, 'c': 4}, recursive=True) }}", {
+    a: 1,
+    b: { x: 1, y: 2 },
+    c: 4,
+  });
   c.eq('test_combine', "{{ combine({'a': 1, 'b': {'x': 1}}, {'b': {'y': 2}, 'c': 4}, recursive=False) }}", { a: 1, b: { y: 2 }, c: 4 });
   c.eq('test_combine', "{{ combine({'a': 1, 'b': none}, {'b': {'y': 2}, 'c': 4}, recursive=True) }}", { a: 1, b: { y: 2 }, c: 4 });
   c.err('test_combine', '{{ combine() }}', { error: 'combine expected at least 1 argument, got 0' });

@@ -184,7 +184,8 @@ export const MATH = casesOf('extensions/test_math.py', '095e4d4fc4914306033b4316
     ['5, 10, 10', 10],
   ] as const)
     c.eq('test_clamp', `{{ clamp(${args}) }}`, out);
-  for (const t of ["{{ clamp('invalid', 0, 10) }}", "{{ clamp(5, 'invalid', 10) }}", "{{ clamp(5, 0, 'invalid') }}"]) c.err('test_clamp', t);
+  for (const t of ["{{ clamp('invalid', 0, 10) }}", "{{ clamp(5, 'invalid', 10) }}", "{{ clamp(5, 0, 'invalid') }}"])
+    c.err('test_clamp', t);
 
   c.eq('test_wrap', '{{ wrap(15, 0, 10) }}', 5.0);
   c.eq('test_wrap', '{{ -5 | wrap(0, 10) }}', 5.0);

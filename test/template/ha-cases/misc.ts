@@ -88,7 +88,11 @@ export const STRING = casesOf('extensions/test_string.py', '19f50562e3565b35ad35
   c.eq('test_slugify', '{{ slugify("Home Assistant", "-") }}', 'home-assistant');
   c.eq('test_slugify', '{{ "Home Assistant" | slugify("-") }}', 'home-assistant');
   c.eq('test_urlencode', "{% set dict = {'foo': 'x&y', 'bar': 42} %}{{ dict | urlencode }}", 'foo=x%26y&bar=42');
-  c.eq('test_urlencode', "{% set string = 'the quick brown fox = true' %}{{ string | urlencode }}", 'the%20quick%20brown%20fox%20%3D%20true');
+  c.eq(
+    'test_urlencode',
+    "{% set string = 'the quick brown fox = true' %}{{ string | urlencode }}",
+    'the%20quick%20brown%20fox%20%3D%20true',
+  );
   c.eq('test_string_functions_with_non_string_input', '{{ 42 | ordinal }}', '42nd');
   c.add('test_string_functions_with_non_string_input', '{{ 123 | slugify }}', { oneOf: ['123', 123] });
   for (const [value, expected] of [
@@ -164,7 +168,11 @@ export const SERIALIZATION = casesOf('extensions/test_serialization.py', '15e5ba
   c.eq('test_to_json_ensure_ascii', "{{ 'Bar ҝ éèà' | to_json(ensure_ascii=True) }}", '"Bar \\u049d \\u00e9\\u00e8\\u00e0"');
   c.eq('test_to_json_ensure_ascii', "{{ 'Bar ҝ éèà' | to_json(ensure_ascii=False) }}", '"Bar ҝ éèà"');
   c.text('test_to_json_ensure_ascii', "{{ {'Foo': 'Bar'} | to_json(pretty_print=True, ensure_ascii=True) }}", '{\n  "Foo": "Bar"\n}');
-  c.text('test_to_json_ensure_ascii', "{{ {'Z': 26, 'A': 1, 'M': 13} | to_json(sort_keys=True, ensure_ascii=True) }}", '{"A": 1, "M": 13, "Z": 26}');
+  c.text(
+    'test_to_json_ensure_ascii',
+    "{{ {'Z': 26, 'A': 1, 'M': 13} | to_json(sort_keys=True, ensure_ascii=True) }}",
+    '{"A": 1, "M": 13, "Z": 26}',
+  );
   c.eq('test_from_json', '{{ (\'{"Foo": "Bar"}\' | from_json).Foo }}', 'Bar');
   c.err('test_from_json', "{{ 'garbage string' | from_json }}", { error: 'no default was specified' });
   c.eq('test_from_json', "{{ 'garbage string' | from_json('Bar') }}", 'Bar');
@@ -203,9 +211,14 @@ export const STATES = casesOf('test_states.py', '114469aee56f46eb47d5825a1644666
   ];
   c.eq('test_length_of_states', '{{ states | length }}', 3, { states: three });
   c.eq('test_length_of_states', '{{ states.sensor | length }}', 2, { states: three });
-  c.eq('test_slice_states', '{% for states in states | slice(1) -%}{% set state = states | first %}{{ state.entity_id }}{%- endfor %}', 'sensor.test', {
-    states: [['sensor.test', '23']],
-  });
+  c.eq(
+    'test_slice_states',
+    '{% for states in states | slice(1) -%}{% set state = states | first %}{{ state.entity_id }}{%- endfor %}',
+    'sensor.test',
+    {
+      states: [['sensor.test', '23']],
+    },
+  );
   const test23: [string, string][] = [['sensor.test', '23']];
   c.eq('test_state_attributes', '{{ states.sensor.test.object_id }}', 'test', { states: test23 });
   c.eq('test_state_attributes', '{{ states.sensor.test.domain }}', 'sensor', { states: test23 });

@@ -65,7 +65,10 @@ function pyEq(a: unknown, b: unknown): boolean {
     if (b === null || typeof b !== 'object' || Array.isArray(b)) return false;
     const ka = Object.keys(a);
     const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && pyEq((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+    return (
+      ka.length === kb.length &&
+      ka.every((k) => Object.hasOwn(b, k) && pyEq((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+    );
   }
   return a === b;
 }
@@ -86,7 +89,8 @@ export function check(c: HaCase): string | undefined {
   const out = run(c);
   if (c.error !== undefined) {
     if (out.ok) return `expected an error, got ${JSON.stringify(out.text)}`;
-    if (typeof c.error === 'string' && !out.message.includes(c.error)) return `error ${JSON.stringify(out.message)} lacks ${JSON.stringify(c.error)}`;
+    if (typeof c.error === 'string' && !out.message.includes(c.error))
+      return `error ${JSON.stringify(out.message)} lacks ${JSON.stringify(c.error)}`;
     return undefined;
   }
   if (!out.ok) return `error: ${out.message}`;
@@ -107,4 +111,3 @@ export function check(c: HaCase): string | undefined {
 export function caseKey(c: HaCase): string {
   return `${c.file}#${c.fn}#${c.tpl}`;
 }
-
