@@ -112,6 +112,10 @@ export function environmentFor(deps: EnvironmentDeps): NjEnvironment {
     ...STRPTIME_FUNCTIONS,
     distance: geo.distance as Fn,
     slugify: MISC_FILTERS.slugify as Fn,
+    md5: MISC_FILTERS.md5 as Fn,
+    sha1: MISC_FILTERS.sha1 as Fn,
+    sha256: MISC_FILTERS.sha256 as Fn,
+    sha512: MISC_FILTERS.sha512 as Fn,
   };
   for (const [name, fn] of Object.entries(both)) {
     env.addGlobal(name, guarded(fn));

@@ -108,4 +108,30 @@ export const DATETIME = casesOf('extensions/test_datetime.py', '181d483ca43735f3
     c.eq(test, `{{${fn}("string")}}`, 'string', y2k);
   }
   c.eq('test_relative_time', `{{  relative_time(    ${strp('2000-01-01 10:00:00 +00:00')}  )}}`, '0 seconds', y2k);
+  const withPrecision = (fn: string, when: string, precision: string) =>
+    `{{  ${fn}(    strptime(       "${when}",       "%Y-%m-%d %H:%M:%S %z")${precision === '' ? '' : `,       precision = ${precision}`}  )}}`;
+  for (const [when, precision, out] of [
+    ['2000-01-01 11:00:00 +00:00', '2', '2000-01-01 11:00:00+00:00'],
+    ['2000-01-01 09:05:00 +01:00', '2', '1 hour 55 minutes'],
+    ['2000-01-01 02:05:27 -06:00', '3', '1 hour 54 minutes 33 seconds'],
+    ['2000-01-01 02:05:27 -06:00', '', '2 hours'],
+    ['1999-02-01 02:05:27 -06:00', '0', '11 months 4 days 1 hour 54 minutes 33 seconds'],
+    ['1999-02-01 02:05:27 -06:00', '', '11 months'],
+    ['2000-01-01 11:00:00 +00:00', '3', '2000-01-01 11:00:00+00:00'],
+  ] as const)
+    c.eq('test_time_since', withPrecision('time_since', when, precision), out, y2k);
+  c.eq('test_time_until', '{{time_until(strptime("2000-01-01 11:00:00", "%Y-%m-%d %H:%M:%S"))}}', '1 hour', y2k);
+  for (const [when, precision, out] of [
+    ['2000-01-01 13:00:00 +01:00', '', '2 hours'],
+    ['2000-01-01 05:00:00 -06:00', '', '1 hour'],
+    ['2000-01-01 09:00:00 +00:00', '2', '2000-01-01 09:00:00+00:00'],
+    ['2000-01-01 12:05:00 +01:00', '2', '1 hour 5 minutes'],
+    ['2000-01-01 05:54:33 -06:00', '3', '1 hour 54 minutes 33 seconds'],
+    ['2000-01-01 05:54:33 -06:00', '', '2 hours'],
+    ['2001-02-01 05:54:33 -06:00', '0', '1 year 1 month 2 days 1 hour 54 minutes 33 seconds'],
+    ['2001-02-01 05:54:33 -06:00', '4', '1 year 1 month 2 days 2 hours'],
+    ['2000-01-01 09:00:00 +00:00', '3', '2000-01-01 09:00:00+00:00'],
+  ] as const)
+    c.eq('test_time_until', withPrecision('time_until', when, precision), out, y2k);
+  c.eq('test_time_until', '{{time_until("string")}}', 'string', y2k);
 });

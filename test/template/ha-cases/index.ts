@@ -2,7 +2,7 @@ import { COLLECTION } from './collection.js';
 import { DATETIME } from './datetime.js';
 import { INIT } from './init.js';
 import { MATH } from './math.js';
-import { BASE64, FUNCTIONAL, REGEX, SERIALIZATION, STATES, STRING, TYPE_CAST } from './misc.js';
+import { BASE64, CRYPTO, FUNCTIONAL, REGEX, SERIALIZATION, STATES, STRING, TYPE_CAST, VERSION } from './misc.js';
 import type { HaCaseFile } from './types.js';
 
 export type { HaCase, HaCaseFile } from './types.js';
@@ -20,6 +20,8 @@ export const HA_CASE_FILES: readonly HaCaseFile[] = [
   SERIALIZATION,
   BASE64,
   FUNCTIONAL,
+  CRYPTO,
+  VERSION,
 ];
 
 /**

@@ -234,3 +234,30 @@ export const FUNCTIONAL = casesOf('extensions/test_functional.py', '14df9f1e4824
   c.eq('test_iif', "{{ iif(1 == 2, 'yes', 'no') }}", 'no');
   c.eq('test_typeof', "{{ typeof('Home Assistant') }}", 'str');
 });
+
+/** tests/helpers/template/extensions/test_crypto.py */
+export const CRYPTO = casesOf('extensions/test_crypto.py', '1fd38242c0eb3e6cab827142dd4ecb8f760179b3', (c) => {
+  for (const [fn, digest] of [
+    ['md5', '3d15e5c102c3413d0337393c3287e006'],
+    ['sha1', 'c8fd3bb19b94312664faa619af7729bdbf6e9f8a'],
+    ['sha256', '2a366abb0cd47f51f3725bf0fb7ebcb4fefa6e20f4971e25fe2bb8da8145ce2b'],
+    [
+      'sha512',
+      '9e3c2cdd1fbab0037378d37e1baf8a3a4bf92c54b56ad1d459deee30ccbb2acbebd7a3614552ea08992ad27dedeb7b4c5473525ba90cb73dbe8b9ec5f69295bb',
+    ],
+  ] as const) {
+    c.eq(`test_${fn}`, `{{ ${fn}('Home Assistant') }}`, digest);
+    c.eq(`test_${fn}`, `{{ 'Home Assistant' | ${fn} }}`, digest);
+  }
+});
+
+/** tests/helpers/template/extensions/test_version.py */
+export const VERSION = casesOf('extensions/test_version.py', '14df9f1e482447fb8394f49486e84a06b050f47a', (c) => {
+  c.eq('test_version', "{{ '2099.9.9' | version}}", '2099.9.9');
+  c.eq('test_version', "{{ version('2099.9.9')}}", '2099.9.9');
+  c.eq('test_version', "{{ '2099.9.9' | version < '2099.9.10' }}", true);
+  c.eq('test_version', "{{ version('2099.9.9') < '2099.9.10' }}", true);
+  c.eq('test_version', "{{ '2099.9.9' | version == '2099.9.9' }}", true);
+  c.eq('test_version', "{{ version('2099.9.9') == '2099.9.9' }}", true);
+  c.err('test_version', "{{ version(None) < '2099.9.10' }}");
+});
