@@ -83,7 +83,7 @@ function hearthParser(): { readonly Parser: ParserClass; readonly lexer: Lexer }
 function countingBraces(tokens: Tokenizer): Tokenizer {
   const next = tokens.nextToken.bind(tokens);
   let depth = 0;
-  tokens.nextToken = () => {
+  const counted = (): Token | null => {
     if (tokens.in_code && depth > 0 && tokens.str.charAt(tokens.index) === '}') {
       const { lineno, colno } = tokens;
       tokens.forward();
@@ -96,6 +96,7 @@ function countingBraces(tokens: Tokenizer): Tokenizer {
     else if (tok?.type === 'variable-end' || tok?.type === 'block-end') depth = 0;
     return tok;
   };
+  tokens.nextToken = counted;
   return tokens;
 }
 
