@@ -3,7 +3,7 @@ import type { Registries } from '../registry/index.js';
 import type { PyZone } from './datetime.js';
 import { sequenceFilters } from './filters-sequences.js';
 import { BYTES_FILTERS, BYTES_FUNCTIONS } from './functions-bytes.js';
-import { COLLECTION_FUNCTIONS, COLLECTION_GLOBALS, COLLECTION_TESTS } from './functions-collections.js';
+import { COLLECTION_FUNCTIONS, COLLECTION_GLOBALS, COLLECTION_TESTS, items } from './functions-collections.js';
 import { FUNCTIONAL_FILTERS, FUNCTIONAL_FUNCTIONS } from './functions-functional.js';
 import { geoFunctions, type HomeLocation } from './functions-geo.js';
 import { MATH_CONSTANTS, MATH_FILTERS, MATH_FUNCTIONS } from './functions-math.js';
@@ -131,6 +131,7 @@ export function environmentFor(deps: EnvironmentDeps): NjEnvironment {
   for (const [name, fn] of Object.entries({ ...MATH_FILTERS, ...FUNCTIONAL_FILTERS, ...BYTES_FILTERS })) env.addFilter(name, guarded(fn));
   for (const [name, fn] of Object.entries(COLLECTION_GLOBALS)) env.addGlobal(name, guarded(fn));
   for (const [name, value] of Object.entries(MATH_CONSTANTS)) env.addGlobal(name, value);
+  env.addFilter('items', guarded(items as Fn));
   env.addGlobal('closest', guarded(geo.closest as Fn));
   env.addFilter('closest', guarded(geo.closest_filter as Fn));
   env.addFilter('states', guarded(statesFilter(deps.core.states)));

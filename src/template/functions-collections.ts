@@ -161,6 +161,13 @@ export const COLLECTION_FUNCTIONS: Readonly<Record<string, Fn>> = {
   merge_response: mergeResponse,
 };
 
+/** Jinja's `items` filter: a dict's (key, value) pairs; an undefined value gives none. */
+export function items(value: unknown): unknown[] {
+  if (value === undefined) return [];
+  if (!isPlainObject(value)) throw fault('TypeError', `Can only get item pairs from a mapping, got ${pyTypeName(value)}`);
+  return Object.entries(value).map(([k, v]) => tupleOf([k, v]));
+}
+
 export const COLLECTION_GLOBALS: Readonly<Record<string, Fn>> = {
   zip,
   set: (...args) => (args.length === 0 ? setOf([]) : setOf(itemsOf(args[0], 'set'))),
