@@ -167,12 +167,13 @@ function defineCompiler(Compiler: NjCompilerClass): NjCompilerClass {
     /** A parenthesised group with commas is a Python tuple, not JavaScript's comma operator. */
     compileGroup(node: NjNode, frame: unknown): void {
       const children = node.children ?? [];
-      this._emit(children.length > 1 ? 'runtime.hearth.tuple([' : '(');
+      const tuple = children.length !== 1 || (node as unknown as { trailingComma?: boolean }).trailingComma === true;
+      this._emit(tuple ? 'runtime.hearth.tuple([' : '(');
       children.forEach((child, i) => {
         if (i > 0) this._emit(',');
         this.compile(child, frame);
       });
-      this._emit(children.length > 1 ? '])' : ')');
+      this._emit(tuple ? '])' : ')');
     }
     /**
      * A dict literal's key may be a number or any expression, as in Jinja (`{0: 'off'}`); a bare name stays

@@ -35,7 +35,20 @@ type NodeClass = new (lineno: number, colno: number, ...fields: unknown[]) => Nj
 
 type ParserClass = new (tokens: unknown) => ParserInstance;
 type Nodes = Record<
-  'FunCall' | 'LookupVal' | 'Literal' | 'Filter' | 'Symbol' | 'NodeList' | 'Is' | 'Not' | 'KeywordArgs' | 'Pair' | 'Output',
+  | 'FunCall'
+  | 'LookupVal'
+  | 'Literal'
+  | 'Filter'
+  | 'Symbol'
+  | 'NodeList'
+  | 'Is'
+  | 'Not'
+  | 'KeywordArgs'
+  | 'Pair'
+  | 'Output'
+  | 'Group'
+  | 'Array'
+  | 'Dict',
   NodeClass
 > & {
   readonly Node: { extend(name: string, props: { fields: string[] }): NodeClass };
@@ -186,6 +199,40 @@ function defineParser(Parser: ParserClass, nodes: Nodes): ParserClass {
       }
       if ((kwargs.children?.length ?? 0) > 0) (args.children as NjNode[]).push(kwargs);
       return args;
+    }
+
+    /**
+     * Lists, dicts and parenthesised groups as Jinja reads them: a trailing comma is allowed (`[1, 2,]`), and
+     * `(x,)` is a one-item tuple.
+     */
+    parseAggregate(): NjNode | null {
+      const open = this.nextToken();
+      const kind = open === null ? undefined : { 'left-paren': 'Group', 'left-bracket': 'Array', 'left-curly': 'Dict' }[open.type];
+      if (open === null || kind === undefined) return null;
+      const node = new nodes[kind as 'Group' | 'Array' | 'Dict'](open.lineno, open.colno, []);
+      const children = node.children as NjNode[];
+      for (;;) {
+        const type = this.peekToken()?.type;
+        if (type === 'right-paren' || type === 'right-bracket' || type === 'right-curly') {
+          this.nextToken();
+          break;
+        }
+        if (children.length > 0) {
+          if (!this.skip('comma')) this.fail('parseAggregate: expected comma after expression', open.lineno, open.colno);
+          const after = this.peekToken()?.type;
+          if (after === 'right-paren' || after === 'right-bracket' || after === 'right-curly') {
+            if (kind === 'Group') (node as unknown as { trailingComma: boolean }).trailingComma = true;
+            continue;
+          }
+        }
+        if (kind === 'Dict') {
+          const key = this.parsePrimary();
+          if (!this.skip('colon')) this.fail('parseAggregate: expected colon after dict key', open.lineno, open.colno);
+          const value = this.parseExpression();
+          children.push(new nodes.Pair(key.lineno, key.colno, key, value));
+        } else children.push(this.parseExpression());
+      }
+      return node;
     }
 
     /** A float literal with a whole value (`2.0`) stays a float, as Python's does: it reads as `2 | float`. */
