@@ -28,7 +28,11 @@ export function checkTemplate(text: string, path: ConfigPath, issues: ConfigIssu
   try {
     syntaxChecker().check(text, String(path[path.length - 1] ?? 'template'));
   } catch (err) {
-    const message = err instanceof TemplateError ? `${err.templateKind}: ${err.detail}` : String(err);
+    const where =
+      err instanceof TemplateError && err.position !== undefined
+        ? ` (line ${err.position.line}, column ${err.position.column} of the template)`
+        : '';
+    const message = err instanceof TemplateError ? `${err.templateKind}: ${err.detail}${where}` : String(err);
     issues.push({ path, message: `invalid template: ${message}` });
   }
 }

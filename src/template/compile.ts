@@ -1,8 +1,9 @@
 import { fault, TemplateError, TemplateFault } from './errors.js';
 import { type NjCompilerClass, type NjEnvironment, type NjNode, type NjTemplate, nj } from './nunjucks.js';
 import { parseTemplate } from './parse.js';
-import { FORBIDDEN_NAMES, NODE_GLOBALS } from './sandbox.js';
 import { step } from './scope.js';
+import { jinjaSyntaxError } from './syntax-errors.js';
+import { checkTree, isNode, pythonSemantics, TreeProblem } from './tree.js';
 
 /**
  * Compiling a template: nunjucks parses it, hearth checks the tree (no way out of the sandbox, no loading of
@@ -28,6 +29,16 @@ function emitCall(self: Emitter, fn: string, node: NjNode, frame: unknown): void
   self._emit('))');
 }
 
+interface CompileFrame {
+  lookup(name: string): string | null | undefined;
+}
+
+interface CompilerInternals {
+  _tmpid(): string;
+  _emitLine(code: string): void;
+  _compileExpression(node: NjNode, frame: unknown): void;
+}
+
 type Inherited = (this: unknown, node: NjNode, frame: unknown) => void;
 
 function inherited(name: string): Inherited {
@@ -44,6 +55,51 @@ function hearthCompiler(): NjCompilerClass {
 
 function defineCompiler(Compiler: NjCompilerClass): NjCompilerClass {
   return class HearthCompiler extends Compiler {
+    /** How many `for` loops enclose the code being compiled (a macro's body starts again at none). */
+    private loops = 0;
+    compileFor(node: NjNode, frame: unknown): void {
+      this.loops++;
+      try {
+        inherited('compileFor').call(this, node, frame);
+      } finally {
+        this.loops--;
+      }
+    }
+    _compileMacro(node: NjNode, frame: unknown): unknown {
+      const outer = this.loops;
+      this.loops = 0;
+      try {
+        return (inherited('_compileMacro') as unknown as (this: unknown, n: NjNode, f: unknown) => unknown).call(this, node, frame);
+      } finally {
+        this.loops = outer;
+      }
+    }
+    compileBreak(node: NjNode): void {
+      if (this.loops === 0) throw new TreeProblem(fault('TemplateSyntaxError', "Encountered unknown tag 'break'."), node);
+      this._emit('break;\n');
+    }
+    compileContinue(node: NjNode): void {
+      if (this.loops === 0) throw new TreeProblem(fault('TemplateSyntaxError', "Encountered unknown tag 'continue'."), node);
+      this._emit('continue;\n');
+    }
+    /** `f(*args)`: the sequence is spread by the runtime's call (sandbox.ts). */
+    compileStar(node: NjNode, frame: unknown): void {
+      this._emit('runtime.hearth.star(');
+      this.compile(node.target as NjNode, frame);
+      this._emit(')');
+    }
+    /** `x is test(a, b)`: every argument passed (nunjucks wrote them without commas between). */
+    compileIs(node: NjNode, frame: unknown): void {
+      const right = node.right as NjNode;
+      const name = isNode(right.name) ? right.name.value : right.value;
+      this._emit(`env.getTest(${JSON.stringify(String(name))}).call(context, `);
+      this.compile(node.left as NjNode, frame);
+      for (const arg of (isNode(right.args) ? right.args.children : undefined) ?? []) {
+        this._emit(',');
+        this.compile(arg, frame);
+      }
+      this._emit(') === true');
+    }
     /** Every node compiled counts towards the render's deadline (compiling a long template takes long too). */
     override compile(node: NjNode, frame?: unknown): void {
       step();
@@ -78,17 +134,61 @@ function defineCompiler(Compiler: NjCompilerClass): NjCompilerClass {
       if (targets.some((target) => target.typename !== 'Symbol')) {
         throw new TreeProblem(fault('TemplateSyntaxError', 'can only assign to names and to attributes of a namespace()'), node);
       }
+      if (targets.length > 1 && isNode(node.value)) {
+        this.compileUnpackingSet(targets, node.value, frame as CompileFrame);
+        return;
+      }
       inherited('compileSet').call(this, node, frame);
     }
-    /** A parenthesised group with commas is a Python tuple (a list here), not JavaScript's comma operator. */
+    /** `{% set a, b = pair %}` unpacks the sequence, as Python's assignment does (nunjucks gave both the whole value). */
+    compileUnpackingSet(targets: NjNode[], value: NjNode, frame: CompileFrame): void {
+      const self = this as unknown as CompilerInternals;
+      const ids = targets.map((target) => {
+        let id = frame.lookup(String(target.value));
+        if (id === null || id === undefined) {
+          id = self._tmpid();
+          self._emitLine(`var ${id};`);
+        }
+        return id;
+      });
+      const tmp = self._tmpid();
+      this._emit(`var ${tmp} = runtime.hearth.unpack(`);
+      self._compileExpression(value, frame);
+      self._emitLine(`, ${targets.length});`);
+      targets.forEach((target, i) => {
+        const name = JSON.stringify(String(target.value));
+        const id = ids[i] as string;
+        self._emitLine(`${id} = ${tmp}[${i}];`);
+        self._emitLine(`frame.set(${name}, ${id}, true);`);
+        self._emitLine(`if(frame.topLevel) { context.setVariable(${name}, ${id}); }`);
+        self._emitLine(`if(frame.topLevel) { context.addExport(${name}, ${id}); }`);
+      });
+    }
+    /** A parenthesised group with commas is a Python tuple, not JavaScript's comma operator. */
     compileGroup(node: NjNode, frame: unknown): void {
       const children = node.children ?? [];
-      this._emit(children.length > 1 ? '[' : '(');
+      const tuple = children.length !== 1 || (node as unknown as { trailingComma?: boolean }).trailingComma === true;
+      this._emit(tuple ? 'runtime.hearth.tuple([' : '(');
       children.forEach((child, i) => {
         if (i > 0) this._emit(',');
         this.compile(child, frame);
       });
-      this._emit(children.length > 1 ? ']' : ')');
+      this._emit(tuple ? '])' : ')');
+    }
+    /**
+     * A dict literal's key may be a number or any expression, as in Jinja (`{0: 'off'}`); a bare name stays
+     * nunjucks' string key (keyword arguments are pairs with such keys).
+     */
+    compilePair(node: NjNode, frame: unknown): void {
+      const key = node.key as NjNode;
+      if ((key.typename === 'Literal' && typeof key.value === 'string') || key.typename === 'Symbol') {
+        inherited('compilePair').call(this, node, frame);
+        return;
+      }
+      this._emit('[runtime.hearth.dictKey(');
+      this.compile(key, frame);
+      this._emit(')]: ');
+      this.compile(node.value as NjNode, frame);
     }
     compileAdd(node: NjNode, frame: unknown): void {
       emitCall(this, 'add', node, frame);
@@ -175,134 +275,6 @@ function defineCompiler(Compiler: NjCompilerClass): NjCompilerClass {
   };
 }
 
-const UNSUPPORTED_TAGS: Readonly<Record<string, string>> = {
-  Extends: 'extends',
-  Include: 'include',
-  Import: 'import',
-  FromImport: 'from',
-};
-
-/** The deepest tree checked; deeper nesting would overflow the stack in nunjucks' recursive compiler. */
-const MAX_TREE_DEPTH = 200;
-
-function isNode(value: unknown): value is NjNode {
-  return typeof value === 'object' && value !== null && typeof (value as { typename?: unknown }).typename === 'string';
-}
-
-function nameOf(node: unknown): string | undefined {
-  if (!isNode(node)) return undefined;
-  if (node.typename === 'Symbol' || node.typename === 'Literal') return typeof node.value === 'string' ? node.value : undefined;
-  if (node.typename === 'FunCall') return nameOf(node.name);
-  return undefined;
-}
-
-class TreeProblem extends Error {
-  constructor(
-    readonly fault: TemplateFault,
-    readonly node: NjNode,
-  ) {
-    super(fault.message);
-  }
-}
-
-function checkNode(node: NjNode, env: NjEnvironment): void {
-  const problem = (kind: 'SecurityError' | 'TemplateSyntaxError', message: string): never => {
-    throw new TreeProblem(fault(kind, message), node);
-  };
-  const tag = UNSUPPORTED_TAGS[node.typename];
-  if (tag !== undefined) problem('TemplateSyntaxError', `{% ${tag} %} is not supported: a template cannot load other templates`);
-  if (node.typename === 'CallExtension' || node.typename === 'CallExtensionAsync')
-    problem('TemplateSyntaxError', 'extensions are not supported');
-  let name: string | undefined;
-  if (node.typename === 'Symbol') name = nameOf(node);
-  else if (node.typename === 'LookupVal') name = nameOf(node.val);
-  else if (node.typename === 'Pair') name = nameOf(node.key);
-  if (name !== undefined && (FORBIDDEN_NAMES.has(name) || (node.typename === 'Symbol' && NODE_GLOBALS.has(name)))) {
-    problem('SecurityError', `access to '${name}' is not allowed in templates`);
-  }
-  if (node.typename === 'Filter' || node.typename === 'FilterAsync') {
-    const filter = nameOf(node.name);
-    if (filter !== undefined && !Object.hasOwn(env.filters, filter)) problem('TemplateSyntaxError', `No filter named '${filter}'.`);
-  }
-  if (node.typename === 'Is') {
-    const test = nameOf(node.right);
-    if (test !== undefined && !Object.hasOwn(env.tests, test)) problem('TemplateSyntaxError', `No test named '${test}'.`);
-  }
-}
-
-/** Python's operators of one precedence level; nunjucks gives each its own level, so `a * b // c` parsed as `a * (b // c)`. */
-const LEVELS: readonly (readonly string[])[] = [
-  ['Mul', 'Div', 'FloorDiv', 'Mod'],
-  ['Add', 'Sub'],
-];
-
-function levelOf(node: NjNode): readonly string[] | undefined {
-  return LEVELS.find((level) => level.includes(node.typename));
-}
-
-/** A chain of same-level operators rebuilt left to right, as Python associates them: `(a * b) // c`. */
-function leftAssociated(node: NjNode, level: readonly string[]): NjNode {
-  const operands: NjNode[] = [];
-  const ops: NjNode[] = [];
-  const walk = (n: NjNode): void => {
-    if (level.includes(n.typename)) {
-      walk(n.left as NjNode);
-      ops.push(n);
-      walk(n.right as NjNode);
-    } else operands.push(n);
-  };
-  walk(node);
-  let acc = pythonSemantics(operands[0] as NjNode);
-  ops.forEach((op, i) => {
-    const Op = nj().nodes[op.typename as 'Mul'];
-    acc = new Op(op.lineno, op.colno, acc, pythonSemantics(operands[i + 1] as NjNode));
-  });
-  return acc;
-}
-
-/**
- * Where nunjucks' tree differs from Jinja's meaning: operators of one level associate to the left, and
- * `{% if c %}` / `{% elif c %}` test Python's truth of `c` (the condition becomes `not not c`).
- */
-function pythonSemantics(node: NjNode): NjNode {
-  step();
-  const level = levelOf(node);
-  if (level !== undefined) return leftAssociated(node, level);
-  for (const field of node.fields) {
-    const value = node[field];
-    const target = node as unknown as Record<string, unknown>;
-    if (Array.isArray(value)) target[field] = value.map((child) => (isNode(child) ? pythonSemantics(child) : child));
-    else if (isNode(value)) target[field] = pythonSemantics(value);
-  }
-  if ((node.typename === 'If' || node.typename === 'IfAsync') && isNode(node.cond)) {
-    const cond = node.cond;
-    (node as unknown as { cond: NjNode }).cond = new (nj().nodes.Not)(
-      cond.lineno,
-      cond.colno,
-      new (nj().nodes.Not)(cond.lineno, cond.colno, cond),
-    );
-  }
-  return node;
-}
-
-function checkTree(root: NjNode, env: NjEnvironment): void {
-  const stack: [NjNode, number][] = [[root, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop() as [NjNode, number];
-    step();
-    if (depth > MAX_TREE_DEPTH)
-      throw new TreeProblem(fault('TemplateSyntaxError', `the template nests deeper than ${MAX_TREE_DEPTH} levels`), node);
-    checkNode(node, env);
-    for (const field of node.fields) {
-      const value = node[field];
-      if (Array.isArray(value)) {
-        for (const child of value) if (isNode(child)) stack.push([child, depth + 1]);
-      } else if (isNode(value)) stack.push([value, depth + 1]);
-    }
-  }
-}
-
-/** The text of a nunjucks error without the `(path) [Line x, Column y]` prefix its Update() adds. */
 export function bareMessage(err: Error): string {
   return err.message.replace(/^\([^)\n]*\)(?: \[Line \d+(?:, Column \d+)?\])?\n\s*/, '').trim();
 }
@@ -323,11 +295,21 @@ export function compileTemplate(env: NjEnvironment, source: string, name: string
       throw new TemplateError(err.fault.kind, err.fault.message, name, { line: err.node.lineno + 1, column: err.node.colno + 1 });
     }
     const e = err instanceof Error ? err : new Error(String(err));
+    if (e instanceof RangeError) throw new TemplateError('TemplateSyntaxError', 'the template is too deeply nested', name, undefined);
     const { lineno, colno } = e as { lineno?: unknown; colno?: unknown };
-    const position = typeof lineno === 'number' ? { line: lineno, column: typeof colno === 'number' ? colno : 1 } : undefined;
-    const message = e instanceof RangeError ? 'the template is too deeply nested' : bareMessage(e);
-    throw new TemplateError('TemplateSyntaxError', message, name, position);
+    const problem = jinjaSyntaxError(source, {
+      message: bareMessage(e),
+      line: typeof lineno === 'number' ? lineno : undefined,
+      column: typeof colno === 'number' ? colno : undefined,
+    });
+    throw new TemplateError('TemplateSyntaxError', problem.message, name, { line: problem.line, column: problem.column });
   }
-  const props: unknown = new Function(code)();
+  let props: unknown;
+  try {
+    props = new Function(code)();
+  } catch (err) {
+    // Code nunjucks generated that JavaScript refuses (a loop control where none can stand).
+    throw new TemplateError('TemplateSyntaxError', err instanceof Error ? err.message : String(err), name, undefined);
+  }
   return new (nj().nunjucks.Template)({ type: 'code', obj: props }, env, name);
 }

@@ -9,6 +9,7 @@ import type { PyZone } from './datetime.js';
 import { environmentFor } from './environment.js';
 import { TemplateError, TemplateFault } from './errors.js';
 import { FORBIDDEN_NAMES } from './forbidden.js';
+import type { HomeLocation } from './functions-geo.js';
 import { parseResult } from './literal.js';
 import { LiveVariable } from './live.js';
 import type { NjEnvironment, NjTemplate } from './nunjucks.js';
@@ -62,6 +63,11 @@ export interface TemplateEngineOptions {
   readonly registries?: Registries;
   /** The hub's IANA time zone, for now(), as_local and today_at (default UTC). */
   readonly timeZone?: string;
+  /**
+   * The hub's home, for distance() and closest() (and the unit lengths are given in); default: the
+   * latitude and longitude of `zone.home`, in km.
+   */
+  readonly location?: () => HomeLocation | undefined;
   readonly limits?: Partial<TemplateLimits>;
   /**
    * false: every render still stops at renderMs, but nothing is suspended, shared out or deferred (the
@@ -172,7 +178,8 @@ export class TemplateEngine {
     if (this.shared.env === undefined) {
       const name = this.options.timeZone ?? 'UTC';
       const zone: PyZone = { name, offsets: zoneOffsets(name) ?? UTC_OFFSETS };
-      const env = environmentFor({ core: this.options.core, registries: this.options.registries, zone });
+      const { core, registries, location } = this.options;
+      const env = environmentFor({ core, registries, zone, home: location ?? (() => homeOf(core)) });
       this.shared.env = env;
       warmUp(env);
     }
@@ -323,6 +330,13 @@ export class TemplateEngine {
     cache.set(source, compiled);
     return compiled;
   }
+}
+
+/** The home zone's coordinates, as the hub's location (HA's hass.config.latitude/longitude). */
+function homeOf(core: Core): HomeLocation | undefined {
+  const home = core.states.get('zone.home');
+  const { latitude, longitude } = home?.attributes ?? {};
+  return typeof latitude === 'number' && typeof longitude === 'number' ? { latitude, longitude } : undefined;
 }
 
 /** A cached syntax error, naming the template as this caller names it. */

@@ -2,9 +2,15 @@ import type { Core } from '../core/core.js';
 import type { Registries } from '../registry/index.js';
 import type { PyZone } from './datetime.js';
 import { sequenceFilters } from './filters-sequences.js';
+import { BYTES_FILTERS, BYTES_FUNCTIONS } from './functions-bytes.js';
+import { COLLECTION_FUNCTIONS, COLLECTION_GLOBALS, COLLECTION_TESTS, items } from './functions-collections.js';
+import { FUNCTIONAL_FILTERS, FUNCTIONAL_FUNCTIONS } from './functions-functional.js';
+import { geoFunctions, type HomeLocation } from './functions-geo.js';
+import { MATH_CONSTANTS, MATH_FILTERS, MATH_FUNCTIONS } from './functions-math.js';
 import { MISC_FILTERS, MISC_GLOBALS } from './functions-misc.js';
 import { registryFunctions } from './functions-registry.js';
 import { stateFunctions } from './functions-states.js';
+import { STRPTIME_FUNCTIONS } from './functions-strptime.js';
 import { regexFindall, regexFindallIndex, regexMatch, regexReplace, regexSearch } from './functions-text.js';
 import { timeFunctions } from './functions-time.js';
 import { bool, float, fromJson, iif, int, isNumber, minMax, round, toJson } from './functions-values.js';
@@ -12,7 +18,7 @@ import { type NjEnvironment, nj } from './nunjucks.js';
 import { templateCallable } from './objects.js';
 import { installSandbox } from './sandbox.js';
 import { checkStringSize, step } from './scope.js';
-import { statesGlobal } from './states.js';
+import { statesFilter, statesGlobal } from './states.js';
 import { TESTS } from './tests.js';
 
 type Fn = (...args: unknown[]) => unknown;
@@ -21,6 +27,7 @@ export interface EnvironmentDeps {
   readonly core: Core;
   readonly registries: Registries | undefined;
   readonly zone: PyZone;
+  readonly home: () => HomeLocation | undefined;
 }
 
 /** Every function a template calls counts as work, and strings going in and out are bounded. */
@@ -45,12 +52,10 @@ const KEPT_NUNJUCKS_FILTERS = [
   'lower',
   'upper',
   'nl2br',
-  'random',
   'safe',
   'striptags',
   'trim',
   'truncate',
-  'urlencode',
   'urlize',
   'wordcount',
 ];
@@ -76,6 +81,7 @@ export function environmentFor(deps: EnvironmentDeps): NjEnvironment {
   const states = stateFunctions(deps.core.states);
   const time = timeFunctions(deps.zone);
   const registry = registryFunctions(deps.core.devices, deps.registries);
+  const geo = geoFunctions(deps.core.states, deps.home);
   const values: Record<string, Fn> = {
     float,
     int,
@@ -99,8 +105,17 @@ export function environmentFor(deps: EnvironmentDeps): NjEnvironment {
     ...states,
     ...time,
     ...registry,
-    average: MISC_GLOBALS.average as Fn,
-    median: MISC_GLOBALS.median as Fn,
+    ...MATH_FUNCTIONS,
+    ...COLLECTION_FUNCTIONS,
+    ...FUNCTIONAL_FUNCTIONS,
+    ...BYTES_FUNCTIONS,
+    ...STRPTIME_FUNCTIONS,
+    distance: geo.distance as Fn,
+    slugify: MISC_FILTERS.slugify as Fn,
+    md5: MISC_FILTERS.md5 as Fn,
+    sha1: MISC_FILTERS.sha1 as Fn,
+    sha256: MISC_FILTERS.sha256 as Fn,
+    sha512: MISC_FILTERS.sha512 as Fn,
   };
   for (const [name, fn] of Object.entries(both)) {
     env.addGlobal(name, guarded(fn));
@@ -113,8 +128,15 @@ export function environmentFor(deps: EnvironmentDeps): NjEnvironment {
   env.addFilter('max', guarded(minMax('max', false)));
   for (const [name, fn] of Object.entries(MISC_GLOBALS)) env.addGlobal(name, guarded(fn));
   for (const [name, fn] of Object.entries(MISC_FILTERS)) env.addFilter(name, guarded(fn));
+  for (const [name, fn] of Object.entries({ ...MATH_FILTERS, ...FUNCTIONAL_FILTERS, ...BYTES_FILTERS })) env.addFilter(name, guarded(fn));
+  for (const [name, fn] of Object.entries(COLLECTION_GLOBALS)) env.addGlobal(name, guarded(fn));
+  for (const [name, value] of Object.entries(MATH_CONSTANTS)) env.addGlobal(name, value);
+  env.addFilter('items', guarded(items as Fn));
+  env.addGlobal('closest', guarded(geo.closest as Fn));
+  env.addFilter('closest', guarded(geo.closest_filter as Fn));
+  env.addFilter('states', guarded(statesFilter(deps.core.states)));
 
-  const tests: Record<string, Fn> = { ...TESTS };
+  const tests: Record<string, Fn> = { ...TESTS, ...(COLLECTION_TESTS as Record<string, Fn>) };
   tests.is_state = states.is_state as Fn;
   tests.is_state_attr = states.is_state_attr as Fn;
   tests.has_value = states.has_value as Fn;

@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 import { slugify } from '../core/entity-id.js';
 import { setOwn } from '../core/own-keys.js';
-import { readArgs } from './args.js';
 import { fault } from './errors.js';
-import { noDefault, sequenceOf, toFloat } from './functions-values.js';
 import { TemplateObject, templateCallable } from './objects.js';
 import { num, PyFloat, pyFloat } from './py-float.js';
 import { pyRepr, pyStr } from './py-format.js';
@@ -86,28 +84,6 @@ export function setAttr(target: unknown, key: unknown, value: unknown): void {
   target.set(pyStr(key), value);
 }
 
-function numbers(values: unknown[], fn: string): number[] {
-  return values.map((v) => {
-    const f = toFloat(v);
-    if (f === undefined || typeof v === 'boolean') throw noDefault(fn, v);
-    return f;
-  });
-}
-
-function statistic(fn: string, compute: (nums: number[]) => unknown) {
-  return (...args: unknown[]): unknown => {
-    const a = readArgs(fn, args, ['values', 'default']);
-    try {
-      const nums = numbers(sequenceOf(a.values.values, fn), fn);
-      if (nums.length === 0) throw fault('TypeError', `${fn} must have at least one value`);
-      return compute(nums);
-    } catch (err) {
-      if (a.has('default')) return a.values.default;
-      throw err;
-    }
-  };
-}
-
 function hash(algorithm: string) {
   return (value: unknown) => createHash(algorithm).update(pyStr(value)).digest('hex');
 }
@@ -131,12 +107,6 @@ export const MISC_GLOBALS: Readonly<Record<string, (...args: unknown[]) => unkno
       return sep === undefined ? ', ' : pyStr(sep);
     });
   },
-  average: statistic('average', (n) => pyFloat(n.reduce((x, y) => x + y, 0) / n.length)),
-  median: statistic('median', (n) => {
-    const s = [...n].sort((x, y) => x - y);
-    const mid = Math.floor(s.length / 2);
-    return s.length % 2 === 1 ? (s[mid] as number) : pyFloat(((s[mid - 1] as number) + (s[mid] as number)) / 2);
-  }),
   dict: (...args) => {
     const last = args[args.length - 1];
     const out: Record<string, unknown> = {};
@@ -220,8 +190,6 @@ export const MISC_FILTERS: Readonly<Record<string, (...args: unknown[]) => unkno
     const s = slugify(pyStr(v));
     return typeof separator === 'string' ? s.replaceAll('_', separator) : s;
   },
-  base64_encode: (v) => Buffer.from(pyStr(v), 'utf8').toString('base64'),
-  base64_decode: (v) => Buffer.from(pyStr(v), 'base64').toString('utf8'),
   md5: hash('md5'),
   sha1: hash('sha1'),
   sha256: hash('sha256'),

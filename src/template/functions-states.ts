@@ -1,6 +1,6 @@
 import type { StateTable } from '../core/state-table.js';
 import { readArgs } from './args.js';
-import { TemplateObject } from './objects.js';
+import { itemsOfFunction, TemplateObject } from './objects.js';
 import { pyEquals } from './py-ops.js';
 import { step } from './scope.js';
 import { stateOf, TemplateState } from './states.js';
@@ -9,7 +9,7 @@ import { stateOf, TemplateState } from './states.js';
 export function stateFunctions(table: StateTable): Record<string, (...args: unknown[]) => unknown> {
   const stateAttr = (entityId: unknown, name: unknown): unknown => {
     const s = stateOf(table, entityId);
-    if (s === undefined || typeof name !== 'string' || !Object.hasOwn(s.attributes, name)) return null;
+    if (s === undefined || typeof name !== 'string' || !Object.hasOwn(s.attributes, name)) return undefined;
     return s.attributes[name];
   };
   return {
@@ -22,12 +22,13 @@ export function stateFunctions(table: StateTable): Record<string, (...args: unkn
     },
     state_attr: (...args) => {
       const a = readArgs('state_attr', args, ['entity_id', 'name']);
-      return stateAttr(a.values.entity_id, a.values.name);
+      return stateAttr(a.values.entity_id, a.values.name) ?? null;
     },
     is_state_attr: (...args) => {
       const a = readArgs('is_state_attr', args, ['entity_id', 'name', 'value']);
+      // A missing attribute is never equal, not even to None; an attribute that is None is (HA's is_state_attr).
       const value = stateAttr(a.values.entity_id, a.values.name);
-      return value !== null && pyEquals(value, a.values.value);
+      return value !== undefined && pyEquals(value, a.values.value);
     },
     has_value: (...args) => {
       const a = readArgs('has_value', args, ['entity_id']);
@@ -39,7 +40,7 @@ export function stateFunctions(table: StateTable): Record<string, (...args: unkn
 }
 
 /** The entities named, listed or grouped in the arguments, each once, groups opened up, in entity id order. */
-function expand(table: StateTable, args: unknown[]): TemplateState[] {
+export function expand(table: StateTable, args: unknown[]): TemplateState[] {
   const search: unknown[] = [...args];
   const found = new Map<string, TemplateState>();
   const seen = new Set<string>();
@@ -57,6 +58,10 @@ function expand(table: StateTable, args: unknown[]): TemplateState[] {
       continue;
     } else if (item instanceof TemplateObject) {
       search.push(...(item.iterate() ?? []));
+      continue;
+    } else if (typeof item === 'function') {
+      // `states` itself: every entity.
+      search.push(...(itemsOfFunction(item)?.() ?? []));
       continue;
     } else continue;
     const id = entity.entityId;

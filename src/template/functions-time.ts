@@ -1,7 +1,7 @@
 import { readArgs } from './args.js';
 import { PyDateTime, PyTimedelta, type PyZone, UTC_ZONE } from './datetime.js';
 import { fault } from './errors.js';
-import { noDefault, toFloat } from './functions-values.js';
+import { noDefault, toFloat, toInt } from './functions-values.js';
 import { num, pyFloat } from './py-float.js';
 import { pyStr } from './py-format.js';
 import { currentScope } from './scope.js';
@@ -48,6 +48,14 @@ export function timeFunctions(zone: PyZone): Record<string, (...args: unknown[])
   const startOfToday = (): PyDateTime => {
     const today = new PyDateTime(nowUs(), zone).fields;
     return PyDateTime.fromLocal(Date.UTC(today.year, today.month - 1, today.day) * 1000, zone);
+  };
+  /** relative_time and time_since: the age of a past datetime, the value itself otherwise. */
+  const since = (value: unknown, precision: number): unknown => {
+    const now = nowUs();
+    if (!(value instanceof PyDateTime)) return value;
+    const dt = value.zone === undefined ? PyDateTime.fromLocal(value.us, zone) : value;
+    if (now < dt.us) return value;
+    return age((now - dt.us) / 1_000_000, precision);
   };
   return {
     now: () => new PyDateTime(nowUs(), zone),
@@ -108,12 +116,19 @@ export function timeFunctions(zone: PyZone): Record<string, (...args: unknown[])
         n('weeks') * 6.048e11;
       return new PyTimedelta(Math.round(us));
     },
-    relative_time: (value) => {
+    relative_time: (value) => since(value, 1),
+    time_since: (...args) => {
+      const a = readArgs('time_since', args, ['value', 'precision']);
+      return since(a.values.value, toInt(a.values.precision ?? 1) ?? 1);
+    },
+    time_until: (...args) => {
+      const a = readArgs('time_until', args, ['value', 'precision']);
+      const value = a.values.value;
       const now = nowUs();
       if (!(value instanceof PyDateTime)) return value;
       const dt = value.zone === undefined ? PyDateTime.fromLocal(value.us, zone) : value;
-      if (now < dt.us) return value;
-      return age((now - dt.us) / 1_000_000);
+      if (dt.us < now) return value;
+      return age((dt.us - now) / 1_000_000, toInt(a.values.precision ?? 1) ?? 1);
     },
     timestamp_custom: (...args) => {
       const a = readArgs('timestamp_custom', args, ['value', 'format_string', 'local', 'default']);
@@ -145,20 +160,33 @@ function roundHalfEven(x: number): number {
   return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
-/** dt_util.get_age: the largest unit, rounded: `5 seconds`, `1 hour`, `2 days`. */
-export function age(seconds: number): string {
-  const units = ['second', 'minute', 'hour', 'day', 'month'];
-  const factors = [60, 60, 24, 30, 12];
-  let delta = seconds;
-  let rounded = roundHalfEven(delta);
-  let unit = 'year';
-  for (let i = 0; i < factors.length; i++) {
-    if (rounded < (factors[i] as number)) {
-      unit = units[i] as string;
-      break;
+const UNITS: readonly [string, number][] = [
+  ['year', 365 * 86400],
+  ['month', 30 * 86400],
+  ['day', 86400],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+];
+
+/**
+ * dt_util's time string of an age or a time remaining: `precision` units from the largest, the last one
+ * rounded (`1 hour 55 minutes`); precision 0 gives every unit.
+ */
+export function age(seconds: number, precision = 1): string {
+  if (seconds === 0) return '0 seconds';
+  const unit = (n: number, name: string) => (n === 1 ? `1 ${name}` : `${n} ${name}s`);
+  const parts: string[] = [];
+  let rest = seconds;
+  for (const [name, factor] of UNITS) {
+    if (rest < factor) continue;
+    if (parts.length + 1 === precision) {
+      parts.push(unit(roundHalfEven(rest / factor), name));
+      return parts.join(' ');
     }
-    delta /= factors[i] as number;
-    rounded = roundHalfEven(delta);
+    const whole = Math.floor(rest / factor);
+    parts.push(unit(whole, name));
+    rest -= whole * factor;
   }
-  return rounded === 1 ? `1 ${unit}` : `${rounded} ${unit}s`;
+  return parts.join(' ');
 }

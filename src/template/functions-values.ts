@@ -197,8 +197,8 @@ export function attributePath(value: unknown, path: string): unknown {
 
 function jsonReplacer(_key: string, value: unknown): unknown {
   step();
-  if (value instanceof PyDateTime) return value.isoformat();
-  if (value instanceof PyTimedelta || value instanceof TemplateObject) {
+  // HA's to_json leaves datetimes to a default that refuses them, as it refuses every other object.
+  if (value instanceof PyDateTime || value instanceof PyTimedelta || value instanceof TemplateObject) {
     throw fault('TypeError', `Object of type ${value.pyType} is not JSON serializable`);
   }
   if (typeof value === 'number' && !Number.isFinite(value)) return null;
@@ -210,9 +210,30 @@ export function toJson(...args: unknown[]): string {
   const a = readArgs('to_json', args, ['value', 'ensure_ascii', 'pretty_print', 'sort_keys']);
   let value = a.values.value;
   if (a.values.sort_keys === true) value = sortKeys(value);
-  let text = JSON.stringify(value, jsonReplacer, a.values.pretty_print === true ? 2 : undefined) ?? 'null';
-  if (a.values.ensure_ascii === true) text = text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const pretty = a.values.pretty_print === true;
+  let text = JSON.stringify(value, jsonReplacer, pretty ? 2 : undefined) ?? 'null';
+  if (a.values.ensure_ascii === true) {
+    text = text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    // With ensure_ascii HA uses Python's json.dumps, whose separators are `, ` and `: `.
+    if (!pretty) text = spaced(text);
+  }
   return text;
+}
+
+/** Compact JSON with Python's default separators: a space after each `,` and `:` outside strings. */
+function spaced(json: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i] as string;
+    out += c;
+    if (inString) {
+      if (c === '\\') out += json[++i] ?? '';
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === ',' || c === ':') out += ' ';
+  }
+  return out;
 }
 
 function sortKeys(value: unknown): unknown {
@@ -233,9 +254,8 @@ export function fromJson(...args: unknown[]): unknown {
   }
 }
 
-/** is_number: a finite float() and not a bool, as Home Assistant's. */
+/** is_number: float() works and is finite, as Home Assistant's (a bool is a number in Python). */
 export function isNumber(value: unknown): boolean {
-  if (typeof value === 'boolean') return false;
   const f = toFloat(value);
   return f !== undefined && Number.isFinite(f);
 }

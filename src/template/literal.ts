@@ -53,6 +53,11 @@ class Reader {
       if (word === 'True') return true;
       if (word === 'False') return false;
       if (word === 'None') return null;
+      // literal_eval reads set() as the empty set.
+      if (word === 'set' && this.s.startsWith('()', this.i)) {
+        this.i += 2;
+        return [];
+      }
       throw FAIL;
     }
     const num = /^(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?/.exec(this.s.slice(this.i))?.[0];
@@ -98,6 +103,8 @@ class Reader {
         setOwn(out, String(key), v);
       } else {
         if (isSet === false) throw FAIL;
+        // A set cannot hold a dict (unhashable): `{{}}` stays text.
+        if (typeof key === 'object' && key !== null && !Array.isArray(key)) throw FAIL;
         isSet = true;
         set.push(key);
       }

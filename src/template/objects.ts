@@ -51,6 +51,18 @@ export function isTemplateCallable(fn: unknown): boolean {
   return typeof fn === 'function' && callables.has(fn);
 }
 
+const macros = new WeakSet<object>();
+
+/** A template's own macro (made by nunjucks' runtime, registered by the sandbox): callable like hearth's functions. */
+export function markMacro(fn: object): void {
+  macros.add(fn);
+}
+
+/** Whether a template may call this: hearth's registered functions and the template's macros. */
+export function isCallableFromTemplate(fn: unknown): boolean {
+  return typeof fn === 'function' && (callables.has(fn) || macros.has(fn));
+}
+
 /**
  * A callable that also has attributes and can be iterated, as Home Assistant's `states` is: `states('x')`,
  * `states.sensor`, `for s in states`.

@@ -21,7 +21,10 @@ interface ParserInstance {
   expect(type: string): Token;
   fail(message: string, lineno?: number, colno?: number): never;
   parseExpression(): NjNode;
-  parseSignature(): NjNode;
+  parseSignature(tolerant?: boolean, noParens?: boolean): NjNode;
+  parseStatement(): NjNode | null;
+  advanceAfterBlockEnd(name?: string): Token;
+  skipValue(type: string, value: string): boolean;
   parseCompare(): NjNode;
   parsePrimary(noPostfix?: boolean): NjNode;
   skipSymbol(value: string): boolean;
@@ -31,19 +34,83 @@ interface ParserInstance {
 type NodeClass = new (lineno: number, colno: number, ...fields: unknown[]) => NjNode;
 
 type ParserClass = new (tokens: unknown) => ParserInstance;
-type Nodes = Record<'FunCall' | 'LookupVal' | 'Literal' | 'Filter' | 'Symbol' | 'NodeList' | 'Is' | 'Not', NodeClass>;
+type Nodes = Record<
+  | 'FunCall'
+  | 'LookupVal'
+  | 'Literal'
+  | 'Filter'
+  | 'Symbol'
+  | 'NodeList'
+  | 'Is'
+  | 'Not'
+  | 'KeywordArgs'
+  | 'Pair'
+  | 'Output'
+  | 'Group'
+  | 'Array'
+  | 'Dict',
+  NodeClass
+> & {
+  readonly Node: { extend(name: string, props: { fields: string[] }): NodeClass };
+};
 type Lexer = { lex(src: string, opts: unknown): unknown };
+
+/** The tokenizer's state the brace counting reads (nunjucks' Tokenizer). */
+interface Tokenizer {
+  in_code: boolean;
+  readonly str: string;
+  readonly index: number;
+  readonly lineno: number;
+  readonly colno: number;
+  forward(): void;
+  nextToken(): Token | null;
+}
 
 const require = createRequire(import.meta.url);
 let loaded: { readonly Parser: ParserClass; readonly lexer: Lexer } | undefined;
 
+/** `{% break %}`, `{% continue %}` (compiled by compile.ts) and the star argument of `f(*args)`. */
+let extraNodes: { Break: NodeClass; Continue: NodeClass; Star: NodeClass } | undefined;
+
 /** The parser and lexer, defined on the first parse: nunjucks is loaded only then (see nunjucks.ts). */
 function hearthParser(): { readonly Parser: ParserClass; readonly lexer: Lexer } {
-  loaded ??= {
-    Parser: defineParser((require('nunjucks/src/parser.js') as { Parser: ParserClass }).Parser, require('nunjucks/src/nodes.js') as Nodes),
-    lexer: require('nunjucks/src/lexer.js') as Lexer,
-  };
+  if (loaded === undefined) {
+    const nodes = require('nunjucks/src/nodes.js') as Nodes;
+    extraNodes = {
+      Break: nodes.Node.extend('Break', { fields: [] }),
+      Continue: nodes.Node.extend('Continue', { fields: [] }),
+      Star: nodes.Node.extend('Star', { fields: ['target'] }),
+    };
+    loaded = {
+      Parser: defineParser((require('nunjucks/src/parser.js') as { Parser: ParserClass }).Parser, nodes),
+      lexer: require('nunjucks/src/lexer.js') as Lexer,
+    };
+  }
   return loaded;
+}
+
+/**
+ * Jinja's lexer counts braces: in `{{ {"a": {"b": 1}} }}` the `}}` after 1 closes two dicts, not the tag.
+ * nunjucks' ends the tag at the first `}}`; inside an open `{` a `}` is a brace here.
+ */
+function countingBraces(tokens: Tokenizer): Tokenizer {
+  const next = tokens.nextToken.bind(tokens);
+  let depth = 0;
+  const counted = (): Token | null => {
+    if (tokens.in_code && depth > 0 && tokens.str.charAt(tokens.index) === '}') {
+      const { lineno, colno } = tokens;
+      tokens.forward();
+      depth--;
+      return { type: 'right-curly', value: '}', lineno, colno };
+    }
+    const tok = next();
+    if (tok?.type === 'left-curly') depth++;
+    else if (tok?.type === 'right-curly') depth = Math.max(0, depth - 1);
+    else if (tok?.type === 'variable-end' || tok?.type === 'block-end') depth = 0;
+    return tok;
+  };
+  tokens.nextToken = counted;
+  return tokens;
 }
 
 /** Words that end an expression rather than start a test's argument (`x is defined and y`). */
@@ -80,6 +147,92 @@ function defineParser(Parser: ParserClass, nodes: Nodes): ParserClass {
       } else test = this.parseCompare();
       node = new nodes.Is(node.lineno, node.colno, node, test);
       return not ? new nodes.Not(node.lineno, node.colno, node) : node;
+    }
+
+    /** Jinja's loop controls and `{% do %}`; everything else as nunjucks parses it. */
+    override parseStatement(): NjNode | null {
+      const tok = this.peekToken();
+      if (tok?.type === 'symbol' && (tok.value === 'break' || tok.value === 'continue' || tok.value === 'do')) {
+        this.nextToken();
+        if (tok.value === 'do') {
+          const expr = this.parseExpression();
+          this.advanceAfterBlockEnd(tok.value);
+          // An output of nothing: `{{ expr | __discard }}`.
+          const args = new nodes.NodeList(tok.lineno, tok.colno, [expr]);
+          const discard = new nodes.Filter(tok.lineno, tok.colno, new nodes.Symbol(tok.lineno, tok.colno, '__discard'), args);
+          return new nodes.Output(tok.lineno, tok.colno, [discard]);
+        }
+        this.advanceAfterBlockEnd(tok.value);
+        const made = extraNodes as NonNullable<typeof extraNodes>;
+        return new (tok.value === 'break' ? made.Break : made.Continue)(tok.lineno, tok.colno);
+      }
+      return super.parseStatement();
+    }
+
+    /** Call arguments as Jinja reads them: a trailing comma is allowed, and `*args` spreads a sequence. */
+    override parseSignature(tolerant?: boolean, noParens?: boolean): NjNode {
+      if (noParens === true || this.peekToken()?.type !== 'left-paren') return super.parseSignature(tolerant, noParens);
+      const open = this.nextToken() as Token;
+      const args = new nodes.NodeList(open.lineno, open.colno, []);
+      const kwargs = new nodes.KeywordArgs(open.lineno, open.colno, []);
+      for (;;) {
+        const tok = this.peekToken();
+        if (tok === null) this.fail("unexpected end of template, expected ')'", open.lineno, open.colno);
+        if (tok.type === 'right-paren') {
+          this.nextToken();
+          break;
+        }
+        if ((args.children?.length ?? 0) + (kwargs.children?.length ?? 0) > 0 && !this.skip('comma'))
+          this.fail(`expected token ',', got '${tok.value}'`, tok.lineno, tok.colno);
+        if (this.peekToken()?.type === 'right-paren') continue;
+        const star = this.peekToken();
+        if (star?.type === 'operator' && star.value === '*') {
+          this.nextToken();
+          const made = extraNodes as NonNullable<typeof extraNodes>;
+          (args.children as NjNode[]).push(new made.Star(star.lineno, star.colno, this.parseExpression()));
+          continue;
+        }
+        const arg = this.parseExpression();
+        if (this.skipValue('operator', '='))
+          (kwargs.children as NjNode[]).push(new nodes.Pair(arg.lineno, arg.colno, arg, this.parseExpression()));
+        else (args.children as NjNode[]).push(arg);
+      }
+      if ((kwargs.children?.length ?? 0) > 0) (args.children as NjNode[]).push(kwargs);
+      return args;
+    }
+
+    /**
+     * Lists, dicts and parenthesised groups as Jinja reads them: a trailing comma is allowed (`[1, 2,]`), and
+     * `(x,)` is a one-item tuple.
+     */
+    parseAggregate(): NjNode | null {
+      const open = this.nextToken();
+      const kind = open === null ? undefined : { 'left-paren': 'Group', 'left-bracket': 'Array', 'left-curly': 'Dict' }[open.type];
+      if (open === null || kind === undefined) return null;
+      const node = new nodes[kind as 'Group' | 'Array' | 'Dict'](open.lineno, open.colno, []);
+      const children = node.children as NjNode[];
+      for (;;) {
+        const type = this.peekToken()?.type;
+        if (type === 'right-paren' || type === 'right-bracket' || type === 'right-curly') {
+          this.nextToken();
+          break;
+        }
+        if (children.length > 0) {
+          if (!this.skip('comma')) this.fail('parseAggregate: expected comma after expression', open.lineno, open.colno);
+          const after = this.peekToken()?.type;
+          if (after === 'right-paren' || after === 'right-bracket' || after === 'right-curly') {
+            if (kind === 'Group') (node as unknown as { trailingComma: boolean }).trailingComma = true;
+            continue;
+          }
+        }
+        if (kind === 'Dict') {
+          const key = this.parsePrimary();
+          if (!this.skip('colon')) this.fail('parseAggregate: expected colon after dict key', open.lineno, open.colno);
+          const value = this.parseExpression();
+          children.push(new nodes.Pair(key.lineno, key.colno, key, value));
+        } else children.push(this.parseExpression());
+      }
+      return node;
     }
 
     /** A float literal with a whole value (`2.0`) stays a float, as Python's does: it reads as `2 | float`. */
@@ -136,5 +289,5 @@ function defineParser(Parser: ParserClass, nodes: Nodes): ParserClass {
 /** Parses a template into nunjucks' tree. */
 export function parseTemplate(source: string): NjNode {
   const { Parser, lexer } = hearthParser();
-  return new Parser(lexer.lex(source, {})).parseAsRoot();
+  return new Parser(countingBraces(lexer.lex(source, {}) as Tokenizer)).parseAsRoot();
 }

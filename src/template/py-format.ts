@@ -1,5 +1,6 @@
 import { isSafeString } from './nunjucks.js';
 import { isPlainObject, TemplateObject } from './objects.js';
+import { PySet, PyTuple } from './py-collections.js';
 import { PyFloat } from './py-float.js';
 import { step } from './scope.js';
 
@@ -65,6 +66,8 @@ export function pyRepr(value: unknown): string {
       break;
   }
   if (value === null) return 'None';
+  if (value instanceof PyTuple) return value.length === 1 ? `(${pyRepr(value[0])},)` : `(${[...value].map(pyRepr).join(', ')})`;
+  if (value instanceof PySet) return value.length === 0 ? 'set()' : `{${[...value].map(pyRepr).join(', ')}}`;
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
   if (value instanceof TemplateObject) return value.pyRepr();
   if (isSafeString(value)) return pyStringRepr(value.val);
@@ -83,6 +86,8 @@ export function pyTypeName(value: unknown): string {
   if (typeof value === 'boolean') return 'bool';
   if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
   if (typeof value === 'string' || isSafeString(value)) return 'str';
+  if (value instanceof PyTuple) return 'tuple';
+  if (value instanceof PySet) return 'set';
   if (Array.isArray(value)) return 'list';
   if (value instanceof TemplateObject) return value.pyType;
   if (typeof value === 'function') return 'function';

@@ -1,8 +1,11 @@
 import { fault } from './errors.js';
 import { FORBIDDEN_NAMES, NODE_GLOBALS } from './forbidden.js';
+import { unpack } from './functions-collections.js';
 import { setAttr } from './functions-misc.js';
+import { iterationItems } from './iterate.js';
 import { isSafeString, type NjContext, type NjFrame, nj } from './nunjucks.js';
-import { attributeHostOf, isPlainObject, isTemplateCallable, itemsOfFunction, TemplateObject, templateCallable } from './objects.js';
+import { attributeHostOf, isCallableFromTemplate, isPlainObject, markMacro, TemplateObject, templateCallable } from './objects.js';
+import { tupleOf } from './py-collections.js';
 import { pyStr, pyTruthy, pyTypeName } from './py-format.js';
 import { pyMethod } from './py-methods.js';
 import { add, compare, concat, contains, div, floorDiv, mod, mul, neg, pow, sub } from './py-ops.js';
@@ -84,15 +87,19 @@ function contextOrFrameLookup(context: NjContext, frame: NjFrame, name: string):
   return missing(`'${name}' is undefined`);
 }
 
-const macros = new WeakSet<object>();
-
 function callWrap(fn: unknown, name: string, _context: NjContext, args: unknown[]): unknown {
   step();
   if (fn === undefined || fn === null) throw fault('UndefinedError', currentScope()?.lastMissing ?? `'${name}' is undefined`);
   if (typeof fn !== 'function') throw fault('TypeError', `'${pyTypeName(fn)}' object is not callable`);
-  if (!isTemplateCallable(fn) && !macros.has(fn)) throw fault('SecurityError', `'${name}' cannot be called from a template`);
-  for (const arg of args) if (typeof arg === 'string') checkStringSize(arg);
-  return (fn as (...a: unknown[]) => unknown).apply(undefined, args);
+  if (!isCallableFromTemplate(fn)) throw fault('SecurityError', `'${name}' cannot be called from a template`);
+  const spread = args.some((arg) => arg instanceof StarArgs) ? args.flatMap((arg) => (arg instanceof StarArgs ? arg.items : [arg])) : args;
+  for (const arg of spread) if (typeof arg === 'string') checkStringSize(arg);
+  return (fn as (...a: unknown[]) => unknown).apply(undefined, spread);
+}
+
+/** `*value` in a call's arguments: its items, spread by callWrap. */
+class StarArgs {
+  constructor(readonly items: readonly unknown[]) {}
 }
 
 function suppressValue(value: unknown): string {
@@ -107,30 +114,6 @@ function suppressValue(value: unknown): string {
     }
   }
   return text;
-}
-
-/** What `for x in value` iterates: Python's items (a string's characters, a dict's keys). */
-export function iterationItems(value: unknown): unknown {
-  if (value === undefined || value === null) {
-    if (value === undefined && currentScope()?.strict === true) throw undefinedFault();
-    if (value === null) throw fault('TypeError', "'NoneType' object is not iterable");
-    return value;
-  }
-  if (Array.isArray(value)) return value;
-  if (typeof value === 'function') {
-    const items = itemsOfFunction(value);
-    if (items !== undefined) return items();
-    throw fault('TypeError', "'function' object is not iterable");
-  }
-  if (value instanceof TemplateObject) {
-    const items = value.iterate();
-    if (items !== undefined) return items;
-    throw fault('TypeError', `'${value.pyType}' object is not iterable`);
-  }
-  if (typeof value === 'string') return [...value];
-  if (isSafeString(value)) return [...value.val];
-  if (isPlainObject(value)) return Object.keys(value);
-  throw fault('TypeError', `'${pyTypeName(value)}' object is not iterable`);
 }
 
 function fromIterator(value: unknown): unknown {
@@ -166,6 +149,21 @@ export function installSandbox(): void {
     neg,
     concat,
     compare,
+    tuple: (items: unknown[]) => tupleOf(items),
+    dictKey: (key: unknown) => {
+      if (key === undefined) throw undefinedFault();
+      const text = typeof key === 'string' ? key : pyStr(key);
+      if (FORBIDDEN_NAMES.has(text)) refuse(text);
+      return text;
+    },
+    unpack: (value: unknown, count: number) => {
+      step();
+      return unpack(value, count);
+    },
+    star: (value: unknown) => {
+      const items = iterationItems(value);
+      return new StarArgs(Array.isArray(items) ? items : []);
+    },
     truthy: (value: unknown) => {
       if (value === undefined && currentScope()?.strict === true) throw undefinedFault();
       return pyTruthy(value);
@@ -179,7 +177,7 @@ export function installSandbox(): void {
   const makeMacro = runtime.makeMacro as (...a: unknown[]) => object;
   runtime.makeMacro = (...a: unknown[]) => {
     const macro = makeMacro(...a);
-    macros.add(macro);
+    markMacro(macro);
     return macro;
   };
   const frameSet = runtime.Frame.prototype.set;
@@ -192,4 +190,4 @@ export function installSandbox(): void {
   };
 }
 
-export { FORBIDDEN_NAMES, NODE_GLOBALS, templateCallable };
+export { FORBIDDEN_NAMES, iterationItems, NODE_GLOBALS, templateCallable };

@@ -1,12 +1,12 @@
-import { isValidDomain } from '../core/entity-id.js';
+import { isValidDomain, isValidEntityId } from '../core/entity-id.js';
 import type { State } from '../core/state.js';
 import type { StateTable } from '../core/state-table.js';
 import { readArgs } from './args.js';
 import { PyDateTime, UTC_ZONE } from './datetime.js';
 import { fault } from './errors.js';
 import { callableWithAttributes, TemplateObject } from './objects.js';
-import { pyRepr } from './py-format.js';
-import { currentScope, step } from './scope.js';
+import { pyRepr, pyTypeName } from './py-format.js';
+import { currentScope, step, undefinedFault } from './scope.js';
 
 /**
  * `states` as Home Assistant's templates see it: `states('sensor.x')`, `states.sensor.x.state`,
@@ -106,6 +106,7 @@ export class DomainStates extends TemplateObject {
 
   getAttr(objectId: string): unknown {
     const entityId = `${this.domain}.${objectId}`;
+    if (!isValidEntityId(entityId)) throw fault('TemplateRuntimeError', `Invalid entity ID '${entityId}'`);
     track('entity', entityId);
     const s = this.table.get(entityId);
     return s === undefined ? null : TemplateState.of(s);
@@ -147,17 +148,28 @@ export function stateOf(table: StateTable, entityId: unknown): State | undefined
 /** Attribute names of `states` that are never domains (Home Assistant's _RESERVED_NAMES). */
 const RESERVED = new Set(['contextfunction', 'evalcontextfunction', 'environmentfunction', 'jinja_pass_arg']);
 
-/** The `states` global: callable, with a domain per attribute, iterable over every entity. */
-export function statesGlobal(table: StateTable): (...args: unknown[]) => unknown {
-  const call = (...args: unknown[]): unknown => {
+/** `states('sensor.x')` and `'sensor.x' | states`: the state text, 'unknown' for no such entity. */
+export function statesFilter(table: StateTable): (...args: unknown[]) => unknown {
+  return (...args: unknown[]): unknown => {
     const a = readArgs('states', args, ['entity_id', 'rounded', 'with_unit']);
-    const s = stateOf(table, a.values.entity_id);
+    const id = a.values.entity_id;
+    // HA checks the entity id as a string: an undefined variable or a number is an error, not 'unknown'.
+    if (id === undefined) throw undefinedFault();
+    if (typeof id !== 'string' && !(id instanceof TemplateState))
+      throw fault('TypeError', `expected string or bytes-like object, got '${pyTypeName(id)}'`);
+    const s = stateOf(table, id);
     if (s === undefined) return 'unknown';
     if (a.values.with_unit === true) return TemplateState.of(s).getAttr('state_with_unit');
     return s.state;
   };
+}
+
+/** The `states` global: callable, with a domain per attribute, iterable over every entity. */
+export function statesGlobal(table: StateTable): (...args: unknown[]) => unknown {
+  const call = statesFilter(table);
   const attr = (name: string): unknown => {
     if (name.includes('.')) {
+      if (!isValidEntityId(name)) throw fault('TemplateRuntimeError', `Invalid entity ID '${name}'`);
       const s = stateOf(table, name);
       return s === undefined ? null : TemplateState.of(s);
     }

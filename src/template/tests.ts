@@ -1,6 +1,8 @@
 import { PyDateTime } from './datetime.js';
+import { PyBytes } from './functions-bytes.js';
 import { regexMatch, regexSearch } from './functions-text.js';
 import { isNumber } from './functions-values.js';
+import { isSafeString } from './nunjucks.js';
 import { isPlainObject, TemplateObject } from './objects.js';
 import { isFloat, num, PyFloat } from './py-float.js';
 import { pyTruthy } from './py-format.js';
@@ -58,4 +60,5 @@ export const TESTS: Readonly<Record<string, (value: unknown, ...args: unknown[])
   match: (v, pattern, ignorecase) => regexMatch(v, pattern, ignorecase),
   search: (v, pattern, ignorecase) => regexSearch(v, pattern, ignorecase),
   is_number: (v) => isNumber(v),
+  string_like: (v) => typeof v === 'string' || isSafeString(v) || v instanceof PyBytes,
 };

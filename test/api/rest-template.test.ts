@@ -49,7 +49,7 @@ t.test('POST /api/template answers 400 with a message for a template that fails 
   t.equal(syntax.status, 400);
   t.equal(
     syntax.body.message,
-    'Error rendering template: TemplateSyntaxError: unexpected token: * (template "POST /api/template", line 1, column 7)',
+    `Error rendering template: TemplateSyntaxError: unexpected '*' (template "POST /api/template", line 1, column 7)`,
   );
   const undefinedName = await ask({ template: '{{ nope.x }}' });
   t.match(undefinedName.body.message, /^Error rendering template: UndefinedError: 'nope' is undefined/);

@@ -68,7 +68,7 @@ t.test('render_template errors: template_error, report_errors, strict, timeout, 
   const syntax = await renderTemplate(client, { template: '{{ 1 +* }}' });
   t.same(syntax.reply.error, {
     code: 'template_error',
-    message: 'TemplateSyntaxError: unexpected token: * (template "render_template", line 1, column 7)',
+    message: `TemplateSyntaxError: unexpected '*' (template "render_template", line 1, column 7)`,
   });
   const escaped = await renderTemplate(client, { template: "{{ ''.constructor.constructor('return process')() }}" });
   t.match((escaped.reply.error as { message: string }).message, /^SecurityError: access to 'constructor' is not allowed/);

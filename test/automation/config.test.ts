@@ -157,10 +157,10 @@ scene:
     t.same(refused, [
       "automation[0].triggers[0].value_template: is required: expected a template, e.g. \"{{ is_state('sun.sun', 'above_horizon') }}\"",
       'automation[0].triggers[1].entity_id: a template is not allowed here: this key takes a fixed value',
-      'automation[0].conditions[0].value_template: invalid template: TemplateSyntaxError: unexpected token: }}',
-      'automation[0].actions[0].data.brightness: invalid template: TemplateSyntaxError: unexpected token: %}',
+      "automation[0].conditions[0].value_template: invalid template: TemplateSyntaxError: unexpected 'end of print statement' (line 1, column 36 of the template)",
+      "automation[0].actions[0].data.brightness: invalid template: TemplateSyntaxError: Expected an expression, got 'end of statement block' (line 1, column 7 of the template)",
       'automation[0].actions[1].event: a template is not allowed here: this key takes a fixed value',
-      'automation[0].actions[2].delay: invalid template: TemplateSyntaxError: expected variable end',
+      "automation[0].actions[2].delay: invalid template: TemplateSyntaxError: unexpected end of template, expected 'end of print statement'. (line 1, column 6 of the template)",
       'scene[0].entities.light.x: a template is not allowed here: this key takes a fixed value',
     ]);
   },

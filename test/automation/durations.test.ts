@@ -180,8 +180,8 @@ automation:
         timeout: { seconds: "{% if %}" }
 `),
     [
-      'automation[0].triggers[0].for: invalid template: TemplateSyntaxError: expected variable end',
-      'automation[0].actions[0].timeout.seconds: invalid template: TemplateSyntaxError: unexpected token: %}',
+      "automation[0].triggers[0].for: invalid template: TemplateSyntaxError: unexpected end of template, expected 'end of print statement'. (line 1, column 6 of the template)",
+      "automation[0].actions[0].timeout.seconds: invalid template: TemplateSyntaxError: Expected an expression, got 'end of statement block' (line 1, column 7 of the template)",
     ],
   );
 });

@@ -183,7 +183,7 @@ script:
       'script.x.sequence[2].repeat.for_each: expected a list of items or a template giving one, got number 3',
       'script.x.sequence[3].repeat.sequence[0].delay: "soon" is not a duration: expected seconds (a number), "HH:MM:SS", or a mapping of days/hours/minutes/seconds/milliseconds',
       'script.x.sequence[3].repeat.colour: unknown option; allowed: count, for_each, sequence, until, while',
-      'script.x.sequence[4].repeat.for_each: invalid template: TemplateSyntaxError: parseAggregate: expected comma after expression',
+      "script.x.sequence[4].repeat.for_each: invalid template: TemplateSyntaxError: unexpected '}', expected ']' (line 1, column 7 of the template)",
       'script.x.sequence[5].repeat: expected a mapping (key: value), got number 3',
     ],
   );

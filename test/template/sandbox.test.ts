@@ -143,3 +143,48 @@ t.test('big values built from shared parts are bounded too', async (t) => {
     /^ERR OutputTooLarge: a list of \d+ items is over the limit/,
   );
 });
+
+t.test("HA's newer helpers lead nowhere either: tuples, sets, bytes, versions, apply, as_function, *args, dict keys", async (t) => {
+  const f = engineFixture();
+  const code = canaryCode();
+  const attempts: readonly string[] = [
+    `{{ (1, 2).constructor.constructor("${code}")() }}`,
+    `{{ set([1]).__proto__ }}`,
+    `{{ tuple([1]).constructor }}`,
+    `{{ (zip([1], [2]) | first).constructor }}`,
+    `{{ ('0a' | from_hex).constructor }}`,
+    `{{ version('1.0').constructor }}`,
+    `{{ apply(1, range.constructor) }}`,
+    `{{ apply("${code}", range['constructor']) }}`,
+    `{{ apply(1, 'not callable') }}`,
+    `{% macro m(r) %}{% do r(1) %}{% endmacro %}{{ (m | as_function).constructor }}`,
+    `{{ ('x' | as_function)() }}`,
+    `{{ {('__pro' ~ 'to__'): {'polluted': 1}} }}`,
+    `{{ {('constr' ~ 'uctor'): 1} }}`,
+    `{% set a, constructor = [1, 2] %}`,
+    `{% set a, b = [range, 1] %}{{ a.constructor("${code}")() }}`,
+    `{{ range(*['constructor']) }}{{ range.constructor(*["${code}"])() }}`,
+    `{{ zip.constructor }}`,
+    `{{ pack.constructor }}`,
+    `{{ e.constructor }}`,
+    `{% do range.constructor("${code}")() %}`,
+  ];
+  for (const attempt of attempts) t.match(f.render(attempt), /^ERR [A-Za-z]+Error: /, attempt);
+  t.equal((globalThis as Record<string, unknown>)[CANARY], undefined, 'no attempt ran code');
+  t.equal(({} as Record<string, unknown>).polluted, undefined, 'no prototype was polluted');
+});
+
+t.test('the new loops and builders are bounded by the time and size limits', async (t) => {
+  const f = engineFixture({ renderMs: 100, stringChars: 5000 });
+  t.match(f.render('{% for a in range(100000) %}{% for b in range(100000) %}{% continue %}{% endfor %}{% endfor %}'), /^ERR TimeoutError/);
+  const g = engineFixture({ renderMs: 100 });
+  t.match(g.render('{% set x = [1] * 100000 %}{% set y = [x] * 1000 %}{{ flatten(y) | length }}'), /^ERR (TimeoutError|OutputTooLarge)/);
+  t.match(f.render('{% set x = range(100000) | list %}{{ zip(x, x, x) | length }}{{ zip(x, x) | list | length }}'), /TimeoutError|^\d+/);
+  t.match(
+    g.render("{% set x = ['a10'] * 100000 %}{{ natural_sort(x) | length }}{{ natural_sort(x) | length }}"),
+    /^ERR (TimeoutError|OutputTooLarge)/,
+  );
+  t.match(f.render("{{ 'ab' * 3000 }}"), /^ERR OutputTooLarge/);
+  t.match(f.render("{{ 1 | pack('>100000I') }}"), /^None$/, 'a format beyond 64 items of a kind is refused (None, as a bad format)');
+  t.match(f.render('{{ range(100001) | count }}'), /Range too big/);
+});
