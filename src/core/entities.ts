@@ -33,6 +33,8 @@ export interface EntityInit<P, D = unknown> {
   readonly data?: D;
   /** Home Assistant's entity_category for a new registry entry: settings (`config`) or readings about the device itself (`diagnostic`). */
   readonly entityCategory?: 'config' | 'diagnostic';
+  /** false: a new registry entry starts disabled by its integration (Home Assistant's entity_registry_enabled_default). */
+  readonly enabledByDefault?: boolean;
 }
 
 /** How the entity registry says an entity being added should appear. */

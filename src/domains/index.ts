@@ -25,6 +25,7 @@ import { scriptDomain } from './script.js';
 import { selectDomain } from './select.js';
 import { sensorDomain } from './sensor.js';
 import { switchDomain } from './switch.js';
+import { textDomain } from './text.js';
 import { timerDomain } from './timer.js';
 import { vacuumDomain } from './vacuum.js';
 
@@ -61,6 +62,7 @@ export const DOMAINS: readonly Domain[] = [
   buttonDomain,
   numberDomain,
   selectDomain,
+  textDomain,
   automationDomain,
   scriptDomain,
   sceneDomain,

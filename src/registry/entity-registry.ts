@@ -164,8 +164,8 @@ export class EntityRegistry implements EntityRegistryHook {
         original_name: null,
         original_icon: null,
         original_device_class: null,
-        // An entity of a disabled device starts disabled, as in Home Assistant.
-        disabled_by: device?.disabled_by ? 'device' : null,
+        // An entity of a disabled device starts disabled, as in Home Assistant; so does one its integration leaves off.
+        disabled_by: device?.disabled_by ? 'device' : init.enabledByDefault === false ? 'integration' : null,
         hidden_by: null,
         entity_category: init.entityCategory ?? null,
         created_at: now,

@@ -15,7 +15,14 @@ t.test('an IKEA LED1545G12 bulb is a colour-temperature light with its range, ef
   t.ok(bulb.supported);
   t.same(
     bulb.entities.map((e) => e.id),
-    ['light.living_room_bulb', 'sensor.living_room_bulb_linkquality'],
+    [
+      'light.living_room_bulb',
+      'select.living_room_bulb_effect',
+      'select.living_room_bulb_power_on_behavior',
+      'sensor.living_room_bulb_color_options',
+      'button.living_room_bulb_identify',
+      'sensor.living_room_bulb_linkquality',
+    ],
   );
   t.same(attrs(bed, 'light.living_room_bulb'), {
     effect_list: ['blink', 'breathe', 'okay', 'channel_change', 'finish_effect', 'stop_effect'],
