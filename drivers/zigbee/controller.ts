@@ -55,7 +55,7 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
   private controller: Controller | undefined;
   private herdsman: Herdsman | undefined;
   private network: StoredNetwork | undefined;
-  private readonly scheduler: Scheduler;
+  readonly scheduler: Scheduler;
   private failures = 0;
   private failing = false;
   private stopped = false;
@@ -221,7 +221,11 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
     controller.on('deviceJoined', (e) => current() && this.devices.joined(e.device));
     controller.on('deviceInterview', (e) => current() && this.devices.interviewed(e.device, e.status));
     controller.on('deviceLeave', (e) => current() && this.devices.left(e.ieeeAddr, 'left'));
-    controller.on('deviceAnnounce', (e) => current() && this.availability.seen(e.device.ieeeAddr));
+    controller.on('deviceAnnounce', (e) => {
+      if (!current()) return;
+      this.availability.seen(e.device.ieeeAddr);
+      void this.devices.configureSoon(e.device);
+    });
     controller.on('lastSeenChanged', (e) => current() && this.availability.seen(e.device.ieeeAddr));
     controller.on('message', (e) => current() && this.devices.message(e));
   }

@@ -261,21 +261,21 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     if (!this.removed) this.view.setAvailable(available);
   }
 
+  get configurable(): boolean {
+    return this.definition?.configure !== undefined;
+  }
+
+  get definitionVersion(): string | undefined {
+    return this.definition?.version;
+  }
+
   async configure(): Promise<void> {
     const definition = this.definition;
     if (definition?.configure === undefined || this.removed) return;
-    try {
-      const coordinator = await coordinatorEndpoint();
-      if (coordinator === undefined) throw new Error('the coordinator has no endpoint');
-      await definition.configure(this.device, coordinator, definition);
-      this.log.info(`configured ${this.name} (${definition.model})`);
-    } catch (err) {
-      this.log.error(
-        { err },
-        `configuring ${templateText(`${this.name} (${this.ieee}, ${definition.model})`)} failed: %s`,
-        err instanceof Error ? err.message : String(err),
-      );
-    }
+    const coordinator = await coordinatorEndpoint();
+    if (coordinator === undefined) throw new Error('the coordinator has no endpoint');
+    await definition.configure(this.device, coordinator, definition);
+    this.log.info(`configured ${templateText(`${this.name} (${definition.model})`)}`);
   }
 
   rename(name: string): void {

@@ -160,18 +160,17 @@ export function registerZigbeeServices(driver: ZigbeeHost): void {
     handler: (call) =>
       withController(driver, async (controller) => {
         const device = findDevice(driver, controller, text(call, 'ieee_address'));
-        const entities = driver.devices.get(device.ieeeAddr);
-        if (entities === undefined)
+        if (driver.devices.get(device.ieeeAddr) === undefined)
           throw new HubError(
             'service_validation',
             `device ${driver.devices.nameOf(device.ieeeAddr)} has not finished its interview; it cannot be configured yet`,
           );
         try {
-          await entities.configure();
+          await driver.devices.configure(device);
         } catch (err) {
           throw new HubError(
             'hub_error',
-            `configuring ${driver.devices.nameOf(device.ieeeAddr)} failed: ${String(err)} (a battery device may need a button press to wake up)`,
+            `configuring ${driver.devices.nameOf(device.ieeeAddr)} failed: ${err instanceof Error ? err.message : String(err)} (a battery device may need a button press to wake up)`,
           );
         }
       }),

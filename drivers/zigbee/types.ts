@@ -34,7 +34,11 @@ export interface DeviceEntities {
   handleMessage(message: ZigbeeMessage): void;
   /** The network's view: false when the device timed out or the adapter is gone (every entity unavailable). */
   setAvailable(available: boolean): void;
-  /** Runs the definition's configure (binds and reporting), for pairing and `zigbee.reconfigure_device`. */
+  /** The definition has a configure step (binds, reporting, reads of divisors). */
+  readonly configurable: boolean;
+  /** The definition's version, kept in the device's meta once configured (zigbee2mqtt's `configured`). */
+  readonly definitionVersion: string | undefined;
+  /** Runs the definition's configure once; throws its failure (drivers/zigbee/configurer.ts retries). */
   configure(): Promise<void>;
   /** The user renamed the device: entity names follow (entity ids stay, as Home Assistant keeps them). */
   rename(name: string): void;
