@@ -87,7 +87,8 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
       scheduler: this.scheduler,
       log: ctx.log,
       ping: (ieee) => this.ping(ieee),
-      changed: (ieee, available) => this.devices.get(ieee)?.setAvailable(available && this.connected),
+      changed: (ieee, available) =>
+        this.connected ? this.devices.get(ieee)?.setAvailable(available) : this.devices.get(ieee)?.setAvailable(false, this.adapterGone),
     });
     this.devices = new DeviceSet(this, options.factory, {
       ctx,
@@ -108,6 +109,10 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
   /** What the stick is, for messages: "zstack on /dev/ttyACM0". */
   get adapterLabel(): string {
     return `${this.config.adapter ?? this.network?.adapter ?? 'auto-detected'} on ${this.config.port ?? this.network?.port ?? 'the auto-detected port'}`;
+  }
+
+  get adapterGone(): string {
+    return `the Zigbee adapter (${this.adapterLabel}) is not connected, so the device cannot be reached; try again when it is back`;
   }
 
   async start(): Promise<void> {
@@ -304,7 +309,7 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
     this.availability.stop();
     this.scheduler.clear(this.backupTimer);
     this.hub?.offline();
-    this.devices.setAllUnavailable();
+    this.devices.setAllUnavailable(this.adapterGone);
   }
 
   private async ping(ieee: string): Promise<boolean> {

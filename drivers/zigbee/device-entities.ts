@@ -257,8 +257,8 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     }
   }
 
-  setAvailable(available: boolean): void {
-    if (!this.removed) this.view.setAvailable(available);
+  setAvailable(available: boolean, refusal?: string): void {
+    if (!this.removed) this.view.setAvailable(available, refusal);
   }
 
   get configurable(): boolean {

@@ -143,8 +143,9 @@ export class DeviceSet {
     );
   }
 
-  setAllUnavailable(): void {
-    for (const entities of this.entities.values()) entities.setAvailable(false);
+  /** The adapter is gone: every entity unavailable, and a call naming one fails with `refusal`. */
+  setAllUnavailable(refusal: string): void {
+    for (const entities of this.entities.values()) entities.setAvailable(false, refusal);
   }
 
   private ensure(device: ZigbeeDevice): Promise<DeviceEntities | undefined> {
@@ -156,7 +157,8 @@ export class DeviceSet {
     const made = this.factory(this.host, device, this.nameOf(ieee))
       .then((entities) => {
         this.entities.set(ieee, entities);
-        entities.setAvailable(this.driver.connected && this.driver.availability.isAvailable(ieee));
+        if (this.driver.connected) entities.setAvailable(this.driver.availability.isAvailable(ieee));
+        else entities.setAvailable(false, this.driver.adapterGone);
         return entities;
       })
       .catch((err: unknown) => {

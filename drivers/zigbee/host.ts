@@ -17,6 +17,8 @@ export interface ZigbeeHost {
   readonly availability: Availability;
   readonly hub: HubEntities | undefined;
   readonly connected: boolean;
+  /** What a call to a device's entity answers while the adapter is away. */
+  readonly adapterGone: string;
   readonly devices: {
     get(ieee: string): DeviceEntities | undefined;
     nameOf(ieee: string): string;

@@ -33,7 +33,8 @@ export interface DeviceEntities {
   /** A message from the device (attribute report, read response, command): states, and actions as events. */
   handleMessage(message: ZigbeeMessage): void;
   /** The network's view: false when the device timed out or the adapter is gone (every entity unavailable). */
-  setAvailable(available: boolean): void;
+  /** `refusal`: why a call to one of its entities fails meanwhile (the adapter is gone), rather than being skipped. */
+  setAvailable(available: boolean, refusal?: string): void;
   /** The definition has a configure step (binds, reporting, reads of divisors). */
   readonly configurable: boolean;
   /** The definition's version, kept in the device's meta once configured (zigbee2mqtt's `configured`). */
