@@ -27,6 +27,7 @@ import { sensorDomain } from './sensor.js';
 import { switchDomain } from './switch.js';
 import { textDomain } from './text.js';
 import { timerDomain } from './timer.js';
+import { updateDomain } from './update.js';
 import { vacuumDomain } from './vacuum.js';
 
 /** The helper domains (src/helpers makes their entities; each has a YAML section and WebSocket CRUD commands). */
@@ -63,6 +64,7 @@ export const DOMAINS: readonly Domain[] = [
   numberDomain,
   selectDomain,
   textDomain,
+  updateDomain,
   automationDomain,
   scriptDomain,
   sceneDomain,
