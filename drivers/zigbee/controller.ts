@@ -61,6 +61,7 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
   private stopped = false;
   private retryTimer: unknown;
   private backupTimer: unknown;
+  private otaTimer: unknown;
   private attempt: Promise<void> | undefined;
   private backupUnsupportedLogged = false;
   offlineDevices: readonly JsonValue[] = [];
@@ -94,6 +95,7 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
       ctx,
       coordinator: COORDINATOR_ID,
       deviceOptions: (ieee): JsonObject => config.devices.get(ieee) ?? {},
+      ota: config.ota,
     });
   }
 
@@ -249,6 +251,7 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
     this.hub?.describeCoordinator(controller.getDevicesByType('Coordinator')[0]?.ieeeAddr, version);
     await this.devices.loadFrom(controller);
     this.availability.start();
+    this.scheduleOtaChecks();
     await this.backupNow();
   }
 
@@ -267,6 +270,31 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
     }
     this.scheduler.clear(this.backupTimer);
     this.backupTimer = this.scheduler.timeout(() => void this.backupNow(), this.options.backupIntervalMs ?? DAY_MS);
+  }
+
+  /**
+   * Firmware checks of mains-powered devices every `ota.check_interval` hours (a sleeping device answers no
+   * imageNotify; it is checked on request). One device at a time, so the radio is not flooded.
+   */
+  private scheduleOtaChecks(): void {
+    const hours = this.config.ota.checkIntervalHours;
+    this.scheduler.clear(this.otaTimer);
+    if (hours <= 0 || this.stopped) return;
+    this.otaTimer = this.scheduler.timeout(() => {
+      void this.checkRouters().finally(() => this.scheduleOtaChecks());
+    }, hours * 3600_000);
+  }
+
+  private async checkRouters(): Promise<void> {
+    const controller = this.controller;
+    if (controller === undefined) return;
+    for (const device of controller.getDevicesIterator((d) => d.type === 'Router')) {
+      const check = this.devices.get(device.ieeeAddr)?.checkOta;
+      if (check === undefined || this.controller !== controller) continue;
+      await check().catch((err: unknown) =>
+        this.ctx.log.debug({ err, ieee: device.ieeeAddr }, 'Zigbee firmware check of %s failed', this.devices.nameOf(device.ieeeAddr)),
+      );
+    }
   }
 
   /** The adapter reported its loss (unplugged, crashed): everything unavailable, then reconnect. */
@@ -308,6 +336,7 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
   private offline(): void {
     this.availability.stop();
     this.scheduler.clear(this.backupTimer);
+    this.scheduler.clear(this.otaTimer);
     this.hub?.offline();
     this.devices.setAllUnavailable(this.adapterGone);
   }

@@ -178,6 +178,34 @@ export function registerZigbeeServices(driver: ZigbeeHost): void {
 
   register({
     domain: 'zigbee',
+    service: 'check_ota',
+    name: 'Check firmware',
+    description: 'Asks a device its firmware and the OTA index for a newer image; its update entity shows the answer.',
+    schema: { fields: { ieee_address: DEVICE_FIELD } },
+    response: 'optional',
+    handler: (call) =>
+      withController(driver, async (controller) => {
+        const device = findDevice(driver, controller, text(call, 'ieee_address'));
+        const check = driver.devices.get(device.ieeeAddr)?.checkOta;
+        if (check === undefined)
+          throw new HubError(
+            'not_supported',
+            `device ${driver.devices.nameOf(device.ieeeAddr)} has no firmware updates (the converters know no OTA for it)`,
+          );
+        try {
+          const { installed, latest } = await check();
+          return { installed_version: installed, latest_version: latest, update_available: installed !== latest };
+        } catch (err) {
+          throw new HubError(
+            'hub_error',
+            `the firmware check of ${driver.devices.nameOf(device.ieeeAddr)} failed: ${err instanceof Error ? err.message : String(err)} (a battery device may need a button press to wake up)`,
+          );
+        }
+      }),
+  });
+
+  register({
+    domain: 'zigbee',
     service: 'backup',
     name: 'Back up coordinator',
     description: 'Writes the coordinator backup (coordinator_backup.json in the data directory) now.',

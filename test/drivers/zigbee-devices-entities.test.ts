@@ -22,6 +22,7 @@ t.test('an IKEA LED1545G12 bulb is a colour-temperature light with its range, ef
       'sensor.living_room_bulb_color_options',
       'button.living_room_bulb_identify',
       'sensor.living_room_bulb_linkquality',
+      'update.living_room_bulb',
     ],
   );
   t.same(attrs(bed, 'light.living_room_bulb'), {
@@ -99,7 +100,7 @@ t.test('a Philips RWL021 dimmer has battery and action duration sensors, and no 
   const dimmer = await bed.add(new StubDevice(DEVICES.dimmer), 'Hall Dimmer');
   t.same(
     dimmer.entities.map((e) => e.id),
-    ['sensor.hall_dimmer_battery', 'sensor.hall_dimmer_action_duration', 'sensor.hall_dimmer_linkquality'],
+    ['sensor.hall_dimmer_battery', 'sensor.hall_dimmer_action_duration', 'sensor.hall_dimmer_linkquality', 'update.hall_dimmer'],
   );
   t.match(attrs(bed, 'sensor.hall_dimmer_action_duration'), { device_class: 'duration', unit_of_measurement: 's' });
 });

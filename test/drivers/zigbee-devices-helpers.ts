@@ -17,6 +17,7 @@ import { selectDomain } from '../../src/domains/select.js';
 import { sensorDomain } from '../../src/domains/sensor.js';
 import { switchDomain } from '../../src/domains/switch.js';
 import { textDomain } from '../../src/domains/text.js';
+import { updateDomain } from '../../src/domains/update.js';
 
 /**
  * A stand-in for herdsman's Device and Endpoint at the point the converters touch them, for the mapping and
@@ -152,7 +153,7 @@ export interface ZigbeeTestbed {
 export function coreWithDomains(log: Logger = silentLogger): Core {
   const core = new Core({ log });
   const domains = [lightDomain, switchDomain, sensorDomain, binarySensorDomain, coverDomain, lockDomain, climateDomain, fanDomain];
-  for (const d of [...domains, selectDomain, numberDomain, textDomain, buttonDomain]) {
+  for (const d of [...domains, selectDomain, numberDomain, textDomain, buttonDomain, updateDomain]) {
     d.registerServices(core);
   }
   return core;
