@@ -354,3 +354,13 @@ export const MAPPED_DEVICES: readonly MappedDevice[] = [
     ],
   },
 ];
+
+/** The catalogue's plug (the fake stick's) is a TS011F_plug_1, with the same exposes as the NAS-WR01B above. */
+const kettle = MAPPED_DEVICES.find((d) => d.name === 'Kettle');
+export const CATALOGUE_PLUG: MappedDevice = {
+  name: 'Kettle',
+  modelID: 'TS011F',
+  manufacturerName: '_TZ3000_cphmq0q7',
+  model: 'TS011F_plug_1',
+  rows: kettle?.rows ?? [],
+};
