@@ -4,6 +4,7 @@ import { HubError } from '../../src/core/errors.js';
 import type { JsonObject, JsonValue } from '../../src/core/json.js';
 import type { ServiceCall } from '../../src/core/services.js';
 import { type ZigbeeHost, ZigbeeUnavailableError } from './host.js';
+import { networkMap } from './network-map.js';
 import type { ZigbeeDevice } from './types.js';
 
 /** A paired device, as list_devices names it (ieee_address); its friendly name is accepted too. */
@@ -202,6 +203,16 @@ export function registerZigbeeServices(driver: ZigbeeHost): void {
           );
         }
       }),
+  });
+
+  register({
+    domain: 'zigbee',
+    service: 'network_map',
+    name: 'Network map',
+    description: 'The devices and the links their neighbour tables report (link quality, depth, relationship).',
+    schema: { fields: {} },
+    response: 'only',
+    handler: () => withController(driver, (controller) => networkMap(driver, controller)),
   });
 
   register({
