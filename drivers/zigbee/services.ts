@@ -274,6 +274,7 @@ export function listDevices(driver: ZigbeeHost, controller: Controller): JsonVal
       last_seen: lastSeen === undefined ? null : isoFromMicros(lastSeen),
       available: driver.availability.isAvailable(ieee),
       interview: device.interviewState.toLowerCase(),
+      ota: entities?.checkOta !== undefined,
     });
   }
   out.sort((a, b) => String((a as JsonObject).friendly_name).localeCompare(String((b as JsonObject).friendly_name)));
