@@ -3,6 +3,7 @@ import { isoFromMicros } from '../../src/core/clock.js';
 import { HubError } from '../../src/core/errors.js';
 import type { JsonObject, JsonValue } from '../../src/core/json.js';
 import type { ServiceCall } from '../../src/core/services.js';
+import { bindService } from './bindings.js';
 import { type ZigbeeHost, ZigbeeUnavailableError } from './host.js';
 import { networkMap } from './network-map.js';
 import type { ZigbeeDevice } from './types.js';
@@ -204,6 +205,27 @@ export function registerZigbeeServices(driver: ZigbeeHost): void {
         }
       }),
   });
+
+  const bindFields = {
+    source: { ...DEVICE_FIELD, name: 'Source' },
+    target: { kind: 'text', name: 'Target', description: 'A device (IEEE address or name), or coordinator (the default).' },
+    clusters: { kind: 'object', name: 'Clusters', description: 'Cluster names; by default those of a remote and a light.' },
+    source_endpoint: { kind: 'number', name: 'Source endpoint', integer: true, min: 1, max: 240 },
+    target_endpoint: { kind: 'number', name: 'Target endpoint', integer: true, min: 1, max: 240 },
+  } as const;
+  for (const unbind of [false, true]) {
+    register({
+      domain: 'zigbee',
+      service: unbind ? 'unbind' : 'bind',
+      name: unbind ? 'Unbind' : 'Bind',
+      description: unbind
+        ? "Removes a device's binding of clusters to another device or the coordinator."
+        : "Binds a device's clusters to another device (a remote straight to a light) or to the coordinator.",
+      schema: { fields: bindFields },
+      response: 'optional',
+      handler: (call) => withController(driver, (controller) => bindService(driver, controller, call, unbind)),
+    });
+  }
 
   register({
     domain: 'zigbee',
