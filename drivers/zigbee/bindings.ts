@@ -3,7 +3,7 @@ import { HubError } from '../../src/core/errors.js';
 import type { JsonObject } from '../../src/core/json.js';
 import type { ServiceCall } from '../../src/core/services.js';
 import type { ZigbeeHost } from './host.js';
-import { findDevice } from './services.js';
+import type { ZigbeeDevice } from './types.js';
 
 /**
  * `zigbee.bind` / `zigbee.unbind`: a device's clusters bound to another device (a remote straight to a bulb, so it
@@ -15,7 +15,7 @@ const DEFAULT_CLUSTERS = ['genScenes', 'genOnOff', 'genLevelCtrl', 'lightingColo
 
 type ZigbeeEndpoint = ReturnType<Controller['getDevicesByType']>[number]['endpoints'][number];
 
-function endpointOf(device: ReturnType<typeof findDevice>, id: unknown, what: string): ZigbeeEndpoint {
+function endpointOf(device: ZigbeeDevice, id: unknown, what: string): ZigbeeEndpoint {
   const wanted = typeof id === 'number' ? device.getEndpoint(id) : device.endpoints[0];
   if (wanted === undefined)
     throw new HubError(
@@ -25,11 +25,17 @@ function endpointOf(device: ReturnType<typeof findDevice>, id: unknown, what: st
   return wanted;
 }
 
-export async function bindService(driver: ZigbeeHost, controller: Controller, call: ServiceCall, unbind: boolean): Promise<JsonObject> {
-  const source = findDevice(driver, controller, String(call.data.source ?? ''));
+/** `find`: services.ts's findDevice (a paired device by IEEE address or name), passed in to keep the modules acyclic. */
+export async function bindService(
+  driver: ZigbeeHost,
+  controller: Controller,
+  call: ServiceCall,
+  unbind: boolean,
+  find: (ref: string) => ZigbeeDevice,
+): Promise<JsonObject> {
+  const source = find(String(call.data.source ?? ''));
   const targetRef = String(call.data.target ?? 'coordinator');
-  const target =
-    targetRef.toLowerCase() === 'coordinator' ? controller.getDevicesByType('Coordinator')[0] : findDevice(driver, controller, targetRef);
+  const target = targetRef.toLowerCase() === 'coordinator' ? controller.getDevicesByType('Coordinator')[0] : find(targetRef);
   if (target === undefined) throw new HubError('hub_error', 'the coordinator is not known yet');
   const from = endpointOf(source, call.data.source_endpoint, 'source');
   const to = endpointOf(target, call.data.target_endpoint, 'target');

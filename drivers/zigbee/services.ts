@@ -223,7 +223,8 @@ export function registerZigbeeServices(driver: ZigbeeHost): void {
         : "Binds a device's clusters to another device (a remote straight to a light) or to the coordinator.",
       schema: { fields: bindFields },
       response: 'optional',
-      handler: (call) => withController(driver, (controller) => bindService(driver, controller, call, unbind)),
+      handler: (call) =>
+        withController(driver, (controller) => bindService(driver, controller, call, unbind, (ref) => findDevice(driver, controller, ref))),
     });
   }
 
