@@ -195,10 +195,10 @@ export class Entity<P = unknown, D = unknown> {
     return m;
   }
 
-  /** The device stopped answering: `unavailable`, keeping only the fixed attributes. */
   /**
-   * `refusal`: why a call naming this entity fails while it is unavailable (its hub connection is gone), rather than
-   * skipping it silently as Home Assistant skips a device that is merely away.
+   * The device stopped answering: `unavailable`, keeping only the fixed attributes. `refusal`: why a call naming this
+   * entity fails meanwhile (its hub's connection is gone), rather than skipping it as Home Assistant skips a device
+   * that is merely away.
    */
   markUnavailable(context?: Context, refusal?: string): void {
     this.isAvailable = false;
