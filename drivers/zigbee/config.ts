@@ -30,6 +30,22 @@ export interface ZigbeeConfig {
   readonly batteryTimeoutMs: number;
   /** Per-device options by lower-case IEEE address, as written (friendly_name, optimistic, area, options). */
   readonly devices: ReadonlyMap<string, JsonObject>;
+  readonly ota: ZigbeeOtaConfig;
+}
+
+/** zigbee2mqtt's OTA index of firmware images (Koenkk/zigbee-OTA), what herdsman uses when none is given. */
+export const DEFAULT_OTA_INDEX = 'https://raw.githubusercontent.com/Koenkk/zigbee-OTA/master/index.json';
+
+/** `zigbee: ota:` — zigbee2mqtt's `ota:` settings under hearth's names. */
+export interface ZigbeeOtaConfig {
+  /** An http(s) URL or an absolute path of an OTA index (JSON list of image metadata). */
+  readonly indexUrl: string;
+  /** Hours between checks of mains-powered devices; 0: only on request. */
+  readonly checkIntervalHours: number;
+  /** herdsman's data settings: ms between image block responses, block size, ms a device may take per request. */
+  readonly responseDelayMs: number;
+  readonly blockSize: number;
+  readonly requestTimeoutMs: number;
 }
 
 /** A byte list given as `[0x01, ...]` or as a hex string `"01:02:..."`/`"0x0102..."`; undefined when invalid. */
@@ -103,8 +119,20 @@ export function parseZigbeeSection(section: JsonValue | undefined, path: ConfigP
       );
     else readDevices(devicesValue, [...path, 'devices'], issues, devices);
   }
+  const o = r.child('ota');
+  const indexUrl = o?.string('index_url') ?? DEFAULT_OTA_INDEX;
+  if (o !== undefined && !/^https?:\/\/\S+$/.test(indexUrl) && !indexUrl.startsWith('/'))
+    o.problem('index_url', `${JSON.stringify(indexUrl)} is not allowed: expected an http(s) URL or an absolute path of an OTA index JSON`);
+  const ota: ZigbeeOtaConfig = {
+    indexUrl,
+    checkIntervalHours: o?.number('check_interval', { min: 0, max: 24 * 30, default: 24 }) ?? 24,
+    responseDelayMs: o?.number('image_block_response_delay', { min: 0, max: 10_000, integer: true, default: 250 }) ?? 250,
+    blockSize: o?.number('default_maximum_data_size', { min: 10, max: 100, integer: true, default: 50 }) ?? 50,
+    requestTimeoutMs: o?.number('image_block_request_timeout', { min: 10_000, max: 3_600_000, integer: true, default: 150_000 }) ?? 150_000,
+  };
+  o?.rejectUnknown();
   r.rejectUnknown();
-  return { adapter, port, baudRate, rtscts, channel, panId, extPanId, networkKey, mainsTimeoutMs, batteryTimeoutMs, devices };
+  return { adapter, port, baudRate, rtscts, channel, panId, extPanId, networkKey, mainsTimeoutMs, batteryTimeoutMs, devices, ota };
 }
 
 function readDevices(value: JsonObject, path: ConfigPath, issues: ConfigIssue[], out: Map<string, JsonObject>): void {

@@ -55,12 +55,13 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
   private controller: Controller | undefined;
   private herdsman: Herdsman | undefined;
   private network: StoredNetwork | undefined;
-  private readonly scheduler: Scheduler;
+  readonly scheduler: Scheduler;
   private failures = 0;
   private failing = false;
   private stopped = false;
   private retryTimer: unknown;
   private backupTimer: unknown;
+  private otaTimer: unknown;
   private attempt: Promise<void> | undefined;
   private backupUnsupportedLogged = false;
   offlineDevices: readonly JsonValue[] = [];
@@ -87,12 +88,14 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
       scheduler: this.scheduler,
       log: ctx.log,
       ping: (ieee) => this.ping(ieee),
-      changed: (ieee, available) => this.devices.get(ieee)?.setAvailable(available && this.connected),
+      changed: (ieee, available) =>
+        this.connected ? this.devices.get(ieee)?.setAvailable(available) : this.devices.get(ieee)?.setAvailable(false, this.adapterGone),
     });
     this.devices = new DeviceSet(this, options.factory, {
       ctx,
       coordinator: COORDINATOR_ID,
       deviceOptions: (ieee): JsonObject => config.devices.get(ieee) ?? {},
+      ota: config.ota,
     });
   }
 
@@ -108,6 +111,10 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
   /** What the stick is, for messages: "zstack on /dev/ttyACM0". */
   get adapterLabel(): string {
     return `${this.config.adapter ?? this.network?.adapter ?? 'auto-detected'} on ${this.config.port ?? this.network?.port ?? 'the auto-detected port'}`;
+  }
+
+  get adapterGone(): string {
+    return `the Zigbee adapter (${this.adapterLabel}) is not connected, so the device cannot be reached; try again when it is back`;
   }
 
   async start(): Promise<void> {
@@ -221,7 +228,11 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
     controller.on('deviceJoined', (e) => current() && this.devices.joined(e.device));
     controller.on('deviceInterview', (e) => current() && this.devices.interviewed(e.device, e.status));
     controller.on('deviceLeave', (e) => current() && this.devices.left(e.ieeeAddr, 'left'));
-    controller.on('deviceAnnounce', (e) => current() && this.availability.seen(e.device.ieeeAddr));
+    controller.on('deviceAnnounce', (e) => {
+      if (!current()) return;
+      this.availability.seen(e.device.ieeeAddr);
+      void this.devices.configureSoon(e.device);
+    });
     controller.on('lastSeenChanged', (e) => current() && this.availability.seen(e.device.ieeeAddr));
     controller.on('message', (e) => current() && this.devices.message(e));
   }
@@ -240,6 +251,7 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
     this.hub?.describeCoordinator(controller.getDevicesByType('Coordinator')[0]?.ieeeAddr, version);
     await this.devices.loadFrom(controller);
     this.availability.start();
+    this.scheduleOtaChecks();
     await this.backupNow();
   }
 
@@ -258,6 +270,31 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
     }
     this.scheduler.clear(this.backupTimer);
     this.backupTimer = this.scheduler.timeout(() => void this.backupNow(), this.options.backupIntervalMs ?? DAY_MS);
+  }
+
+  /**
+   * Firmware checks of mains-powered devices every `ota.check_interval` hours (a sleeping device answers no
+   * imageNotify; it is checked on request). One device at a time, so the radio is not flooded.
+   */
+  private scheduleOtaChecks(): void {
+    const hours = this.config.ota.checkIntervalHours;
+    this.scheduler.clear(this.otaTimer);
+    if (hours <= 0 || this.stopped) return;
+    this.otaTimer = this.scheduler.timeout(() => {
+      void this.checkRouters().finally(() => this.scheduleOtaChecks());
+    }, hours * 3600_000);
+  }
+
+  private async checkRouters(): Promise<void> {
+    const controller = this.controller;
+    if (controller === undefined) return;
+    for (const device of controller.getDevicesIterator((d) => d.type === 'Router')) {
+      const check = this.devices.get(device.ieeeAddr)?.checkOta;
+      if (check === undefined || this.controller !== controller) continue;
+      await check().catch((err: unknown) =>
+        this.ctx.log.debug({ err, ieee: device.ieeeAddr }, 'Zigbee firmware check of %s failed', this.devices.nameOf(device.ieeeAddr)),
+      );
+    }
   }
 
   /** The adapter reported its loss (unplugged, crashed): everything unavailable, then reconnect. */
@@ -299,8 +336,9 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
   private offline(): void {
     this.availability.stop();
     this.scheduler.clear(this.backupTimer);
+    this.scheduler.clear(this.otaTimer);
     this.hub?.offline();
-    this.devices.setAllUnavailable();
+    this.devices.setAllUnavailable(this.adapterGone);
   }
 
   private async ping(ieee: string): Promise<boolean> {

@@ -7,11 +7,13 @@ import { ownValue, setOwn } from '../../src/core/own-keys.js';
 import { templateText } from '../../src/util/log-bounds.js';
 import { addOrRefuse } from '../common/add-or-refuse.js';
 import type { BuiltEntity, DeviceState } from './built-entity.js';
+import { parseZigbeeSection } from './config.js';
 import { DeviceStateView } from './device-state.js';
 import { buildEntity } from './entities.js';
 import { type EntitySpec, LINKQUALITY_SPEC, mapExposes } from './exposes.js';
 import { cachedMessages, convertFromZigbee } from './from-zigbee.js';
 import { entityIdFor, entityName, firmwareOf } from './naming.js';
+import { DeviceOta } from './ota.js';
 import { type Converters, coordinatorEndpoint, loadConverters } from './runtime.js';
 import { convertToZigbee } from './to-zigbee.js';
 import type { DeviceEntities, DeviceEntitiesFactory, DeviceEntitiesHost, ZigbeeDevice, ZigbeeMessage } from './types.js';
@@ -30,6 +32,7 @@ class ZigbeeDeviceEntities implements DeviceEntities {
   private readonly view: DeviceStateView;
   private readonly log: Logger;
   private deviceId = '';
+  private ota: DeviceOta | undefined;
   private removed = false;
   private exposesPending = false;
   /** Messages are converted one after another, so states follow the radio's order even when converters await. */
@@ -90,6 +93,10 @@ class ZigbeeDeviceEntities implements DeviceEntities {
       );
     }
     this.syncEntities();
+    if (this.definition?.ota) {
+      const config = this.host.ota ?? parseZigbeeSection({}, ['zigbee'], []).ota;
+      this.ota = new DeviceOta(this.host, d, this.definition, this.log, this.name, this.deviceId, config);
+    }
     // Definitions set themselves up here (custom clusters, polling), as zigbee2mqtt's onEvent extension starts them.
     if (this.definition !== undefined) void this.onEvent('start');
     this.seedFromCache();
@@ -256,25 +263,37 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     }
   }
 
-  setAvailable(available: boolean): void {
-    if (!this.removed) this.view.setAvailable(available);
+  setAvailable(available: boolean, refusal?: string): void {
+    if (this.removed) return;
+    this.view.setAvailable(available, refusal);
+    this.ota?.setAvailable(available, refusal);
+  }
+
+  get checkOta(): DeviceEntities['checkOta'] {
+    const ota = this.ota;
+    if (ota === undefined) return undefined;
+    return async () => {
+      const result = await ota.check();
+      const latest = result.available ? result.availableMeta?.fileVersion : result.current.fileVersion;
+      return { installed: String(result.current.fileVersion), latest: latest === undefined ? null : String(latest) };
+    };
+  }
+
+  get configurable(): boolean {
+    return this.definition?.configure !== undefined;
+  }
+
+  get definitionVersion(): string | undefined {
+    return this.definition?.version;
   }
 
   async configure(): Promise<void> {
     const definition = this.definition;
     if (definition?.configure === undefined || this.removed) return;
-    try {
-      const coordinator = await coordinatorEndpoint();
-      if (coordinator === undefined) throw new Error('the coordinator has no endpoint');
-      await definition.configure(this.device, coordinator, definition);
-      this.log.info(`configured ${this.name} (${definition.model})`);
-    } catch (err) {
-      this.log.error(
-        { err },
-        `configuring ${templateText(`${this.name} (${this.ieee}, ${definition.model})`)} failed: %s`,
-        err instanceof Error ? err.message : String(err),
-      );
-    }
+    const coordinator = await coordinatorEndpoint();
+    if (coordinator === undefined) throw new Error('the coordinator has no endpoint');
+    await definition.configure(this.device, coordinator, definition);
+    this.log.info(`configured ${templateText(`${this.name} (${definition.model})`)}`);
   }
 
   rename(name: string): void {
@@ -282,12 +301,14 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     this.name = name;
     this.core.devices.register({ identifiers: [['zigbee', this.ieee]], name, owner: this.host.ctx.owner });
     for (const b of this.built) b.entity.setName(entityName(b.spec, name));
+    this.ota?.rename(name);
   }
 
   remove(): void {
     if (this.removed) return;
     void this.onEvent('stop');
     this.removed = true;
+    this.ota?.remove();
     for (const b of this.built) this.core.entities.remove(b.entity.id);
     this.built.length = 0;
     this.view.index([]);
@@ -296,7 +317,9 @@ class ZigbeeDeviceEntities implements DeviceEntities {
 
   /** For tests and the dashboard: the entities made for this device. */
   get entities(): readonly Entity[] {
-    return this.built.map((b) => b.entity);
+    const entities = this.built.map((b) => b.entity);
+    const update = this.ota === undefined ? undefined : this.core.entities.get(this.ota.entityId);
+    return update === undefined ? entities : [...entities, update];
   }
 
   /** Resolves when every message handed over so far has been converted. */

@@ -1,5 +1,6 @@
 import type { Controller } from 'zigbee-herdsman';
 import type { JsonObject } from '../../src/core/json.js';
+import { type ConfigureOutcome, Configurer } from './configurer.js';
 import type { ZigbeeHost } from './host.js';
 import type { DeviceEntities, DeviceEntitiesFactory, DeviceEntitiesHost, ZigbeeDevice, ZigbeeMessage } from './types.js';
 
@@ -19,12 +20,20 @@ export function isMains(device: ZigbeeDevice): boolean {
 export class DeviceSet {
   private readonly entities = new Map<string, DeviceEntities>();
   private readonly making = new Map<string, Promise<DeviceEntities | undefined>>();
+  private readonly configurer: Configurer;
 
   constructor(
     private readonly driver: ZigbeeHost,
     private readonly factory: DeviceEntitiesFactory,
     private readonly host: DeviceEntitiesHost,
-  ) {}
+  ) {
+    this.configurer = new Configurer({
+      clock: driver.ctx.core.clock,
+      scheduler: driver.scheduler,
+      log: driver.ctx.log,
+      nameOf: (ieee) => this.nameOf(ieee),
+    });
+  }
 
   get(ieee: string): DeviceEntities | undefined {
     return this.entities.get(ieee);
@@ -46,9 +55,26 @@ export class DeviceSet {
     }
     await Promise.all(made);
     for (const [ieee, entities] of this.entities) entities.setAvailable(this.driver.availability.isAvailable(ieee));
+    // Routers that never finished their configure (zigbee2mqtt does this at start); sleepy devices on their next message.
+    for (const device of controller.getDevicesIterator((d) => d.type === 'Router')) void this.configureSoon(device);
+  }
+
+  /** Configures the device if it still needs it (after a failure, only once the backoff allows). */
+  configureSoon(device: ZigbeeDevice): Promise<ConfigureOutcome> {
+    const entities = this.entities.get(device.ieeeAddr);
+    if (entities === undefined) return Promise.resolve('not_needed');
+    return this.configurer.run(device, entities);
+  }
+
+  /** `zigbee.reconfigure_device`: runs configure now, whatever was tried before; throws its failure. */
+  async configure(device: ZigbeeDevice): Promise<void> {
+    const entities = this.entities.get(device.ieeeAddr);
+    if (entities === undefined) throw new Error('the device has not finished its interview');
+    await this.configurer.run(device, entities, true);
   }
 
   joined(device: ZigbeeDevice): void {
+    this.configurer.reset(device);
     this.driver.availability.track(device.ieeeAddr, isMains(device), undefined);
     this.driver.availability.seen(device.ieeeAddr);
     this.fire('zigbee_device_joined', device, { network_address: device.networkAddress });
@@ -66,14 +92,7 @@ export class DeviceSet {
         supported: entities?.supported ?? false,
         description: entities?.description ?? null,
       });
-      try {
-        await entities?.configure();
-      } catch (err) {
-        this.driver.ctx.log.warn(
-          { err, ieee: device.ieeeAddr },
-          `Zigbee device ${this.nameOf(device.ieeeAddr)} could not be configured (binds and reporting)`,
-        );
-      }
+      await this.configureSoon(device);
     });
   }
 
@@ -82,6 +101,8 @@ export class DeviceSet {
     this.driver.availability.seen(ieee);
     const entities = this.entities.get(ieee);
     if (entities === undefined) return;
+    // zigbee2mqtt configures a device that still needs it when it is heard from (a sleepy one is awake now).
+    void this.configureSoon(message.device);
     try {
       entities.handleMessage(message);
     } catch (err) {
@@ -95,6 +116,7 @@ export class DeviceSet {
     const known = entities !== undefined || this.driver.availability.lastSeen(ieee) !== undefined;
     this.entities.delete(ieee);
     this.driver.availability.forget(ieee);
+    this.configurer.forget(ieee);
     if (!known) return;
     entities?.remove();
     const data: JsonObject = {
@@ -113,6 +135,7 @@ export class DeviceSet {
 
   /** The driver stops: every device's definition timers and polls end; a failing one does not keep the others running. */
   async stop(): Promise<void> {
+    this.configurer.stop();
     await Promise.all(
       [...this.entities.values()].map((d) =>
         d.stop().catch((err: unknown) => this.host.ctx.log.debug({ err, ieee_address: d.ieee }, 'Zigbee device stop failed')),
@@ -120,8 +143,9 @@ export class DeviceSet {
     );
   }
 
-  setAllUnavailable(): void {
-    for (const entities of this.entities.values()) entities.setAvailable(false);
+  /** The adapter is gone: every entity unavailable, and a call naming one fails with `refusal`. */
+  setAllUnavailable(refusal: string): void {
+    for (const entities of this.entities.values()) entities.setAvailable(false, refusal);
   }
 
   private ensure(device: ZigbeeDevice): Promise<DeviceEntities | undefined> {
@@ -133,7 +157,8 @@ export class DeviceSet {
     const made = this.factory(this.host, device, this.nameOf(ieee))
       .then((entities) => {
         this.entities.set(ieee, entities);
-        entities.setAvailable(this.driver.connected && this.driver.availability.isAvailable(ieee));
+        if (this.driver.connected) entities.setAvailable(this.driver.availability.isAvailable(ieee));
+        else entities.setAvailable(false, this.driver.adapterGone);
         return entities;
       })
       .catch((err: unknown) => {

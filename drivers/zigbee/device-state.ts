@@ -17,6 +17,7 @@ export class DeviceStateView {
   private built: readonly BuiltEntity[] = [];
   private readonly byProperty = new Map<string, BuiltEntity[]>();
   private available = true;
+  private refusal: string | undefined;
 
   constructor(private readonly onAction: (action: string, rest: DeviceState) => void) {}
 
@@ -42,13 +43,17 @@ export class DeviceStateView {
     for (const b of dirty) b.render(this.state);
   }
 
-  /** The network's view of the device: every entity unavailable, or each drawn again from the state. */
-  setAvailable(available: boolean): void {
-    if (this.available === available) return;
+  /**
+   * The network's view of the device: every entity unavailable, or each drawn again from the state. `refusal` (the
+   * adapter is gone): a service call naming one of its entities fails with it instead of being skipped.
+   */
+  setAvailable(available: boolean, refusal?: string): void {
+    if (this.available === available && (available || refusal === this.refusal)) return;
     this.available = available;
+    this.refusal = available ? undefined : refusal;
     for (const b of this.built) {
       if (available) b.render(this.state);
-      else b.entity.markUnavailable();
+      else b.entity.markUnavailable(undefined, refusal);
     }
   }
 }

@@ -1,12 +1,16 @@
 import type { Core } from '../../src/core/core.js';
 import { lookupTable } from '../../src/core/own-keys.js';
-import { addBinarySensor } from '../../src/domains/binary-sensor.js';
+import { addBinarySensor, BINARY_SENSOR_DEVICE_CLASSES, type BinarySensorDeviceClass } from '../../src/domains/binary-sensor.js';
+import { addButton, BUTTON_DEVICE_CLASSES, type ButtonDeviceClass } from '../../src/domains/button.js';
 import { addClimate, type ClimatePlatform, type HvacAction, type HvacMode } from '../../src/domains/climate.js';
 import { addCover, type CoverPlatform } from '../../src/domains/cover.js';
 import { addFan, type FanPlatform, percentageOfSpeed, speedOfPercentage } from '../../src/domains/fan.js';
 import { addLock } from '../../src/domains/lock.js';
-import { addSensor } from '../../src/domains/sensor.js';
-import { addSwitch } from '../../src/domains/switch.js';
+import { addNumber } from '../../src/domains/number.js';
+import { addSelect } from '../../src/domains/select.js';
+import { addSensor, SENSOR_DEVICE_CLASSES, type SensorDeviceClass } from '../../src/domains/sensor.js';
+import { addSwitch, type SwitchDeviceClass } from '../../src/domains/switch.js';
+import { addText } from '../../src/domains/text.js';
 import type { BuiltEntity, DeviceLink, EntityIdentity } from './built-entity.js';
 import type { EntitySpec } from './exposes.js';
 import { addZigbeeLight } from './light.js';
@@ -20,6 +24,18 @@ function onOff(v: unknown, on: unknown, off: unknown): boolean | null {
   return null;
 }
 
+/** The device class when the domain has it (zigbee2mqtt's tables name some Home Assistant refuses for that domain). */
+function classIn<T extends string>(classes: readonly T[], dc: string | undefined): T | undefined {
+  return dc !== undefined && (classes as readonly string[]).includes(dc) ? (dc as T) : undefined;
+}
+
+/** zigbee2mqtt's text template cuts a value at 254 characters; a list or composite shows as JSON. */
+function textOf(v: unknown, json: boolean | undefined): string | null {
+  if (v === undefined || v === null) return null;
+  const text = typeof v === 'string' && !json ? v : json || typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return text.length > 254 ? text.slice(0, 254) : text;
+}
+
 /** Keyed by what a thermostat reports: no prototype. */
 const RUNNING_TO_ACTION = lookupTable<HvacAction>({ idle: 'idle', heat: 'heating', cool: 'cooling', fan_only: 'fan' });
 
@@ -31,6 +47,7 @@ export function buildEntity(core: Core, id: EntityIdentity, spec: EntitySpec, li
     deviceId: id.deviceId,
     owner: id.owner,
     entityCategory: spec.category,
+    enabledByDefault: spec.enabledByDefault,
     // A Zigbee device keeps its own state across a hub restart: restoring would send it commands nobody asked for.
     restore: false,
   };
@@ -39,26 +56,72 @@ export function buildEntity(core: Core, id: EntityIdentity, spec: EntitySpec, li
     case 'light':
       return addZigbeeLight(core, init, spec, send);
     case 'sensor': {
-      const h = addSensor(core, { ...init, deviceClass: spec.deviceClass, unit: spec.unit, stateClass: spec.stateClass, icon: spec.icon });
+      const deviceClass = classIn<SensorDeviceClass>(SENSOR_DEVICE_CLASSES, spec.deviceClass);
+      const h = addSensor(core, { ...init, deviceClass, unit: spec.unit, stateClass: spec.stateClass, icon: spec.icon });
       return {
         spec,
         entity: h.entity,
         render(state) {
           const v = state[spec.property];
-          h.report(typeof v === 'number' || typeof v === 'string' ? v : typeof v === 'boolean' ? String(v) : null);
+          h.report(typeof v === 'number' && !spec.json ? v : textOf(v, spec.json));
         },
       };
     }
     case 'binary_sensor': {
-      const h = addBinarySensor(core, { ...init, deviceClass: spec.deviceClass });
+      const deviceClass = classIn<BinarySensorDeviceClass>(BINARY_SENSOR_DEVICE_CLASSES, spec.deviceClass);
+      const h = addBinarySensor(core, { ...init, deviceClass, icon: spec.icon });
       return { spec, entity: h.entity, render: (state) => h.report(onOff(state[spec.property], spec.valueOn, spec.valueOff)) };
     }
     case 'switch': {
       const h = addSwitch(core, {
         ...init,
+        deviceClass: classIn<SwitchDeviceClass>(['outlet', 'switch'], spec.deviceClass),
+        icon: spec.icon,
         platform: { turnOn: () => send({ [spec.property]: spec.valueOn }), turnOff: () => send({ [spec.property]: spec.valueOff }) },
       });
       return { spec, entity: h.entity, render: (state) => h.report(onOff(state[spec.property], spec.valueOn, spec.valueOff)) };
+    }
+    case 'select': {
+      const h = addSelect(core, {
+        ...init,
+        options: spec.options,
+        icon: spec.icon,
+        platform: { selectOption: (o) => send({ [spec.property]: o }) },
+      });
+      return {
+        spec,
+        entity: h.entity,
+        render: (state) => {
+          const v = state[spec.property];
+          h.report(typeof v === 'string' || typeof v === 'number' ? String(v) : null);
+        },
+      };
+    }
+    case 'number': {
+      const h = addNumber(core, {
+        ...init,
+        range: { min: spec.min, max: spec.max, step: spec.step },
+        unit: spec.unit,
+        deviceClass: spec.deviceClass,
+        icon: spec.icon,
+        platform: { setValue: (v) => send({ [spec.property]: v }) },
+      });
+      return { spec, entity: h.entity, render: (state) => h.report(num(state[spec.property]) ?? null) };
+    }
+    case 'text': {
+      const h = addText(core, { ...init, icon: spec.icon, platform: { setValue: (v) => send({ [spec.property]: v }) } });
+      return { spec, entity: h.entity, render: (state) => h.report(textOf(state[spec.property], false)) };
+    }
+    case 'button': {
+      const deviceClass = classIn<ButtonDeviceClass>(BUTTON_DEVICE_CLASSES, spec.deviceClass);
+      const h = addButton(core, {
+        ...init,
+        deviceClass,
+        icon: spec.icon,
+        platform: { press: () => send({ [spec.property]: spec.payload }) },
+      });
+      // A button's state is its last press, which the domain keeps; nothing the device says changes it.
+      return { spec, entity: h.entity, render: () => h.report() };
     }
     case 'lock': {
       const h = addLock(core, {

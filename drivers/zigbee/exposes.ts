@@ -1,6 +1,4 @@
 import type { Expose } from 'zigbee-herdsman-converters';
-import type { BinarySensorDeviceClass } from '../../src/domains/binary-sensor.js';
-import type { SensorDeviceClass, SensorStateClass } from '../../src/domains/sensor.js';
 import {
   type ClimateSpec,
   climateSpec,
@@ -11,13 +9,15 @@ import {
   lightSpec,
   propOf,
 } from './composite-specs.js';
-import { binaryHints, numericHints } from './ha-lookup.js';
+import { type Hint, hintFor, SWITCH_OWN_ENTITY, unitHint } from './ha-lookup.js';
 
 /**
- * A definition's exposes as the entities hearth makes of them, following zigbee2mqtt's Home Assistant extension:
- * one light/switch/cover/lock/climate/fan per composite expose (per endpoint), a sensor per read-only numeric,
- * enum or text, a binary_sensor per read-only binary and a switch per settable binary. `action` is no entity:
- * it becomes `zigbee_action` events. Pure data, so it is tested without a device.
+ * A definition's exposes as the entities zigbee2mqtt's Home Assistant extension makes of them
+ * (lib/extension/homeassistant.ts, exposeToConfig): one light/switch/cover/lock/climate/fan per composite expose
+ * (per endpoint); a read-only numeric, enum, text or list is a sensor, a read-only binary a binary_sensor; a settable
+ * binary is a switch, a settable numeric a number, a settable enum a select (a button when it has one value), a
+ * settable text a text. `action` is no entity: it becomes `zigbee_action` events. The key is zigbee2mqtt's object
+ * id (and the unique id's suffix), so entity ids follow its rule. Pure data, so it is tested without a device.
  */
 
 /** Expose access bits (zigbee-herdsman-converters' `access`). */
@@ -27,39 +27,48 @@ const SET = 2;
 type Scalar = string | number | boolean;
 
 interface SpecBase {
-  /** Unique among the device's entities: the unique id is `<ieee>_<key>`, so it survives renames. */
+  /** zigbee2mqtt's object id: unique among the device's entities; the unique id is `<ieee>_<key>`, so it survives renames. */
   readonly key: string;
   /** The entity's name after the device's; undefined for the device's main entity (named as the device). */
   readonly label: string | undefined;
   readonly endpoint: string | undefined;
   /** The device-state keys the entity is rendered from. */
   readonly properties: readonly string[];
-  /** Home Assistant's entity category (zigbee2mqtt's; a sensor is never `config`). */
+  /** Home Assistant's entity category, as zigbee2mqtt sets it (a sensor is never `config`). */
   readonly category?: 'config' | 'diagnostic';
+  /** zigbee2mqtt's enabled_by_default: false makes a new registry entry disabled by the integration. */
+  readonly enabledByDefault?: boolean;
+  readonly icon?: string;
+  /** The device class zigbee2mqtt gives it; dropped at build time when the domain has no such class. */
+  readonly deviceClass?: string;
 }
+
+type Valued = { readonly property: string };
+type OnOff = Valued & { readonly valueOn: Scalar; readonly valueOff: Scalar };
 
 export type EntitySpec =
   | (SpecBase & { readonly kind: 'light'; readonly light: LightSpec })
-  | (SpecBase & { readonly kind: 'switch'; readonly property: string; readonly valueOn: Scalar; readonly valueOff: Scalar })
-  | (SpecBase & {
-      readonly kind: 'sensor';
-      readonly property: string;
-      readonly unit?: string;
-      readonly deviceClass?: SensorDeviceClass;
-      readonly stateClass?: SensorStateClass;
-      readonly icon?: string;
-    })
-  | (SpecBase & {
-      readonly kind: 'binary_sensor';
-      readonly property: string;
-      readonly valueOn: Scalar;
-      readonly valueOff: Scalar;
-      readonly deviceClass?: BinarySensorDeviceClass;
-    })
+  | (SpecBase & OnOff & { readonly kind: 'switch' })
+  | (SpecBase &
+      Valued & {
+        readonly kind: 'sensor';
+        readonly unit?: string;
+        readonly stateClass?: 'measurement' | 'total_increasing';
+        /** A list or composite: shown as JSON text, cut at 254 characters as zigbee2mqtt's template does. */
+        readonly json?: boolean;
+      })
+  | (SpecBase & OnOff & { readonly kind: 'binary_sensor' })
   | (SpecBase & { readonly kind: 'cover'; readonly state: string; readonly position?: string; readonly tilt?: string })
-  | (SpecBase & { readonly kind: 'lock'; readonly property: string; readonly valueOn: Scalar; readonly valueOff: Scalar })
+  | (SpecBase & OnOff & { readonly kind: 'lock' })
   | (SpecBase & { readonly kind: 'climate'; readonly climate: ClimateSpec })
-  | (SpecBase & { readonly kind: 'fan'; readonly fan: FanSpec });
+  | (SpecBase & { readonly kind: 'fan'; readonly fan: FanSpec })
+  | (SpecBase & Valued & { readonly kind: 'select'; readonly options: readonly string[]; readonly readable: boolean })
+  | (SpecBase &
+      Valued & { readonly kind: 'number'; readonly min: number; readonly max: number; readonly step?: number; readonly unit?: string })
+  | (SpecBase & Valued & { readonly kind: 'text'; readonly readable: boolean })
+  | (SpecBase & Valued & { readonly kind: 'button'; readonly payload: string });
+
+export type EntityKind = EntitySpec['kind'];
 
 export interface ExposeMapping {
   readonly specs: EntitySpec[];
@@ -67,7 +76,7 @@ export interface ExposeMapping {
   readonly actions: boolean;
 }
 
-/** zigbee2mqtt adds link quality to every device's exposes (lib/model/device.ts). */
+/** zigbee2mqtt's link quality expose, which every device has (the converters add it to each definition). */
 export const LINKQUALITY_SPEC: EntitySpec = {
   kind: 'sensor',
   key: 'linkquality',
@@ -76,8 +85,12 @@ export const LINKQUALITY_SPEC: EntitySpec = {
   properties: ['linkquality'],
   property: 'linkquality',
   unit: 'lqi',
-  ...numericHints('linkquality', 'lqi', 'diagnostic'),
+  ...hinted(hintFor('numeric', 'linkquality')),
 };
+
+/** Home Assistant MQTT number's range when zigbee2mqtt sends none (DEFAULT_MIN_VALUE, DEFAULT_MAX_VALUE). */
+const NUMBER_MIN = 1;
+const NUMBER_MAX = 100;
 
 const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -89,141 +102,291 @@ function suffixed(label: string, endpoint: string | undefined): string {
   return endpoint ? `${label} ${endpoint}` : label;
 }
 
-/** One expose (or one feature of a composite) as an entity spec, or undefined when hearth has no entity for it. */
-function specOf(e: Expose, all: readonly Expose[]): EntitySpec | undefined {
+type Hinted = Pick<SpecBase, 'category' | 'enabledByDefault' | 'icon' | 'deviceClass'> & {
+  stateClass?: 'measurement' | 'total_increasing';
+};
+
+/** A table's hint as spec fields (only those it sets). */
+function hinted(h: Hint): Hinted {
+  const out: { -readonly [K in keyof Hinted]: Hinted[K] } = {};
+  if (h.dc !== undefined) out.deviceClass = h.dc;
+  if (h.sc !== undefined) out.stateClass = h.sc;
+  if (h.cat !== undefined) out.category = h.cat;
+  if (h.icon !== undefined) out.icon = h.icon;
+  if (h.enabled !== undefined) out.enabledByDefault = h.enabled;
+  return out;
+}
+
+/** The entities zigbee2mqtt makes of one expose (exposeToConfig), before the category and metadata rules. */
+function entitiesOf(e: Expose, all: readonly Expose[]): EntitySpec[] {
   const ep = e.endpoint;
   const base = { endpoint: ep, label: ep ? capitalize(ep) : undefined };
+  const named = (label: string) => ({ label: suffixed(label, ep), endpoint: ep });
   switch (e.type) {
     case 'light': {
       const light = lightSpec(e, all);
-      if (!light) return undefined;
+      if (!light) return [];
       const props = [light.state, light.brightness, light.colorTemp?.property, light.color?.property, light.colorMode];
-      return { ...base, kind: 'light', key: mainKey('light', ep), light, properties: props.filter((p) => p !== undefined) };
+      return [{ ...base, kind: 'light', key: mainKey('light', ep), light, properties: props.filter((p) => p !== undefined) }];
     }
     case 'switch': {
       const state = featureNamed(e.features, 'state');
-      if (state?.type !== 'binary') return undefined;
+      if (state?.type !== 'binary') return [];
       const property = propOf(state);
-      return {
-        ...base,
-        kind: 'switch',
-        key: mainKey('switch', ep),
-        property,
-        valueOn: state.value_on,
-        valueOff: state.value_off,
-        properties: [property],
-      };
+      const common = { property, valueOn: state.value_on, valueOff: state.value_off, properties: [property] };
+      // Window or valve detection on a radiator valve is a switch composite of its own: named and keyed by its property.
+      const own = Object.hasOwn(SWITCH_OWN_ENTITY, property) ? SWITCH_OWN_ENTITY[property] : undefined;
+      if (own !== undefined) return [{ ...common, ...hinted(own), kind: 'switch', key: property, label: e.label, endpoint: ep }];
+      return [{ ...base, ...common, kind: 'switch', key: mainKey('switch', ep) }];
     }
     case 'lock': {
       const state = featureNamed(e.features, 'state');
-      if (state?.type !== 'binary') return undefined;
+      if (state?.type !== 'binary') return [];
       const property = propOf(state);
-      return {
-        ...base,
-        kind: 'lock',
-        key: mainKey('lock', ep),
-        property,
-        valueOn: state.value_on,
-        valueOff: state.value_off,
-        properties: [property],
-      };
+      return [
+        {
+          ...base,
+          kind: 'lock',
+          key: mainKey('lock', ep),
+          property,
+          valueOn: state.value_on,
+          valueOff: state.value_off,
+          properties: [property],
+        },
+      ];
     }
     case 'cover': {
       const state = featureNamed(e.features, 'state');
-      if (state === undefined) return undefined;
+      if (state === undefined) return [];
       const position = featureNamed(e.features, 'position');
       const tilt = featureNamed(e.features, 'tilt');
       const props = [propOf(state), position && propOf(position), tilt && propOf(tilt)].filter((p): p is string => typeof p === 'string');
-      return {
-        ...base,
-        kind: 'cover',
-        key: mainKey('cover', ep),
-        state: propOf(state),
-        position: position && propOf(position),
-        tilt: tilt && propOf(tilt),
-        properties: props,
-      };
-    }
-    case 'climate': {
-      const climate = climateSpec(e);
-      const props = [
-        climate.localTemperature,
-        climate.setpoint?.property,
-        climate.systemMode?.property,
-        climate.runningState,
-        climate.preset?.property,
-        climate.fanMode?.property,
+      return [
+        {
+          ...base,
+          kind: 'cover',
+          key: mainKey('cover', ep),
+          state: propOf(state),
+          position: position && propOf(position),
+          tilt: tilt && propOf(tilt),
+          properties: props,
+        },
       ];
-      return { ...base, kind: 'climate', key: mainKey('climate', ep), climate, properties: props.filter((p) => p !== undefined) };
     }
+    case 'climate':
+      return climateEntities(e, all);
     case 'fan': {
       const fan = fanSpec(e);
-      if (!fan) return undefined;
+      if (!fan) return [];
       const props = [fan.state, fan.mode?.property, fan.speed?.property].filter((p) => p !== undefined);
-      return { ...base, kind: 'fan', key: mainKey('fan', ep), fan, properties: props };
+      return [{ ...base, kind: 'fan', key: mainKey('fan', ep), fan, properties: props }];
     }
     case 'numeric': {
-      if (e.access & SET || !(e.access & STATE)) return undefined; // a settable number: no hearth domain yet
       const property = propOf(e);
-      return {
-        kind: 'sensor',
-        key: property,
-        label: suffixed(e.label, ep),
-        endpoint: ep,
-        property,
-        properties: [property],
-        unit: e.unit,
-        ...numericHints(e.name, e.unit, e.category),
-      };
+      const key = ep ? `${e.name}_${ep}` : e.name;
+      const h = hintFor('numeric', e.name);
+      if (e.access & SET) {
+        return [
+          {
+            ...named(e.label),
+            kind: 'number',
+            key,
+            property,
+            properties: [property],
+            min: e.value_min ?? NUMBER_MIN,
+            max: e.value_max ?? NUMBER_MAX,
+            ...(e.value_step ? { step: e.value_step } : {}),
+            ...(e.unit ? { unit: e.unit } : {}),
+            ...hinted({ ...h, sc: undefined }),
+            // zigbee2mqtt keeps only a temperature device class on a number.
+            deviceClass: h.dc === 'temperature' ? 'temperature' : undefined,
+          },
+        ];
+      }
+      if (!(e.access & STATE)) return [];
+      // Home Assistant has a separate device class for VOC in ppb/ppm.
+      const lookup = e.name === 'voc' && (e.unit === 'ppb' || e.unit === 'ppm') ? hintFor('numeric', 'voc_parts') : h;
+      const merged = { ...lookup, ...unitHint(e.unit) };
+      // A device class without a unit makes Home Assistant warn; zigbee2mqtt drops it.
+      if (e.unit === undefined) delete (merged as { dc?: string }).dc;
+      return [{ ...named(e.label), kind: 'sensor', key, property, properties: [property], unit: e.unit, ...hinted(merged) }];
     }
     case 'binary': {
-      if (!(e.access & STATE)) return undefined;
       const property = propOf(e);
-      const common = { key: property, label: suffixed(e.label, ep), endpoint: ep, property, properties: [property] };
-      if (e.access & SET) {
-        return { ...common, kind: 'switch', key: `switch_${property}`, valueOn: e.value_on, valueOff: e.value_off, category: e.category };
-      }
-      return { ...common, kind: 'binary_sensor', valueOn: e.value_on, valueOff: e.value_off, ...binaryHints(e.name, e.category) };
+      const h = hintFor('binary', e.name);
+      const common = { ...named(e.label), property, properties: [property], valueOn: e.value_on, valueOff: e.value_off, ...hinted(h) };
+      if (e.access & SET) return [{ ...common, kind: 'switch', key: ep ? `switch_${e.name}_${ep}` : `switch_${e.name}` }];
+      if (!(e.access & STATE)) return [];
+      return [{ ...common, kind: 'binary_sensor', key: ep ? `${e.name}_${ep}` : e.name }];
     }
-    case 'enum':
-    case 'text': {
-      if (e.access & SET || !(e.access & STATE) || e.name === 'action') return undefined;
+    case 'enum': {
+      // zigbee2mqtt 2.x makes no entity of `action` (it is an event here); its legacy sensor is off by default.
+      if (e.property === 'action' || e.name === 'action') return [];
       const property = propOf(e);
-      const category = e.category === undefined ? {} : { category: 'diagnostic' as const };
-      return { kind: 'sensor', key: property, label: suffixed(e.label, ep), endpoint: ep, property, properties: [property], ...category };
+      const h = hinted(hintFor('enum', e.name));
+      const common = { ...named(e.label), key: property, property, properties: [property], ...h };
+      if (e.access & SET && e.values.length === 1) return [{ ...common, kind: 'button', payload: String(e.values[0]) }];
+      if (e.access & SET) return [{ ...common, kind: 'select', options: e.values.map(String), readable: (e.access & STATE) !== 0 }];
+      if (e.access & STATE) return [{ ...common, kind: 'sensor' }];
+      return [];
+    }
+    case 'text':
+    case 'list':
+    case 'composite': {
+      const property = propOf(e);
+      const common = { ...named(e.label), key: property, property, properties: [property], ...hinted(hintFor('list', e.name)) };
+      // A warning composite is Home Assistant's siren, which hearth has no domain for yet.
+      if (e.type === 'composite' && e.name === 'warning' && e.access & SET) return [];
+      if (e.type === 'text' && e.access & SET) return [{ ...common, kind: 'text', readable: (e.access & STATE) !== 0 }];
+      if (e.access & STATE) return [{ ...common, kind: 'sensor', ...(e.type === 'text' ? {} : { json: true }) }];
+      return [];
     }
     default:
-      return undefined;
+      return [];
   }
+}
+
+/** A climate expose: the climate entity, and the calibration, heating demand and local temperature zigbee2mqtt adds beside it. */
+function climateEntities(e: Extract<Expose, { type: 'climate' }>, all: readonly Expose[]): EntitySpec[] {
+  const ep = e.endpoint;
+  const climate = climateSpec(e);
+  const props = [
+    climate.localTemperature,
+    climate.setpoint?.property,
+    climate.systemMode?.property,
+    climate.runningState,
+    climate.preset?.property,
+    climate.fanMode?.property,
+  ];
+  const out: EntitySpec[] = [
+    {
+      endpoint: ep,
+      label: ep ? capitalize(ep) : undefined,
+      kind: 'climate',
+      key: mainKey('climate', ep),
+      climate,
+      properties: props.filter((p) => p !== undefined),
+    },
+  ];
+  const feature = (name: string) => {
+    const f = featureNamed(e.features, name);
+    return f?.type === 'numeric' ? f : undefined;
+  };
+  const keyOf = (name: string) => (ep ? `${name}_${ep}` : name);
+  const calibration = feature('local_temperature_calibration');
+  if (calibration) {
+    const property = propOf(calibration);
+    out.push({
+      kind: 'number',
+      key: keyOf(calibration.name),
+      label: suffixed(calibration.label, ep),
+      endpoint: ep,
+      property,
+      properties: [property],
+      min: calibration.value_min ?? NUMBER_MIN,
+      max: calibration.value_max ?? NUMBER_MAX,
+      ...(calibration.value_step != null ? { step: calibration.value_step } : {}),
+      ...(calibration.unit ? { unit: calibration.unit } : {}),
+      deviceClass: 'temperature_delta',
+      category: 'config',
+    });
+  }
+  const heating = feature('pi_heating_demand');
+  if (heating) {
+    const property = propOf(heating);
+    const common = { key: keyOf(heating.name), label: suffixed(heating.label, ep), endpoint: ep, property, properties: [property] };
+    if (heating.access & SET) {
+      out.push({
+        ...common,
+        kind: 'number',
+        min: heating.value_min ?? NUMBER_MIN,
+        max: heating.value_max ?? NUMBER_MAX,
+        unit: heating.unit,
+        icon: 'mdi:radiator',
+      });
+    } else out.push({ ...common, kind: 'sensor', unit: heating.unit, icon: 'mdi:radiator', category: 'diagnostic' });
+  }
+  const cooling = feature('pi_cooling_demand');
+  if (cooling) {
+    const property = propOf(cooling);
+    out.push({
+      kind: 'sensor',
+      key: keyOf(cooling.name),
+      label: suffixed(cooling.label, ep),
+      endpoint: ep,
+      property,
+      properties: [property],
+      unit: cooling.unit,
+      icon: 'mdi:air-conditioner',
+      category: 'diagnostic',
+    });
+  }
+  // Its local temperature gets a sensor of its own when nothing else measures temperature.
+  const local = feature('local_temperature');
+  const measured = all.some(
+    (x) => x.type === 'numeric' && (x.name === 'temperature' || x.name === 'local_temperature') && x.access & STATE,
+  );
+  if (local && !measured) {
+    const property = propOf(local);
+    out.push({
+      kind: 'sensor',
+      key: keyOf(local.name),
+      label: suffixed(local.label, ep),
+      endpoint: ep,
+      property,
+      properties: [property],
+      unit: local.unit,
+      deviceClass: 'temperature',
+      stateClass: 'measurement',
+    });
+  }
+  return out;
+}
+
+/**
+ * zigbee2mqtt's rules after the entities of an expose are made: the expose's own category wins over the tables,
+ * then the converters' Home Assistant metadata (entityCategory, deviceClass, enabledByDefault, icon), and a sensor
+ * is never `config` (it takes no input).
+ */
+function finish(spec: EntitySpec, e: Expose): EntitySpec {
+  let { category, deviceClass, enabledByDefault, icon } = spec;
+  if (e.category === 'config' || e.category === 'diagnostic') category = e.category;
+  const meta = e.homeassistant;
+  if (meta !== undefined) {
+    if (typeof meta.entityCategory === 'string') category = meta.entityCategory;
+    if (typeof meta.deviceClass === 'string') deviceClass = meta.deviceClass;
+    if (typeof meta.enabledByDefault === 'boolean') enabledByDefault = meta.enabledByDefault;
+    if (typeof meta.icon === 'string') icon = meta.icon;
+  }
+  if ((spec.kind === 'sensor' || spec.kind === 'binary_sensor') && category === 'config') category = 'diagnostic';
+  return { ...spec, category, deviceClass, enabledByDefault, icon };
 }
 
 /** The entities of a definition's exposes (already resolved for the device), plus the link quality sensor. */
 export function mapExposes(exposes: readonly Expose[]): ExposeMapping {
   const specs: EntitySpec[] = [];
-  const keys = new Set<string>();
-  const add = (spec: EntitySpec | undefined): void => {
-    if (spec === undefined || keys.has(spec.key)) return;
-    keys.add(spec.key);
-    specs.push(spec);
+  const at = new Map<string, number>();
+  const add = (spec: EntitySpec): void => {
+    // Two exposes with one object id: zigbee2mqtt publishes the later config over the earlier one.
+    const i = at.get(spec.key);
+    if (i === undefined) {
+      at.set(spec.key, specs.length);
+      specs.push(spec);
+    } else specs[i] = spec;
   };
-  for (const e of exposes) add(specOf(e, exposes));
-  // zigbee2mqtt gives a thermostat's local temperature its own sensor when nothing else measures temperature.
-  for (const s of [...specs]) {
-    if (s.kind !== 'climate' || s.climate.localTemperature === undefined) continue;
-    const property = s.climate.localTemperature;
-    if (specs.some((o) => o.kind === 'sensor' && (o.property === 'temperature' || o.property === property))) continue;
-    add({
-      kind: 'sensor',
-      key: property,
-      label: suffixed('Local temperature', s.endpoint),
-      endpoint: s.endpoint,
-      property,
-      properties: [property],
-      unit: '°C',
-      ...numericHints('local_temperature', '°C', undefined),
-    });
-  }
-  add(LINKQUALITY_SPEC);
+  for (const e of exposes) for (const spec of entitiesOf(e, exposes)) add(finish(spec, e));
+  if (!at.has('linkquality')) add(LINKQUALITY_SPEC);
   const actions = exposes.some((e) => e.name === 'action' && (e.type === 'enum' || e.type === 'text'));
   return { specs, actions };
+}
+
+/**
+ * The entity id's object part, zigbee2mqtt's rule: the device name, then the part of the object id after the first
+ * `_` when it starts with the domain (`switch_child_lock` → `_child_lock`), the whole object id when it does not
+ * (`temperature`), nothing when it is the domain itself (`light`).
+ */
+export function objectIdSuffix(kind: string, key: string): string {
+  if (key.startsWith(kind) && key.includes('_')) return key.slice(key.indexOf('_') + 1);
+  if (!key.startsWith(kind)) return key;
+  return '';
 }

@@ -1,5 +1,6 @@
 import type { Controller } from 'zigbee-herdsman';
 import type { JsonValue } from '../../src/core/json.js';
+import type { Scheduler } from '../../src/util/scheduler.js';
 import type { DriverContext } from '../driver.js';
 import type { Availability } from './availability.js';
 import type { ZigbeeConfig } from './config.js';
@@ -11,15 +12,19 @@ import type { DeviceEntities, ZigbeeDevice } from './types.js';
 export interface ZigbeeHost {
   readonly ctx: DriverContext;
   readonly config: ZigbeeConfig;
+  readonly scheduler: Scheduler;
   readonly names: NameStore;
   readonly availability: Availability;
   readonly hub: HubEntities | undefined;
   readonly connected: boolean;
+  /** What a call to a device's entity answers while the adapter is away. */
+  readonly adapterGone: string;
   readonly devices: {
     get(ieee: string): DeviceEntities | undefined;
     nameOf(ieee: string): string;
     left(ieee: string, reason: 'left' | 'removed'): void;
     rename(ieee: string, name: string): void;
+    configure(device: ZigbeeDevice): Promise<void>;
   };
   /** The running Controller, or undefined while the adapter is away. */
   readonly running: Controller | undefined;

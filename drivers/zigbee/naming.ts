@@ -1,11 +1,14 @@
 import { slugify } from '../../src/core/entity-id.js';
-import type { EntitySpec } from './exposes.js';
+import { type EntitySpec, objectIdSuffix } from './exposes.js';
 import type { ZigbeeDevice } from './types.js';
 
-/** Entity ids and names from the device's friendly name, as Home Assistant names a device's entities. */
+/** Entity ids from the device's friendly name and zigbee2mqtt's object id (its default_entity_id rule). */
 export function entityIdFor(spec: EntitySpec, deviceName: string): string {
-  return `${spec.kind}.${slugify(spec.label === undefined ? deviceName : `${deviceName} ${spec.label}`)}`;
+  const suffix = objectIdSuffix(spec.kind, spec.key);
+  return `${spec.kind}.${slugify(suffix === '' ? deviceName : `${deviceName}_${suffix}`)}`;
 }
+
+/** Names as Home Assistant shows a device's entities: the device's name, then the entity's own. */
 
 export function entityName(spec: EntitySpec, deviceName: string): string {
   return spec.label === undefined ? deviceName : `${deviceName} ${spec.label}`;

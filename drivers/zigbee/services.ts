@@ -3,7 +3,9 @@ import { isoFromMicros } from '../../src/core/clock.js';
 import { HubError } from '../../src/core/errors.js';
 import type { JsonObject, JsonValue } from '../../src/core/json.js';
 import type { ServiceCall } from '../../src/core/services.js';
+import { bindService } from './bindings.js';
 import { type ZigbeeHost, ZigbeeUnavailableError } from './host.js';
+import { networkMap } from './network-map.js';
 import type { ZigbeeDevice } from './types.js';
 
 /** A paired device, as list_devices names it (ieee_address); its friendly name is accepted too. */
@@ -160,21 +162,80 @@ export function registerZigbeeServices(driver: ZigbeeHost): void {
     handler: (call) =>
       withController(driver, async (controller) => {
         const device = findDevice(driver, controller, text(call, 'ieee_address'));
-        const entities = driver.devices.get(device.ieeeAddr);
-        if (entities === undefined)
+        if (driver.devices.get(device.ieeeAddr) === undefined)
           throw new HubError(
             'service_validation',
             `device ${driver.devices.nameOf(device.ieeeAddr)} has not finished its interview; it cannot be configured yet`,
           );
         try {
-          await entities.configure();
+          await driver.devices.configure(device);
         } catch (err) {
           throw new HubError(
             'hub_error',
-            `configuring ${driver.devices.nameOf(device.ieeeAddr)} failed: ${String(err)} (a battery device may need a button press to wake up)`,
+            `configuring ${driver.devices.nameOf(device.ieeeAddr)} failed: ${err instanceof Error ? err.message : String(err)} (a battery device may need a button press to wake up)`,
           );
         }
       }),
+  });
+
+  register({
+    domain: 'zigbee',
+    service: 'check_ota',
+    name: 'Check firmware',
+    description: 'Asks a device its firmware and the OTA index for a newer image; its update entity shows the answer.',
+    schema: { fields: { ieee_address: DEVICE_FIELD } },
+    response: 'optional',
+    handler: (call) =>
+      withController(driver, async (controller) => {
+        const device = findDevice(driver, controller, text(call, 'ieee_address'));
+        const check = driver.devices.get(device.ieeeAddr)?.checkOta;
+        if (check === undefined)
+          throw new HubError(
+            'not_supported',
+            `device ${driver.devices.nameOf(device.ieeeAddr)} has no firmware updates (the converters know no OTA for it)`,
+          );
+        try {
+          const { installed, latest } = await check();
+          return { installed_version: installed, latest_version: latest, update_available: installed !== latest };
+        } catch (err) {
+          throw new HubError(
+            'hub_error',
+            `the firmware check of ${driver.devices.nameOf(device.ieeeAddr)} failed: ${err instanceof Error ? err.message : String(err)} (a battery device may need a button press to wake up)`,
+          );
+        }
+      }),
+  });
+
+  const bindFields = {
+    source: { ...DEVICE_FIELD, name: 'Source' },
+    target: { kind: 'text', name: 'Target', description: 'A device (IEEE address or name), or coordinator (the default).' },
+    clusters: { kind: 'object', name: 'Clusters', description: 'Cluster names; by default those of a remote and a light.' },
+    source_endpoint: { kind: 'number', name: 'Source endpoint', integer: true, min: 1, max: 240 },
+    target_endpoint: { kind: 'number', name: 'Target endpoint', integer: true, min: 1, max: 240 },
+  } as const;
+  for (const unbind of [false, true]) {
+    register({
+      domain: 'zigbee',
+      service: unbind ? 'unbind' : 'bind',
+      name: unbind ? 'Unbind' : 'Bind',
+      description: unbind
+        ? "Removes a device's binding of clusters to another device or the coordinator."
+        : "Binds a device's clusters to another device (a remote straight to a light) or to the coordinator.",
+      schema: { fields: bindFields },
+      response: 'optional',
+      handler: (call) =>
+        withController(driver, (controller) => bindService(driver, controller, call, unbind, (ref) => findDevice(driver, controller, ref))),
+    });
+  }
+
+  register({
+    domain: 'zigbee',
+    service: 'network_map',
+    name: 'Network map',
+    description: 'The devices and the links their neighbour tables report (link quality, depth, relationship).',
+    schema: { fields: {} },
+    response: 'only',
+    handler: () => withController(driver, (controller) => networkMap(driver, controller)),
   });
 
   register({
@@ -236,6 +297,7 @@ export function listDevices(driver: ZigbeeHost, controller: Controller): JsonVal
       last_seen: lastSeen === undefined ? null : isoFromMicros(lastSeen),
       available: driver.availability.isAvailable(ieee),
       interview: device.interviewState.toLowerCase(),
+      ota: entities?.checkOta !== undefined,
     });
   }
   out.sort((a, b) => String((a as JsonObject).friendly_name).localeCompare(String((b as JsonObject).friendly_name)));

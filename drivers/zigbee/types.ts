@@ -2,6 +2,7 @@ import type { Events, Models } from 'zigbee-herdsman';
 import type { DeviceIdentifier } from '../../src/core/devices.js';
 import type { JsonObject } from '../../src/core/json.js';
 import type { DriverContext } from '../driver.js';
+import type { ZigbeeOtaConfig } from './config.js';
 
 /**
  * The seam between the Zigbee network (drivers/zigbee/controller.ts: herdsman's Controller, joins, availability,
@@ -20,6 +21,8 @@ export interface DeviceEntitiesHost {
   readonly coordinator: DeviceIdentifier;
   /** Per-device options from the config (`zigbee: devices: <ieee>: {...}`), e.g. friendly_name, optimistic. */
   readonly deviceOptions: (ieee: string) => JsonObject;
+  /** Where firmware images are looked up and how they are served; the defaults when absent. */
+  readonly ota?: ZigbeeOtaConfig;
 }
 
 /** The entities of one paired device, made from its converters definition (or its basic clusters when unsupported). */
@@ -33,11 +36,18 @@ export interface DeviceEntities {
   /** A message from the device (attribute report, read response, command): states, and actions as events. */
   handleMessage(message: ZigbeeMessage): void;
   /** The network's view: false when the device timed out or the adapter is gone (every entity unavailable). */
-  setAvailable(available: boolean): void;
-  /** Runs the definition's configure (binds and reporting), for pairing and `zigbee.reconfigure_device`. */
+  /** `refusal`: why a call to one of its entities fails meanwhile (the adapter is gone), rather than being skipped. */
+  setAvailable(available: boolean, refusal?: string): void;
+  /** The definition has a configure step (binds, reporting, reads of divisors). */
+  readonly configurable: boolean;
+  /** The definition's version, kept in the device's meta once configured (zigbee2mqtt's `configured`). */
+  readonly definitionVersion: string | undefined;
+  /** Runs the definition's configure once; throws its failure (drivers/zigbee/configurer.ts retries). */
   configure(): Promise<void>;
   /** The user renamed the device: entity names follow (entity ids stay, as Home Assistant keeps them). */
   rename(name: string): void;
+  /** With OTA support (the converters' `ota`): asks the device and the index; the update entity shows the answer. */
+  checkOta?(): Promise<{ installed: string | null; latest: string | null }>;
   /** The device left or was removed: its entities and its registry entry go. */
   remove(): void;
   /** The driver stops: the definition's timers and polls end (the entities go with the driver's owner key). */

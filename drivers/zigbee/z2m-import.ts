@@ -1,4 +1,4 @@
-import { copyFile, mkdir, readFile, rename, stat } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { parse } from 'yaml';
 import { isoFromMillis } from '../../src/core/clock.js';
@@ -56,6 +56,61 @@ function given<T>(value: unknown, read: (v: unknown) => T | undefined, what: str
   return parsed;
 }
 
+const NETWORK_FIELDS = { pan_id: 'advanced.pan_id', ext_pan_id: 'advanced.ext_pan_id', network_key: 'advanced.network_key' } as const;
+
+function shown(field: keyof typeof NETWORK_FIELDS, v: number | readonly number[]): string {
+  if (typeof v === 'number') return `${v} (0x${v.toString(16).padStart(4, '0')})`;
+  // The network key is a secret: only enough of it to tell two apart.
+  const hex = v.map((b) => b.toString(16).padStart(2, '0')).join('');
+  return field === 'network_key' ? `${hex.slice(0, 4)}… ` : `0x${hex}`;
+}
+
+/**
+ * herdsman would form a new network (or take the backup's) when the configuration and the coordinator backup
+ * disagree, orphaning every paired device; zigbee2mqtt refuses to start then. So does the import, naming both values.
+ */
+function refuseMismatch(
+  configFile: string,
+  given: { pan_id?: number; ext_pan_id?: readonly number[]; network_key?: readonly number[] },
+  backup: StoredNetwork,
+): void {
+  for (const field of Object.keys(NETWORK_FIELDS) as (keyof typeof NETWORK_FIELDS)[]) {
+    const a = given[field];
+    const b = backup[field];
+    if (a === undefined) continue;
+    const bytes = Array.isArray(b) ? (b as number[]) : [];
+    const equal = (x: readonly number[], y: readonly number[]) => x.length === y.length && x.every((v, i) => v === y[i]);
+    // An extended PAN id is written in either byte order by different adapters' backups.
+    const same = typeof a === 'number' ? a === b : equal(a, bytes) || (field === 'ext_pan_id' && equal(a, [...bytes].reverse()));
+    if (same) continue;
+    throw new ImportRefused(
+      `${configFile} ${NETWORK_FIELDS[field]} ${shown(field, a)} differs from coordinator_backup.json's ${field} ${shown(field, b as number | readonly number[])}: the stick holds the backup's network, and importing would orphan its devices; correct ${NETWORK_FIELDS[field]} (or set it to GENERATE to take the backup's) and run the import again`,
+    );
+  }
+}
+
+/** herdsman's database lines: the readable records, and the others with their line numbers (1-based). */
+function splitDatabase(text: string): { good: string[]; bad: { line: number; text: string }[] } {
+  const good: string[] = [];
+  const bad: { line: number; text: string }[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line.trim() === '') continue;
+    try {
+      const row = JSON.parse(line) as unknown;
+      if (isMap(row) && Number.isFinite(row.id) && typeof row.type === 'string') {
+        good.push(line);
+        continue;
+      }
+    } catch {
+      // kept aside below
+    }
+    bad.push({ line: i + 1, text: line });
+  }
+  return { good, bad };
+}
+
 /**
  * `hearth zigbee import`: zigbee2mqtt's network (configuration.yaml's serial and advanced blocks, or its coordinator
  * backup where those say GENERATE), database.db and coordinator_backup.json into <data>/zigbee, and its `devices:`
@@ -94,6 +149,9 @@ export async function importZigbee2mqtt(z2mDir: string, dataDir: string, force: 
   const extPanId = given(advanced.ext_pan_id, (v) => parseBytes(v, 8), 'ext_pan_id', notes);
   const networkKey = given(advanced.network_key, (v) => parseBytes(v, 16), 'network_key', notes);
   const channel = given(advanced.channel, (v) => (typeof v === 'number' && v >= 11 && v <= 26 ? v : undefined), 'channel', notes);
+  if (fromBackup !== undefined) refuseMismatch(configFile, { pan_id: panId, ext_pan_id: extPanId, network_key: networkKey }, fromBackup);
+  if (channel !== undefined && fromBackup?.channel !== undefined && channel !== fromBackup.channel)
+    notes.push(`advanced.channel ${channel} differs from coordinator_backup.json's channel ${fromBackup.channel}: using ${channel}`);
   const network: Record<string, unknown> = {
     pan_id: panId ?? fromBackup?.pan_id,
     ext_pan_id: extPanId ?? fromBackup?.ext_pan_id,
@@ -135,11 +193,27 @@ export async function importZigbee2mqtt(z2mDir: string, dataDir: string, force: 
   await mkdir(paths.dir, { recursive: true, mode: 0o700 });
   const database = join(z2mDir, 'database.db');
   let devices = 0;
-  if (await exists(database)) {
-    const text = await readFile(database, 'utf8');
-    devices = text.split('\n').filter((l) => /"type":"(Router|EndDevice)"/.test(l)).length;
-    await copyFile(database, `${paths.database}.import`);
-    await rename(`${paths.database}.import`, paths.database);
+  const text = await readIfPresent(database);
+  if (text !== undefined) {
+    const { good, bad } = splitDatabase(text);
+    devices = good.filter((l) => /"type":"(Router|EndDevice)"/.test(l)).length;
+    await writeFileAtomic(paths.database, good.length > 0 ? `${good.join('\n')}\n` : '', 0o600);
+    if (bad.length > 0) {
+      // One bad line costs only itself: it is kept aside, numbered, for a user to mend or drop.
+      const aside = `${paths.database}.import-rejected`;
+      await writeFileAtomic(
+        aside,
+        bad
+          .map((b) => `${b.line}\t${b.text}`)
+          .join('\n')
+          .concat('\n'),
+        0o600,
+      );
+      const lines = bad.map((b) => b.line);
+      notes.push(
+        `database.db line${lines.length === 1 ? '' : 's'} ${lines.slice(0, 20).join(', ')}${lines.length > 20 ? ', …' : ''} ${lines.length === 1 ? 'is not a readable herdsman record' : 'are not readable herdsman records'}: not imported, kept aside in ${aside} (the ${good.length} readable line${good.length === 1 ? '' : 's'} were imported)`,
+      );
+    }
   } else notes.push('no database.db: the devices must pair again');
   if (backupText !== undefined) await writeFileAtomic(paths.coordinatorBackup, backupText, 0o600);
   if (Object.keys(names).length > 0) await writeFileAtomic(paths.names, `${JSON.stringify(names, null, 2)}\n`, 0o600);

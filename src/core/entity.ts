@@ -45,6 +45,7 @@ export class Entity<P = unknown, D = unknown> {
   private fixedAttributes: Attributes;
   private overrides: Attributes | undefined;
   private isAvailable = true;
+  private whyUnavailable: string | undefined;
   /** The last report, kept (by reference) so that a rename, an enable or a new name can write it again. */
   private lastState: string | null | undefined;
   private lastAttributes: Attributes | undefined;
@@ -138,6 +139,7 @@ export class Entity<P = unknown, D = unknown> {
    */
   report(state: string | null, attributes?: Attributes, context?: Context): void {
     this.isAvailable = true;
+    this.whyUnavailable = undefined;
     this.lastState = state;
     this.lastAttributes = attributes;
     if (this.isDetached) return;
@@ -193,12 +195,22 @@ export class Entity<P = unknown, D = unknown> {
     return m;
   }
 
-  /** The device stopped answering: `unavailable`, keeping only the fixed attributes. */
-  markUnavailable(context?: Context): void {
+  /**
+   * The device stopped answering: `unavailable`, keeping only the fixed attributes. `refusal`: why a call naming this
+   * entity fails meanwhile (its hub's connection is gone), rather than skipping it as Home Assistant skips a device
+   * that is merely away.
+   */
+  markUnavailable(context?: Context, refusal?: string): void {
     this.isAvailable = false;
+    this.whyUnavailable = refusal;
     if (this.isDetached) return;
     const now = this.clock.now();
     this.table.set(this.entityId, UNAVAILABLE, this.fixedAttributes, { context: this.contextFor(context, now), timeUs: now });
+  }
+
+  /** Why a service call naming this unavailable entity fails; undefined when such a call just skips it. */
+  get unavailableRefusal(): string | undefined {
+    return this.isAvailable ? undefined : this.whyUnavailable;
   }
 
   /** The current state string, or undefined before the first report. */

@@ -279,7 +279,10 @@ export class ServiceRegistry {
         this.warnMissing([only]);
         return [];
       }
-      return entity.state === UNAVAILABLE ? [] : [entity];
+      if (entity.state !== UNAVAILABLE) return [entity];
+      const refusal = entity.unavailableRefusal;
+      if (refusal !== undefined) throw new HubError('hub_error', refusal);
+      return [];
     }
     const out: Entity[] = [];
     const seen = new Set<string>();

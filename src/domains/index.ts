@@ -29,7 +29,9 @@ import { scriptDomain } from './script.js';
 import { selectDomain } from './select.js';
 import { sensorDomain } from './sensor.js';
 import { switchDomain } from './switch.js';
+import { textDomain } from './text.js';
 import { timerDomain } from './timer.js';
+import { updateDomain } from './update.js';
 import { vacuumDomain } from './vacuum.js';
 import { zoneDomain } from './zone.js';
 
@@ -66,6 +68,8 @@ export const DOMAINS: readonly Domain[] = [
   buttonDomain,
   numberDomain,
   selectDomain,
+  textDomain,
+  updateDomain,
   automationDomain,
   scriptDomain,
   sceneDomain,

@@ -90,7 +90,7 @@ t.test('every problem with its path and what is allowed', async (t) => {
       'zigbee.devices.0x1234: "0x1234" is not an IEEE address: expected 0x and 16 hex digits, e.g. 0x00158d0001a2b3c4',
       'zigbee.devices.0x00158d0001a2b3c4.colour: unknown option; allowed: area, friendly_name, optimistic, options',
       'zigbee.devices.0x00158d0001a2b3c5.friendly_name: "hall" is already the name of zigbee.devices.0x00158d0001a2b3c4',
-      'zigbee.led: unknown option; allowed: adapter, availability, baud_rate, channel, devices, ext_pan_id, network_key, pan_id, port, rtscts',
+      'zigbee.led: unknown option; allowed: adapter, availability, baud_rate, channel, devices, ext_pan_id, network_key, ota, pan_id, port, rtscts',
     ],
   );
 });

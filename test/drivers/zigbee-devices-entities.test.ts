@@ -15,7 +15,15 @@ t.test('an IKEA LED1545G12 bulb is a colour-temperature light with its range, ef
   t.ok(bulb.supported);
   t.same(
     bulb.entities.map((e) => e.id),
-    ['light.living_room_bulb', 'sensor.living_room_bulb_linkquality'],
+    [
+      'light.living_room_bulb',
+      'select.living_room_bulb_effect',
+      'select.living_room_bulb_power_on_behavior',
+      'sensor.living_room_bulb_color_options',
+      'button.living_room_bulb_identify',
+      'sensor.living_room_bulb_linkquality',
+      'update.living_room_bulb',
+    ],
   );
   t.same(attrs(bed, 'light.living_room_bulb'), {
     effect_list: ['blink', 'breathe', 'okay', 'channel_change', 'finish_effect', 'stop_effect'],
@@ -92,7 +100,7 @@ t.test('a Philips RWL021 dimmer has battery and action duration sensors, and no 
   const dimmer = await bed.add(new StubDevice(DEVICES.dimmer), 'Hall Dimmer');
   t.same(
     dimmer.entities.map((e) => e.id),
-    ['sensor.hall_dimmer_battery', 'sensor.hall_dimmer_action_duration', 'sensor.hall_dimmer_linkquality'],
+    ['sensor.hall_dimmer_battery', 'sensor.hall_dimmer_action_duration', 'sensor.hall_dimmer_linkquality', 'update.hall_dimmer'],
   );
   t.match(attrs(bed, 'sensor.hall_dimmer_action_duration'), { device_class: 'duration', unit_of_measurement: 's' });
 });

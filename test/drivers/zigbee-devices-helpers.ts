@@ -6,13 +6,18 @@ import type { JsonObject } from '../../src/core/json.js';
 import type { Logger } from '../../src/core/log.js';
 import { silentLogger } from '../../src/core/log.js';
 import { binarySensorDomain } from '../../src/domains/binary-sensor.js';
+import { buttonDomain } from '../../src/domains/button.js';
 import { climateDomain } from '../../src/domains/climate-services.js';
 import { coverDomain } from '../../src/domains/cover.js';
 import { fanDomain } from '../../src/domains/fan.js';
 import { lightDomain } from '../../src/domains/light-services.js';
 import { lockDomain } from '../../src/domains/lock.js';
+import { numberDomain } from '../../src/domains/number.js';
+import { selectDomain } from '../../src/domains/select.js';
 import { sensorDomain } from '../../src/domains/sensor.js';
 import { switchDomain } from '../../src/domains/switch.js';
+import { textDomain } from '../../src/domains/text.js';
+import { updateDomain } from '../../src/domains/update.js';
 
 /**
  * A stand-in for herdsman's Device and Endpoint at the point the converters touch them, for the mapping and
@@ -147,7 +152,8 @@ export interface ZigbeeTestbed {
 /** A core with the domains Zigbee devices use. */
 export function coreWithDomains(log: Logger = silentLogger): Core {
   const core = new Core({ log });
-  for (const d of [lightDomain, switchDomain, sensorDomain, binarySensorDomain, coverDomain, lockDomain, climateDomain, fanDomain]) {
+  const domains = [lightDomain, switchDomain, sensorDomain, binarySensorDomain, coverDomain, lockDomain, climateDomain, fanDomain];
+  for (const d of [...domains, selectDomain, numberDomain, textDomain, buttonDomain, updateDomain]) {
     d.registerServices(core);
   }
   return core;

@@ -164,6 +164,7 @@ t.test('a join and an interview: events on the bus and over a WebSocket, the fac
       last_seen: '2026-11-25T09:00:00+00:00',
       available: true,
       interview: 'successful',
+      ota: false,
     },
   ]);
   const withoutResponse = await callWs(z, 'list_devices');

@@ -128,6 +128,17 @@ t.test('the Zigbee page: permit join, a device joins and is interviewed, rename,
   await rename(page, contact.ieee, 'Front Door');
   await rename(page, plug.ieee, 'Coffee Plug');
   await row(page, plug.ieee).locator('td.num', { hasText: '196' }).waitFor();
+  // The network map: the coordinator's neighbour table, by name.
+  stick.neighbours.set(stick.coordinatorIeee, [
+    { ieee: bulb.ieee, lqi: 201, relationship: 1, depth: 1 },
+    { ieee: plug.ieee, lqi: 150, relationship: 1, depth: 1 },
+  ]);
+  await page.getByRole('button', { name: 'Load the network map' }).click();
+  const link = page.locator('table.links tbody tr', { hasText: 'Reading Lamp' });
+  await link.waitFor();
+  t.match(await link.textContent(), /Reading Lamp.*201.*child/, 'the map names the devices and their links');
+  t.ok(await row(page, bulb.ieee).getByRole('button', { name: 'Check firmware' }).isVisible(), 'a bulb with OTA can be checked');
+  if (process.env.HEARTH_ZIGBEE_SHOT !== undefined) await page.screenshot({ path: process.env.HEARTH_ZIGBEE_SHOT, fullPage: true });
   if (SCREENSHOTS !== undefined) {
     await mkdir(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOTS, 'zigbee.png'), fullPage: true });

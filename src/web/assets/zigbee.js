@@ -33,6 +33,16 @@ const hub = pageConnection('/zigbee');
  * @property {string | null} [model_id] what the device reports in its basic cluster
  * @property {string | null} [manufacturer]
  * @property {string} [interview] pending, in_progress, successful or failed
+ * @property {boolean} [ota] its firmware can be updated (an update entity)
+ */
+
+/**
+ * @typedef {object} MapLink
+ * @property {string} source
+ * @property {string} target
+ * @property {number} lqi
+ * @property {number} depth
+ * @property {string} relationship
  */
 
 /** @param {string} service @param {object} [data] @param {boolean} [response] */
@@ -143,6 +153,21 @@ function DeviceRow({ device, refresh }) {
         refresh();
       })
       .catch((/** @type {Error} */ err) => toast(err.message));
+  const reconfigure = () =>
+    zigbee('reconfigure_device', { ieee_address: ieee })
+      .then(() => toast(`${device.friendly_name} configured`))
+      .catch((/** @type {Error} */ err) => toast(err.message));
+  const checkFirmware = () =>
+    zigbee('check_ota', { ieee_address: ieee }, true)
+      .then((r) => {
+        const f = r?.response ?? {};
+        toast(
+          f.update_available
+            ? `${device.friendly_name}: firmware ${f.latest_version} is available (installed ${f.installed_version}); install it from its update entity`
+            : `${device.friendly_name}: firmware ${f.installed_version} is the latest`,
+        );
+      })
+      .catch((/** @type {Error} */ err) => toast(err.message));
   const model =
     [device.vendor, device.model].filter(Boolean).join(' ') ||
     [device.manufacturer, device.model_id].filter(Boolean).join(' ') ||
@@ -170,9 +195,44 @@ function DeviceRow({ device, refresh }) {
   <td class="actions">${
     removing
       ? html`<span role="group" aria-label=${`Remove ${device.friendly_name}`}><label><input type="checkbox" checked=${force} onChange=${(/** @type {Event} */ e) => setForce(/** @type {HTMLInputElement} */ (e.currentTarget).checked)} /> force</label> <button type="button" class="danger" onClick=${remove}>Remove</button> <button type="button" class="link" onClick=${() => setRemoving(false)}>Cancel</button></span>`
-      : html`<button type="button" class="link" onClick=${() => setEditing(true)}>Rename</button> <button type="button" class="link" onClick=${() => setRemoving(true)}>Remove…</button>`
+      : html`<button type="button" class="link" onClick=${() => setEditing(true)}>Rename</button> <button type="button" class="link" onClick=${() => setRemoving(true)}>Remove…</button> <button type="button" class="link" onClick=${reconfigure}>Reconfigure</button>${device.ota ? html` <button type="button" class="link" onClick=${checkFirmware}>Check firmware</button>` : null}`
   }</td>
 </tr>`;
+}
+
+/** The network map: the links each router's and the coordinator's neighbour table reports. */
+function NetworkMap() {
+  const [map, setMap] = useState(
+    /** @type {{ links: MapLink[], failed: { friendly_name: string }[], names: Map<string, string> } | null} */ (null),
+  );
+  const [loading, setLoading] = useState(false);
+  const load = () => {
+    setLoading(true);
+    zigbee('network_map', {}, true)
+      .then((r) => {
+        const nodes = /** @type {{ ieee_address: string, friendly_name: string }[]} */ (r?.response?.nodes ?? []);
+        const names = new Map(nodes.map((n) => [n.ieee_address, n.friendly_name]));
+        setMap({ links: r?.response?.links ?? [], failed: r?.response?.failed ?? [], names });
+      })
+      .catch((/** @type {Error} */ err) => toast(err.message))
+      .finally(() => setLoading(false));
+  };
+  const name = (/** @type {string} */ ieee) => map?.names.get(ieee) ?? ieee;
+  return html`<section aria-labelledby="map-title">
+  <h2 id="map-title">Network map</h2>
+  <button type="button" onClick=${load} disabled=${loading}>${loading ? 'Asking the routers…' : map === null ? 'Load the network map' : 'Reload'}</button>
+  ${
+    map === null
+      ? null
+      : html`<table class="devices links">
+  <thead><tr><th>Device</th><th>Heard by</th><th>Link quality</th><th>Relationship</th><th>Depth</th></tr></thead>
+  <tbody>${map.links.map(
+    (l) =>
+      html`<tr><td>${name(l.source)}</td><td data-label="Heard by">${name(l.target)}</td><td class="num" data-label="Link quality"><meter min="0" max="255" value=${l.lqi}></meter> ${l.lqi}</td><td data-label="Relationship">${l.relationship}</td><td class="num" data-label="Depth">${l.depth}</td></tr>`,
+  )}</tbody>
+</table>${map.failed.length > 0 ? html`<p class="note">No answer from ${map.failed.map((f) => f.friendly_name).join(', ')}</p>` : null}`
+  }
+</section>`;
 }
 
 function App() {
@@ -219,6 +279,7 @@ function App() {
 </table>`
   }
 </section>
+<${NetworkMap} />
 <${Toasts} />`;
 }
 
