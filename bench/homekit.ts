@@ -15,7 +15,9 @@ const CHANGES = 300;
 
 interface Client {
   pairSetup(pin: string): Promise<void>;
-  getAccessories(): Promise<{ accessories: { aid: number; services: { characteristics: { iid: number; type: string; value?: unknown }[] }[] }[] }>;
+  getAccessories(): Promise<{
+    accessories: { aid: number; services: { characteristics: { iid: number; type: string; value?: unknown }[] }[] }[];
+  }>;
   subscribeCharacteristics(ids: string[]): Promise<unknown>;
   on(event: 'event', fn: (e: { characteristics: { aid: number; iid: number; value: unknown }[] }) => void): void;
   close(): Promise<void>;
@@ -83,7 +85,11 @@ async function eventLatencies(hub: Hub, port: number): Promise<number[]> {
       waiting = resolve;
     });
     const t0 = performance.now();
-    await httpRequest(hub.port, `/api/services/light/${i % 2 === 0 ? 'turn_on' : 'turn_off'}`, { token: hub.token, method: 'POST', body: '{"entity_id":"light.l0"}' });
+    await httpRequest(hub.port, `/api/services/light/${i % 2 === 0 ? 'turn_on' : 'turn_off'}`, {
+      token: hub.token,
+      method: 'POST',
+      body: '{"entity_id":"light.l0"}',
+    });
     out.push((await arrived) - t0);
   }
   await client.close();
@@ -95,7 +101,11 @@ const p50 = percentile(latencies, 50);
 const p99 = percentile(latencies, 99);
 const targets = [
   { target: 'HomeKit bridge with 100 entities adds ≤ 8 MB RSS', text: `${fmt(added, 1)} MB`, met: added <= 8 },
-  { target: 'state change to a paired HomeKit controller, p99 ≤ 20 ms', text: `p50 ${fmt(p50, 1)} ms, p99 ${fmt(p99, 1)} ms`, met: p99 <= 20 },
+  {
+    target: 'state change to a paired HomeKit controller, p99 ≤ 20 ms',
+    text: `p50 ${fmt(p50, 1)} ms, p99 ${fmt(p99, 1)} ms`,
+    met: p99 <= 20,
+  },
 ];
 writeFileSync(join(BENCH, 'out', 'homekit.json'), `${JSON.stringify({ without, withBridge, latencies, targets }, null, 1)}\n`);
 console.log('| hub (100 virtual entities) | settled RSS, median of rounds |');

@@ -1,5 +1,5 @@
 // The auth store: users and long-lived tokens in auth.json, token checks, and the users' passwords through user-passwords.ts.
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isoFromMillis } from '../core/clock.js';

@@ -3,7 +3,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Component } from '../core/component.js';
 import type { Core } from '../core/core.js';
-import { HubError } from '../core/errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { Integration, IntegrationContext } from '../integration/integration.js';
