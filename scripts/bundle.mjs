@@ -61,6 +61,30 @@ const EXTERNAL = [
   'tweetnacl',
 ];
 
+// hearth.cjs runs as a vm.Script (for its code cache), where Node 20 has no loader for `import()`: a dynamic import of
+// an outside package (all of them CommonJS) becomes a require, which the script's wrapper gives it. The specifier is
+// a string of the list above, or one of the constants the sources import such packages through.
+const DYNAMIC_IMPORT =
+  /\bimport\((["'](?:uWebSockets\.js|serialport|@serialport\/[^"']+|onoff|i2c-bus|zigbee-herdsman(?:-converters)?(?:\/[^"']+)?|hap-nodejs|@homebridge\/ciao|@matter\/[^"']+|tweetnacl)["']|ONOFF|MATTER_TYPES)\)/g;
+const outsideImports = (buildDir) => ({
+  name: 'outside-imports',
+  setup(b) {
+    const src = join(buildDir, 'src');
+    const drivers = join(buildDir, 'drivers');
+    b.onLoad({ filter: /\.js$/ }, async (args) => {
+      if (!args.path.startsWith(src) && !args.path.startsWith(drivers)) return undefined;
+      const text = await readFile(args.path, 'utf8');
+      if (!DYNAMIC_IMPORT.test(text)) return undefined;
+      DYNAMIC_IMPORT.lastIndex = 0;
+      return {
+        contents: text.replace(DYNAMIC_IMPORT, (_m, spec) => `Promise.resolve().then(() => require(${spec}))`),
+        loader: 'js',
+        resolveDir: dirname(args.path),
+      };
+    });
+  },
+});
+
 const COMMON = {
   bundle: true,
   platform: 'node',
@@ -82,7 +106,7 @@ export async function bundle(buildDir) {
     entryPoints: [join(buildDir, 'src', 'cli.js')],
     outfile: join(outdir, 'hearth.cjs'),
     format: 'cjs',
-    plugins: [mqttFile(buildDir)],
+    plugins: [mqttFile(buildDir), outsideImports(buildDir)],
     external: EXTERNAL,
     // The sources are ES modules: import.meta.url is this file's URL, as it was each module's.
     define: { 'import.meta.url': '__hearthFileUrl' },

@@ -1,11 +1,12 @@
 // The setup QR code Apple Home scans, as an SVG. matter.js's QR encoder (already a dependency for the Matter bridge)
 // draws it with half-block characters, two modules a character; they become squares here. Loaded only when asked.
 
+/** Through a constant: the compiler would otherwise read matter.js's declarations, which need the DOM's types. */
+const MATTER_TYPES: string = '@matter/types';
+
 /** SVG of the QR code for `text` (dark modules on white, with the quiet zone). */
 export async function qrSvg(text: string): Promise<string> {
-  // Through a variable: the compiler would otherwise read matter.js's declarations, which need the DOM's types.
-  const lib: string = '@matter/types';
-  const { QrCode } = (await import(lib)) as { QrCode: { encode(text: string): string } };
+  const { QrCode } = (await import(MATTER_TYPES)) as { QrCode: { encode(text: string): string } };
   const rows = QrCode.encode(text)
     .split('\n')
     .filter((line) => line !== '');

@@ -50,7 +50,7 @@ ${
 ${
   o.nav === undefined
     ? ''
-    : html`<label for="nav-toggle" class="menu-button" title="Menu"><span aria-hidden="true">☰</span><span class="sr-only">Menu</span></label>
+    : html`<label for="nav-toggle" class="menu-button" title="Menu"><span aria-hidden="true">\u2630</span><span class="sr-only">Menu</span></label>
 `
 }<a class="brand" href="/"><img src="${base}icon.svg" alt="" width="24" height="24"><span>${o.hubName}</span></a>
 ${o.nav === undefined ? '' : account(o.nav)}
