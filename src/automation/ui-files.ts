@@ -84,7 +84,14 @@ export async function withUiItems(config: HubConfig, dir: string): Promise<HubCo
       changed = true;
     }
   }
-  return changed ? { ...config, sections } : config;
+  if (!changed) return config;
+  // Sections are parsed once, at load: the added items are parsed here, so the parts see them (a UI item's problems
+  // were refused when it was saved).
+  const parsed = new Map(config.parsed);
+  if (sections.automation !== config.sections.automation)
+    parsed.set('automation', parseAutomations(sections.automation as JsonValue, ['automation'], []));
+  if (sections.script !== config.sections.script) parsed.set('script', parseScripts(sections.script as JsonValue, ['script'], []));
+  return { ...config, sections, parsed };
 }
 
 function findItem(file: JsonValue, id: string): JsonObject | undefined {
