@@ -55,7 +55,8 @@ export class AuthStore implements Authenticator, Component {
   private watched: WatchedFile | undefined;
   /** Page access tokens (short-lived, memory only). */
   private readonly accessTokens = new AccessTokens();
-  private readonly passwords: UserPasswords;
+  /** @internal Passwords (user-passwords.ts); the store's own methods below are how the rest reaches them. */
+  readonly passwords: UserPasswords;
   /** Apps signed in through Home Assistant's login flow (refresh_tokens.json) and their JWT access tokens. */
   readonly refreshTokens: RefreshTokens;
   /** Login flows in progress and their one-time authorization codes (memory only). */
@@ -279,8 +280,6 @@ export class AuthStore implements Authenticator, Component {
     return () => this.revokeListeners.delete(listener);
   }
 
-  // ---- short-lived access tokens (web pages) -------------------------------------------------------
-
   /**
    * A 30-minute access token for a user, accepted wherever a long-lived token is. `group` names what
    * revokes it (a web session): its Principal carries the group as `tokenId`, so revoking the group
@@ -325,8 +324,6 @@ export class AuthStore implements Authenticator, Component {
     return user === undefined || user.is_active === false ? undefined : { user: toUser(user), tokenId: owner.groupId };
   }
 
-  // ---- passwords (src/auth/user-passwords.ts) -------------------------------------------------------
-
   /** True once any password was ever set: the web onboarding is then closed for good. */
   onboarded = (): Promise<boolean> => this.passwords.onboarded();
   /** The login name of a user who has a password. */
@@ -350,11 +347,6 @@ export class AuthStore implements Authenticator, Component {
     const result = fn(this.data);
     await this.save();
     return result;
-  }
-
-  /** @internal Forgets a user's password (user-admin.ts deletes users). */
-  removePassword(userId: string): Promise<void> {
-    return this.passwords.remove(userId);
   }
 
   /**

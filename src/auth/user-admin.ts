@@ -51,6 +51,6 @@ export async function deleteUser(store: AuthStore, userId: string): Promise<void
     if (user.is_owner) throw new HubError('invalid_format', 'The owner cannot be deleted');
     data.users = data.users.filter((u) => u.id !== userId);
   });
-  await store.removePassword(userId);
+  await store.passwords.remove(userId);
   store.endSessions(userId, true);
 }

@@ -166,8 +166,7 @@ export class EntityRegistry implements EntityRegistryHook {
         original_name: null,
         original_icon: null,
         original_device_class: null,
-        // An entity of a disabled device starts disabled, as in Home Assistant; so does one its integration says
-        // is not enabled by default (MQTT's enabled_by_default: false).
+        // Disabled with its device, as in Home Assistant, or when its integration says so (enabled_by_default: false).
         disabled_by: device?.disabled_by ? 'device' : init.enabledByDefault === false ? 'integration' : null,
         hidden_by: null,
         entity_category: init.entityCategory ?? null,

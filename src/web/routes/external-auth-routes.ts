@@ -1,7 +1,6 @@
 // The Companion apps' web view: GET /auth/external (a page that asks the app for its access token) and
 // POST /auth/external/session (that token, as a bearer token, becomes the web view's session cookie).
 
-import { bearerToken } from '../../api/auth-header.js';
 import { SESSION_IDLE_MS } from '../../auth/sessions.js';
 import type { HttpServer } from '../../http/server.js';
 import { sessionCookie, type WebEnv } from '../context.js';
@@ -41,7 +40,7 @@ export function registerExternalAuthRoutes(server: HttpServer, env: WebEnv): voi
         if (req.header('x-requested-with') !== 'external-auth' || crossSiteProblem(req) !== undefined) {
           return sendJson(reply, 403, { message: 'Not from the app.' });
         }
-        const token = bearerToken(req.authorization);
+        const token = /^Bearer (\S{1,4096})$/.exec(req.authorization)?.[1];
         const principal = token === undefined ? undefined : env.ctx.auth.authenticate(token);
         if (principal === undefined) {
           env.ctx.guard.recordFailure(reply.remoteAddress(), req.url);
