@@ -1,9 +1,9 @@
 import t from 'tap';
-import { HA_CASE_FILES, KNOWN_DIFFERENCES } from './ha-cases/index.js';
-import { caseKey, check } from './ha-cases/run.js';
+import { HA_CASE_FILES, KNOWN_DIFFERENCES } from '../fixtures/ha-template-cases/index.js';
+import { caseKey, check } from '../fixtures/ha-template-cases/run.js';
 
 /**
- * Home Assistant's own template tests, ported as a table (test/template/ha-cases/): each case renders through
+ * Home Assistant's own template tests, ported as a table (test/fixtures/ha-template-cases/): each case renders through
  * hearth's engine with the states it sets up and is compared with what HA's `Template.async_render` gives.
  * Every case must pass except the known differences (each documented in docs/templates.md); a known
  * difference that passes now must be taken off the list.
