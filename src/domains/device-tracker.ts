@@ -53,5 +53,7 @@ export function addDeviceTracker(core: Core, options: { entityId: string; owner:
 
 export const deviceTrackerDomain: Domain = {
   name: 'device_tracker',
+  // Its GPS attributes are history's (Home Assistant's significant-change rule for trackers).
+  significantAttributes: true,
   registerServices(): void {},
 };

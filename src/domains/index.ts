@@ -88,7 +88,6 @@ export const DOMAINS: readonly Domain[] = [
  * (POST /api/states) and read back through history: only their facts.
  */
 const STATE_ONLY_DOMAINS: readonly Domain[] = [
-  { name: 'device_tracker', significantAttributes: true, registerServices() {} },
   { name: 'humidifier', significantAttributes: true, needsAttributes: true, registerServices() {} },
   { name: 'water_heater', significantAttributes: true, needsAttributes: true, registerServices() {} },
   { name: 'thermostat', significantAttributes: true, needsAttributes: true, registerServices() {} },

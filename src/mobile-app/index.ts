@@ -1,6 +1,7 @@
 // Home Assistant's mobile_app for its Companion apps: registration, the webhook, the phone's device, sensors and
 // tracker, and notifications over the local push channel. On by default, as HA's default_config loads it.
 import { randomUUID } from 'node:crypto';
+import type { ConfigIssue, ConfigPath } from '../config/reader.js';
 import type { Component } from '../core/component.js';
 import type { Core } from '../core/core.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
@@ -228,9 +229,17 @@ function zoneStates(core: Core): JsonValue {
   return out;
 }
 
-export const mobileAppIntegration: Integration<Record<string, never>, MobileApp> = {
+/** `mobile_app:` takes no options (Home Assistant's takes none either); it is on without it. */
+function parseMobileApp(value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): null {
+  if (value !== undefined && value !== null && !(isJsonObject(value) && Object.keys(value).length === 0)) {
+    issues.push({ path, message: 'takes no options: write `mobile_app:` alone (or leave it out: it is always on)' });
+  }
+  return null;
+}
+
+export const mobileAppIntegration: Integration<{ mobile_app: typeof parseMobileApp }, MobileApp> = {
   name: 'mobile_app',
-  sections: {},
+  sections: { mobile_app: parseMobileApp },
   stage: 'core',
   create(ctx: IntegrationContext) {
     return new MobileApp(ctx.core, ctx.owner, ctx.dataDir, ctx.log, { latitude: ctx.hub.latitude, longitude: ctx.hub.longitude });

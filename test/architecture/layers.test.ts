@@ -26,7 +26,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   'core-config': ['core', 'util', 'config', 'registry', 'integration'],
   drivers: ['core', 'util', 'config', 'storage', 'domains', 'integration'],
   trace: ['core', 'util'],
-  'mobile-app': ['core', 'util', 'storage', 'domains', 'integration'],
+  'mobile-app': ['core', 'util', 'config', 'storage', 'domains', 'integration'],
   zeroconf: ['core', 'util', 'version', 'config', 'storage', 'integration'],
   homekit: ['core', 'util', 'config', 'storage', 'integration'],
   automation: ['core', 'util', 'config', 'storage', 'domains', 'registry', 'restore', 'template', 'trace', 'integration'],

@@ -242,6 +242,6 @@ t.test('scenes: reproduceState switches motion detection', async (t) => {
 t.test('YAML options are validated with the allowed values in the message', async (t) => {
   t.same(parseIssues({}), []);
   t.same(parseIssues({ width: 10 }), ['virtual.0.width: 10 is not allowed: expected an integer from 64 to 1920']);
-  t.same(parseIssues({ motion_detection: 'yes' }), ['virtual.0.motion_detection: "yes" is not allowed: expected true or false']);
+  t.same(parseIssues({ motion_detection: 'maybe' }), ['virtual.0.motion_detection: "maybe" is not allowed: expected true or false']);
   t.same(parseIssues({ recording_time: 0 }), ['virtual.0.recording_time: 0 is not allowed: expected a number from 0.05 to 600']);
 });
