@@ -90,12 +90,12 @@ t.test('configuration problems name the option and what is allowed', async (t) =
   speed_count: 0
   presets: []
   percentage: 120
-  oscillate: 1
+  oscillate: sideways
 `),
     [
       'virtual.0.presets: must list at least one preset',
       'virtual.0.speed_count: 0 is not allowed: expected an integer from 1 to 100',
-      'virtual.0.oscillate: 1 is not allowed: expected true or false',
+      'virtual.0.oscillate: "sideways" is not allowed: expected true or false',
       'virtual.0.percentage: 120 is not allowed: expected an integer from 1 to 100',
     ],
   );
