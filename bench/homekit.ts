@@ -4,7 +4,7 @@
  * (2) a state change to a paired HomeKit controller (hap-controller, over 127.0.0.1): from the REST call that
  * changes a light to the controller's event, p50 and p99 over 300 changes.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { BENCH, fmt, freePort, type Hub, httpRequest, makeDataDir, median, PI_NODE_ARGS, percentile, startHub } from './procs.js';
@@ -107,6 +107,7 @@ const targets = [
     met: p99 <= 20,
   },
 ];
+mkdirSync(join(BENCH, 'out'), { recursive: true });
 writeFileSync(join(BENCH, 'out', 'homekit.json'), `${JSON.stringify({ without, withBridge, latencies, targets }, null, 1)}\n`);
 console.log('| hub (100 virtual entities) | settled RSS, median of rounds |');
 console.log('|---|---|');
