@@ -162,7 +162,8 @@ export class MobileApp implements Component {
 
   /** `get_config`'s `entities`: each of the phone's sensors by unique id, with whether it is disabled. */
   entitiesOf(registration: Registration): JsonObject {
-    const out: Record<string, JsonValue> = {};
+    // Keyed by the phone's unique ids: no prototype, so `__proto__` is an id like any other.
+    const out = Object.create(null) as Record<string, JsonValue>;
     for (const s of registration.sensors) out[s.unique_id] = { disabled: s.disabled };
     return out;
   }

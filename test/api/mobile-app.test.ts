@@ -133,6 +133,8 @@ t.test('a phone registers, registers sensors, updates them and its location, rea
     })
   ).json();
   t.match(rendered, { one: '2', bad: { error: String } });
+  const proto = await webhook(hub, reg.webhook_id, { type: 'render_template', data: JSON.parse('{"__proto__": {"template": "{{ 3 }}"}}') });
+  t.equal(await proto.text(), '{"__proto__":"3"}', 'a template named __proto__ is answered like any other');
 
   const call = await webhook(hub, reg.webhook_id, {
     type: 'call_service',

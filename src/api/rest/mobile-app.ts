@@ -108,7 +108,8 @@ async function sharedCommand(
 }
 
 function renderTemplates(ctx: ApiContext, data: JsonValue): JsonObject {
-  const out: Record<string, JsonValue> = {};
+  // Keyed by the phone's names: no prototype, so `__proto__` is a name like any other.
+  const out = Object.create(null) as Record<string, JsonValue>;
   if (!isJsonObject(data)) return out;
   const engine = templateEngineOf(ctx);
   for (const [key, spec] of Object.entries(data).slice(0, MAX_TEMPLATES)) {
