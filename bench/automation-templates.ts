@@ -6,7 +6,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { Core } from '../src/core/core.js';
 import { silentLogger } from '../src/core/log.js';
-import { openWsOnly } from '../test/api/ws-client.js';
+import { openWsOnly } from '../test/api/ws/client.js';
 import { attrsOf, setEntities } from './automation-rig.js';
 import type { FromTemplateClient, ToTemplateClient } from './automation-ws-client.js';
 import { BENCH, TSX } from './procs.js';

@@ -20,7 +20,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Core } from '../src/core/core.js';
 import { silentLogger } from '../src/core/log.js';
 import { TemplateEngine } from '../src/template/index.js';
-import { WsClient, type WsMessage } from '../test/api/ws-client.js';
+import { WsClient, type WsMessage } from '../test/api/ws/client.js';
 import { templates } from './automation-templates.js';
 import { BENCH, TSX } from './procs.js';
 import type { FromBudgetHub } from './template-budget-hub.js';

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import * as zhc from 'zigbee-herdsman-converters';
 import { silentLogger } from '../src/core/log.js';
 import { Registries } from '../src/registry/registries.js';
+import { StubDevice, zigbeeTestbed } from '../test/drivers/zigbee/devices-helpers.js';
 import { MAPPED_DEVICES } from '../test/drivers/zigbee/ha-mapping-table.js';
-import { StubDevice, zigbeeTestbed } from '../test/drivers/zigbee-devices-helpers.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with --expose-gc');

@@ -4,7 +4,7 @@ import { ConfigFileError, formatIssue, parseConfigText } from '../../src/config/
 import { ForwardedFor } from '../../src/http/client-address.js';
 import { SECTION_VALIDATORS } from '../../src/hub.js';
 import { MINIMAL_CONFIG, startTestHub, type TestHub } from '../helpers/hub.js';
-import { upgradeStatus } from './ws-client.js';
+import { upgradeStatus } from './ws/client.js';
 
 const CLIENT = '203.0.113.7';
 const OTHER_CLIENT = '203.0.113.8';

@@ -1,8 +1,8 @@
 import t from 'tap';
 import { isoFromMicros, ManualClock } from '../../src/core/clock.js';
 import { startTestHub } from '../helpers/hub.js';
-import { jsonPost } from './rest-helpers.js';
-import { WsClient } from './ws-client.js';
+import { jsonPost } from './rest/helpers.js';
+import { WsClient } from './ws/client.js';
 
 const T0 = Date.UTC(2026, 2, 10, 8, 0, 0) * 1000;
 const MIN = 60_000_000;

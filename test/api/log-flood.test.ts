@@ -2,8 +2,8 @@ import { Writable } from 'node:stream';
 import t from 'tap';
 import { createLogger } from '../../src/util/logger.js';
 import { startTestHub } from '../helpers/hub.js';
-import { jsonPost } from './rest-helpers.js';
-import { WsClient } from './ws-client.js';
+import { jsonPost } from './rest/helpers.js';
+import { WsClient } from './ws/client.js';
 
 /** Issue 32, finding 3: a token holder must not be able to grow the log (and the heap behind it) without bound. */
 

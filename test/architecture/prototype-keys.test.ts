@@ -6,9 +6,9 @@ import { access, addExternalDefinition, Numeric, removeExternalDefinitions } fro
 import { ConfigFileError } from '../../src/config/format.js';
 import { loadConfig, parseConfigText } from '../../src/config/load.js';
 import { SECTION_VALIDATORS } from '../../src/sections.js';
-import { jsonPost, recordEvents } from '../api/rest-helpers.js';
-import { WsClient, type WsMessage } from '../api/ws-client.js';
-import { StubDevice, zclMessage, zigbeeTestbed } from '../drivers/zigbee-devices-helpers.js';
+import { jsonPost, recordEvents } from '../api/rest/helpers.js';
+import { WsClient, type WsMessage } from '../api/ws/client.js';
+import { StubDevice, zclMessage, zigbeeTestbed } from '../drivers/zigbee/devices-helpers.js';
 import { startTestHub, type TestHub } from '../helpers/hub.js';
 import { startBroker } from '../helpers/mosquitto.js';
 import { watch } from '../helpers/mqtt-watch.js';

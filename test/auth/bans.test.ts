@@ -9,7 +9,7 @@ import { DEFAULT_HTTP_SETTINGS, HTTP_SECTION_VALIDATOR, readHttpSettings } from 
 import { parseConfigText } from '../../src/config/load.js';
 import type { ConfigIssue } from '../../src/config/reader.js';
 import { silentLogger } from '../../src/core/log.js';
-import { withDeadline } from '../api/ws-client.js';
+import { withDeadline } from '../api/ws/client.js';
 
 async function tempDir(t: { teardown(fn: () => unknown): void }) {
   const dir = await mkdtemp(join(tmpdir(), 'hearth-bans-'));

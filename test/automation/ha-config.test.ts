@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { ManualClock } from '../../src/core/clock.js';
 import type { State } from '../../src/core/state.js';
-import { WsClient as Ws, type WsClient, type WsMessage } from '../api/ws-client.js';
+import { WsClient as Ws, type WsClient, type WsMessage } from '../api/ws/client.js';
 import { startTestHub, type Teardown, type TestHub } from '../helpers/hub.js';
 import { memoryLogger } from '../helpers/logger.js';
 import { ManualScheduler } from '../helpers/manual-scheduler.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { WsClient } from '../api/ws-client.js';
+import { WsClient } from '../api/ws/client.js';
 import { startBroker } from '../helpers/mosquitto.js';
 import { watch } from '../helpers/mqtt-watch.js';
 import { BUILT_CLI, REPO_ROOT, runCli, ServeProcess } from './cli-process.js';

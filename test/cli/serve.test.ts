@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { WsClient } from '../api/ws-client.js';
+import { WsClient } from '../api/ws/client.js';
 import { BROKEN_HOME } from '../fixtures/broken-home.js';
 import { runCli, ServeProcess } from './cli-process.js';
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { WsClient } from '../api/ws-client.js';
+import { WsClient } from '../api/ws/client.js';
 import { MINIMAL_CONFIG, startTestHub } from '../helpers/hub.js';
 import { waitForState } from '../helpers/wait.js';
 

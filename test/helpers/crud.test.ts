@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { WsClient, type WsMessage } from '../api/ws-client.js';
+import { WsClient, type WsMessage } from '../api/ws/client.js';
 import { writeGuestAuth } from './guest.js';
 import { MINIMAL_CONFIG, startTestHub, type Teardown } from './hub.js';
 import { waitForState } from './wait.js';

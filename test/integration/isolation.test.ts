@@ -3,7 +3,7 @@ import { ManualClock } from '../../src/core/clock.js';
 import type { Component } from '../../src/core/component.js';
 import { addSwitch } from '../../src/domains/switch.js';
 import { type Integration, type IntegrationContext, NotReadyError } from '../../src/integration/integration.js';
-import { WsClient } from '../api/ws-client.js';
+import { WsClient } from '../api/ws/client.js';
 import { BROKEN_HOME } from '../fixtures/broken-home.js';
 import { startTestHub } from '../helpers/hub.js';
 import { type LogEntry, memoryLogger } from '../helpers/logger.js';

@@ -5,7 +5,7 @@ import t from 'tap';
 import type { ConfigIssue } from '../../src/config/reader.js';
 import { parseMqttSection } from '../../src/mqtt/config.js';
 import { fallbackRenderer } from '../../src/mqtt/template.js';
-import { WsClient } from '../api/ws-client.js';
+import { WsClient } from '../api/ws/client.js';
 import { writeGuestAuth } from '../helpers/guest.js';
 import { startTestHub } from '../helpers/hub.js';
 import { startBroker } from '../helpers/mosquitto.js';

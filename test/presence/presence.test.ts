@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import type { Core } from '../../src/core/core.js';
 import { distance } from '../../src/domains/zone.js';
-import { WsClient } from '../api/ws-client.js';
+import { WsClient } from '../api/ws/client.js';
 import { startTestHub } from '../helpers/hub.js';
 import { waitForState } from '../helpers/wait.js';
 

@@ -16,7 +16,7 @@ import { Hub, SECTION_VALIDATORS } from '../../src/hub.js';
 import type { AnyIntegration } from '../../src/integration/integration.js';
 import { RestoreState } from '../../src/restore/restore-state.js';
 import { INTEGRATIONS, withIntegrations } from '../../src/sections.js';
-import { WsClient, type WsMessage } from '../api/ws-client.js';
+import { WsClient, type WsMessage } from '../api/ws/client.js';
 import type { Teardown } from '../helpers/hub.js';
 import { waitForState } from '../helpers/wait.js';
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { recordingLogger } from '../api/ws-client.js';
+import { recordingLogger } from '../api/ws/client.js';
 import { startTestHub } from '../helpers/hub.js';
 import { waitForState } from '../helpers/wait.js';
 

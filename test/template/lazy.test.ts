@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import t from 'tap';
-import { jsonPost } from '../api/rest-helpers.js';
+import { jsonPost } from '../api/rest/helpers.js';
 import { startTestHub } from '../helpers/hub.js';
 import { waitForState } from '../helpers/wait.js';
 

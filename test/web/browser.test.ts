@@ -4,7 +4,7 @@ import t from 'tap';
 import { DEMO_CONFIG_PATH } from '../../src/config/load.js';
 import type { Hub } from '../../src/hub.js';
 import { packageRoot } from '../../src/util/paths.js';
-import { withDeadline } from '../api/ws-client.js';
+import { withDeadline } from '../api/ws/client.js';
 import { MINIMAL_CONFIG } from '../helpers/hub.js';
 import { createOwnerInBrowser, openBrowser } from './browser.js';
 import { rest, startWebHub, type WebHub } from './helpers.js';

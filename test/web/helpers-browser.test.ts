@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Hub } from '../../src/hub.js';
-import { withDeadline } from '../api/ws-client.js';
+import { withDeadline } from '../api/ws/client.js';
 import { MINIMAL_CONFIG } from '../helpers/hub.js';
 import { createOwnerInBrowser, openBrowser } from './browser.js';
 import { startWebHub } from './helpers.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { seededRandom } from '../../drivers/virtual/index.js';
 import { parseConfigText } from '../../src/config/load.js';
 import { Hub, SECTION_VALIDATORS } from '../../src/hub.js';
-import { recordingLogger } from '../api/ws-client.js';
+import { recordingLogger } from '../api/ws/client.js';
 import { MINIMAL_CONFIG, type Teardown } from '../helpers/hub.js';
 
 export type RecordingLogger = ReturnType<typeof recordingLogger>;

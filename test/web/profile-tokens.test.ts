@@ -1,5 +1,5 @@
 import t from 'tap';
-import { WsClient } from '../api/ws-client.js';
+import { WsClient } from '../api/ws/client.js';
 import { FormBrowser, onboard, rest, startWebHub } from './helpers.js';
 
 function createdToken(text: string): string {

@@ -6,7 +6,7 @@ import { BANS_FILE } from '../../src/auth/ban-file.js';
 import { FREE_FAILURES } from '../../src/auth/bans.js';
 import { unbanCommand } from '../../src/cli/unban.js';
 import { type UserCommandIo, userCommand } from '../../src/cli/user.js';
-import { upgradeStatus, WsClient, withDeadline } from '../api/ws-client.js';
+import { upgradeStatus, WsClient, withDeadline } from '../api/ws/client.js';
 import { MINIMAL_CONFIG } from '../helpers/hub.js';
 import { FormBrowser, onboard, rest, startWebHub } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { createDeviceEntities } from '../../../drivers/zigbee/device-entities.js';
-import { WsClient } from '../../api/ws-client.js';
+import { WsClient } from '../../api/ws/client.js';
 import { CATALOGUE } from '../../fixtures/zigbee/catalogue.js';
 import { startZigbeeHub, waitForEvent } from '../../fixtures/zigbee/harness.js';
 import { waitForState } from '../../helpers/wait.js';

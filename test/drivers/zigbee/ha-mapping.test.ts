@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { silentLogger } from '../../../src/core/log.js';
 import { Registries } from '../../../src/registry/registries.js';
-import { StubDevice, zigbeeTestbed } from '../zigbee-devices-helpers.js';
+import { StubDevice, zigbeeTestbed } from './devices-helpers.js';
 import { checkDevice } from './ha-mapping-check.js';
 import { MAPPED_DEVICES } from './ha-mapping-table.js';
 

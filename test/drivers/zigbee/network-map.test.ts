@@ -1,5 +1,5 @@
 import t from 'tap';
-import { WsClient } from '../../api/ws-client.js';
+import { WsClient } from '../../api/ws/client.js';
 import { CATALOGUE } from '../../fixtures/zigbee/catalogue.js';
 import { startZigbeeHub, waitForEvent } from '../../fixtures/zigbee/harness.js';
 import { waitForState } from '../../helpers/wait.js';
