@@ -4,6 +4,7 @@ import { randomInt } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as HAP from 'hap-nodejs';
+import { type EntitySelector, entityFilter } from '../config/entity-filter.js';
 import type { Component } from '../core/component.js';
 import type { JsonObject } from '../core/json.js';
 import type { Logger } from '../core/log.js';
@@ -11,7 +12,7 @@ import type { State } from '../core/state.js';
 import type { IntegrationContext } from '../integration/integration.js';
 import { DataFile, jsonOf, readDataFile } from '../storage/data-file.js';
 import { accessoryFor, type MappedAccessory } from './accessories.js';
-import { type HomekitConfig, selects } from './config.js';
+import type { HomekitConfig } from './config.js';
 import { qrSvg } from './qr.js';
 
 /** HAP bridges hold at most 150 accessories, the bridge itself included. */
@@ -88,12 +89,15 @@ export class HomekitBridge implements Component {
   private hap: typeof HAP | undefined;
   private uri = '';
   private boundPort: number | undefined;
+  private readonly selects: EntitySelector;
 
   constructor(
     private readonly ctx: IntegrationContext,
     private readonly config: HomekitConfig,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.selects = entityFilter(config.filter.include, config.filter.exclude);
+  }
 
   /** The pairing code and setup URI (for the QR code), once started. */
   get setup(): { readonly pincode: string; readonly setupUri: string } | undefined {
@@ -187,9 +191,9 @@ export class HomekitBridge implements Component {
     if (this.mapped.size >= MAX_BRIDGED) return;
     const entry = this.ctx.registries.entities.entry(entityId);
     if (entry?.hidden_by != null || entry?.entity_category != null) {
-      if (!this.config.filter.includeEntities.includes(entityId)) return;
+      if (!this.config.filter.include.entities.includes(entityId)) return;
     }
-    if (!selects(this.config.filter, entityId, entry?.area_id ?? null, entry?.labels ?? [])) return;
+    if (!this.selects(entityId, { areaId: entry?.area_id ?? null, labels: entry?.labels ?? [] })) return;
     const state = this.ctx.core.states.get(entityId);
     if (state === undefined) return;
     const uniqueId = this.ctx.core.entities.find(entityId)?.uniqueId;

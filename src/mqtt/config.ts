@@ -1,16 +1,8 @@
+import { EMPTY_FILTER, type EntityFilterSpec } from '../config/entity-filter.js';
 import type { ConfigIssue, ConfigPath } from '../config/reader.js';
 import { ConfigReader } from '../config/reader.js';
 import { slugify } from '../core/entity-id.js';
 import type { JsonValue } from '../core/json.js';
-
-/** Which entities are published: Home Assistant's entity filter keys plus areas and labels. */
-export interface PublishFilter {
-  readonly domains: readonly string[];
-  readonly entities: readonly string[];
-  readonly entityGlobs: readonly string[];
-  readonly areas: readonly string[];
-  readonly labels: readonly string[];
-}
 
 export interface MqttConfig {
   readonly broker: string;
@@ -30,8 +22,8 @@ export interface MqttConfig {
   readonly discovery: boolean;
   /** Whether discovery configs of other publishers become entities here. */
   readonly adopt: boolean;
-  readonly include: PublishFilter;
-  readonly exclude: PublishFilter;
+  readonly include: EntityFilterSpec;
+  readonly exclude: EntityFilterSpec;
   /** Messages larger than this (bytes) are refused with one warning each. */
   readonly maxMessageBytes: number;
   /** Outgoing messages kept while the broker is away (the latest per topic). */
@@ -40,11 +32,10 @@ export interface MqttConfig {
 
 const BROKER_URL = /^(mqtt|mqtts|ws|wss):\/\/[^\s/]+/;
 const TOPIC = /^[^#+\s][^#+]*$/;
-const EMPTY: PublishFilter = { domains: [], entities: [], entityGlobs: [], areas: [], labels: [] };
 
-function filterOf(r: ConfigReader | undefined): PublishFilter {
-  if (r === undefined) return EMPTY;
-  const f: PublishFilter = {
+function filterOf(r: ConfigReader | undefined): EntityFilterSpec {
+  if (r === undefined) return EMPTY_FILTER;
+  const f: EntityFilterSpec = {
     domains: r.stringList('domains') ?? [],
     entities: r.stringList('entities') ?? [],
     entityGlobs: r.stringList('entity_globs') ?? [],

@@ -1,3 +1,4 @@
+import { type EntitySelector, entityFilter } from '../config/entity-filter.js';
 import type { Core } from '../core/core.js';
 import { domainOf } from '../core/entity-id.js';
 import { isHubError } from '../core/errors.js';
@@ -7,7 +8,7 @@ import type { State } from '../core/state.js';
 import { domainByName } from '../domains/index.js';
 import type { Registries } from '../registry/index.js';
 import { commandCall } from './commands.js';
-import type { MqttConfig, PublishFilter } from './config.js';
+import type { MqttConfig } from './config.js';
 import type { MqttConnection, ReceivedMessage } from './connection.js';
 import { componentConfig, type EntityTopics, entityTopics, type PublishContext } from './discovery-configs.js';
 import { statePayload } from './state-payload.js';
@@ -58,17 +59,6 @@ const RECENT_CONFIGS = 4;
 /** Device changes and Home Assistant's birth come in bursts (a Zigbee network starting): one refresh per burst. */
 const REFRESH_DELAY_MS = 200;
 
-function globMatch(globs: readonly string[], id: string): boolean {
-  return globs.some((g) =>
-    new RegExp(
-      `^${g
-        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-        .replace(/\*/g, '.*')
-        .replace(/\?/g, '.')}$`,
-    ).test(id),
-  );
-}
-
 /**
  * Publishes the selected entities with Home Assistant MQTT discovery: a retained config each (under
  * `<prefix>/<component>/<node_id>/<object_id>/config`), retained state, attributes and availability topics on every
@@ -89,8 +79,11 @@ export class Publisher {
    */
   private hubDeviceAnnounced = false;
 
+  private readonly selects: EntitySelector;
+
   constructor(private readonly o: PublisherOptions) {
     this.context = { temperatureUnit: o.temperatureUnit ?? 'C' };
+    this.selects = entityFilter(o.config.include, o.config.exclude);
   }
 
   private scheduleRefresh(): void {
@@ -193,24 +186,10 @@ export class Publisher {
     return { areaId: entry?.area_id ?? device?.area_id ?? null, labels: entry?.labels ?? [], deviceId };
   }
 
-  private matches(f: PublishFilter, id: string, areaId: string | null, labels: readonly string[]): boolean {
-    return (
-      f.entities.includes(id) ||
-      f.domains.includes(domainOf(id)) ||
-      globMatch(f.entityGlobs, id) ||
-      (areaId !== null && f.areas.includes(areaId)) ||
-      labels.some((l) => f.labels.includes(l))
-    );
-  }
-
   private selected(entityId: string): boolean {
     const entity = this.o.core.entities.get(entityId);
     if (entity === undefined || entity.owner === this.o.owner || domainByName(entity.domain)?.published !== true) return false;
-    const { include, exclude } = this.o.config;
-    const { areaId, labels } = this.areaAndLabels(entityId);
-    const hasInclude = Object.values(include).some((l: readonly string[]) => l.length > 0);
-    if (hasInclude && !this.matches(include, entityId, areaId, labels)) return false;
-    return !this.matches(exclude, entityId, areaId, labels);
+    return this.selects(entityId, this.areaAndLabels(entityId));
   }
 
   /** Publishes an entity that is selected and not yet published (or again, with `again`); unpublishes one that is not. */

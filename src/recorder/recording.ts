@@ -2,7 +2,7 @@
 import type { Context } from '../core/context.js';
 import type { HubEvent } from '../core/event-bus.js';
 import { type JsonObject, sameJson } from '../core/json.js';
-import { entityFilter } from './entity-filter.js';
+import { entityFilter } from '../config/entity-filter.js';
 import { EVENTS, newHot, type RecorderState } from './recorder-state.js';
 import { seal } from './sealing.js';
 

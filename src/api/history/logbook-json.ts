@@ -4,7 +4,7 @@ import type { Context } from '../../core/context.js';
 import type { Core } from '../../core/core.js';
 import type { JsonObject } from '../../core/json.js';
 import type { EntityFilterSection } from '../../recorder/config.js';
-import { entityFilter } from '../../recorder/entity-filter.js';
+import { entityFilter } from '../../config/entity-filter.js';
 import type { HistoryReader } from '../../recorder/types.js';
 
 export interface LogbookOptions {

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { entityFilter } from '../../src/recorder/entity-filter.js';
+import { entityFilter, parseFlatFilter } from '../../src/config/entity-filter.js';
+import type { ConfigIssue } from '../../src/config/reader.js';
 
 /**
  * Home Assistant's entity filter (helpers/entityfilter.py generate_filter) as its tests/helpers/test_entityfilter.py
@@ -113,3 +114,38 @@ for (const row of ROWS) {
     for (const id of row.fail) t.equal(filter(id), false, `${id} is filtered out`);
   });
 }
+
+// hearth's areas and labels count as domains do: a category an entity (or its device) is in.
+t.test('areas and labels select as domains do, and veto an include domain when excluded', async (t) => {
+  const kitchen = { areaId: 'kitchen', labels: [] };
+  const porch = { areaId: 'porch', labels: ['outdoor'] };
+  const onlyKitchen = entityFilter({ ...config({}), areas: ['kitchen'] }, config({}));
+  t.equal(onlyKitchen('light.a', kitchen), true);
+  t.equal(onlyKitchen('light.b', porch), false);
+  t.equal(onlyKitchen('light.c'), false, 'an entity with no known place is not in the area');
+  const lightsNotOutdoor = entityFilter(config({ domains: ['light'] }), { ...config({}), labels: ['outdoor'] });
+  t.equal(lightsNotOutdoor('light.a', kitchen), true);
+  t.equal(lightsNotOutdoor('light.b', porch), false, 'an excluded label vetoes an included domain');
+  t.equal(lightsNotOutdoor('switch.c', kitchen), false);
+  const allButPorch = entityFilter(config({}), { ...config({}), areas: ['porch'] });
+  t.equal(allButPorch('switch.c', kitchen), true);
+  t.equal(allButPorch('switch.d', porch), false);
+});
+
+t.test("parseFlatFilter reads HA's flat keys and names an unknown one", async (t) => {
+  const issues: ConfigIssue[] = [];
+  const f = parseFlatFilter(
+    { include_domains: ['light'], exclude_entity_globs: 'light.*_led', include_labels: ['voice'] },
+    ['homekit', 'filter'],
+    issues,
+  );
+  t.same(issues, []);
+  t.same(f.include.domains, ['light']);
+  t.same(f.include.labels, ['voice']);
+  t.same(f.exclude.entityGlobs, ['light.*_led']);
+  parseFlatFilter({ include_domain: ['light'], exclude_entities: 3 }, ['matter', 'filter'], issues);
+  t.match(issues, [
+    { path: ['matter', 'filter', 'include_domain'], message: /unknown key; allowed: include_domains/ },
+    { path: ['matter', 'filter', 'exclude_entities'], message: 'expected a list of strings' },
+  ]);
+});
