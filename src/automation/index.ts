@@ -5,6 +5,7 @@ import type { Core } from '../core/core.js';
 import { HubError } from '../core/errors.js';
 import { isJsonObject, type JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
+import type { Broken } from '../integration/integration.js';
 import { reloadSections } from '../integration/reload.js';
 import { TemplateDispatch, TemplateEngine } from '../template/index.js';
 import { TraceStore } from '../trace/store.js';
@@ -21,6 +22,7 @@ import type { HubLocation } from './sun.js';
 import { SUN_OWNER, SunEntity } from './sun-entity.js';
 import { traceValue } from './trace-values.js';
 import type { MqttTriggerSource, TriggerEnv } from './triggers.js';
+import { UnavailableAutomations } from './unavailable.js';
 
 /** What the `automation:`, `script:`, `scene:` and `sun:` sections configure, as read at load. */
 export interface AutomationSections {
@@ -53,6 +55,8 @@ export interface AutomationExtensionOptions {
   readonly templates?: TemplateEngine;
   /** Timers on the hub's clock for `for:`, delays and wait timeouts (a manual one in tests); Node's own without it. */
   readonly scheduler?: Scheduler;
+  /** Items left out of the sections for their problems: a broken automation is shown as unavailable. */
+  readonly broken?: readonly Broken[];
 }
 
 /** Owner of the services that live as long as the extension (reloads, scene.apply, scene.create). */
@@ -74,6 +78,7 @@ export class AutomationExtension implements Component {
   private states: StateDispatch | undefined;
   private templateChanges: TemplateDispatch | undefined;
   private automations: AutomationSet | undefined;
+  private unavailable: UnavailableAutomations | undefined;
   private scripts: ScriptSet | undefined;
   private scenes: SceneSet | undefined;
   private sun: SunEntity | undefined;
@@ -116,6 +121,7 @@ export class AutomationExtension implements Component {
     this.scenes.start(scenes);
     this.automations = new AutomationSet(this.env(starting));
     this.automations.start(automations);
+    this.showUnavailable(this.options.broken ?? [], automations);
     this.registerServices();
     if (sun) {
       this.sun = new SunEntity(core, this.location(), (err) => this.log.error({ err }, 'sun.sun update failed'), this.options.scheduler);
@@ -127,6 +133,7 @@ export class AutomationExtension implements Component {
   async stop(): Promise<void> {
     await this.automations?.settleShutdownRuns();
     this.automations?.stop();
+    this.unavailable?.stop();
     this.scripts?.stop();
     this.scenes?.stop();
     this.sun?.stop();
@@ -142,6 +149,15 @@ export class AutomationExtension implements Component {
       this.core.services.removeOwner(owner);
       this.core.entities.removeOwner(owner);
     }
+  }
+
+  private showUnavailable(broken: readonly Broken[], running: readonly AutomationDefinition[]): void {
+    this.unavailable?.stop();
+    this.unavailable = new UnavailableAutomations(this.core, this.log);
+    this.unavailable.start(
+      broken,
+      running.map((d) => d.objectId),
+    );
   }
 
   private location(): HubLocation {
@@ -172,6 +188,7 @@ export class AutomationExtension implements Component {
   private async reloadSection<T>(
     section: Section,
     parse: (value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]) => T,
+    onBroken?: (broken: readonly Broken[]) => void,
   ): Promise<T> {
     const reloadConfig = this.options.reloadConfig;
     if (reloadConfig === undefined) return this.options.definitions[section] as T;
@@ -182,6 +199,7 @@ export class AutomationExtension implements Component {
       reloadConfig,
       core: this.core,
       log: this.log,
+      onBroken,
     });
     return read[section] as T;
   }
@@ -196,10 +214,14 @@ export class AutomationExtension implements Component {
       description: 'Reloads the automation configuration.',
       schema: { fields: {} },
       handler: async (call) => {
-        const definitions = await this.reloadSection('automation', parseAutomations);
+        let broken: readonly Broken[] = [];
+        const definitions = await this.reloadSection('automation', parseAutomations, (b) => {
+          broken = b;
+        });
         this.automations?.stop();
         this.automations = new AutomationSet(this.env(false));
         this.automations.start(definitions);
+        this.showUnavailable(broken, definitions);
         core.bus.fire('automation_reloaded', {}, call.context);
       },
     });

@@ -27,7 +27,7 @@ export const automationIntegration: Integration<AutomationParsers, AutomationExt
     default_config: parseDefaultConfig,
   },
   itemOf: (path) => path.slice(0, 2),
-  create: (ctx, definitions) =>
+  create: (ctx, definitions, broken) =>
     new AutomationExtension(ctx.core, ctx.hub, ctx.log, {
       // Home Assistant's default_config loads sun: sun.sun exists with either.
       definitions: { ...definitions, sun: definitions.sun || definitions.default_config },
@@ -35,5 +35,6 @@ export const automationIntegration: Integration<AutomationParsers, AutomationExt
       mqtt: ctx.mqtt,
       templates: ctx.templates,
       scheduler: ctx.scheduler,
+      broken,
     }),
 };

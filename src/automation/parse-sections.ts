@@ -81,7 +81,7 @@ function readStoredTraces(r: ConfigReader): number {
 }
 
 /** Gives each entity a unique object id: `name`, then `name_2`, `name_3`, ... as Home Assistant's registry does. */
-function uniqueObjectId(base: string, taken: Set<string>): string {
+export function uniqueObjectId(base: string, taken: Set<string>): string {
   let id = base;
   for (let n = 2; taken.has(id); n++) id = `${base}_${n}`;
   taken.add(id);
@@ -92,7 +92,7 @@ function uniqueObjectId(base: string, taken: Set<string>): string {
  * The entity's object id as Home Assistant gives it: the slug of the alias (or name); the `id` is the unique id
  * (the one the UI writes, a number) and names the entity only when there is no alias.
  */
-function objectIdFrom(id: string | undefined, name: string | undefined, fallback: string): string {
+export function objectIdFrom(id: string | undefined, name: string | undefined, fallback: string): string {
   if (name !== undefined && slugify(name) !== '') return slugify(name);
   if (id !== undefined && isObjectId(id)) return id;
   if (id !== undefined && slugify(id) !== '') return slugify(id);

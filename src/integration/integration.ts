@@ -24,6 +24,16 @@ export function optionalSection<T>(
   return (value, path, issues, hub) => (value === undefined ? undefined : parse(value, path, issues, hub));
 }
 
+/** Something the hub could not set up: a part, one item of a part (`automation[2]`), an unknown section. */
+export interface Broken {
+  /** As the file names it: `mqtt`, `automation ui[2] (Porch light)`, `frobnicate`. */
+  readonly name: string;
+  /** The first problem, with its place in the file, and how many more there are. */
+  readonly reason: string;
+  /** When one item of a section was left out: where it is and what it says (HA shows such an automation unavailable). */
+  readonly item?: { readonly path: ConfigPath; readonly value: JsonValue | undefined };
+}
+
 /** What `create` gets: each section's parse, by section name. */
 export type ParsedSections<S extends SectionParsers> = { readonly [K in keyof S]: ReturnType<S[K]> };
 
@@ -119,7 +129,8 @@ export interface Integration<S extends SectionParsers = SectionParsers, P extend
    * The part for what its sections configure, or undefined when they configure nothing (no section, an empty
    * list). Builds objects only: I/O belongs in the part's start().
    */
-  create(ctx: IntegrationContext, config: ParsedSections<S>): P | undefined;
+  /** `broken`: the items of its sections left out for their problems (already named), for parts that show them. */
+  create(ctx: IntegrationContext, config: ParsedSections<S>, broken?: readonly Broken[]): P | undefined;
 }
 
 /** Any integration, whatever its sections and part (create is a method, so each typed one fits): what lists hold. */

@@ -74,7 +74,7 @@ export class IsolatedPart implements Component {
     const scope = scopedScheduler(this.o.scheduler);
     let part: Component | undefined;
     try {
-      part = integration.create(context(scope), config);
+      part = integration.create(context(scope), config, this.o.setup.broken);
     } catch (err) {
       problems.report(this.name, `could not be set up: ${errorText(err)}`, 'off', err);
       return;

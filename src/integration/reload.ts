@@ -4,7 +4,7 @@ import type { Core } from '../core/core.js';
 import { HubError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { ParsedSections, SectionParsers } from './integration.js';
-import { setupOf } from './setup.js';
+import { type Broken, setupOf } from './setup.js';
 
 /** What a `<domain>.reload` re-reads: some of a part's sections, and how its problems map to items. */
 export interface ReloadSpec<S extends SectionParsers> {
@@ -15,6 +15,8 @@ export interface ReloadSpec<S extends SectionParsers> {
   readonly reloadConfig: () => Promise<HubConfig>;
   readonly core: Core;
   readonly log: Logger;
+  /** Told what the reload left out (for parts that show such items, as HA shows a broken automation). */
+  readonly onBroken?: (broken: readonly Broken[]) => void;
 }
 
 /** The persistent notification naming what a reload of `domain` left out. */
@@ -39,6 +41,7 @@ export async function reloadSections<S extends SectionParsers>(spec: ReloadSpec<
   }
   const setup = setupOf({ name: domain, sections: spec.sections, itemOf: spec.itemOf, create: () => undefined }, config);
   const id = reloadNotificationId(domain);
+  spec.onBroken?.(setup.broken);
   if (setup.broken.length === 0) core.notifications.dismiss(id);
   else {
     for (const b of setup.broken) log.error({ item: b.name }, '%s.reload left out %s: %s', domain, b.name, b.reason);

@@ -2,15 +2,9 @@ import { formatIssue, type SectionProblem } from '../config/format.js';
 import { type ConfigPath, formatPath } from '../config/reader.js';
 import type { HubConfig } from '../config/types.js';
 import { isJsonObject, type JsonValue } from '../core/json.js';
-import type { AnyIntegration, ParsedSections, SectionParsers } from './integration.js';
+import type { AnyIntegration, Broken, ParsedSections, SectionParsers } from './integration.js';
 
-/** Something the hub could not set up: a part, one item of a part (`automation[2]`), an unknown section. */
-export interface Broken {
-  /** As the file names it: `mqtt`, `automation ui[2] (Porch light)`, `frobnicate`. */
-  readonly name: string;
-  /** The first problem, with its place in the file, and how many more there are. */
-  readonly reason: string;
-}
+export type { Broken } from './integration.js';
 
 /** What a part starts with: its configuration (undefined when its problems keep it off) and what was left out. */
 export interface PartSetup<S extends SectionParsers = SectionParsers> {
@@ -118,8 +112,14 @@ export function setupOf<S extends SectionParsers>(integration: AnyIntegration & 
       const section = String(at[0]);
       dropped.set(section, [...(dropped.get(section) ?? []), at.slice(1)]);
     }
-    const label = at !== undefined && at.length > 1 ? labelOf(valueAt(config, at)) : undefined;
-    broken.push({ name: `${formatPath(shown)}${label === undefined ? '' : ` (${label})`}`, reason: describe(problems) });
+    const value = at !== undefined && at.length > 1 ? valueAt(config, at) : undefined;
+    const label = labelOf(value);
+    const name = `${formatPath(shown)}${label === undefined ? '' : ` (${label})`}`;
+    broken.push(
+      at !== undefined && at.length > 1
+        ? { name, reason: describe(problems), item: { path: at, value } }
+        : { name, reason: describe(problems) },
+    );
   }
   const rest = new Map<string, JsonValue | undefined>();
   for (const [section, paths] of dropped) {

@@ -25,7 +25,12 @@ t.test('a broken automation, a broken template sensor and an unknown section dis
   t.equal(core.states.get('sensor.porch_light_state')?.state, 'off', 'the good template sensor renders');
   t.equal(core.states.get('sensor.broken_sensor'), undefined, 'the broken template sensor is left out');
   t.ok(core.states.get('automation.porch_light_follows_the_switch'), 'the good automation is there');
-  t.equal(core.states.get('automation.typo_in_the_trigger'), undefined, 'the broken automation is left out');
+  // As Home Assistant's UnavailableAutomationEntity: the broken automation shows, unavailable, and does nothing.
+  const broken = core.states.get('automation.typo_in_the_trigger');
+  t.equal(broken?.state, 'unavailable', 'the broken automation is an unavailable entity');
+  t.same(broken?.attributes, { friendly_name: 'Typo in the trigger' });
+  await core.services.call('automation', 'trigger', { entity_id: 'automation.typo_in_the_trigger' });
+  t.equal(core.states.get('light.porch')?.state, 'off', 'triggering it runs nothing');
   await core.services.call('switch', 'turn_on', { entity_id: 'switch.porch_switch' });
   await waitForState(core, 'light.porch', (s) => s.state === 'on');
   await waitForState(core, 'sensor.porch_light_state', (s) => s.state === 'on');

@@ -184,6 +184,7 @@ t.test('each reload service re-reads only its part; a broken item is named and l
     const note = core.notifications.get(`${p.domain}_reload_invalid_config`);
     t.match(note?.message, p.brokenName, `${p.domain}: the notification names the broken item`);
   }
+  t.equal(core.states.get('automation.bad')?.state, 'unavailable', 'the broken automation shows, unavailable, as in HA');
   await writeFile(
     path,
     file((p) => [p.first]),
@@ -191,6 +192,7 @@ t.test('each reload service re-reads only its part; a broken item is named and l
   for (const p of PARTS) {
     await reload(p.domain);
     t.equal(core.states.get(p.addedId), undefined, `${p.addedId} removed`);
+    if (p.domain === 'automation') t.equal(core.states.get('automation.bad'), undefined, 'the unavailable automation goes with it');
     t.equal(
       core.notifications.get(`${p.domain}_reload_invalid_config`),
       undefined,
