@@ -5,7 +5,7 @@ import type { Core } from '../../core/core.js';
 import type { JsonObject } from '../../core/json.js';
 import type { EntityFilterSection } from '../../recorder/config.js';
 import { entityFilter } from '../../recorder/entity-filter.js';
-import type { HistoryReader } from '../../recorder/types.js';
+import type { EntityFilterConfig, HistoryReader } from '../../recorder/types.js';
 
 export interface LogbookOptions {
   readonly startUs: Micros;
@@ -166,11 +166,27 @@ export function logbookJson(core: Core, reader: HistoryReader, o: LogbookOptions
 
 const filters = new WeakMap<object, ((entityId: string) => boolean) | undefined>();
 
-/** The `logbook:` section's entity filter of a configuration (Home Assistant's entityfilter), undefined without one. */
+/** Each list of both filters, joined (recorder/filters.py merge_include_exclude_filters). */
+function merged(a: EntityFilterConfig, b: EntityFilterConfig): EntityFilterConfig {
+  const join = (x: readonly string[], y: readonly string[]) => [...new Set([...x, ...y])];
+  return { domains: join(a.domains, b.domains), entities: join(a.entities, b.entities), entityGlobs: join(a.entityGlobs, b.entityGlobs) };
+}
+
+const isEmpty = (f: EntityFilterConfig) => f.domains.length === 0 && f.entities.length === 0 && f.entityGlobs.length === 0;
+
+/**
+ * The logbook's entity filter of a configuration, undefined when it has none: as Home Assistant's logbook sets it up,
+ * the `recorder:` section's include/exclude merged with the `logbook:` section's, list by list, then read by the
+ * entityfilter rules. The REST and WebSocket logbook apply it when no entity is asked for.
+ */
 export function logbookFilter(config: HubConfig): ((entityId: string) => boolean) | undefined {
   if (filters.has(config)) return filters.get(config);
-  const section = config.parsed.get('logbook') as EntityFilterSection | undefined;
-  const filter = section === undefined ? undefined : entityFilter(section.include, section.exclude);
+  const recorder = config.parsed.get('recorder') as EntityFilterSection | undefined;
+  const logbook = config.parsed.get('logbook') as EntityFilterSection | undefined;
+  const none = { domains: [], entities: [], entityGlobs: [] };
+  const include = merged(recorder?.include ?? none, logbook?.include ?? none);
+  const exclude = merged(recorder?.exclude ?? none, logbook?.exclude ?? none);
+  const filter = isEmpty(include) && isEmpty(exclude) ? undefined : entityFilter(include, exclude);
   filters.set(config, filter);
   return filter;
 }
