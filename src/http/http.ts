@@ -2,7 +2,6 @@ import type { AddressGate } from '../auth/bans.js';
 import { HubError, toClientError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { ForwardedFor } from './client-address.js';
-import type { CorsPolicy } from './cors.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
 /** Request bodies above this get 413 (Home Assistant allows 16 MiB; nothing hearth accepts needs more than 1). */
@@ -37,8 +36,8 @@ export interface RouteOptions {
    * body callback): nothing is copied out of uWS's request for it then. Reading it later throws (a 500).
    */
   readonly readsLater?: boolean;
-  /** Cross-origin requests from these origins get Access-Control-Allow-Origin on their answer (`http: cors_allowed_origins`). */
-  readonly cors?: CorsPolicy;
+  /** Cross-origin requests from the origins it allows get Access-Control-Allow-Origin on their answer (src/http/cors.ts). */
+  readonly cors?: { allows(origin: string): boolean };
 }
 
 /** Headers every response carries, as Home Assistant's headers middleware adds them. */
