@@ -106,7 +106,8 @@ function readServerKeys(r: ConfigReader): void {
   if (r.has('ssl_peer_certificate'))
     r.warn('ssl_peer_certificate', 'accepted and not honoured: hearth does not ask clients for certificates');
   r.oneOf('ssl_profile', ['modern', 'intermediate'] as const);
-  r.boolean('use_x_frame_options', true);
+  if (r.boolean('use_x_frame_options', true) === false)
+    r.warn('use_x_frame_options', "accepted and not honoured: hearth's pages are never shown in another site's frame");
   if (r.has('base_url')) r.warn('base_url', 'Home Assistant removed base_url; use external_url and internal_url under homeassistant:');
 }
 

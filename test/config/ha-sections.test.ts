@@ -78,6 +78,8 @@ t.test('http: server_port and server_host are where the hub listens; hub: port s
   t.equal(parseConfigText('hub:\n  port: 8400\n', null, SECTION_VALIDATORS).hub.port, 8400);
   const config = readConfigText('http:\n  cors_allowed_origins:\n    - https://example.org\n', null, SECTION_VALIDATORS);
   t.same(config.warnings ?? [], [], 'cors_allowed_origins is honoured (test/http/cors.test.ts), so no warning');
+  const framed = readConfigText('http:\n  use_x_frame_options: false\n', null, SECTION_VALIDATORS);
+  t.match(framed.warnings?.[0]?.message, /use_x_frame_options.*not honoured|not honoured.*frame/);
   t.throws(() => parseConfigText('http:\n  server_port: high\n', null, SECTION_VALIDATORS), {
     message: /http.server_port: "high" is not allowed: expected an integer from 1 to 65535/,
   });
