@@ -48,7 +48,8 @@ export class Presence implements Component {
     this.persons = new Persons(o.core, PRESENCE_OWNER);
     this.trackers = new Trackers(o.core, PRESENCE_OWNER);
     this.storedZones = new StoredCollection(zoneKind(this.zones), { dataDir: o.dataDir, log: o.log });
-    this.storedPersons = new StoredCollection(personKind(this.persons), { dataDir: o.dataDir, log: o.log });
+    const restoreTrackers = (ids: readonly string[]) => this.trackers.restore(ids, o.lastState);
+    this.storedPersons = new StoredCollection(personKind(this.persons, restoreTrackers), { dataDir: o.dataDir, log: o.log });
   }
 
   /** The zones or persons made in the app, as the WebSocket's `zone/*` and `person/*` commands change them. */

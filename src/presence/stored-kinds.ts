@@ -37,7 +37,7 @@ export function zoneKind(zones: Zones): StoredKind<ZoneModel> {
  * Persons made in the app: Home Assistant's person CREATE_FIELDS (name; user_id and picture, which may be null;
  * device_trackers), and its rule that a user is at most one person.
  */
-export function personKind(persons: Persons): StoredKind<PersonConfig> {
+export function personKind(persons: Persons, restoreTrackers: (entityIds: readonly string[]) => void): StoredKind<PersonConfig> {
   return {
     key: 'person',
     minorVersion: 2,
@@ -59,7 +59,11 @@ export function personKind(persons: Persons): StoredKind<PersonConfig> {
       const taken = others.some((o) => o.user_id === user) || persons.yamlUsers().includes(user);
       return taken ? 'User already taken' : undefined;
     },
-    add: (_id, p) => persons.addStored(p),
+    add: (_id, p) => {
+      // As for the YAML persons: their trackers come back with their last state before the person decides.
+      restoreTrackers(p.deviceTrackers);
+      persons.addStored(p);
+    },
     update: (_id, p) => persons.updateStored(p),
     remove: (id) => persons.removeStored(id),
     yamlIds: () => persons.yamlIds(),

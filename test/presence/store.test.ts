@@ -141,3 +141,19 @@ t.test('persons made in the app follow their trackers; a user is one person; YAM
   const saved = JSON.parse(await readFile(join(dir, '.storage', 'person'), 'utf8'));
   t.same(saved, { version: 1, minor_version: 2, key: 'person', data: { items: [] } });
 });
+
+t.test('a stored person and the tracker it follows come back after a restart', async (t) => {
+  const dir = await dataDir(t);
+  const first = await open(t, dir);
+  await first.client.command('person/create', { name: 'Anne', device_trackers: ['device_tracker.anne_phone'] });
+  await first.th.hub.core.services.call('device_tracker', 'see', { dev_id: 'anne_phone', location_name: 'home' });
+  await waitForState(first.th.hub.core, 'person.anne', (s) => s.state === 'home');
+  first.client.close();
+  await first.th.hub.stop();
+  const second = await open(t, dir);
+  t.equal(second.th.hub.core.states.get('device_tracker.anne_phone')?.state, 'home', 'the tracker, restored');
+  t.match(second.th.hub.core.states.get('person.anne'), {
+    state: 'home',
+    attributes: { editable: true, source: 'device_tracker.anne_phone' },
+  });
+});
