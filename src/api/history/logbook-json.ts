@@ -5,7 +5,7 @@ import type { Core } from '../../core/core.js';
 import type { JsonObject } from '../../core/json.js';
 import type { EntityFilterSection } from '../../recorder/config.js';
 import { entityFilter } from '../../recorder/entity-filter.js';
-import type { EntityFilterConfig, HistoryReader } from '../../recorder/types.js';
+import type { HistoryReader } from '../../recorder/types.js';
 
 export interface LogbookOptions {
   readonly startUs: Micros;
@@ -166,13 +166,17 @@ export function logbookJson(core: Core, reader: HistoryReader, o: LogbookOptions
 
 const filters = new WeakMap<object, ((entityId: string) => boolean) | undefined>();
 
-/** Each list of both filters, joined (recorder/filters.py merge_include_exclude_filters). */
-function merged(a: EntityFilterConfig, b: EntityFilterConfig): EntityFilterConfig {
-  const join = (x: readonly string[], y: readonly string[]) => [...new Set([...x, ...y])];
-  return { domains: join(a.domains, b.domains), entities: join(a.entities, b.entities), entityGlobs: join(a.entityGlobs, b.entityGlobs) };
+/** Each list of both filters, joined (recorder/filters.py merge_include_exclude_filters), whatever lists the filter has. */
+function merged<F extends object>(a: F, b: F): F {
+  const out = { ...a } as Record<string, unknown>;
+  for (const [key, list] of Object.entries(b)) {
+    const have = out[key];
+    if (Array.isArray(list)) out[key] = Array.isArray(have) ? [...new Set([...have, ...list])] : list;
+  }
+  return out as F;
 }
 
-const isEmpty = (f: EntityFilterConfig) => f.domains.length === 0 && f.entities.length === 0 && f.entityGlobs.length === 0;
+const isEmpty = (f: object) => Object.values(f).every((v) => !Array.isArray(v) || v.length === 0);
 
 /**
  * The logbook's entity filter of a configuration, undefined when it has none: as Home Assistant's logbook sets it up,
@@ -181,12 +185,16 @@ const isEmpty = (f: EntityFilterConfig) => f.domains.length === 0 && f.entities.
  */
 export function logbookFilter(config: HubConfig): ((entityId: string) => boolean) | undefined {
   if (filters.has(config)) return filters.get(config);
-  const recorder = config.parsed.get('recorder') as EntityFilterSection | undefined;
-  const logbook = config.parsed.get('logbook') as EntityFilterSection | undefined;
-  const none = { domains: [], entities: [], entityGlobs: [] };
-  const include = merged(recorder?.include ?? none, logbook?.include ?? none);
-  const exclude = merged(recorder?.exclude ?? none, logbook?.exclude ?? none);
-  const filter = isEmpty(include) && isEmpty(exclude) ? undefined : entityFilter(include, exclude);
+  const sections = ['recorder', 'logbook']
+    .map((name) => config.parsed.get(name) as EntityFilterSection | undefined)
+    .filter((s): s is EntityFilterSection => s !== undefined);
+  const [first, ...rest] = sections;
+  let filter: ((entityId: string) => boolean) | undefined;
+  if (first !== undefined) {
+    const include = rest.reduce((acc, s) => merged(acc, s.include), first.include);
+    const exclude = rest.reduce((acc, s) => merged(acc, s.exclude), first.exclude);
+    if (!isEmpty(include) || !isEmpty(exclude)) filter = entityFilter(include, exclude);
+  }
   filters.set(config, filter);
   return filter;
 }
