@@ -119,7 +119,13 @@ t.test('persons made in the app follow their trackers; a user is one person; YAM
     ['paulus1'],
   );
 
-  t.same(error(await client.command('person/update', { person_id: 'anne_therese', user_id: 'user-paulus' })), {
+  t.same(error(await client.command('person/update', { person_id: 'anne_therese', user_id: 'no-such-user' })), {
+    code: 'invalid_format',
+    message: 'User does not exist',
+  });
+  const owner = th.hub.auth.ownerUser()?.id ?? '';
+  t.match(await client.command('person/update', { person_id: 'anne_therese', user_id: owner }), { success: true });
+  t.same(error(await client.command('person/create', { name: 'Twin', user_id: owner })), {
     code: 'invalid_format',
     message: 'User already taken',
   });

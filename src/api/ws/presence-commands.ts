@@ -60,6 +60,14 @@ function itemId(message: JsonObject, key: string): string {
   return value;
 }
 
+/** A person's user must be one of the hub's users (PersonStorageCollection._validate_user_id). */
+function checkUser(conn: Connection, domain: Domain, data: JsonObject): JsonObject {
+  const user = data.user_id;
+  if (domain === 'person' && typeof user === 'string' && conn.env.ctx.auth.getUser(user) === undefined)
+    throw new HubError('invalid_format', 'User does not exist');
+  return data;
+}
+
 function commandsFor(domain: Domain): [string, Command][] {
   const key = `${domain}_id`;
   return [
@@ -68,7 +76,7 @@ function commandsFor(domain: Domain): [string, Command][] {
       {
         run(conn, message, id) {
           requireAdmin(conn);
-          conn.sendResult(id, JSON.stringify(needCollection(conn, domain).create(payload(message))));
+          conn.sendResult(id, JSON.stringify(needCollection(conn, domain).create(checkUser(conn, domain, payload(message)))));
         },
       },
     ],
@@ -78,7 +86,7 @@ function commandsFor(domain: Domain): [string, Command][] {
         run(conn, message, id) {
           requireAdmin(conn);
           const item = itemId(message, key);
-          conn.sendResult(id, JSON.stringify(needCollection(conn, domain).update(item, payload(message, key))));
+          conn.sendResult(id, JSON.stringify(needCollection(conn, domain).update(item, checkUser(conn, domain, payload(message, key)))));
         },
       },
     ],
