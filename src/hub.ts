@@ -25,6 +25,7 @@ import { Parts } from './integration/parts.js';
 import { mobileAppIntegration } from './mobile-app/index.js';
 import type { MqttComponent } from './mqtt/component.js';
 import { mqttIntegration } from './mqtt/integration.js';
+import { presenceIntegration } from './presence/index.js';
 import { recorderIntegration } from './recorder/integration.js';
 import type { Recorder } from './recorder/recorder.js';
 import type { Statistics } from './recorder/statistics.js';
@@ -225,6 +226,7 @@ export class Hub {
           statistics: recording?.statistics,
           mqtt,
           helpers: (domain: string) => running().get(helpersIntegration)?.collection(domain),
+          presence: (domain: 'zone' | 'person') => running().get(presenceIntegration)?.collection(domain),
           get traces() {
             return running().get(automationIntegration)?.traces;
           },

@@ -8,7 +8,7 @@ import { WatchedFile } from '../storage/watched-file.js';
 import { backoffDelay } from '../util/backoff.js';
 import { normalizeAddress } from './address.js';
 import { BANS_FILE, type BanList, banFileText, loadBans, parseBans } from './ban-file.js';
-import { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './http-section.js';
+import { type BanSettings, DEFAULT_HTTP_SETTINGS } from './http-section.js';
 
 /** Failed attempts an address gets before the login form makes it wait; then 1 s, 2 s, 4 s ... up to MAX_DELAY_MS. */
 export const FREE_FAILURES = 5;
@@ -60,7 +60,7 @@ export class LoginGuard implements AddressGate, FailureRecorder, Component {
   private constructor(
     private readonly path: string,
     bans: BanList,
-    private readonly settings: HttpSettings,
+    private readonly settings: BanSettings,
     private readonly log: Logger,
     private readonly now: () => number,
   ) {
@@ -76,14 +76,14 @@ export class LoginGuard implements AddressGate, FailureRecorder, Component {
     });
   }
 
-  static async open(dataDir: string, settings: HttpSettings, log: Logger, now: () => number = Date.now): Promise<LoginGuard> {
+  static async open(dataDir: string, settings: BanSettings, log: Logger, now: () => number = Date.now): Promise<LoginGuard> {
     const guard = LoginGuard.unopened(dataDir, settings, log, now);
     await guard.start();
     return guard;
   }
 
   /** The hub's guard: a component whose start() reads the ban file and watches it. */
-  static unopened(dataDir: string, settings: HttpSettings, log: Logger, now: () => number = Date.now): LoginGuard {
+  static unopened(dataDir: string, settings: BanSettings, log: Logger, now: () => number = Date.now): LoginGuard {
     const guard = new LoginGuard(join(dataDir, BANS_FILE), new Map(), settings, log, now);
     guard.dataDir = dataDir;
     return guard;

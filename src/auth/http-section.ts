@@ -10,15 +10,19 @@ export interface TlsFiles {
   readonly key: string;
 }
 
-/**
- * The `http:` section: Home Assistant's options for failed logins and IP bans (components/http/ban.py),
- * for HTTPS (`ssl_certificate`, `ssl_key`) and for reverse proxies (`use_x_forwarded_for`, `trusted_proxies`).
- */
-export interface HttpSettings {
+/** What the login guard reads of `http:` (components/http/ban.py). */
+export interface BanSettings {
   /** Enforce bans from ip_bans.yaml and add new ones (default true, as in Home Assistant). */
   readonly ip_ban_enabled: boolean;
   /** Failed attempts from one address before it is banned; below 1 (the default, -1) never bans. */
   readonly login_attempts_threshold: number;
+}
+
+/**
+ * The `http:` section: Home Assistant's options for failed logins and IP bans (components/http/ban.py),
+ * for HTTPS (`ssl_certificate`, `ssl_key`) and for reverse proxies (`use_x_forwarded_for`, `trusted_proxies`).
+ */
+export interface HttpSettings extends BanSettings {
   /** Serve HTTPS with these files; undefined: plain HTTP. */
   readonly tls?: TlsFiles;
   /**
@@ -26,9 +30,18 @@ export interface HttpSettings {
    * default): the header is ignored and the peer is the client.
    */
   readonly trustedProxies?: readonly string[];
+  /** Origins whose cross-origin requests the API and pages answer with CORS headers (Home Assistant's default: its Cast app). */
+  readonly corsOrigins: readonly string[];
 }
 
-export const DEFAULT_HTTP_SETTINGS: HttpSettings = { ip_ban_enabled: true, login_attempts_threshold: -1 };
+/** Home Assistant's default `cors_allowed_origins` (its Cast app). */
+export const DEFAULT_CORS_ORIGINS: readonly string[] = ['https://cast.home-assistant.io'];
+
+export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
+  ip_ban_enabled: true,
+  login_attempts_threshold: -1,
+  corsOrigins: DEFAULT_CORS_ORIGINS,
+};
 
 /** A readable regular file, as Home Assistant's `cv.isfile` checks; reports why not. */
 function readableFile(r: ConfigReader, key: string): string | undefined {
@@ -90,17 +103,11 @@ function readServerKeys(r: ConfigReader): void {
   const host = r.raw('server_host');
   if (host !== undefined && typeof host !== 'string' && !(Array.isArray(host) && host.every((h) => typeof h === 'string')))
     r.problem('server_host', 'expected an address or a list of addresses, e.g. 0.0.0.0 or ::');
-  if (r.has('cors_allowed_origins')) {
-    r.stringList('cors_allowed_origins');
-    r.warn(
-      'cors_allowed_origins',
-      "accepted and not honoured: hearth's API sends no CORS headers (serve a web client from the hub or through a proxy)",
-    );
-  }
   if (r.has('ssl_peer_certificate'))
     r.warn('ssl_peer_certificate', 'accepted and not honoured: hearth does not ask clients for certificates');
   r.oneOf('ssl_profile', ['modern', 'intermediate'] as const);
-  r.boolean('use_x_frame_options', true);
+  if (r.boolean('use_x_frame_options', true) === false)
+    r.warn('use_x_frame_options', "accepted and not honoured: hearth's pages are never shown in another site's frame");
   if (r.has('base_url')) r.warn('base_url', 'Home Assistant removed base_url; use external_url and internal_url under homeassistant:');
 }
 
@@ -115,6 +122,8 @@ function read(r: ConfigReader): HttpSettings {
       max: 1_000_000,
       default: DEFAULT_HTTP_SETTINGS.login_attempts_threshold,
     }),
+    // One origin without a list is one origin, as Home Assistant's cv.ensure_list reads it.
+    corsOrigins: r.stringList('cors_allowed_origins') ?? DEFAULT_CORS_ORIGINS,
   };
   readServerKeys(r);
   r.rejectUnknown();

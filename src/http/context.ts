@@ -128,6 +128,8 @@ export interface ApiContext {
   readonly mqtt?: MqttSubscriber;
   /** The helpers' stored items by domain (`input_boolean/create` ...); undefined in hubs made without them. */
   readonly helpers?: (domain: string) => HelperItems | undefined;
+  /** The zones and persons made in the app (`zone/create` ...); undefined when the hub has no presence part. */
+  readonly presence?: (domain: 'zone' | 'person') => HelperItems | undefined;
   /** Automation and script traces; undefined in hubs made without automations (the commands then find nothing). */
   readonly traces?: TraceReader;
   /** subscribe_trigger, execute_script and validate_config; undefined in hubs made without automations. */

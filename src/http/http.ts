@@ -36,6 +36,8 @@ export interface RouteOptions {
    * body callback): nothing is copied out of uWS's request for it then. Reading it later throws (a 500).
    */
   readonly readsLater?: boolean;
+  /** Cross-origin requests from the origins it allows get Access-Control-Allow-Origin on their answer (src/http/cors.ts). */
+  readonly cors?: { allows(origin: string): boolean };
 }
 
 /** Headers every response carries, as Home Assistant's headers middleware adds them. */
@@ -72,6 +74,8 @@ export class Reply {
   inline = false;
   private bodyRead = false;
   private remote: string | undefined;
+  /** The request's Origin when CORS allows it: echoed in Access-Control-Allow-Origin. */
+  allowOrigin: string | undefined;
 
   constructor(
     private readonly res: HttpResponse,
@@ -146,6 +150,7 @@ export class Reply {
       res.writeHeader('Content-Type', contentType);
     }
     if (headers) for (const [k, v] of headers) res.writeHeader(k, v);
+    if (this.allowOrigin !== undefined) res.writeHeader('Access-Control-Allow-Origin', this.allowOrigin);
     res.end(body, closeConnection);
   }
 
@@ -268,6 +273,7 @@ export function route(handler: Handler, log: Logger, options: RouteOptions = {})
   const gate = options.gate;
   const proxies = options.forwarded;
   const readsLater = options.readsLater !== false;
+  const cors = options.cors;
   return (res, uwsReq) => {
     // The headers are only readable now; without proxies configured they are never read.
     const reply = new Reply(
@@ -278,6 +284,10 @@ export function route(handler: Handler, log: Logger, options: RouteOptions = {})
         : { proxies, header: uwsReq.getHeader('x-forwarded-for'), proto: uwsReq.getHeader('x-forwarded-proto') },
     );
     reply.inline = true;
+    if (cors !== undefined) {
+      const origin = uwsReq.getHeader('origin');
+      if (cors.allows(origin)) reply.allowOrigin = origin;
+    }
     if (gate?.active && gate.isBanned(reply.remoteAddress())) {
       reply.text(403, '403: Forbidden');
       return;

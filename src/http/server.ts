@@ -2,6 +2,7 @@ import type { AddressGate } from '../auth/bans.js';
 import type { TlsFiles } from '../auth/http-section.js';
 import type { Logger } from '../core/log.js';
 import type { ForwardedFor } from './client-address.js';
+import { type CorsPolicy, PREFLIGHT_HEADERS } from './cors.js';
 import { type Handler, type RouteOptions, route } from './http.js';
 import { closeApp, nativeUwsProblem, type TemplatedApp, type us_listen_socket, uWS } from './uws.js';
 
@@ -22,6 +23,8 @@ export class HttpServer {
 
   /** What every route gets to tell who the client is and whether it is banned. */
   private readonly clients: Pick<RouteOptions, 'gate' | 'forwarded'>;
+  /** Cross-origin access for every resource (Home Assistant's configured CORS on its views); undefined: none. */
+  private readonly cors: CorsPolicy | undefined;
   /** Serve HTTPS and WSS with these files instead of plain HTTP. */
   readonly tls: TlsFiles | undefined;
   /** Behind trusted reverse proxies: who the client is (X-Forwarded-For). */
@@ -34,12 +37,14 @@ export class HttpServer {
       readonly gate?: AddressGate;
       readonly tls?: TlsFiles;
       readonly forwarded?: ForwardedFor;
+      readonly cors?: CorsPolicy;
     } = {},
   ) {
     const problem = nativeUwsProblem();
     if (problem !== undefined) throw new Error(problem);
     this.clients = { gate: options.gate, forwarded: options.forwarded };
     this.tls = options.tls;
+    this.cors = options.cors;
     this.forwarded = options.forwarded;
     this.app = options.tls === undefined ? uWS.App() : sslApp(options.tls);
   }
@@ -55,11 +60,13 @@ export class HttpServer {
 
   resource(pattern: string, handlers: ResourceHandlers, options: RouteOptions = {}): void {
     const params = options.params ?? pattern.match(/\/:/g)?.length ?? 0;
-    const opts = { ...options, params, ...this.clients };
+    const opts = { ...options, params, ...this.clients, cors: this.cors };
     const allow = (Object.keys(handlers) as Method[]).map((m) => METHOD_NAMES[m]);
     for (const [method, handler] of Object.entries(handlers) as [Method, Handler][]) {
       this.app[method](pattern, route(handler, this.log, opts));
     }
+    if (this.cors !== undefined)
+      this.app.options(pattern, route(this.cors.preflight, this.log, { ...this.clients, params, headers: PREFLIGHT_HEADERS }));
     const allowHeader = allow.join(', ');
     this.app.any(
       pattern,

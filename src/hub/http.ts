@@ -5,6 +5,7 @@ import type { Component } from '../core/component.js';
 import type { Logger } from '../core/log.js';
 import { forwardedFor } from '../http/client-address.js';
 import type { ApiContext } from '../http/context.js';
+import { CorsPolicy } from '../http/cors.js';
 import { HttpServer } from '../http/server.js';
 import { registerWebUi, type WebUi } from '../web/index.js';
 
@@ -41,7 +42,12 @@ export class HttpComponent implements Component {
     const { log, settings } = this.options;
     const api = this.options.api();
     // Throws for unusable TLS files; the lifecycle then stops what already started.
-    const server = new HttpServer(log, { gate: api.guard, tls: settings.tls, forwarded: forwardedFor(settings.trustedProxies, log) });
+    const server = new HttpServer(log, {
+      gate: api.guard,
+      tls: settings.tls,
+      forwarded: forwardedFor(settings.trustedProxies, log),
+      cors: settings.corsOrigins.length > 0 ? new CorsPolicy(settings.corsOrigins) : undefined,
+    });
     this.server = server;
     registerRestApi(server, api);
     this.ws = registerWebSocketApi(server, api);

@@ -8,6 +8,8 @@ import { reloadSections } from '../integration/reload.js';
 import type { PersonConfig } from './config.js';
 import { type IgnoredTracker, parsePersonSection, parseZoneSection } from './config.js';
 import { Persons } from './persons.js';
+import { StoredCollection } from './store.js';
+import { personKind, zoneKind } from './stored-kinds.js';
 import { Trackers } from './trackers.js';
 import { homeZone, Zones } from './zones.js';
 
@@ -22,6 +24,8 @@ export interface PresenceOptions {
   readonly ignoredTrackers: readonly IgnoredTracker[];
   readonly lastState: (entityId: string) => LastState | undefined;
   readonly reloadConfig: () => Promise<HubConfig>;
+  /** Where `.storage/zone` and `.storage/person` (the zones and persons made in the app) are kept. */
+  readonly dataDir: string;
 }
 
 /**
@@ -36,11 +40,21 @@ export class Presence implements Component {
   private readonly zones: Zones;
   private readonly persons: Persons;
   private readonly trackers: Trackers;
+  private readonly storedZones: StoredCollection<ZoneModel>;
+  private readonly storedPersons: StoredCollection<PersonConfig>;
 
   constructor(private readonly o: PresenceOptions) {
     this.zones = new Zones(o.core, PRESENCE_OWNER);
     this.persons = new Persons(o.core, PRESENCE_OWNER);
     this.trackers = new Trackers(o.core, PRESENCE_OWNER);
+    this.storedZones = new StoredCollection(zoneKind(this.zones), { dataDir: o.dataDir, log: o.log });
+    const restoreTrackers = (ids: readonly string[]) => this.trackers.restore(ids, o.lastState);
+    this.storedPersons = new StoredCollection(personKind(this.persons, restoreTrackers), { dataDir: o.dataDir, log: o.log });
+  }
+
+  /** The zones or persons made in the app, as the WebSocket's `zone/*` and `person/*` commands change them. */
+  collection(domain: 'zone' | 'person'): StoredCollection<ZoneModel> | StoredCollection<PersonConfig> {
+    return domain === 'zone' ? this.storedZones : this.storedPersons;
   }
 
   async start(): Promise<void> {
@@ -55,9 +69,11 @@ export class Presence implements Component {
       );
     }
     this.zones.start(homeZone(this.o.hub), this.o.zones);
+    await this.storedZones.load();
     // Trackers the persons follow come back with their last state before the persons decide.
     this.trackers.restore(new Set(this.o.persons.flatMap((p) => p.deviceTrackers)), this.o.lastState);
     this.persons.start(this.o.persons);
+    await this.storedPersons.load();
     const register = core.services.register.bind(core.services, PRESENCE_OWNER);
     register({
       domain: 'device_tracker',
@@ -86,8 +102,7 @@ export class Presence implements Component {
       schema: { fields: {} },
       handler: async () => {
         const { person } = await reloadSections({ ...this.reloadSpec('person'), sections: { person: parsePersonSection } });
-        this.persons.stop();
-        this.persons.start(person);
+        this.persons.reloadYaml(person);
       },
     });
   }
@@ -105,6 +120,7 @@ export class Presence implements Component {
   async stop(): Promise<void> {
     const { core } = this.o;
     core.services.removeOwner(PRESENCE_OWNER);
+    await Promise.all([this.storedZones.stop(), this.storedPersons.stop()]);
     this.persons.stop();
     this.zones.stop();
     this.trackers.stop();

@@ -39,6 +39,7 @@ export const presenceIntegration: Integration<PresenceSections, Presence> = {
       ignoredTrackers: s.device_tracker ?? [],
       lastState: ctx.lastState,
       reloadConfig: ctx.reloadConfig,
+      dataDir: ctx.dataDir,
     });
   },
 };

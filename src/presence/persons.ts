@@ -28,6 +28,10 @@ function latest(prev: State | undefined, curr: State): State {
 export class Persons {
   private readonly persons = new Map<string, LivePerson>();
   private readonly byTracker = new Map<string, Set<LivePerson>>();
+  /** The YAML persons: their ids and entity ids (person.reload replaces only them). */
+  private readonly yaml = new Map<string, string>();
+  /** The persons made in the app: their id to their entity id. */
+  private readonly stored = new Map<string, string>();
   private off: (() => void) | undefined;
 
   constructor(
@@ -35,14 +39,20 @@ export class Persons {
     private readonly owner: string,
   ) {}
 
+  /** `person.<slug of the name>`, or with _2, _3... when that is taken. */
+  private freeEntityId(name: string): string {
+    const base = slugify(name) || 'person';
+    let objectId = base;
+    for (let n = 2; this.persons.has(`person.${objectId}`) || this.core.entities.get(`person.${objectId}`) !== undefined; n++)
+      objectId = `${base}_${n}`;
+    return `person.${objectId}`;
+  }
+
   start(configs: readonly PersonConfig[]): void {
-    const taken = new Set<string>();
     for (const config of configs) {
-      const base = slugify(config.name) || 'person';
-      let objectId = base;
-      for (let n = 2; taken.has(objectId) || this.core.entities.get(`person.${objectId}`) !== undefined; n++) objectId = `${base}_${n}`;
-      taken.add(objectId);
-      this.add(`person.${objectId}`, config);
+      const entityId = this.freeEntityId(config.name);
+      this.yaml.set(config.id, entityId);
+      this.add(entityId, config, false);
     }
     this.off ??= this.core.bus.on(this.owner, 'state_changed', (event: HubEvent<'state_changed'>) => {
       const persons = this.byTracker.get(event.data.entity_id);
@@ -50,10 +60,58 @@ export class Persons {
     });
   }
 
-  private add(entityId: string, config: PersonConfig): void {
+  /** person.reload: the YAML persons again; those made in the app stay. */
+  reloadYaml(configs: readonly PersonConfig[]): void {
+    for (const entityId of this.yaml.values()) this.removePerson(entityId);
+    this.yaml.clear();
+    this.start(configs);
+  }
+
+  /** The ids the YAML persons hold, and the users they are. */
+  yamlIds(): ReadonlySet<string> {
+    return new Set(this.yaml.keys());
+  }
+
+  yamlUsers(): string[] {
+    return [...this.yaml.values()].flatMap((e) => this.persons.get(e)?.model.userId ?? []);
+  }
+
+  addStored(config: PersonConfig): void {
+    const entityId = this.freeEntityId(config.name);
+    this.stored.set(config.id, entityId);
+    this.add(entityId, config, true);
+  }
+
+  /** New settings of a person made in the app: the same entity id, its trackers followed anew. */
+  updateStored(config: PersonConfig): void {
+    const entityId = this.stored.get(config.id);
+    if (entityId === undefined) return;
+    this.removePerson(entityId);
+    this.add(entityId, config, true);
+  }
+
+  removeStored(id: string): void {
+    const entityId = this.stored.get(id);
+    if (entityId === undefined) return;
+    this.stored.delete(id);
+    this.removePerson(entityId);
+  }
+
+  private removePerson(entityId: string): void {
+    const p = this.persons.get(entityId);
+    if (p === undefined) return;
+    this.persons.delete(entityId);
+    for (const [tracker, set] of this.byTracker) {
+      set.delete(p);
+      if (set.size === 0) this.byTracker.delete(tracker);
+    }
+    this.core.entities.remove(entityId);
+  }
+
+  private add(entityId: string, config: PersonConfig, editable: boolean): void {
     const model: PersonModel = {
       id: config.id,
-      editable: false,
+      editable,
       deviceTrackers: config.deviceTrackers,
       userId: config.userId,
       picture: config.picture,
@@ -131,5 +189,7 @@ export class Persons {
     for (const id of this.persons.keys()) this.core.entities.remove(id);
     this.persons.clear();
     this.byTracker.clear();
+    this.yaml.clear();
+    this.stored.clear();
   }
 }

@@ -23,6 +23,8 @@ export function homeZone(hub: { readonly name: string; readonly latitude: number
  */
 export class Zones {
   private readonly zones = new Map<string, ZoneHandle>();
+  /** The zones made in the app: their item id to their entity id (a zone.reload leaves them alone). */
+  private readonly stored = new Map<string, string>();
   private off: (() => void) | undefined;
   /** The hub's home zone as last made (zone.home unless a YAML zone took its id). */
   private home: ZoneModel | undefined;
@@ -32,13 +34,18 @@ export class Zones {
     private readonly owner: string,
   ) {}
 
+  /** `zone.<slug>`, or with _2, _3... when that is taken. */
+  private freeEntityId(name: string): string {
+    const base = slugify(name) || 'zone';
+    let objectId = base;
+    for (let n = 2; this.zones.has(`zone.${objectId}`) || this.core.entities.get(`zone.${objectId}`) !== undefined; n++)
+      objectId = `${base}_${n}`;
+    return `zone.${objectId}`;
+  }
+
   start(home: ZoneModel, yaml: readonly ZoneModel[]): void {
     for (const model of yaml) {
-      const base = slugify(model.name) || 'zone';
-      let objectId = base;
-      for (let n = 2; this.zones.has(`zone.${objectId}`) || this.core.entities.get(`zone.${objectId}`) !== undefined; n++)
-        objectId = `${base}_${n}`;
-      const entityId = `zone.${objectId}`;
+      const entityId = this.freeEntityId(model.name);
       this.zones.set(entityId, addZone(this.core, { entityId, owner: this.owner, model, editable: false }));
     }
     if (!this.zones.has(ZONE_HOME) && this.core.entities.get(ZONE_HOME) === undefined) {
@@ -73,12 +80,39 @@ export class Zones {
     }
   }
 
-  /** zone.reload: the YAML zones again; the hub's own zone.home stays as it is (HA reloads with skip_reset). */
+  /** A zone made in the app (editable), `zone.<slug of its id>` as Home Assistant names it at creation. */
+  addStored(id: string, model: ZoneModel): void {
+    const entityId = this.freeEntityId(id);
+    this.zones.set(entityId, addZone(this.core, { entityId, owner: this.owner, model, editable: true, uniqueId: id }));
+    this.stored.set(id, entityId);
+    this.recount();
+  }
+
+  /** New settings of a zone made in the app: the same entity, its name and circle changed. */
+  updateStored(id: string, model: ZoneModel): void {
+    const zone = this.zones.get(this.stored.get(id) ?? '');
+    if (zone === undefined) return;
+    zone.update(model);
+    const persons = this.core.states.get(zone.entity.id)?.attributes.persons;
+    zone.report(Array.isArray(persons) ? persons.filter((p): p is string => typeof p === 'string') : []);
+    this.recount();
+  }
+
+  removeStored(id: string): void {
+    const entityId = this.stored.get(id);
+    if (entityId === undefined) return;
+    this.stored.delete(id);
+    this.zones.delete(entityId);
+    this.core.entities.remove(entityId);
+  }
+
+  /** zone.reload: the YAML zones again; the hub's own zone.home and the zones made in the app stay as they are (HA reloads with skip_reset). */
   reload(home: ZoneModel, yaml: readonly ZoneModel[]): void {
     const own = this.zones.get(ZONE_HOME);
     const keepHome = own !== undefined && own.model === this.home && !yaml.some((z) => slugify(z.name) === 'home');
+    const storedIds = new Set(this.stored.values());
     for (const id of [...this.zones.keys()]) {
-      if (keepHome && id === ZONE_HOME) continue;
+      if ((keepHome && id === ZONE_HOME) || storedIds.has(id)) continue;
       this.core.entities.remove(id);
       this.zones.delete(id);
     }
@@ -90,5 +124,6 @@ export class Zones {
     this.off = undefined;
     for (const id of this.zones.keys()) this.core.entities.remove(id);
     this.zones.clear();
+    this.stored.clear();
   }
 }

@@ -133,7 +133,7 @@ t.test("the http: section takes Home Assistant's ban, TLS and proxy options and 
     [
       'http.ip_ban_enabled: "sometimes" is not allowed: expected true or false',
       'http.login_attempts_threshold: 2.5 is not allowed: expected an integer from -1 to 1000000',
-      'http.sever_port: unknown option; allowed: ip_ban_enabled, login_attempts_threshold, server_host, server_port, ssl_certificate, ssl_key, ssl_profile, trusted_proxies, use_x_forwarded_for, use_x_frame_options',
+      'http.sever_port: unknown option; allowed: cors_allowed_origins, ip_ban_enabled, login_attempts_threshold, server_host, server_port, ssl_certificate, ssl_key, ssl_profile, trusted_proxies, use_x_forwarded_for, use_x_frame_options',
     ],
   );
   const none: ConfigIssue[] = [];
@@ -141,6 +141,6 @@ t.test("the http: section takes Home Assistant's ban, TLS and proxy options and 
   t.same(none, [], 'an empty http: section is fine');
 
   const config = parseConfigText('http:\n  login_attempts_threshold: 5\n', null, { http: HTTP_SECTION_VALIDATOR });
-  t.same(readHttpSettings(config), { ip_ban_enabled: true, login_attempts_threshold: 5 });
+  t.same(readHttpSettings(config), { ip_ban_enabled: true, login_attempts_threshold: 5, corsOrigins: ['https://cast.home-assistant.io'] });
   t.same(readHttpSettings(parseConfigText('hub:\n  name: x\n', null, {})), DEFAULT_HTTP_SETTINGS);
 });

@@ -166,11 +166,35 @@ export function logbookJson(core: Core, reader: HistoryReader, o: LogbookOptions
 
 const filters = new WeakMap<object, ((entityId: string) => boolean) | undefined>();
 
-/** The `logbook:` section's entity filter of a configuration (Home Assistant's entityfilter), undefined without one. */
+/** Each list of both filters, joined (recorder/filters.py merge_include_exclude_filters), whatever lists the filter has. */
+function merged<F extends object>(a: F, b: F): F {
+  const out = { ...a } as Record<string, unknown>;
+  for (const [key, list] of Object.entries(b)) {
+    const have = out[key];
+    if (Array.isArray(list)) out[key] = Array.isArray(have) ? [...new Set([...have, ...list])] : list;
+  }
+  return out as F;
+}
+
+const isEmpty = (f: object) => Object.values(f).every((v) => !Array.isArray(v) || v.length === 0);
+
+/**
+ * The logbook's entity filter of a configuration, undefined when it has none: as Home Assistant's logbook sets it up,
+ * the `recorder:` section's include/exclude merged with the `logbook:` section's, list by list, then read by the
+ * entityfilter rules. The REST and WebSocket logbook apply it when no entity is asked for.
+ */
 export function logbookFilter(config: HubConfig): ((entityId: string) => boolean) | undefined {
   if (filters.has(config)) return filters.get(config);
-  const section = config.parsed.get('logbook') as EntityFilterSection | undefined;
-  const filter = section === undefined ? undefined : entityFilter(section.include, section.exclude);
+  const sections = ['recorder', 'logbook']
+    .map((name) => config.parsed.get(name) as EntityFilterSection | undefined)
+    .filter((s): s is EntityFilterSection => s !== undefined);
+  const [first, ...rest] = sections;
+  let filter: ((entityId: string) => boolean) | undefined;
+  if (first !== undefined) {
+    const include = rest.reduce((acc, s) => merged(acc, s.include), first.include);
+    const exclude = rest.reduce((acc, s) => merged(acc, s.exclude), first.exclude);
+    if (!isEmpty(include) || !isEmpty(exclude)) filter = entityFilter(include, exclude);
+  }
   filters.set(config, filter);
   return filter;
 }

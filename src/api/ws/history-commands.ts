@@ -156,7 +156,9 @@ const logbookEventStream = command(logbookSchema, (conn, msg, id) => {
   const now = core.clock.now();
   const { startUs, endUs } = period(msg);
   const end = Math.min(endUs ?? now + 1, now + 1);
-  const options: LogbookOptions = { startUs, endUs: end, entityIds: msg.entity_ids, contextId: msg.context_id, when: 'seconds' };
+  // Home Assistant's filter applies to the whole stream when no entity is asked for.
+  const filter = msg.entity_ids === undefined ? logbookFilter(conn.env.ctx.config) : undefined;
+  const options: LogbookOptions = { startUs, endUs: end, entityIds: msg.entity_ids, contextId: msg.context_id, when: 'seconds', filter };
   conn.sendResult(id, 'null');
   conn.send(eventMessage(id, `{"events":${logbookJson(core, history, options)},"start_time":${startUs / 1e6},"end_time":${end / 1e6}}`));
   if (endUs !== undefined && endUs <= now) return;
@@ -164,6 +166,7 @@ const logbookEventStream = command(logbookSchema, (conn, msg, id) => {
   const off = core.bus.on(conn.owner, 'state_changed', (event: HubEvent<'state_changed'>) => {
     const { new_state: s, old_state: old } = event.data;
     if (s === null || (wanted !== undefined && !wanted.has(s.entity_id))) return;
+    if (filter !== undefined && !filter(s.entity_id)) return;
     if (old !== null && old.state === s.state) return;
     if (s.attributes.unit_of_measurement !== undefined || s.attributes.state_class !== undefined) return;
     if (!history.records(s.entity_id)) return;

@@ -1,14 +1,18 @@
-import { HubError } from '../../core/errors.js';
+import { describeValue, HubError } from '../../core/errors.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
+import { setOwn } from '../../core/own-keys.js';
+import type { HelperItems } from '../../http/context.js';
 import { requireAdmin, userOf } from './command.js';
 import type { Command, Connection } from './connection.js';
 
 /**
- * Home Assistant's person and zone collection commands, as its frontend reads them: `person/list` gives
- * `{storage, config}` (the YAML persons, as person/__init__.py ws_list_person) and `zone/list` the stored zones.
- * hearth keeps persons and zones in the YAML only (src/presence), so nothing is stored and `create`, `update` and
- * `delete` are refused, naming the section to edit.
+ * Home Assistant's person and zone collection commands (StorageCollectionWebsocket): `<domain>/list` for any user,
+ * `create`, `update` and `delete` for admins, on the zones and persons made in the app (src/presence keeps them in
+ * `.storage/zone` and `.storage/person`). The YAML ones are read-only: `person/list` shows them apart as `config`
+ * (person/__init__.py ws_list_person), `zone/list` not at all, as in Home Assistant.
  */
+
+type Domain = 'zone' | 'person';
 
 /** A YAML person as HA's yaml collection lists it, read back from its entity's attributes. */
 function yamlPerson(attributes: JsonObject): JsonObject {
@@ -19,6 +23,18 @@ function yamlPerson(attributes: JsonObject): JsonObject {
   return out;
 }
 
+function collection(conn: Connection, domain: Domain): HelperItems | undefined {
+  return conn.env.ctx.presence?.(domain);
+}
+
+/** For the changing commands: without the presence part there is nothing to keep them in. */
+function needCollection(conn: Connection, domain: Domain): HelperItems {
+  const found = collection(conn, domain);
+  if (found === undefined)
+    throw new HubError('not_supported', `${domain} is not loaded: add default_config: (or a ${domain}: section) to the configuration`);
+  return found;
+}
+
 function personList(conn: Connection, _message: JsonObject, id: number): void {
   userOf(conn);
   const { core } = conn.env.ctx;
@@ -26,36 +42,80 @@ function personList(conn: Connection, _message: JsonObject, id: number): void {
     .map((e) => core.states.get(e.id))
     .filter((s) => s !== undefined && s.attributes.editable === false)
     .map((s) => yamlPerson(s?.attributes as JsonObject));
-  conn.sendResult(id, JSON.stringify({ storage: [], config }));
+  conn.sendResult(id, JSON.stringify({ storage: collection(conn, 'person')?.list() ?? [], config }));
 }
 
-function refuse(domain: 'person' | 'zone'): Command {
-  return {
-    run(conn) {
-      requireAdmin(conn);
-      throw new HubError(
-        'not_supported',
-        `hearth keeps ${domain}s in the configuration file: edit its ${domain}: section and call ${domain}.reload`,
-      );
-    },
-  };
+/** The message without the protocol's keys (and without the item id key for update and delete). */
+function payload(message: JsonObject, drop?: string): JsonObject {
+  const out: Record<string, JsonValue> = {};
+  for (const [k, v] of Object.entries(message)) if (k !== 'id' && k !== 'type' && k !== drop) setOwn(out, k, v);
+  return out;
+}
+
+function itemId(message: JsonObject, key: string): string {
+  const value = message[key];
+  if (value === undefined) throw new HubError('invalid_format', `required key not provided @ data['${key}']`);
+  if (typeof value !== 'string')
+    throw new HubError('invalid_format', `expected str for dictionary value @ data['${key}']. Got ${describeValue(value)}`);
+  return value;
+}
+
+/** A person's user must be one of the hub's users (PersonStorageCollection._validate_user_id). */
+function checkUser(conn: Connection, domain: Domain, data: JsonObject): JsonObject {
+  const user = data.user_id;
+  if (domain === 'person' && typeof user === 'string' && conn.env.ctx.auth.getUser(user) === undefined)
+    throw new HubError('invalid_format', 'User does not exist');
+  return data;
+}
+
+function commandsFor(domain: Domain): [string, Command][] {
+  const key = `${domain}_id`;
+  return [
+    [
+      `${domain}/create`,
+      {
+        run(conn, message, id) {
+          requireAdmin(conn);
+          conn.sendResult(id, JSON.stringify(needCollection(conn, domain).create(checkUser(conn, domain, payload(message)))));
+        },
+      },
+    ],
+    [
+      `${domain}/update`,
+      {
+        run(conn, message, id) {
+          requireAdmin(conn);
+          const item = itemId(message, key);
+          conn.sendResult(id, JSON.stringify(needCollection(conn, domain).update(item, checkUser(conn, domain, payload(message, key)))));
+        },
+      },
+    ],
+    [
+      `${domain}/delete`,
+      {
+        run(conn, message, id) {
+          requireAdmin(conn);
+          const extra = Object.keys(payload(message, key));
+          if (extra.length > 0) throw new HubError('invalid_format', `extra keys not allowed @ data['${extra[0]}']`);
+          needCollection(conn, domain).delete(itemId(message, key));
+          conn.sendResult(id, 'null');
+        },
+      },
+    ],
+  ];
 }
 
 export const PRESENCE_COMMANDS: readonly [string, Command][] = [
   ['person/list', { run: personList }],
-  ['person/create', refuse('person')],
-  ['person/update', refuse('person')],
-  ['person/delete', refuse('person')],
   [
     'zone/list',
     {
       run(conn, _message, id) {
         userOf(conn);
-        conn.sendResult(id, '[]');
+        conn.sendResult(id, JSON.stringify(collection(conn, 'zone')?.list() ?? []));
       },
     },
   ],
-  ['zone/create', refuse('zone')],
-  ['zone/update', refuse('zone')],
-  ['zone/delete', refuse('zone')],
+  ...commandsFor('person'),
+  ...commandsFor('zone'),
 ];

@@ -17,6 +17,8 @@ function App() {
     ['/config/script/dashboard', 'Scripts', `${count('script')} scripts`],
     ['/config/scene/dashboard', 'Scenes', `${count('scene')} scenes`],
     ['/config/users', 'Users', 'People who can log in'],
+    ['/config/person', 'People', `${count('person')} persons, tracked by their devices`],
+    ['/config/zone', 'Zones', `${count('zone')} zones`],
   ];
   return html`<ul class="settings-cards">${cards.map(([href, title, detail]) => html`<li key=${href}><a class="panel" href=${href}><strong>${title}</strong><span class="muted">${detail}</span></a></li>`)}</ul>`;
 }

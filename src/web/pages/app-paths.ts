@@ -30,6 +30,8 @@ export const APP_ROUTES: ReadonlyMap<string, AppRoute> = new Map([
   ['/config/script/trace/:id', { title: 'Script trace', script: 'automations.js', current: '/config/script/dashboard' }],
   ['/config/scene/dashboard', { title: 'Scenes', script: 'automations.js' }],
   ['/config/users', { title: 'Users', script: 'config-users.js' }],
+  ['/config/zone', { title: 'Zones', script: 'config-zones.js' }],
+  ['/config/person', { title: 'People', script: 'config-persons.js' }],
   ['/history', { title: 'History', script: 'history-page.js' }],
   ['/logbook', { title: 'Logbook', script: 'logbook-page.js' }],
   ['/developer-tools', { title: 'Developer tools', script: 'devtools.js', current: '/developer-tools/state' }],
