@@ -13,6 +13,7 @@ import type { IntegrationContext } from '../integration/integration.js';
 import { DataFile, jsonOf, readDataFile } from '../storage/data-file.js';
 import { accessoryFor, type MappedAccessory } from './accessories.js';
 import type { HomekitConfig } from './config.js';
+import { sendEventsEachTurn } from './prompt-events.js';
 import { qrSvg } from './qr.js';
 
 /** HAP bridges hold at most 150 accessories, the bridge itself included. */
@@ -151,6 +152,8 @@ export class HomekitBridge implements Component {
       advertiser: 'ciao' as HAP.MDNSAdvertiser,
     });
     this.uri = bridge.setupURI();
+    if (!sendEventsEachTurn(bridge))
+      this.log.warn("HomeKit events wait for hap-nodejs's 250 ms timer: its internals are not the ones hearth knows");
     this.log.info(
       { pincode: this.setupInfo.pincode, accessories: this.mapped.size, port: this.port },
       'HomeKit bridge "%s" ready with %s accessories: pair it in Apple Home with the code %s',
