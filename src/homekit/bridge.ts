@@ -13,6 +13,7 @@ import type { IntegrationContext } from '../integration/integration.js';
 import { DataFile, jsonOf, readDataFile } from '../storage/data-file.js';
 import { accessoryFor, type MappedAccessory } from './accessories.js';
 import type { HomekitConfig } from './config.js';
+import { loadHap } from './load-hap.js';
 import { sendEventsEachTurn } from './prompt-events.js';
 import { qrSvg } from './qr.js';
 
@@ -123,9 +124,8 @@ export class HomekitBridge implements Component {
     const dir = join(this.ctx.dataDir, 'homekit');
     await mkdir(dir, { recursive: true, mode: 0o700 });
     this.setupInfo = await this.loadSetup(dir);
-    const hap = (await import('hap-nodejs')) as typeof HAP & { default?: typeof HAP };
-    this.hap = hap.HAPStorage === undefined && hap.default !== undefined ? hap.default : hap;
-    const lib = this.hap;
+    const lib = loadHap();
+    this.hap = lib;
     useStorage(lib, dir);
     const bridge = new lib.Bridge(this.config.name, lib.uuid.generate(`hearth:bridge:${this.setupInfo.username}`));
     this.bridge = bridge;
