@@ -35,7 +35,9 @@ function config(homekitPort: number | undefined): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function run(withHomekit: boolean): Promise<{ rssMb: number; hub: Hub; homekitPort?: number; stop(): Promise<void> }> {
+async function run(
+  withHomekit: boolean,
+): Promise<{ rssMb: number; anonMb: number; fileMb: number; hub: Hub; homekitPort?: number; stop(): Promise<void> }> {
   const data = await makeDataDir();
   const homekitPort = withHomekit ? await freePort() : undefined;
   const file = join(data.dir, 'configuration.yaml');
@@ -44,6 +46,8 @@ async function run(withHomekit: boolean): Promise<{ rssMb: number; hub: Hub; hom
   const reading = await settle(hub.child.pid ?? 0, performance.now(), hub.readyMs, true);
   return {
     rssMb: reading.rssMb,
+    anonMb: reading.anonMb,
+    fileMb: reading.fileMb,
     hub,
     homekitPort,
     stop: async () => {
@@ -55,14 +59,24 @@ async function run(withHomekit: boolean): Promise<{ rssMb: number; hub: Hub; hom
 
 const without: number[] = [];
 const withBridge: number[] = [];
+// RSS is private (anonymous) pages plus pages of files: node's own binary, of which a hub brings in more (V8's
+// optimising compiler's code, some 3 MB) the first time it optimises a function, whenever that happens to be.
+const split: { anon: number[]; file: number[] }[] = [
+  { anon: [], file: [] },
+  { anon: [], file: [] },
+];
 let latencies: number[] = [];
 let baseline: number[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   const a = await run(false);
   without.push(a.rssMb);
+  split[0]?.anon.push(a.anonMb);
+  split[0]?.file.push(a.fileMb);
   await a.stop();
   const b = await run(true);
   withBridge.push(b.rssMb);
+  split[1]?.anon.push(b.anonMb);
+  split[1]?.file.push(b.fileMb);
   if (round === ROUNDS - 1 && b.homekitPort !== undefined)
     ({ homekit: latencies, websocket: baseline } = await eventLatencies(b.hub, b.homekitPort));
   await b.stop();
@@ -138,12 +152,17 @@ const targets = [
   },
 ];
 mkdirSync(join(BENCH, 'out'), { recursive: true });
-writeFileSync(join(BENCH, 'out', 'homekit.json'), `${JSON.stringify({ without, withBridge, latencies, baseline, targets }, null, 1)}\n`);
+writeFileSync(
+  join(BENCH, 'out', 'homekit.json'),
+  `${JSON.stringify({ without, withBridge, split, latencies, baseline, targets }, null, 1)}\n`,
+);
 console.log('| hub (100 virtual entities) | settled RSS, median of rounds |');
 console.log('|---|---|');
 console.log(`| without homekit: | ${fmt(median(without), 1)} MB (${without.map((x) => fmt(x, 1)).join(', ')}) |`);
 console.log(`| with homekit: (100 bridged) | ${fmt(median(withBridge), 1)} MB (${withBridge.map((x) => fmt(x, 1)).join(', ')}) |`);
 console.log(`| added by the bridge | ${fmt(added, 1)} MB |`);
+const part = (k: 'anon' | 'file') => fmt(median(split[1]?.[k] ?? []) - median(split[0]?.[k] ?? []), 1);
+console.log(`| of which private (RssAnon) / node's binary and files (RssFile) | ${part('anon')} MB / ${part('file')} MB |`);
 console.log('');
 const spread = (l: readonly number[]) =>
   `p50 ${fmt(percentile(l, 0.5), 1)} ms, p90 ${fmt(percentile(l, 0.9), 1)} ms, p99 ${fmt(percentile(l, 0.99), 1)} ms, max ${fmt(l.at(-1) ?? Number.NaN, 1)} ms`;

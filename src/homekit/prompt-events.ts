@@ -59,11 +59,12 @@ export function sendEventsEachTurn(bridge: HAP.Bridge): boolean {
       connection.handleEventsTimeout();
     }
   };
-  server.broadcastEvent = (aid, iid, value, originator, immediateDelivery) => {
+  const broadcastEvent: ServerInternals['broadcastEvent'] = (aid, iid, value, originator, immediateDelivery) => {
     original(aid, iid, value, originator, immediateDelivery);
     if (immediateDelivery === true || scheduled) return;
     scheduled = true;
     setImmediate(flush);
   };
+  server.broadcastEvent = broadcastEvent;
   return true;
 }
