@@ -63,6 +63,9 @@ export function accessoryFor(hap: Hap, link: EntityLink, uuid: string, name: str
     .setCharacteristic(hap.Characteristic.SerialNumber, link.entityId);
   const bindings = mapServices(hap, accessory, link, domain, deviceClass, name, state);
   if (bindings === undefined) return undefined;
+  // hap-nodejs instantiates every optional characteristic of a service type up front (Service.addOptionalCharacteristic)
+  // only so getCharacteristic can accept them later; hearth adds all it uses above, so they go: 5.5 kB an accessory.
+  for (const service of accessory.services) service.optionalCharacteristics = [];
   return {
     accessory,
     update(s) {

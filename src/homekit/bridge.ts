@@ -12,7 +12,10 @@ import type { State } from '../core/state.js';
 import type { IntegrationContext } from '../integration/integration.js';
 import { DataFile, jsonOf, readDataFile } from '../storage/data-file.js';
 import { accessoryFor, type MappedAccessory } from './accessories.js';
+import { limitRequests } from './client-limits.js';
 import type { HomekitConfig } from './config.js';
+import { loadHap } from './load-hap.js';
+import { sendEventsEachTurn } from './prompt-events.js';
 import { qrSvg } from './qr.js';
 
 /** HAP bridges hold at most 150 accessories, the bridge itself included. */
@@ -122,9 +125,8 @@ export class HomekitBridge implements Component {
     const dir = join(this.ctx.dataDir, 'homekit');
     await mkdir(dir, { recursive: true, mode: 0o700 });
     this.setupInfo = await this.loadSetup(dir);
-    const hap = (await import('hap-nodejs')) as typeof HAP & { default?: typeof HAP };
-    this.hap = hap.HAPStorage === undefined && hap.default !== undefined ? hap.default : hap;
-    const lib = this.hap;
+    const lib = loadHap();
+    this.hap = lib;
     useStorage(lib, dir);
     const bridge = new lib.Bridge(this.config.name, lib.uuid.generate(`hearth:bridge:${this.setupInfo.username}`));
     this.bridge = bridge;
@@ -151,6 +153,9 @@ export class HomekitBridge implements Component {
       advertiser: 'ciao' as HAP.MDNSAdvertiser,
     });
     this.uri = bridge.setupURI();
+    if (!sendEventsEachTurn(bridge))
+      this.log.warn("HomeKit events wait for hap-nodejs's 250 ms timer: its internals are not the ones hearth knows");
+    if (!limitRequests(bridge)) this.log.warn("HomeKit requests have no size limit: hap-nodejs's internals are not the ones hearth knows");
     this.log.info(
       { pincode: this.setupInfo.pincode, accessories: this.mapped.size, port: this.port },
       'HomeKit bridge "%s" ready with %s accessories: pair it in Apple Home with the code %s',
@@ -193,7 +198,10 @@ export class HomekitBridge implements Component {
     if (entry?.hidden_by != null || entry?.entity_category != null) {
       if (!this.config.filter.include.entities.includes(entityId)) return;
     }
-    if (!this.selects(entityId, { areaId: entry?.area_id ?? null, labels: entry?.labels ?? [] })) return;
+    // The entity's area, else its device's, as Home Assistant reads an entity's area.
+    const deviceId = this.ctx.core.entities.get(entityId)?.deviceId;
+    const deviceArea = deviceId === undefined ? undefined : this.ctx.core.devices.get(deviceId)?.area_id;
+    if (!this.selects(entityId, { areaId: entry?.area_id ?? deviceArea ?? null, labels: entry?.labels ?? [] })) return;
     const state = this.ctx.core.states.get(entityId);
     if (state === undefined) return;
     const uniqueId = this.ctx.core.entities.find(entityId)?.uniqueId;

@@ -1,40 +1,21 @@
 // The HomeKit bridge paired and driven by a real HomeKit controller (hap-controller) over 127.0.0.1: pair-setup with
 // the code, the accessory database, writes that reach the entities, events for state changes, and a restart that
 // keeps the pairing and the accessory ids.
-import { createRequire } from 'node:module';
 import t from 'tap';
-import { startTestHub, type TestHub } from '../helpers/hub.js';
-
-interface Characteristic {
-  readonly iid: number;
-  readonly type: string;
-  readonly value?: unknown;
-}
-interface Accessory {
-  readonly aid: number;
-  readonly services: { readonly type: string; readonly characteristics: Characteristic[] }[];
-}
-interface HttpClient {
-  pairSetup(pin: string): Promise<void>;
-  getLongTermData(): unknown;
-  getAccessories(): Promise<{ accessories: Accessory[] }>;
-  getCharacteristics(ids: string[]): Promise<{ characteristics: { aid: number; iid: number; value: unknown }[] }>;
-  setCharacteristics(values: Record<string, unknown>): Promise<unknown>;
-  subscribeCharacteristics(ids: string[]): Promise<unknown>;
-  on(event: 'event', fn: (e: { characteristics: { aid: number; iid: number; value: unknown }[] }) => void): void;
-  close(): Promise<void>;
-}
-const { HttpClient } = createRequire(import.meta.url)('hap-controller') as {
-  HttpClient: new (id: string, address: string, port: number, pairing?: unknown) => HttpClient;
-};
-
-// HAP's short UUIDs (services and characteristics), as the controller reports them.
-const ON = '25';
-const LOCK_CURRENT = '1D';
-const LOCK_TARGET = '1E';
-const MOTION = '22';
-const TEMPERATURE = '11';
-const LIGHTBULB = '43';
+import { startTestHub } from '../helpers/hub.js';
+import {
+  HttpClient,
+  idOf,
+  LIGHTBULB,
+  LOCK_CURRENT,
+  LOCK_TARGET,
+  MOTION,
+  ON,
+  pairedClient,
+  short,
+  TEMPERATURE,
+  until,
+} from './controller.js';
 
 const YAML = `
 hub:
@@ -56,39 +37,6 @@ homekit:
   filter:
     exclude_entities: [switch.coffee_maker]
 `;
-
-function short(type: string): string {
-  return type
-    .replace(/^0+/, '')
-    .replace(/-0000-1000-8000-0026BB765291$/, '')
-    .toUpperCase();
-}
-
-/** aid.iid of the first characteristic of `type` in the accessory whose serial names `entityId`. */
-function idOf(accessories: Accessory[], entityId: string, type: string): string {
-  for (const a of accessories) {
-    const serial = a.services.flatMap((s) => s.characteristics).find((c) => short(c.type) === '30')?.value;
-    if (serial !== entityId) continue;
-    for (const s of a.services) for (const c of s.characteristics) if (short(c.type) === type) return `${a.aid}.${c.iid}`;
-  }
-  throw new Error(`no characteristic ${type} for ${entityId}`);
-}
-
-async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setImmediate(r));
-  }
-}
-
-async function pairedClient(hub: TestHub): Promise<{ client: HttpClient; pairing: unknown; port: number }> {
-  const bridge = hub.hub.homekit;
-  if (bridge?.setup === undefined || bridge.port === undefined) throw new Error('no HomeKit bridge');
-  const client = new HttpClient('hearth-test', '127.0.0.1', bridge.port);
-  await client.pairSetup(bridge.setup.pincode);
-  return { client, pairing: client.getLongTermData(), port: bridge.port };
-}
 
 t.test('a controller pairs with the code, sees the accessories, and controls them both ways', async (t) => {
   const hub = await startTestHub(t, { yaml: YAML });
