@@ -9,6 +9,7 @@ import { isJsonObject, type JsonObject, type JsonValue, jsonEqual } from '../cor
 import type { Logger } from '../core/log.js';
 import type { Attributes } from '../core/state.js';
 import { epochNow } from './common.js';
+import { overridesOf, sensorAdjust } from './entity-effects.js';
 import {
   type EntityCategory,
   type EntityEntry,
@@ -16,6 +17,7 @@ import {
   extendedJson,
   fromJson,
   type MutableEntry,
+  NO_OPTIONS,
   partialJson,
   persistable,
   persistableBefore,
@@ -166,6 +168,8 @@ export class EntityRegistry implements EntityRegistryHook {
         original_name: null,
         original_icon: null,
         original_device_class: null,
+        device_class: null,
+        options: NO_OPTIONS,
         // Disabled with its device, as in Home Assistant, or when its integration says so (enabled_by_default: false).
         disabled_by: device?.disabled_by ? 'device' : init.enabledByDefault === false ? 'integration' : null,
         hidden_by: null,
@@ -186,7 +190,8 @@ export class EntityRegistry implements EntityRegistryHook {
       this.apply(entry, provided);
     }
     this.applyCustomization(entry, init.entityId);
-    return { entityId: entry.entity_id, disabled: entry.disabled_by !== null, overrides: this.overridesOf(entry) };
+    const adjust = sensorAdjust(entry.entity_id, entry.options);
+    return { entityId: entry.entity_id, disabled: entry.disabled_by !== null, overrides: this.overridesOf(entry), adjust };
   }
 
   added(entity: Entity): void {
@@ -327,8 +332,10 @@ export class EntityRegistry implements EntityRegistryHook {
     const enabling = !disabled && entity.detached;
     const renaming = entry.entity_id !== entity.id;
     if (disabling) entities.setDisabled(entity, true, context);
-    if ('name' in changes || 'icon' in changes || 'entity_id' in changes)
-      entity.setOverrides(this.overridesOf(entry), context, !renaming && !enabling && !disabling);
+    const rewrite = !renaming && !enabling && !disabling;
+    const overridden = 'name' in changes || 'icon' in changes || 'entity_id' in changes || 'device_class' in changes;
+    if ('options' in changes) entity.setStateAdjust(sensorAdjust(entry.entity_id, entry.options), context, rewrite && !overridden);
+    if (overridden) entity.setOverrides(this.overridesOf(entry), context, rewrite);
     if (renaming) entities.rename(entity, entry.entity_id, context);
     if (enabling) entities.setDisabled(entity, false, context);
   }
@@ -384,14 +391,6 @@ export class EntityRegistry implements EntityRegistryHook {
     const { core } = this.deps;
     core.bus.fire('entity_registry_updated', data, context ?? createContext(core.clock.now()));
   }
-}
-
-function overridesOf(entry: EntryFields): Attributes | undefined {
-  if (entry.name === null && entry.icon === null) return undefined;
-  const out: Record<string, JsonValue> = {};
-  if (entry.name !== null) out.friendly_name = entry.name;
-  if (entry.icon !== null) out.icon = entry.icon;
-  return out;
 }
 
 function stringAttr(attrs: Attributes | undefined, key: string): string | null {
