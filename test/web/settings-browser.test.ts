@@ -237,6 +237,42 @@ t.test('the dashboard: area jump links, a filter by area and label, full names, 
   t.same(problems, [], 'no script errors or CSP violations');
 });
 
+t.test("the entity settings dialog: a sensor's unit and display precision, a binary sensor's device class", async (t) => {
+  const { page, problems } = browser;
+  await page.goto(`${web.url}/config/entities`);
+  await page.getByLabel('Search entities').fill('outdoor temperature');
+  await page.locator('tr[data-entity="sensor.outdoor_temperature"] .name button').click();
+  const dialog = page.locator('dialog.form[open]');
+  await dialog.getByLabel('Unit of measurement').selectOption('°F');
+  await dialog.getByLabel('Display precision').selectOption('2');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'detached', timeout: 4000 });
+  const state = () => web.hub.core.states.get('sensor.outdoor_temperature');
+  t.equal(state()?.attributes.unit_of_measurement, '°F', 'the hub converts the state');
+  t.ok(Number(state()?.state) > 35, `in Fahrenheit (${state()?.state})`);
+  t.same(web.hub.registries.entities.get('sensor.outdoor_temperature').options, {
+    sensor: { unit_of_measurement: '°F', display_precision: 2 },
+  });
+
+  await page.goto(`${web.url}/`);
+  const card = page.locator('article[data-entity="sensor.outdoor_temperature"] .state');
+  await card.filter({ hasText: /^\d+\.\d\d °F$/ }).waitFor();
+  t.pass(`the dashboard shows two decimals in °F (${await card.textContent()})`);
+
+  await page.goto(`${web.url}/config/entities`);
+  await page.getByLabel('Search entities').fill('front door');
+  await page.locator('tr[data-entity="binary_sensor.front_door"] .name button').click();
+  await dialog.getByLabel('Show as').selectOption('window');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'detached', timeout: 4000 });
+  t.equal(web.hub.core.states.get('binary_sensor.front_door')?.attributes.device_class, 'window', 'the state shows the new class');
+
+  web.hub.registries.entities.update('sensor.outdoor_temperature', { options_domain: 'sensor', options: null });
+  web.hub.registries.entities.update('binary_sensor.front_door', { device_class: null });
+  t.equal(state()?.attributes.unit_of_measurement, '°C', 'back in Celsius');
+  t.same(problems, [], 'no script errors or CSP violations');
+});
+
 // The pictures in docs/web-pages.md: HEARTH_SCREENSHOTS=1 npx tap test/web/settings-browser.test.ts
 t.test('screenshots for the docs', { skip: process.env.HEARTH_SCREENSHOTS !== '1' }, async () => {
   const { page } = browser;
