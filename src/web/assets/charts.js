@@ -70,8 +70,9 @@ export function lineChart(uPlot, el, spec) {
     return out;
   });
   const values = ys.flat().filter((v) => v !== null);
-  const lo = Math.min(...values);
-  const hi = Math.max(...values);
+  // A period with no number at all (only unavailable) still gets an axis.
+  const lo = values.length === 0 ? 0 : Math.min(...values);
+  const hi = values.length === 0 ? 1 : Math.max(...values);
   const pad = hi === lo ? Math.max(1, Math.abs(hi) * 0.05) : (hi - lo) * 0.1;
   const unit = spec.unit;
   return new uPlot(

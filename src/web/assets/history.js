@@ -5,6 +5,8 @@
  * dashboard's first paint pays for neither.
  */
 
+import { lineChart, loadUplot, timeline } from './charts.js';
+import { stateText } from './format.js';
 import { html } from './html.js';
 import { entryText } from './logbook-words.js';
 import { openModal } from './modal.js';
@@ -14,25 +16,6 @@ import { useEffect, useRef, useState } from './vendor/hooks.js';
 /** @typedef {{ command(message: object): Promise<any> }} Hub */
 /** @typedef {{ s: string, lu: number, a?: Record<string, unknown> }} Point */
 /** @typedef {{ when: number, state?: string, message?: string, name?: string, context_user_id?: string, context_name?: string, context_message?: string, context_service?: string }} LogEntry */
-
-/** @type {Promise<any> | undefined} */
-let uplotLoading;
-
-/** uPlot and its stylesheet (same origin, so the page's CSP allows both). */
-function loadUplot() {
-  uplotLoading ??= Promise.all([
-    import('./vendor/uplot.js'),
-    new Promise((resolve) => {
-      const link = document.createElement('link');
-      link.rel = 'stylesheet';
-      link.href = new URL('./vendor/uplot.css', import.meta.url).href;
-      link.onload = resolve;
-      link.onerror = resolve;
-      document.head.append(link);
-    }),
-  ]).then(([m]) => m.default);
-  return uplotLoading;
-}
 
 const RANGES = /** @type {const} */ ([
   ['1h', 'Last hour', 3600],
@@ -133,85 +116,37 @@ function HistoryView({ id, store, hub, close }) {
     /** @type {any} */
     let plot;
     let cancelled = false;
-    loadUplot().then((uPlot) => {
+    const draw = (/** @type {any} */ uPlot) => {
       if (cancelled) return;
-      const width = Math.max(260, el.clientWidth);
-      const xs = points.map((p) => p.lu);
       // The graph runs to now: the last state holds until then.
       const endX = span?.end === undefined ? Date.now() / 1000 : new Date(span.end).getTime() / 1000;
       // The axis spans the period asked for, not just the data: a range button changes what the graph shows.
-      const startX = span === undefined ? (xs[0] ?? endX) : new Date(span.start).getTime() / 1000;
+      const startX = span === undefined ? (points[0]?.lu ?? endX) : new Date(span.start).getTime() / 1000;
       if (numeric) {
-        const ys = points.map((p) => (NOT_A_VALUE.has(p.s) ? null : Number(p.s)));
-        plot = new uPlot(
-          {
-            width,
-            height: 240,
-            scales: { x: { time: true, range: () => [startX, endX] } },
-            series: [
-              {},
-              {
-                label: `${name}${unit ? ` (${unit})` : ''}`,
-                stroke: '#e8743b',
-                width: 2,
-                spanGaps: false,
-                value: (/** @type {any} */ _u, /** @type {number|null} */ v) => (v === null ? '–' : `${v} ${unit}`),
-              },
-            ],
-            axes: [
-              { space: 90 },
-              {
-                size: 70,
-                values: (/** @type {any} */ _u, /** @type {number[]} */ ticks) =>
-                  ticks.map((v) => `${Number(v.toPrecision(4))} ${unit}`.trim()),
-              },
-            ],
-          },
-          [
-            [...xs, endX],
-            [...ys, ys.at(-1) ?? null],
-          ],
-          el,
-        );
+        /** @type {[number, number | null][]} */
+        const series = points.map((p) => [p.lu, NOT_A_VALUE.has(p.s) ? null : Number(p.s)]);
+        plot = lineChart(uPlot, el, {
+          unit,
+          start: startX,
+          end: endX,
+          series: [{ label: `${name}${unit ? ` (${unit})` : ''}`, points: series }],
+        });
       } else {
-        const states = [...new Set(points.map((p) => p.s))];
-        const ys = points.map((p) => states.indexOf(p.s));
-        plot = new uPlot(
-          {
-            width,
-            height: 60 + 24 * states.length,
-            scales: { x: { time: true, range: () => [startX, endX] }, y: { range: [-0.5, states.length - 0.5] } },
-            series: [
-              {},
-              {
-                label: name,
-                stroke: '#3b82f6',
-                width: 6,
-                paths: uPlot.paths.stepped({ align: 1 }),
-                value: (/** @type {any} */ _u, /** @type {number|null} */ v) => (v === null ? '–' : states[v]),
-              },
-            ],
-            axes: [
-              { space: 90 },
-              {
-                size: 90,
-                splits: () => states.map((_s, i) => i),
-                values: (/** @type {any} */ _u, /** @type {number[]} */ ticks) => ticks.map((i) => states[i] ?? ''),
-              },
-            ],
-          },
-          [
-            [...xs, endX],
-            [...ys, ys.at(-1) ?? null],
-          ],
-          el,
-        );
+        timeline(el, {
+          start: startX,
+          end: endX,
+          rows: [{ label: name, points: points.map((p) => [p.lu, p.s]) }],
+          text: (state) => (st === undefined ? state : stateText({ ...st, state })),
+        });
       }
       el.dataset.points = String(points.length);
       el.dataset.kind = numeric ? 'line' : 'timeline';
       // The seconds the x axis spans (the period asked for, to the minute), for tests and assistive tools.
       el.dataset.span = String(Math.round((endX - startX) / 60) * 60);
-    });
+    };
+    // Only a line chart needs uPlot; a timeline is plain elements.
+    if (numeric) loadUplot().then(draw);
+    else draw(undefined);
     return () => {
       cancelled = true;
       plot?.destroy();
