@@ -35,6 +35,8 @@ export interface EntityInit<P, D = unknown> {
   readonly entityCategory?: 'config' | 'diagnostic';
   /** false: a new registry entry starts disabled by its integration (Home Assistant's entity_registry_enabled_default). */
   readonly enabledByDefault?: boolean;
+  /** Home Assistant's suggested_display_precision: the decimals a sensor is shown with; kept in its registry options. */
+  readonly suggestedDisplayPrecision?: number;
 }
 
 /** How the entity registry says an entity being added should appear. */

@@ -5,7 +5,7 @@ import { domainOf } from '../core/entity-id.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import { merge } from '../core/merge.js';
 import type { Attributes } from '../core/state.js';
-import { converterFor } from '../util/unit-conversion.js';
+import { converterFor, type UnitConverter } from '../util/unit-conversion.js';
 import type { EntityOptions, EntryFields } from './entity-entry.js';
 
 /** Attributes the user set in the registry, or undefined when none. */
@@ -31,6 +31,66 @@ export function displayPrecisionOf(options: EntityOptions): number | undefined {
     if (typeof p === 'number') return p;
   }
   return undefined;
+}
+
+/**
+ * The unit a sensor is shown in: the user's choice, else the integration's suggestion, when its converter knows
+ * both that and the sensor's own unit (HA's `_custom_unit_or_undef`); undefined keeps its own.
+ */
+function shownUnit(options: EntityOptions, converter: UnitConverter | undefined, native: JsonValue | undefined): string | undefined {
+  if (converter === undefined || typeof native !== 'string' || !converter.units.has(native)) return undefined;
+  for (const [domain, key] of [
+    ['sensor', 'unit_of_measurement'],
+    ['sensor.private', 'suggested_unit_of_measurement'],
+  ] as const) {
+    const unit = option(options, domain, key);
+    if (typeof unit === 'string' && converter.units.has(unit)) return unit;
+  }
+  return undefined;
+}
+
+/**
+ * The options with the sensor's suggested display precision (the decimals its provider rounds to), scaled to the
+ * unit it is shown in (HA's `_update_suggested_precision`: 1500 W with 0 decimals is 1.500 kW).
+ */
+export function withSuggestedPrecision(options: EntityOptions, suggested: number | undefined, provided: Attributes): EntityOptions {
+  if (suggested !== undefined && Object.keys(options).length === 0) return suggestedOnly(suggested);
+  let precision = suggested;
+  const native = provided.unit_of_measurement;
+  const converter = converterFor(provided.device_class);
+  const unit = shownUnit(options, converter, native);
+  if (precision !== undefined && converter !== undefined && typeof native === 'string' && unit !== undefined && unit !== native) {
+    const ratio = Math.log10(converter.ratio(native, unit));
+    precision = Math.max(0, precision + (ratio > 0 ? Math.floor(ratio) : Math.ceil(ratio)));
+  }
+  const sensor: Record<string, JsonValue> = { ...(Object.hasOwn(options, 'sensor') ? options.sensor : {}) };
+  if (sensor.suggested_display_precision === precision) return options;
+  delete sensor.suggested_display_precision;
+  if (precision !== undefined) sensor.suggested_display_precision = precision;
+  const next = Object.create(null) as Record<string, JsonObject>;
+  for (const key of Object.keys(options)) if (key !== 'sensor') next[key] = options[key] as JsonObject;
+  if (Object.keys(sensor).length > 0) next.sensor = sensor;
+  return next;
+}
+
+/** The options of most sensors, shared (frozen) between them: a suggested precision and nothing else. */
+const SUGGESTED_ONLY = new Map<number, EntityOptions>();
+
+function suggestedOnly(precision: number): EntityOptions {
+  let options = SUGGESTED_ONLY.get(precision);
+  if (options === undefined) {
+    const out = Object.create(null) as Record<string, JsonObject>;
+    out.sensor = Object.freeze({ suggested_display_precision: precision });
+    options = Object.freeze(out);
+    SUGGESTED_ONLY.set(precision, options);
+  }
+  return options;
+}
+
+/** A string attribute, or null. */
+export function stringAttr(attrs: Attributes | undefined, key: string): string | null {
+  const v = attrs?.[key];
+  return typeof v === 'string' ? v : null;
 }
 
 /** A decimal number as Python's int()/float() read a state string; undefined otherwise (HA leaves such states). */
@@ -68,14 +128,8 @@ export function sensorAdjust(entityId: string, options: EntityOptions): StateAdj
   return (state, attributes) => {
     const native = attributes.unit_of_measurement;
     const converter = converterFor(attributes.device_class);
-    if (converter === undefined || typeof native !== 'string' || !converter.units.has(native)) return undefined;
-    const unit =
-      typeof chosen === 'string' && converter.units.has(chosen)
-        ? chosen
-        : typeof suggested === 'string' && converter.units.has(suggested)
-          ? suggested
-          : undefined;
-    if (unit === undefined || unit === native) return undefined;
+    const unit = shownUnit(options, converter, native);
+    if (converter === undefined || typeof native !== 'string' || unit === undefined || unit === native) return undefined;
     const shown = merge(attributes, { unit_of_measurement: unit });
     const value = NUMBER.test(state) ? Number(state) : Number.NaN;
     if (!Number.isFinite(value)) return { state, attributes: shown };

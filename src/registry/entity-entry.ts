@@ -22,6 +22,19 @@ export type EntityOptions = Readonly<Record<string, JsonObject>>;
 /** Options without any domain: one shared frozen object. */
 export const NO_OPTIONS: EntityOptions = Object.freeze(Object.create(null) as Record<string, JsonObject>);
 
+/** Per-entity settings from the configuration file (`customize:`); what it sets, clients cannot change. */
+export interface EntityCustomization {
+  readonly name?: string;
+  readonly icon?: string;
+  /** An area id or name. */
+  readonly area?: string;
+  /** Label ids or names. */
+  readonly labels?: readonly string[];
+  readonly hidden?: boolean;
+  readonly disabled?: boolean;
+  readonly entity_category?: EntityCategory | null;
+}
+
 /** Whether a stored value is null or one of `allowed`. */
 function nullOrOneOf<T extends string>(allowed: readonly T[], value: string | null): value is T | null {
   return value === null || (allowed as readonly string[]).includes(value);

@@ -9,10 +9,11 @@ import { isJsonObject, type JsonObject, type JsonValue, jsonEqual } from '../cor
 import type { Logger } from '../core/log.js';
 import type { Attributes } from '../core/state.js';
 import { epochNow } from './common.js';
-import { overridesOf, sensorAdjust } from './entity-effects.js';
+import { overridesOf, sensorAdjust, stringAttr, withSuggestedPrecision } from './entity-effects.js';
 import {
-  type EntityCategory,
+  type EntityCustomization,
   type EntityEntry,
+  type EntityOptions,
   type EntryFields,
   extendedJson,
   fromJson,
@@ -24,23 +25,11 @@ import {
 } from './entity-entry.js';
 import { checkEntityUpdate, type EntityUpdate } from './entity-update.js';
 
+export type { EntityCustomization } from './entity-entry.js';
 export type { EntityUpdate } from './entity-update.js';
 
 /** The labels and aliases of an entry that has none: one shared array, not two per entity. */
 const NO_STRINGS: readonly string[] = Object.freeze([]);
-
-/** Per-entity settings from the configuration file (`customize:`); what it sets, clients cannot change. */
-export interface EntityCustomization {
-  readonly name?: string;
-  readonly icon?: string;
-  /** An area id or name. */
-  readonly area?: string;
-  /** Label ids or names. */
-  readonly labels?: readonly string[];
-  readonly hidden?: boolean;
-  readonly disabled?: boolean;
-  readonly entity_category?: EntityCategory | null;
-}
 
 /** What entries refer to, and how the registry reports changes; the Registries facade provides it. */
 export interface EntityRegistryDeps {
@@ -70,6 +59,8 @@ export class EntityRegistry implements EntityRegistryHook {
   private readonly byEntityId = new Map<string, MutableEntry>();
   /** Entry id -> the entity that currently provides it. */
   private readonly live = new Map<string, Entity>();
+  /** Entry id -> a registered sensor's options with its suggested display precision set. */
+  private readonly suggested = new Map<string, (options: EntityOptions) => EntityOptions>();
   /** Entry id -> the fields `customize:` sets. */
   private readonly locked = new Map<string, ReadonlySet<keyof EntryFields>>();
   private customize: ReadonlyMap<string, EntityCustomization> = new Map();
@@ -112,6 +103,8 @@ export class EntityRegistry implements EntityRegistryHook {
       hasLabel: (id) => this.deps.hasLabel(id),
       registered: (id) => this.byEntityId.has(id),
     });
+    const suggest = this.suggested.get(entry.id);
+    if (next.options !== undefined && suggest !== undefined) next.options = suggest(next.options);
     const locked = this.locked.get(entry.id);
     if (locked !== undefined) {
       for (const [key, value] of Object.entries(next) as [keyof EntryFields, JsonValue][]) {
@@ -190,6 +183,12 @@ export class EntityRegistry implements EntityRegistryHook {
       this.apply(entry, provided);
     }
     this.applyCustomization(entry, init.entityId);
+    // As Home Assistant keeps a registered sensor's suggested display precision in its options (sensor/__init__.py).
+    if (domain === 'sensor' && init.uniqueId !== undefined) {
+      const suggest = (o: EntityOptions) => withSuggestedPrecision(o, init.suggestedDisplayPrecision, init.fixed ?? {});
+      this.suggested.set(entry.id, suggest);
+      this.apply(entry, { options: suggest(entry.options) });
+    }
     const adjust = sensorAdjust(entry.entity_id, entry.options);
     return { entityId: entry.entity_id, disabled: entry.disabled_by !== null, overrides: this.overridesOf(entry), adjust };
   }
@@ -378,6 +377,7 @@ export class EntityRegistry implements EntityRegistryHook {
     this.byKey.delete(`${domainOf(entry.entity_id)}\u0000${entry.platform}\u0000${entry.unique_id}`);
     if (this.byEntityId.get(entry.entity_id) === entry) this.byEntityId.delete(entry.entity_id);
     this.locked.delete(entry.id);
+    this.suggested.delete(entry.id);
     if (announce) this.fire({ action: 'remove', entity_id: entry.entity_id });
     this.deps.changed();
   }
@@ -391,9 +391,4 @@ export class EntityRegistry implements EntityRegistryHook {
     const { core } = this.deps;
     core.bus.fire('entity_registry_updated', data, context ?? createContext(core.clock.now()));
   }
-}
-
-function stringAttr(attrs: Attributes | undefined, key: string): string | null {
-  const v = attrs?.[key];
-  return typeof v === 'string' ? v : null;
 }

@@ -145,6 +145,29 @@ t.test('new readings are converted, unavailable keeps the chosen unit, a display
   t.same(result(await client.command('sensor/device_class_convertible_units', { device_class: 'battery' })), { units: [] });
 });
 
+t.test("a sensor's own precision is its suggested display precision, scaled to the unit it is shown in", async (t) => {
+  const { core, client } = await setup(t);
+  addSensor(core, { entityId: 'sensor.load', owner: 'test', uniqueId: 'load', deviceClass: 'power', unit: 'W', precision: 0 }).report(1500);
+  const entry = async () => result<{ options: unknown }>(await client.command('config/entity_registry/get', { entity_id: 'sensor.load' }));
+  t.same((await entry()).options, { sensor: { suggested_display_precision: 0 } });
+  result(
+    await client.command('config/entity_registry/update', {
+      entity_id: 'sensor.load',
+      options_domain: 'sensor',
+      options: { unit_of_measurement: 'kW' },
+    }),
+  );
+  t.same((await entry()).options, { sensor: { unit_of_measurement: 'kW', suggested_display_precision: 3 } }, 'a kilowatt shows 3 more');
+  // With a display precision the state is the converted value unrounded, as Home Assistant writes it.
+  t.same(await seen(client, 'sensor.load').then((s) => [s.state, s.unit]), ['1.5', 'kW']);
+  const display = result<{ entities: { ei: string; dp?: number }[] }>(await client.command('config/entity_registry/list_for_display'));
+  t.equal(display.entities.find((e) => e.ei === 'sensor.load')?.dp, 3);
+  const unregistered = addSensor(core, { entityId: 'sensor.spare', owner: 'test', unit: 'W', deviceClass: 'power', precision: 1 });
+  unregistered.report(2);
+  const spare = result<{ options: unknown }>(await client.command('config/entity_registry/get', { entity_id: 'sensor.spare' }));
+  t.same(spare.options, {}, 'without a unique id, as HA keeps no options for an unregistered sensor');
+});
+
 t.test('bad options and device classes are refused, naming the field', async (t) => {
   const { core, client } = await setup(t);
   addSensor(core, { entityId: 'sensor.power', owner: 'test', uniqueId: 'power', deviceClass: 'power', unit: 'W' }).report('5');
