@@ -1,12 +1,12 @@
 import type { Clock } from './clock.js';
 import type { Context } from './context.js';
-import { Entity, type EntityLogger } from './entity.js';
+import { Entity, type EntityLogger, type StateAdjust } from './entity.js';
 import { merge } from './merge.js';
 import type { Attributes } from './state.js';
 import type { StateTable } from './state-table.js';
 
 // One live entity is entity.ts; its names stay importable from here, where most code looks for them.
-export { Entity, type EntityLogger, UNAVAILABLE, UNKNOWN } from './entity.js';
+export { Entity, type EntityLogger, type StateAdjust, UNAVAILABLE, UNKNOWN } from './entity.js';
 
 export interface EntityInit<P, D = unknown> {
   readonly entityId: string;
@@ -35,6 +35,8 @@ export interface EntityInit<P, D = unknown> {
   readonly entityCategory?: 'config' | 'diagnostic';
   /** false: a new registry entry starts disabled by its integration (Home Assistant's entity_registry_enabled_default). */
   readonly enabledByDefault?: boolean;
+  /** Home Assistant's suggested_display_precision: the decimals a sensor is shown with; kept in its registry options. */
+  readonly suggestedDisplayPrecision?: number;
 }
 
 /** How the entity registry says an entity being added should appear. */
@@ -45,6 +47,8 @@ export interface EntitySettings {
   readonly disabled: boolean;
   /** Attributes the user set (friendly_name, icon), written over the driver's. */
   readonly overrides?: Attributes;
+  /** How written states are changed (a sensor shown in the unit the user chose). */
+  readonly adjust?: StateAdjust;
 }
 
 /**
@@ -134,6 +138,7 @@ export class Entities {
       init.data,
     );
     if (settings.overrides !== undefined) entity.setOverrides(settings.overrides, undefined, false);
+    if (settings.adjust !== undefined) entity.setStateAdjust(settings.adjust, undefined, false);
     if (settings.disabled) {
       entity.setDetached(true, undefined);
       this.disabled.set(id, entity as Entity);

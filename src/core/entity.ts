@@ -31,6 +31,15 @@ export interface FirstReportHook {
   restore(entity: Entity): void;
 }
 
+/**
+ * What the entity registry changes in a written state besides attributes (a sensor shown in another unit): the
+ * state and attributes as the provider wrote them, and what to write instead, or undefined to write them as they are.
+ */
+export type StateAdjust = (
+  state: string,
+  attributes: Attributes,
+) => { readonly state: string; readonly attributes: Attributes } | undefined;
+
 export interface EntityLogger {
   error(obj: object, msg: string): void;
 }
@@ -44,6 +53,7 @@ export class Entity<P = unknown, D = unknown> {
   private baseFixed: Attributes;
   private fixedAttributes: Attributes;
   private overrides: Attributes | undefined;
+  private adjust: StateAdjust | undefined;
   private isAvailable = true;
   private whyUnavailable: string | undefined;
   /** The last report, kept (by reference) so that a rename, an enable or a new name can write it again. */
@@ -172,8 +182,14 @@ export class Entity<P = unknown, D = unknown> {
       attrs = merge(fixed, attributes);
       composedOf = composable(fixed, attributes) ? { fixed, reported: attributes } : undefined;
     }
+    let written = state ?? UNKNOWN;
+    const adjusted = this.adjust?.(written, attrs);
+    if (adjusted !== undefined) {
+      ({ state: written, attributes: attrs } = adjusted);
+      composedOf = undefined;
+    }
     try {
-      this.table.set(this.entityId, state ?? UNKNOWN, attrs, { context: ctx, composedOf, timeUs });
+      this.table.set(this.entityId, written, attrs, { context: ctx, composedOf, timeUs });
     } catch (err) {
       if (!isHubError(err) || err.kind !== 'invalid_state') throw err;
       // As Home Assistant does for an integration's over-long state: write unknown and log it.
@@ -205,7 +221,12 @@ export class Entity<P = unknown, D = unknown> {
     this.whyUnavailable = refusal;
     if (this.isDetached) return;
     const now = this.clock.now();
-    this.table.set(this.entityId, UNAVAILABLE, this.fixedAttributes, { context: this.contextFor(context, now), timeUs: now });
+    this.table.set(this.entityId, UNAVAILABLE, this.unavailableAttributes(), { context: this.contextFor(context, now), timeUs: now });
+  }
+
+  /** The fixed attributes, adjusted (an unavailable sensor still names the unit it is shown in). */
+  private unavailableAttributes(): Attributes {
+    return this.adjust?.(UNAVAILABLE, this.fixedAttributes)?.attributes ?? this.fixedAttributes;
   }
 
   /** Why a service call naming this unavailable entity fails; undefined when such a call just skips it. */
@@ -229,7 +250,7 @@ export class Entity<P = unknown, D = unknown> {
   private rewrite(context: Context | undefined): void {
     if (this.isDetached) return;
     const ctx = context ?? createContext(this.clock.now());
-    if (!this.isAvailable) this.table.set(this.entityId, UNAVAILABLE, this.fixedAttributes, { context: ctx });
+    if (!this.isAvailable) this.table.set(this.entityId, UNAVAILABLE, this.unavailableAttributes(), { context: ctx });
     else if (this.lastState !== undefined) this.writeReport(this.lastState, this.lastAttributes, ctx, this.clock.now());
   }
 
@@ -240,6 +261,12 @@ export class Entity<P = unknown, D = unknown> {
   setOverrides(overrides: Attributes | undefined, context?: Context, rewrite = true): void {
     this.overrides = overrides === undefined || Object.keys(overrides).length === 0 ? undefined : overrides;
     this.fixedAttributes = this.overrides === undefined ? this.baseFixed : merge(this.baseFixed, this.overrides);
+    if (rewrite) this.rewrite(context);
+  }
+
+  /** @internal Entities and the entity registry only: how written states are adjusted; written again unless `rewrite` is false. */
+  setStateAdjust(adjust: StateAdjust | undefined, context?: Context, rewrite = true): void {
+    this.adjust = adjust;
     if (rewrite) this.rewrite(context);
   }
 

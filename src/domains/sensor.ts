@@ -107,7 +107,7 @@ export function addSensor(core: Core, options: SensorOptions): SensorHandle {
   if (unit !== undefined) fixed.unit_of_measurement = unit;
   if (deviceClass !== undefined) fixed.device_class = deviceClass;
   if (icon !== undefined) fixed.icon = icon;
-  const entity = core.entities.add({ ...init, platform: null, fixed });
+  const entity = core.entities.add({ ...init, platform: null, fixed, suggestedDisplayPrecision: precision });
   return {
     entity,
     report(value) {

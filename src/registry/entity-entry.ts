@@ -13,6 +13,28 @@ const ENTITY_DISABLERS: readonly EntityDisabler[] = ['user', 'device', 'integrat
 const ENTITY_HIDERS: readonly EntityHider[] = ['user', 'integration'];
 export const ENTITY_CATEGORIES: readonly EntityCategory[] = ['config', 'diagnostic'];
 
+/**
+ * Home Assistant's entity options: per domain (`sensor`, `sensor.private`, ...) an object of settings. A
+ * null-prototype object, as the domains are named by clients.
+ */
+export type EntityOptions = Readonly<Record<string, JsonObject>>;
+
+/** Options without any domain: one shared frozen object. */
+export const NO_OPTIONS: EntityOptions = Object.freeze(Object.create(null) as Record<string, JsonObject>);
+
+/** Per-entity settings from the configuration file (`customize:`); what it sets, clients cannot change. */
+export interface EntityCustomization {
+  readonly name?: string;
+  readonly icon?: string;
+  /** An area id or name. */
+  readonly area?: string;
+  /** Label ids or names. */
+  readonly labels?: readonly string[];
+  readonly hidden?: boolean;
+  readonly disabled?: boolean;
+  readonly entity_category?: EntityCategory | null;
+}
+
 /** Whether a stored value is null or one of `allowed`. */
 function nullOrOneOf<T extends string>(allowed: readonly T[], value: string | null): value is T | null {
   return value === null || (allowed as readonly string[]).includes(value);
@@ -30,6 +52,9 @@ export interface EntryFields {
   original_name: string | null;
   original_icon: string | null;
   original_device_class: string | null;
+  /** The user's device class over the provider's (Home Assistant's `device_class`). */
+  device_class: string | null;
+  options: EntityOptions;
   disabled_by: EntityDisabler | null;
   hidden_by: EntityHider | null;
   entity_category: EntityCategory | null;
@@ -73,7 +98,7 @@ export function partialJson(e: MutableEntry): JsonObject {
     labels: e.labels,
     modified_at: e.modified_at,
     name: e.name,
-    options: {},
+    options: e.options,
     original_name: e.original_name,
     platform: e.platform,
     translation_key: null,
@@ -87,7 +112,7 @@ export function extendedJson(e: MutableEntry): JsonObject {
     ...partialJson(e),
     aliases: e.aliases,
     capabilities: null,
-    device_class: null,
+    device_class: e.device_class,
     original_device_class: e.original_device_class,
     original_icon: e.original_icon,
   };
@@ -116,27 +141,43 @@ export function fromJson(raw: JsonObject): MutableEntry | undefined {
     original_name: text('original_name'),
     original_icon: text('original_icon'),
     original_device_class: text('original_device_class'),
+    device_class: text('device_class'),
     labels: list('labels'),
     aliases: list('aliases'),
   };
   if (Object.values(fields).some((v) => v === undefined)) return undefined;
+  const options = optionsFromJson(raw.options);
+  if (options === undefined) return undefined;
   if (disabledBy === undefined || !nullOrOneOf(ENTITY_DISABLERS, disabledBy)) return undefined;
   if (hiddenBy === undefined || !nullOrOneOf(ENTITY_HIDERS, hiddenBy)) return undefined;
   if (category === undefined || !nullOrOneOf(ENTITY_CATEGORIES, category)) return undefined;
   const created = typeof raw.created_at === 'number' ? raw.created_at : 0;
   return {
-    ...(fields as Omit<EntryFields, 'entity_id' | 'disabled_by' | 'hidden_by' | 'entity_category'>),
+    ...(fields as Omit<EntryFields, 'entity_id' | 'disabled_by' | 'hidden_by' | 'entity_category' | 'options'>),
     id,
     entity_id: entityId,
     unique_id: uniqueId,
     platform,
     has_unique_id: raw.has_unique_id === true,
+    options,
     disabled_by: disabledBy,
     hidden_by: hiddenBy,
     entity_category: category,
     created_at: created,
     modified_at: typeof raw.modified_at === 'number' ? raw.modified_at : created,
   };
+}
+
+/** Stored options: an object of objects (absent: none); undefined when it is something else. */
+function optionsFromJson(raw: JsonValue | undefined): EntityOptions | undefined {
+  if (raw === undefined || raw === null) return NO_OPTIONS;
+  if (typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const out = Object.create(null) as Record<string, JsonObject>;
+  for (const [domain, value] of Object.entries(raw as JsonObject)) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    out[domain] = value as JsonObject;
+  }
+  return Object.keys(out).length === 0 ? NO_OPTIONS : out;
 }
 
 /** Whether the entry holds something a restart must not lose. */
@@ -151,7 +192,9 @@ export function persistable(e: MutableEntry): boolean {
     e.aliases.length > 0 ||
     e.disabled_by === 'user' ||
     e.hidden_by !== null ||
-    e.entity_category !== null
+    e.entity_category !== null ||
+    e.device_class !== null ||
+    Object.keys(e.options).length > 0
   );
 }
 

@@ -9,36 +9,27 @@ import { isJsonObject, type JsonObject, type JsonValue, jsonEqual } from '../cor
 import type { Logger } from '../core/log.js';
 import type { Attributes } from '../core/state.js';
 import { epochNow } from './common.js';
+import { overridesOf, sensorAdjust, stringAttr, withSuggestedPrecision } from './entity-effects.js';
 import {
-  type EntityCategory,
+  type EntityCustomization,
   type EntityEntry,
+  type EntityOptions,
   type EntryFields,
   extendedJson,
   fromJson,
   type MutableEntry,
+  NO_OPTIONS,
   partialJson,
   persistable,
   persistableBefore,
 } from './entity-entry.js';
 import { checkEntityUpdate, type EntityUpdate } from './entity-update.js';
 
+export type { EntityCustomization } from './entity-entry.js';
 export type { EntityUpdate } from './entity-update.js';
 
 /** The labels and aliases of an entry that has none: one shared array, not two per entity. */
 const NO_STRINGS: readonly string[] = Object.freeze([]);
-
-/** Per-entity settings from the configuration file (`customize:`); what it sets, clients cannot change. */
-export interface EntityCustomization {
-  readonly name?: string;
-  readonly icon?: string;
-  /** An area id or name. */
-  readonly area?: string;
-  /** Label ids or names. */
-  readonly labels?: readonly string[];
-  readonly hidden?: boolean;
-  readonly disabled?: boolean;
-  readonly entity_category?: EntityCategory | null;
-}
 
 /** What entries refer to, and how the registry reports changes; the Registries facade provides it. */
 export interface EntityRegistryDeps {
@@ -68,6 +59,8 @@ export class EntityRegistry implements EntityRegistryHook {
   private readonly byEntityId = new Map<string, MutableEntry>();
   /** Entry id -> the entity that currently provides it. */
   private readonly live = new Map<string, Entity>();
+  /** Entry id -> a registered sensor's options with its suggested display precision set. */
+  private readonly suggested = new Map<string, (options: EntityOptions) => EntityOptions>();
   /** Entry id -> the fields `customize:` sets. */
   private readonly locked = new Map<string, ReadonlySet<keyof EntryFields>>();
   private customize: ReadonlyMap<string, EntityCustomization> = new Map();
@@ -110,6 +103,8 @@ export class EntityRegistry implements EntityRegistryHook {
       hasLabel: (id) => this.deps.hasLabel(id),
       registered: (id) => this.byEntityId.has(id),
     });
+    const suggest = this.suggested.get(entry.id);
+    if (next.options !== undefined && suggest !== undefined) next.options = suggest(next.options);
     const locked = this.locked.get(entry.id);
     if (locked !== undefined) {
       for (const [key, value] of Object.entries(next) as [keyof EntryFields, JsonValue][]) {
@@ -166,6 +161,8 @@ export class EntityRegistry implements EntityRegistryHook {
         original_name: null,
         original_icon: null,
         original_device_class: null,
+        device_class: null,
+        options: NO_OPTIONS,
         // Disabled with its device, as in Home Assistant, or when its integration says so (enabled_by_default: false).
         disabled_by: device?.disabled_by ? 'device' : init.enabledByDefault === false ? 'integration' : null,
         hidden_by: null,
@@ -186,7 +183,14 @@ export class EntityRegistry implements EntityRegistryHook {
       this.apply(entry, provided);
     }
     this.applyCustomization(entry, init.entityId);
-    return { entityId: entry.entity_id, disabled: entry.disabled_by !== null, overrides: this.overridesOf(entry) };
+    // As Home Assistant keeps a registered sensor's suggested display precision in its options (sensor/__init__.py).
+    if (domain === 'sensor' && init.uniqueId !== undefined) {
+      const suggest = (o: EntityOptions) => withSuggestedPrecision(o, init.suggestedDisplayPrecision, init.fixed ?? {});
+      this.suggested.set(entry.id, suggest);
+      this.apply(entry, { options: suggest(entry.options) });
+    }
+    const adjust = sensorAdjust(entry.entity_id, entry.options);
+    return { entityId: entry.entity_id, disabled: entry.disabled_by !== null, overrides: this.overridesOf(entry), adjust };
   }
 
   added(entity: Entity): void {
@@ -327,8 +331,10 @@ export class EntityRegistry implements EntityRegistryHook {
     const enabling = !disabled && entity.detached;
     const renaming = entry.entity_id !== entity.id;
     if (disabling) entities.setDisabled(entity, true, context);
-    if ('name' in changes || 'icon' in changes || 'entity_id' in changes)
-      entity.setOverrides(this.overridesOf(entry), context, !renaming && !enabling && !disabling);
+    const rewrite = !renaming && !enabling && !disabling;
+    const overridden = 'name' in changes || 'icon' in changes || 'entity_id' in changes || 'device_class' in changes;
+    if ('options' in changes) entity.setStateAdjust(sensorAdjust(entry.entity_id, entry.options), context, rewrite && !overridden);
+    if (overridden) entity.setOverrides(this.overridesOf(entry), context, rewrite);
     if (renaming) entities.rename(entity, entry.entity_id, context);
     if (enabling) entities.setDisabled(entity, false, context);
   }
@@ -371,6 +377,7 @@ export class EntityRegistry implements EntityRegistryHook {
     this.byKey.delete(`${domainOf(entry.entity_id)}\u0000${entry.platform}\u0000${entry.unique_id}`);
     if (this.byEntityId.get(entry.entity_id) === entry) this.byEntityId.delete(entry.entity_id);
     this.locked.delete(entry.id);
+    this.suggested.delete(entry.id);
     if (announce) this.fire({ action: 'remove', entity_id: entry.entity_id });
     this.deps.changed();
   }
@@ -384,17 +391,4 @@ export class EntityRegistry implements EntityRegistryHook {
     const { core } = this.deps;
     core.bus.fire('entity_registry_updated', data, context ?? createContext(core.clock.now()));
   }
-}
-
-function overridesOf(entry: EntryFields): Attributes | undefined {
-  if (entry.name === null && entry.icon === null) return undefined;
-  const out: Record<string, JsonValue> = {};
-  if (entry.name !== null) out.friendly_name = entry.name;
-  if (entry.icon !== null) out.icon = entry.icon;
-  return out;
-}
-
-function stringAttr(attrs: Attributes | undefined, key: string): string | null {
-  const v = attrs?.[key];
-  return typeof v === 'string' ? v : null;
 }

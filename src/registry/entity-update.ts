@@ -2,8 +2,16 @@
 import type { Core } from '../core/core.js';
 import { domainOf, entityIdProblem } from '../core/entity-id.js';
 import { describeValue, HubError } from '../core/errors.js';
+import type { JsonObject } from '../core/json.js';
 import { checkIcon, checkOptionalText, checkStringList, invalid, MAX_NAME_LENGTH } from './common.js';
-import { ENTITY_CATEGORIES, type EntityCategory, type EntryFields, type MutableEntry } from './entity-entry.js';
+import {
+  ENTITY_CATEGORIES,
+  type EntityCategory,
+  type EntityOptions,
+  type EntryFields,
+  type MutableEntry,
+  NO_OPTIONS,
+} from './entity-entry.js';
 
 /** What `config/entity_registry/update` may change; absent keys stay, null clears. */
 export interface EntityUpdate {
@@ -16,7 +24,19 @@ export interface EntityUpdate {
   readonly disabled_by?: 'user' | null;
   readonly hidden_by?: 'user' | null;
   readonly entity_category?: EntityCategory | null;
+  /** The user's device class; null goes back to the provider's. */
+  readonly device_class?: string | null;
+  /** Home Assistant's `options_domain` and `options`: the options of one domain replaced (null removes them). */
+  readonly options_domain?: string;
+  readonly options?: JsonObject | null;
 }
+
+const DEVICE_CLASS = /^[a-z0-9_]{1,64}$/;
+const OPTIONS_DOMAIN = /^[a-z0-9_]{1,64}(?:\.[a-z0-9_]{1,64})?$/;
+/** One domain's options, serialized, at most this long: they are a few settings, kept in memory and on disk. */
+const MAX_OPTIONS_JSON = 2048;
+/** A display precision above this shows nothing a float holds. */
+const MAX_PRECISION = 15;
 
 /** What an update is checked against: the hub's entities and devices, the areas and labels, the registry's own ids. */
 export interface EntityUpdateDeps {
@@ -78,5 +98,41 @@ export function checkEntityUpdate(entry: MutableEntry, u: EntityUpdate, deps: En
     }
     next.entity_category = u.entity_category;
   }
+  if (u.device_class !== undefined) {
+    if (u.device_class !== null && (typeof u.device_class !== 'string' || !DEVICE_CLASS.test(u.device_class)))
+      throw invalid(
+        'device_class',
+        `expected a device class (lower-case letters, digits and _) or None. Got ${describeValue(u.device_class)}`,
+      );
+    next.device_class = u.device_class;
+  }
+  if (u.options_domain !== undefined || u.options !== undefined) next.options = checkOptions(entry.options, u.options_domain, u.options);
   return next;
+}
+
+/** The entry's options with one domain's replaced, checked; a sensor's are the unit and display precision HA knows. */
+function checkOptions(current: EntityOptions, domain: string | undefined, options: JsonObject | null | undefined): EntityOptions {
+  if (domain === undefined || options === undefined) throw invalid('options', 'options and options_domain go together');
+  if (typeof domain !== 'string' || !OPTIONS_DOMAIN.test(domain))
+    throw invalid('options_domain', `expected a domain such as sensor. Got ${describeValue(domain)}`);
+  if (options !== null) {
+    if (typeof options !== 'object' || Array.isArray(options)) throw invalid('options', 'expected a dictionary or None');
+    if (JSON.stringify(options).length > MAX_OPTIONS_JSON) throw invalid('options', `at most ${MAX_OPTIONS_JSON} characters`);
+    if (domain === 'sensor') checkSensorOptions(options);
+  }
+  const next = Object.create(null) as Record<string, JsonObject>;
+  for (const key of Object.keys(current)) if (key !== domain) next[key] = current[key] as JsonObject;
+  if (options !== null) next[domain] = options;
+  return Object.keys(next).length === 0 ? NO_OPTIONS : next;
+}
+
+function checkSensorOptions(options: JsonObject): void {
+  const unit = options.unit_of_measurement;
+  if (unit !== undefined && unit !== null && (typeof unit !== 'string' || unit.length > 64))
+    throw invalid('options', `unit_of_measurement: expected a unit such as °C or None. Got ${describeValue(unit)}`);
+  for (const key of ['display_precision', 'suggested_display_precision']) {
+    const p = options[key];
+    if (p !== undefined && p !== null && (typeof p !== 'number' || !Number.isInteger(p) || p < 0 || p > MAX_PRECISION))
+      throw invalid('options', `${key}: expected a whole number from 0 to ${MAX_PRECISION} or None. Got ${describeValue(p)}`);
+  }
 }

@@ -55,6 +55,21 @@ t.test('clicking an entity opens its history: a line graph, a timeline, a range 
   await dialog.getByRole('button', { name: 'Close' }).click();
   await dialog.waitFor({ state: 'hidden' });
 
+  // A climate's history: its current and target temperatures as lines, its mode as a timeline (as HA's).
+  for (const current of [19.5, 20.5]) {
+    await post('/api/states/climate.study', {
+      state: 'heat',
+      attributes: { current_temperature: current, temperature: 21, hvac_modes: ['off', 'heat'], friendly_name: 'Study' },
+    });
+  }
+  await page.locator('article[data-entity="climate.study"] .history-link').click();
+  await dialog.locator('.chart[data-kind="line"][data-points="2"]').waitFor();
+  t.match(await dialog.locator('.chart').textContent(), /Study current temperature.*Study target temperature/s, 'both temperatures');
+  await dialog.locator('.chart-modes .timeline-row').waitFor();
+  t.pass('and the mode as a timeline');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+
   await page.setViewportSize({ width: 375, height: 800 });
   await page.locator('article[data-entity="sensor.outside"] .history-link').click();
   await dialog.locator('.chart[data-kind="line"]').waitFor();

@@ -237,12 +237,48 @@ t.test('the dashboard: area jump links, a filter by area and label, full names, 
   t.same(problems, [], 'no script errors or CSP violations');
 });
 
+t.test("the entity settings dialog: a sensor's unit and display precision, a binary sensor's device class", async (t) => {
+  const { page, problems } = browser;
+  await page.goto(`${web.url}/config/entities`);
+  await page.getByLabel('Search entities').fill('house power');
+  await page.locator('tr[data-entity="sensor.house_power"] .name button').click();
+  const dialog = page.locator('dialog.form[open]');
+  await dialog.getByLabel('Unit of measurement').selectOption('kW');
+  await dialog.getByLabel('Display precision').selectOption('2');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'detached', timeout: 4000 });
+  const state = () => web.hub.core.states.get('sensor.house_power');
+  t.equal(state()?.attributes.unit_of_measurement, 'kW', 'the hub converts the state');
+  t.ok(Number(state()?.state) < 4, `in kilowatts (${state()?.state})`);
+  t.same(web.hub.registries.entities.get('sensor.house_power').options, {
+    sensor: { unit_of_measurement: 'kW', display_precision: 2 },
+  });
+
+  await page.goto(`${web.url}/`);
+  const card = page.locator('article[data-entity="sensor.house_power"] .state');
+  await card.filter({ hasText: /^\d+\.\d\d kW$/ }).waitFor();
+  t.pass(`the dashboard shows two decimals in kW (${await card.textContent()})`);
+
+  await page.goto(`${web.url}/config/entities`);
+  await page.getByLabel('Search entities').fill('front door');
+  await page.locator('tr[data-entity="binary_sensor.front_door"] .name button').click();
+  await dialog.getByLabel('Show as').selectOption('window');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'detached', timeout: 4000 });
+  t.equal(web.hub.core.states.get('binary_sensor.front_door')?.attributes.device_class, 'window', 'the state shows the new class');
+
+  web.hub.registries.entities.update('sensor.house_power', { options_domain: 'sensor', options: null });
+  web.hub.registries.entities.update('binary_sensor.front_door', { device_class: null });
+  t.equal(state()?.attributes.unit_of_measurement, 'W', 'back in watts');
+  t.same(problems, [], 'no script errors or CSP violations');
+});
+
 // The pictures in docs/web-pages.md: HEARTH_SCREENSHOTS=1 npx tap test/web/settings-browser.test.ts
 t.test('screenshots for the docs', { skip: process.env.HEARTH_SCREENSHOTS !== '1' }, async () => {
   const { page } = browser;
   const dir = new URL('../../docs/screenshots/', import.meta.url).pathname;
-  const shot = async (name: string) => {
-    await page.screenshot({ path: `${dir}${name}.png` });
+  const shot = async (name: string, fullPage = false) => {
+    await page.screenshot({ path: `${dir}${name}.png`, fullPage });
   };
   await page.setViewportSize({ width: 960, height: 600 });
   await page.goto(`${web.url}/config/entities`);
@@ -250,6 +286,11 @@ t.test('screenshots for the docs', { skip: process.env.HEARTH_SCREENSHOTS !== '1
   await page.locator('tr[data-entity="light.kitchen"] .name button').click();
   await page.locator('dialog.form[open]').waitFor();
   await shot('entities');
+  await page.goto(`${web.url}/config/entities`);
+  await page.getByLabel('Search entities').fill('outdoor temperature');
+  await page.locator('tr[data-entity="sensor.outdoor_temperature"] .name button').click();
+  await page.locator('dialog.form[open]').getByLabel('Display precision').scrollIntoViewIfNeeded();
+  await shot('entity-settings');
   await page.goto(`${web.url}/config/automation/dashboard`);
   await page.locator('table.automations tbody tr').first().waitFor();
   const edited = page.locator('table.automations tr', { hasText: 'Bedroom light desk' }).getByRole('link', { name: 'Edit' });
@@ -275,6 +316,12 @@ t.test('screenshots for the docs', { skip: process.env.HEARTH_SCREENSHOTS !== '1
   await page.locator('table.helpers tbody tr').first().waitFor();
   await page.locator('label.menu-button').click();
   await shot('phone-menu');
+  await page.goto(`${web.url}/history?entity_id=sensor.outdoor_temperature,climate.living_room,light.hallway&range=1h`);
+  await page.locator('.history-charts .chart[data-drawn="true"]').first().waitFor();
+  await shot('phone-history', true);
+  await page.goto(`${web.url}/`);
+  await page.locator('[data-link="live"]').waitFor();
+  await shot('phone-dashboard');
   await page.setViewportSize(DESKTOP);
 });
 

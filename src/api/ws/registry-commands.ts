@@ -1,9 +1,18 @@
+import { domainOf } from '../../core/entity-id.js';
+import { HubError } from '../../core/errors.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
+import { BINARY_SENSOR_DEVICE_CLASSES } from '../../domains/binary-sensor.js';
+import { BUTTON_DEVICE_CLASSES } from '../../domains/button.js';
+import { COVER_DEVICE_CLASSES } from '../../domains/cover.js';
+import { SENSOR_DEVICE_CLASSES } from '../../domains/sensor.js';
+import { UPDATE_DEVICE_CLASSES } from '../../domains/update.js';
+import { displayPrecisionOf } from '../../registry/entity-effects.js';
 import { ENTITY_CATEGORIES, type EntityEntry } from '../../registry/entity-entry.js';
 import type { Registries } from '../../registry/index.js';
+import { convertibleUnits } from '../../util/unit-conversion.js';
 import { command, requireAdmin, userOf } from './command.js';
 import type { Command, Connection } from './connection.js';
-import { entityId, entityIds, nullableInt, nullableStr, oneOf, optional, required, str, strList } from './schema.js';
+import { type Check, entityId, entityIds, nullableInt, nullableStr, object, oneOf, optional, required, str, strList } from './schema.js';
 
 /**
  * Home Assistant's registry commands (components/config/*_registry.py) over the hub's registries: the
@@ -17,6 +26,16 @@ const MAX_LIST = 1000;
 const list = strList(MAX_LIST);
 const userOrNull = oneOf(['user'] as const, true);
 const categoryOrNull = oneOf(ENTITY_CATEGORIES, true);
+const objectOrNull: Check<JsonObject | null> = (value, key) => (value === null ? null : object(value, key));
+
+/** The device classes of the domains that have a fixed list: a user's device class must be one of them. */
+const DEVICE_CLASSES: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ['binary_sensor', BINARY_SENSOR_DEVICE_CLASSES],
+  ['button', BUTTON_DEVICE_CLASSES],
+  ['cover', COVER_DEVICE_CLASSES],
+  ['sensor', SENSOR_DEVICE_CLASSES],
+  ['update', UPDATE_DEVICE_CLASSES],
+]);
 
 function registries(conn: Connection): Registries {
   return conn.env.ctx.registries;
@@ -47,6 +66,8 @@ function displayJson(e: EntityEntry): JsonObject {
   if (e.hidden_by !== null) out.hb = true;
   const name = e.name || e.original_name;
   if (name) out.en = name;
+  const precision = domainOf(e.entity_id) === 'sensor' ? displayPrecisionOf(e.options) : undefined;
+  if (precision !== undefined) out.dp = precision;
   return out;
 }
 
@@ -83,10 +104,20 @@ const entityUpdate = command(
     disabled_by: optional(userOrNull),
     hidden_by: optional(userOrNull),
     entity_category: optional(categoryOrNull),
+    device_class: optional(nullableStr),
+    options_domain: optional(str),
+    options: optional(objectOrNull),
   },
   (conn, msg, id) => {
     requireAdmin(conn);
     const { entity_id: target, ...changes } = msg;
+    const allowed = DEVICE_CLASSES.get(domainOf(target));
+    if (typeof changes.device_class === 'string' && allowed !== undefined && !allowed.includes(changes.device_class)) {
+      throw new HubError(
+        'invalid_format',
+        `device_class: ${domainOf(target)} has no device class ${changes.device_class}; one of ${allowed.join(', ')}`,
+      );
+    }
     // Enabling takes effect at once (no reload), so neither `require_restart` nor `reload_delay` is sent.
     conn.sendResult(id, JSON.stringify(registries(conn).entities.update(target, changes)));
   },
@@ -96,6 +127,12 @@ const entityRemove = command({ entity_id: required(entityId) }, (conn, msg, id) 
   requireAdmin(conn);
   registries(conn).entities.remove(msg.entity_id);
   conn.sendResult(id, 'null');
+});
+
+/** HA's `sensor/device_class_convertible_units` (sensor/websocket_api.py): the units an entity's settings offer. */
+const sensorConvertibleUnits = command({ device_class: required(str) }, (conn, msg, id) => {
+  userOf(conn);
+  conn.sendResult(id, JSON.stringify({ units: convertibleUnits(msg.device_class) }));
 });
 
 // ---- device registry ----------------------------------------------------------------------------
@@ -191,6 +228,7 @@ export const REGISTRY_COMMANDS: ReadonlyArray<readonly [string, Command]> = [
   ['config/entity_registry/get_entries', entityGetEntries],
   ['config/entity_registry/update', entityUpdate],
   ['config/entity_registry/remove', entityRemove],
+  ['sensor/device_class_convertible_units', sensorConvertibleUnits],
   ['config/device_registry/list', listCommand((r) => r.devices.list())],
   ['config/device_registry/update', deviceUpdate],
   ['config/area_registry/list', listCommand((r) => r.areas.list())],

@@ -45,7 +45,7 @@ export function Card({ id, store, call }) {
   const toggle = TOGGLE_DOMAINS.has(domain) && !unavailable && (st.state === 'on' || st.state === 'off');
   return html`<article class=${`card d-${domain}${isActive(st) ? ' active' : ''}${unavailable ? ' unavailable' : ''}`} data-entity=${id} style=${style}>
   <header>
-    <div class="title"><h4 class="name" title=${`${name} (${id})`}><button type="button" class="history-link" aria-haspopup="dialog" onClick=${() => window.dispatchEvent(new CustomEvent('hearth-history', { detail: id }))}>${name}</button></h4><p class="state">${stateText(st)}</p></div>
+    <div class="title"><h4 class="name" title=${`${name} (${id})`}><button type="button" class="history-link" aria-haspopup="dialog" onClick=${() => window.dispatchEvent(new CustomEvent('hearth-history', { detail: id }))}>${name}</button></h4><p class="state">${stateText(st, store.precision.get(id))}</p></div>
     ${toggle ? html`<${Toggle} on=${st.state === 'on'} label=${`${name} on or off`} onToggle=${() => act('toggle')} />` : null}
   </header>
   ${Controls !== undefined && !unavailable ? html`<${Controls} st=${st} act=${act} />` : null}

@@ -70,8 +70,9 @@ export function lineChart(uPlot, el, spec) {
     return out;
   });
   const values = ys.flat().filter((v) => v !== null);
-  const lo = Math.min(...values);
-  const hi = Math.max(...values);
+  // A period with no number at all (only unavailable) still gets an axis.
+  const lo = values.length === 0 ? 0 : Math.min(...values);
+  const hi = values.length === 0 ? 1 : Math.max(...values);
   const pad = hi === lo ? Math.max(1, Math.abs(hi) * 0.05) : (hi - lo) * 0.1;
   const unit = spec.unit;
   return new uPlot(
@@ -125,7 +126,8 @@ export function timeline(el, spec) {
       const words = spec.text(state, ri);
       if (!palette.has(state)) palette.set(state, palette.size);
       seg.className = `seg seg-${state === 'off' || state === 'unavailable' || state === 'unknown' ? 'quiet' : palette.get(state) % COLORS.length}`;
-      seg.style.left = `${((from - spec.start) / span) * 100}%`;
+      // A state held for minutes of a week is a sliver; it stays inside the bar rather than past its end.
+      seg.style.left = `${Math.min(((from - spec.start) / span) * 100, 99.4)}%`;
       seg.style.width = `${((to - from) / span) * 100}%`;
       seg.title = `${words}: ${new Date(from * 1000).toLocaleString()} – ${new Date(to * 1000).toLocaleString()}`;
       seg.textContent = words;

@@ -5,19 +5,8 @@
  * selected ones (area, label, hide, disable).
  */
 
-import {
-  byText,
-  checkedOf,
-  FormDialog,
-  html,
-  inputValue,
-  isAdmin,
-  mount,
-  store,
-  tryCommand,
-  useRegistries,
-  useStates,
-} from './app-common.js';
+import { byText, checkedOf, html, inputValue, isAdmin, mount, store, tryCommand, useRegistries, useStates } from './app-common.js';
+import { EntitySettings } from './entity-settings.js';
 import { useState } from './vendor/hooks.js';
 
 /** @typedef {import('./app-common.js').Registries} Registries */
@@ -31,60 +20,6 @@ function areaOf(e, reg) {
 /** @param {string} id */
 function domainOf(id) {
   return id.slice(0, id.indexOf('.'));
-}
-
-/** @param {{ entry: any, reg: Registries, onClose: () => void }} props */
-function EntitySettings({ entry, reg, onClose }) {
-  const st = store.get(entry.entity_id);
-  const [name, setName] = useState(entry.name ?? '');
-  const [entityId, setEntityId] = useState(entry.entity_id);
-  const [icon, setIcon] = useState(entry.icon ?? '');
-  const [area, setArea] = useState(entry.area_id ?? '');
-  const [labels, setLabels] = useState(/** @type {string[]} */ (entry.labels ?? []));
-  const [hidden, setHidden] = useState(entry.hidden_by !== null);
-  const [enabled, setEnabled] = useState(entry.disabled_by === null);
-  const deviceArea = reg.devices.find((d) => d.id === entry.device_id)?.area_id;
-  const save = async () => {
-    /** @type {Record<string, unknown>} */
-    const changes = {
-      type: 'config/entity_registry/update',
-      entity_id: entry.entity_id,
-      name: name.trim() === '' ? null : name.trim(),
-      icon: icon.trim() === '' ? null : icon.trim(),
-      area_id: area === '' ? null : area,
-      labels,
-      hidden_by: hidden ? 'user' : null,
-      disabled_by: enabled ? null : 'user',
-    };
-    if (entityId !== entry.entity_id) changes.new_entity_id = entityId;
-    return (await tryCommand(changes)) !== undefined;
-  };
-  const attrs = st?.attributes ?? {};
-  return html`<${FormDialog} title=${`${entry.name ?? entry.original_name ?? attrs.friendly_name ?? entry.entity_id} settings`} onClose=${onClose} onSubmit=${isAdmin ? save : undefined}>
-    <label>Name<input name="name" value=${name} placeholder=${entry.original_name ?? attrs.friendly_name ?? ''} onInput=${(/** @type {Event} */ e) => setName(inputValue(e))} /></label>
-    <label>Entity ID<input name="entity_id" value=${entityId} pattern="[a-z0-9_]+\\.[a-z0-9_]+" onInput=${(/** @type {Event} */ e) => setEntityId(inputValue(e))} /></label>
-    <label>Icon<input name="icon" value=${icon} placeholder="mdi:lamp" onInput=${(/** @type {Event} */ e) => setIcon(inputValue(e))} /></label>
-    <label>Area<select name="area" value=${area} onChange=${(/** @type {Event} */ e) => setArea(inputValue(e))}>
-      <option value="">${deviceArea ? `The device's (${reg.areas.find((a) => a.area_id === deviceArea)?.name ?? deviceArea})` : 'No area'}</option>
-      ${reg.areas.map((a) => html`<option value=${a.area_id}>${a.name}</option>`)}
-    </select></label>
-    <fieldset class="chips"><legend>Labels</legend>${reg.labels.length === 0 ? html`<span class="muted">No labels yet (see Labels).</span>` : null}
-      ${reg.labels.map(
-        (l) =>
-          html`<label class="check" key=${l.label_id}><input type="checkbox" checked=${labels.includes(l.label_id)} onChange=${(
-            /** @type {Event} */ e,
-          ) => setLabels((list) => (checkedOf(e) ? [...list, l.label_id] : list.filter((x) => x !== l.label_id)))} /> ${l.name}</label>`,
-      )}
-    </fieldset>
-    <label class="check"><input type="checkbox" name="enabled" checked=${enabled} onChange=${(/** @type {Event} */ e) => setEnabled(checkedOf(e))} /> Enabled</label>
-    <label class="check"><input type="checkbox" name="visible" checked=${!hidden} onChange=${(/** @type {Event} */ e) => setHidden(!checkedOf(e))} /> Visible</label>
-    ${
-      domainOf(entry.entity_id) === 'sensor'
-        ? html`<p class="muted">Unit: ${attrs.unit_of_measurement ?? 'none'} · device class: ${attrs.device_class ?? entry.original_device_class ?? 'none'}</p>`
-        : null
-    }
-    <p class="muted">State: ${st?.state ?? 'none'} · platform ${entry.platform}</p>
-  </${FormDialog}>`;
 }
 
 const COLUMNS = /** @type {const} */ ([

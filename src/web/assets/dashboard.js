@@ -41,7 +41,14 @@ function App() {
     let pendingReload = /** @type {ReturnType<typeof setTimeout> | undefined} */ (undefined);
     const reloadRegistries = () => {
       clearTimeout(pendingReload);
-      pendingReload = setTimeout(() => loadRegistries((m) => hub.command(m)).then(setRegistries), 250);
+      pendingReload = setTimeout(
+        () =>
+          loadRegistries((m) => hub.command(m)).then((reg) => {
+            store.setPrecision(reg.precision);
+            setRegistries(reg);
+          }),
+        250,
+      );
     };
     hub.subscribe(
       'entities',

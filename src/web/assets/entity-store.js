@@ -61,8 +61,22 @@ export class EntityStore {
     this.scheduled = false;
     /** Set when a (re)subscription starts: its first event is a full snapshot, replacing everything. */
     this.expectSnapshot = false;
+    /** @type {Map<string, number>} Display precision per sensor (registry options). */
+    this.precision = new Map();
     /** Renders done, for tests and the performance check. */
     this.frames = 0;
+  }
+
+  /**
+   * The display precisions of sensors (registry options); the cards whose precision changed render again.
+   * @param {Map<string, number>} next
+   */
+  setPrecision(next) {
+    for (const id of new Set([...this.precision.keys(), ...next.keys()])) {
+      if (this.precision.get(id) !== next.get(id)) this.changed.add(id);
+    }
+    this.precision = next;
+    this.requestFrame();
   }
 
   /** @param {string} id */

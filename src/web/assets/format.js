@@ -48,8 +48,8 @@ export function formatNumber(value, digits) {
   );
 }
 
-/** The card's state line. @param {EntityState} st */
-export function stateText(st) {
+/** The card's state line; a sensor's number with its display precision when it has one. @param {EntityState} st @param {number} [precision] */
+export function stateText(st, precision) {
   const domain = st.entity_id.slice(0, st.entity_id.indexOf('.'));
   const s = st.state;
   if (s === 'unavailable') return 'Unavailable';
@@ -59,7 +59,7 @@ export function stateText(st) {
     case 'sensor': {
       const unit = typeof a.unit_of_measurement === 'string' ? a.unit_of_measurement : '';
       const n = Number(s);
-      const shown = s.trim() !== '' && Number.isFinite(n) ? formatNumber(n) : s;
+      const shown = s.trim() !== '' && Number.isFinite(n) ? formatNumber(n, precision) : s;
       if (a.device_class === 'timestamp' && !Number.isNaN(Date.parse(s))) return new Date(s).toLocaleString();
       return unit === '' ? shown : unit === '%' ? `${shown}%` : `${shown} ${unit}`;
     }

@@ -18,7 +18,17 @@
 
 /** @returns {Registries} */
 export function emptyRegistries() {
-  return { areas: new Map(), floors: new Map(), deviceAreas: new Map(), entities: new Map(), labels: new Map() };
+  return { areas: new Map(), floors: new Map(), deviceAreas: new Map(), entities: new Map(), labels: new Map(), precision: new Map() };
+}
+
+/**
+ * A sensor's display precision in its registry options: the user's, else the integration's suggestion (as Home
+ * Assistant's frontend reads `options.sensor`). @param {any} options @returns {number | undefined}
+ */
+export function displayPrecision(options) {
+  const sensor = options?.sensor;
+  for (const p of [sensor?.display_precision, sensor?.suggested_display_precision]) if (typeof p === 'number') return p;
+  return undefined;
 }
 
 export const DOMAIN_ORDER = [
@@ -170,6 +180,8 @@ export async function loadRegistries(command) {
     if (typeof e?.entity_id !== 'string') continue;
     const own = Array.isArray(e.labels) ? e.labels.map(String) : [];
     reg.entities.set(e.entity_id, { area_id: e.area_id ?? null, device_id: e.device_id ?? null, hidden: e.hidden_by != null, labels: own });
+    const dp = displayPrecision(e.options);
+    if (dp !== undefined) reg.precision.set(e.entity_id, dp);
   }
   for (const l of labels) if (typeof l?.label_id === 'string') reg.labels.set(l.label_id, String(l.name ?? l.label_id));
   return reg;

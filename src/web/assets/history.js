@@ -5,6 +5,8 @@
  * dashboard's first paint pays for neither.
  */
 
+import { lineChart, loadUplot, timeline } from './charts.js';
+import { stateText } from './format.js';
 import { html } from './html.js';
 import { entryText } from './logbook-words.js';
 import { openModal } from './modal.js';
@@ -12,27 +14,8 @@ import { useEffect, useRef, useState } from './vendor/hooks.js';
 
 /** @typedef {import('./entity-store.js').EntityStore} EntityStore */
 /** @typedef {{ command(message: object): Promise<any> }} Hub */
-/** @typedef {{ s: string, lu: number, a?: Record<string, unknown> }} Point */
+/** @typedef {{ s: string, lu: number, lc?: number, a?: Record<string, unknown> }} Point */
 /** @typedef {{ when: number, state?: string, message?: string, name?: string, context_user_id?: string, context_name?: string, context_message?: string, context_service?: string }} LogEntry */
-
-/** @type {Promise<any> | undefined} */
-let uplotLoading;
-
-/** uPlot and its stylesheet (same origin, so the page's CSP allows both). */
-function loadUplot() {
-  uplotLoading ??= Promise.all([
-    import('./vendor/uplot.js'),
-    new Promise((resolve) => {
-      const link = document.createElement('link');
-      link.rel = 'stylesheet';
-      link.href = new URL('./vendor/uplot.css', import.meta.url).href;
-      link.onload = resolve;
-      link.onerror = resolve;
-      document.head.append(link);
-    }),
-  ]).then(([m]) => m.default);
-  return uplotLoading;
-}
 
 const RANGES = /** @type {const} */ ([
   ['1h', 'Last hour', 3600],
@@ -41,6 +24,38 @@ const RANGES = /** @type {const} */ ([
 ]);
 
 const NOT_A_VALUE = new Set(['unavailable', 'unknown', '']);
+
+/** Domains whose history is their current and target temperatures (with the mode as a timeline below), as HA's. */
+const WITH_TEMPERATURES = new Set(['climate', 'water_heater']);
+
+/** @type {Promise<string> | undefined} */
+let temperatureUnit;
+
+/** The hub's temperature unit (its unit system), asked once. @param {Hub} hub */
+function temperatureUnitOf(hub) {
+  temperatureUnit ??= hub.command({ type: 'get_config' }).then(
+    (c) => String(c?.unit_system?.temperature ?? '°C'),
+    () => '°C',
+  );
+  return temperatureUnit;
+}
+
+/** A climate's current and target temperature over time, each attribute holding until the next state. @param {Point[]} points */
+function temperatureSeries(points) {
+  /** @type {Record<string, unknown>} */
+  let attrs = {};
+  const current = /** @type {[number, number | null][]} */ ([]);
+  const target = /** @type {[number, number | null][]} */ ([]);
+  for (const p of points) {
+    attrs = p.a ?? attrs;
+    const c = attrs.current_temperature;
+    const t = attrs.temperature;
+    const at = p.lu ?? p.lc ?? 0;
+    current.push([at, typeof c === 'number' ? c : null]);
+    target.push([at, typeof t === 'number' && p.s !== 'off' ? t : null]);
+  }
+  return { current, target };
+}
 
 /** Numeric entities get a line graph: a number now, and a unit or a state class. */
 function isNumeric(/** @type {import('./entity-store.js').EntityState | undefined} */ st) {
@@ -67,7 +82,8 @@ function localToIso(value) {
 function HistoryView({ id, store, hub, close }) {
   const st = store.get(id);
   const name = String(st?.attributes.friendly_name ?? id);
-  const numeric = isNumeric(st);
+  const temps = WITH_TEMPERATURES.has(id.slice(0, id.indexOf('.')));
+  const numeric = !temps && isNumeric(st);
   const unit = typeof st?.attributes.unit_of_measurement === 'string' ? st.attributes.unit_of_measurement : '';
   const [range, setRange] = useState(/** @type {{ key: string, start: string, end: string }} */ ({ key: '24h', start: '', end: '' }));
   const [points, setPoints] = useState(/** @type {Point[] | null} */ (null));
@@ -76,6 +92,7 @@ function HistoryView({ id, store, hub, close }) {
   // Which period the shown data answers (a custom one by its dates), for tests and assistive tools.
   const [loaded, setLoaded] = useState('');
   const chartRef = useRef(/** @type {HTMLDivElement | null} */ (null));
+  const modesRef = useRef(/** @type {HTMLDivElement | null} */ (null));
 
   // The period asked for; a custom one needs both ends.
   const span = (() => {
@@ -96,8 +113,9 @@ function HistoryView({ id, store, hub, close }) {
         type: 'history/history_during_period',
         ...period,
         entity_ids: [id],
-        minimal_response: true,
-        no_attributes: true,
+        // A climate's temperatures are attributes; everything else needs only its states.
+        minimal_response: !temps,
+        no_attributes: !temps,
         significant_changes_only: false,
       }),
       hub.command({ type: 'logbook/get_events', ...period, entity_ids: [id] }),
@@ -133,90 +151,61 @@ function HistoryView({ id, store, hub, close }) {
     /** @type {any} */
     let plot;
     let cancelled = false;
-    loadUplot().then((uPlot) => {
+    const draw = (/** @type {{ plot: any, unit: string } | undefined} */ uPlot) => {
       if (cancelled) return;
-      const width = Math.max(260, el.clientWidth);
-      const xs = points.map((p) => p.lu);
       // The graph runs to now: the last state holds until then.
       const endX = span?.end === undefined ? Date.now() / 1000 : new Date(span.end).getTime() / 1000;
       // The axis spans the period asked for, not just the data: a range button changes what the graph shows.
-      const startX = span === undefined ? (xs[0] ?? endX) : new Date(span.start).getTime() / 1000;
-      if (numeric) {
-        const ys = points.map((p) => (NOT_A_VALUE.has(p.s) ? null : Number(p.s)));
-        plot = new uPlot(
-          {
-            width,
-            height: 240,
-            scales: { x: { time: true, range: () => [startX, endX] } },
-            series: [
-              {},
-              {
-                label: `${name}${unit ? ` (${unit})` : ''}`,
-                stroke: '#e8743b',
-                width: 2,
-                spanGaps: false,
-                value: (/** @type {any} */ _u, /** @type {number|null} */ v) => (v === null ? '–' : `${v} ${unit}`),
-              },
-            ],
-            axes: [
-              { space: 90 },
-              {
-                size: 70,
-                values: (/** @type {any} */ _u, /** @type {number[]} */ ticks) =>
-                  ticks.map((v) => `${Number(v.toPrecision(4))} ${unit}`.trim()),
-              },
-            ],
-          },
-          [
-            [...xs, endX],
-            [...ys, ys.at(-1) ?? null],
+      const startX = span === undefined ? (points[0]?.lu ?? endX) : new Date(span.start).getTime() / 1000;
+      if (temps && uPlot !== undefined && modesRef.current !== null) {
+        const { current, target } = temperatureSeries(points);
+        plot = lineChart(uPlot.plot, el, {
+          unit: uPlot.unit,
+          start: startX,
+          end: endX,
+          series: [
+            { label: `${name} current temperature`, points: current },
+            { label: `${name} target temperature`, points: target, dash: true },
           ],
-          el,
-        );
+        });
+        const modes = /** @type {[number, string][]} */ (points.map((p) => [p.lu, p.s]));
+        timeline(modesRef.current, {
+          start: startX,
+          end: endX,
+          rows: [{ label: 'Mode', points: modes }],
+          text: (state) => (st === undefined ? state : stateText({ ...st, state })),
+        });
+      } else if (numeric) {
+        /** @type {[number, number | null][]} */
+        const series = points.map((p) => [p.lu, NOT_A_VALUE.has(p.s) ? null : Number(p.s)]);
+        plot = lineChart(uPlot.plot, el, {
+          unit,
+          start: startX,
+          end: endX,
+          series: [{ label: `${name}${unit ? ` (${unit})` : ''}`, points: series }],
+        });
       } else {
-        const states = [...new Set(points.map((p) => p.s))];
-        const ys = points.map((p) => states.indexOf(p.s));
-        plot = new uPlot(
-          {
-            width,
-            height: 60 + 24 * states.length,
-            scales: { x: { time: true, range: () => [startX, endX] }, y: { range: [-0.5, states.length - 0.5] } },
-            series: [
-              {},
-              {
-                label: name,
-                stroke: '#3b82f6',
-                width: 6,
-                paths: uPlot.paths.stepped({ align: 1 }),
-                value: (/** @type {any} */ _u, /** @type {number|null} */ v) => (v === null ? '–' : states[v]),
-              },
-            ],
-            axes: [
-              { space: 90 },
-              {
-                size: 90,
-                splits: () => states.map((_s, i) => i),
-                values: (/** @type {any} */ _u, /** @type {number[]} */ ticks) => ticks.map((i) => states[i] ?? ''),
-              },
-            ],
-          },
-          [
-            [...xs, endX],
-            [...ys, ys.at(-1) ?? null],
-          ],
-          el,
-        );
+        timeline(el, {
+          start: startX,
+          end: endX,
+          rows: [{ label: name, points: points.map((p) => [p.lu, p.s]) }],
+          text: (state) => (st === undefined ? state : stateText({ ...st, state })),
+        });
       }
       el.dataset.points = String(points.length);
-      el.dataset.kind = numeric ? 'line' : 'timeline';
+      el.dataset.kind = numeric || temps ? 'line' : 'timeline';
       // The seconds the x axis spans (the period asked for, to the minute), for tests and assistive tools.
       el.dataset.span = String(Math.round((endX - startX) / 60) * 60);
-    });
+    };
+    // Only a line chart needs uPlot (and a climate's, the temperature unit); a timeline is plain elements.
+    if (temps) Promise.all([loadUplot(), temperatureUnitOf(hub)]).then(([plot, unit]) => draw({ plot, unit }));
+    else if (numeric) loadUplot().then((plot) => draw({ plot, unit }));
+    else draw(undefined);
     return () => {
       cancelled = true;
       plot?.destroy();
     };
-  }, [points, numeric]);
+  }, [points, numeric, temps]);
 
   return html`<form method="dialog" class="history-head">
     <div><h2 id="history-title">${name}</h2><p class="entity-id">${id}${st?.attributes.device_class ? ` · ${st.attributes.device_class}` : ''}</p></div>
@@ -229,6 +218,7 @@ function HistoryView({ id, store, hub, close }) {
   </div>
   ${error !== null ? html`<p class="problem" role="alert">Could not load the history: ${error}</p>` : points === null ? html`<p class="loading">Loading…</p>` : points.length === 0 ? html`<p class="empty">No history recorded for this range.</p>` : null}
   <div class="chart" ref=${chartRef} data-entity=${id} data-loaded=${loaded}></div>
+  ${temps ? html`<div class="chart-modes" ref=${modesRef}></div>` : null}
   <h3>Logbook</h3>
   ${log.length === 0 ? html`<p class="empty">Nothing in the logbook for this range.</p>` : html`<ul class="logbook">${log.map((e, i) => html`<li key=${i}><time>${timeText(e.when)}</time> <span>${entryText(e, (eid) => store.get(eid)?.attributes.device_class)}</span></li>`)}</ul>`}`;
 }

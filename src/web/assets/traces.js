@@ -82,13 +82,39 @@ export function stepTitle(path, config) {
     node?.trigger ??
     node?.platform ??
     node?.condition ??
-    (node?.delay !== undefined ? 'delay' : undefined);
+    (node !== null && typeof node === 'object' ? ACTION_KINDS.find(([key]) => key in node)?.[1] : undefined);
   return typeof what === 'string' ? `${first}: ${what}` : first;
+}
+
+/** Actions without a service, by the key that makes them (HA's script action kinds), in words. */
+const ACTION_KINDS = /** @type {const} */ ([
+  ['delay', 'delay'],
+  ['variables', 'set variables'],
+  ['event', 'fire an event'],
+  ['scene', 'activate a scene'],
+  ['wait_template', 'wait for a template'],
+  ['wait_for_trigger', 'wait for a trigger'],
+  ['repeat', 'repeat'],
+  ['choose', 'choose'],
+  ['if', 'if-then'],
+  ['parallel', 'in parallel'],
+  ['sequence', 'a sequence'],
+  ['stop', 'stop'],
+  ['device_id', 'a device action'],
+]);
+
+/** What started the run, from the trigger step's `trigger` variable. @param {Step} step */
+function triggerText(step) {
+  const trigger = /** @type {{ description?: unknown, platform?: unknown } | undefined} */ (step.changed_variables?.trigger);
+  if (trigger === undefined) return '';
+  if (typeof trigger.description === 'string') return `Triggered by ${trigger.description}`;
+  return trigger.platform === null || trigger.platform === undefined ? 'Run by hand' : `Triggered by ${trigger.platform}`;
 }
 
 /** A step's result in words: the service called, the branch taken, the wait, the condition's answer. @param {Step} step */
 function resultText(step) {
   const r = step.result;
+  if (step.path.startsWith('trigger')) return triggerText(step);
   if (r === undefined) return '';
   const params =
     /** @type {{ domain?: string, service?: string, service_data?: Record<string, unknown>, target?: Record<string, unknown> } | undefined} */ (

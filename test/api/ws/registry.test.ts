@@ -304,9 +304,9 @@ t.test('config/entity_registry/update refuses bad fields, naming them, and YAML-
     code: 'invalid_format',
     message: 'Entity with this ID is already registered',
   });
-  t.match(await update({ device_class: 'outlet' }), {
+  t.match(await update({ original_name: 'Sofa' }), {
     code: 'invalid_format',
-    message: /extra keys not allowed @ data\['device_class'\].*Allowed keys: entity_id, new_entity_id, name, icon, area_id/,
+    message: /extra keys not allowed @ data\['original_name'\].*Allowed keys: entity_id, new_entity_id, name, icon, area_id/,
   });
 
   // customize: sets the bedside's area and labels; those belong to the configuration file.
