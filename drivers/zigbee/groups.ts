@@ -55,7 +55,8 @@ export class ZigbeeGroups {
       g.remove();
       this.live.delete(id);
     }
-    for (const g of this.live.values()) await g.sync();
+    // One group that cannot be read costs only its own entity, never the network's start.
+    for (const g of this.live.values()) await this.resync(g);
   }
 
   private listen(): void {

@@ -64,7 +64,8 @@ t.test('create, add two bulbs, toggle the group light, restart, remove', async (
   const group = await waitForState(z.core, 'light.living_room', (s) => s.state === 'off');
   t.same(group.attributes.supported_color_modes, ['color_temp'], "the members' colour modes");
 
-  // One groupcast, and both bulbs (and so the group) are on.
+  // One groupcast, and both bulbs (and so the group) are on: at once, before any report (groupOptimistic).
+  stick.autoReport = false;
   stick.broadcasts.length = 0;
   const sentBefore = stick.sent.length;
   const toggled = await ws.command('call_service', { domain: 'light', service: 'toggle', target: { entity_id: 'light.living_room' } });
@@ -74,6 +75,12 @@ t.test('create, add two bulbs, toggle the group light, restart, remove', async (
   await waitForState(z.core, 'light.living_room', (s) => s.state === 'on');
   t.same(stick.broadcasts, [{ to: 'group:5', cluster: 'genOnOff', command: 'on' }], 'one groupcast');
   t.equal(stick.sent.slice(sentBefore).filter((s) => !s.global).length, 0, 'no command to each bulb');
+  t.same(
+    [bulb1, bulb2].map((b) => stick.attributesOf(b.ieee, 1, 'genOnOff').onOff),
+    [1, 1],
+    'the groupcast reached both bulbs',
+  );
+  stick.autoReport = true;
 
   // Brightness is the mean of the members that are on; one off leaves the group on (any member on).
   await z.core.services.call('light', 'turn_on', { entity_id: 'light.lamp_one', brightness: 100 });
@@ -158,4 +165,46 @@ t.test('bad input: each error names what was wrong, with Home Assistant codes', 
   const unreachable = await ws.command('zigbee/group/add_member', { group: 'Hall', device: 'Lamp one' }, 30_000);
   t.match(unreachable.error, { code: 'home_assistant_error', message: /Failed to add to group/ });
   t.same((ok(t, await ws.command('zigbee/group/list'), 'list') as { groups: { members: unknown[] }[] }).groups[0]?.members, []);
+});
+
+t.test('a group of plugs is a switch; unreachable members: remove refused, then forced; the adapter gone', async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'hearth-zigbee-groups-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const stick = new FakeStick();
+  const { z, ws } = await hub(t, dataDir, stick);
+  const plug = CATALOGUE.plug;
+  await z.core.services.call('zigbee', 'permit_join', {});
+  const done = waitForEvent(z.core, 'zigbee_device_interviewed', (d) => d.ieee_address === plug.ieee && d.status === 'successful');
+  stick.join('plug');
+  await done;
+  stick.report(plug.ieee, 1, 'genOnOff', { onOff: 0 });
+  ok(t, await ws.command('zigbee/group/create', { friendly_name: 'Sockets' }), 'create');
+  ok(t, await ws.command('zigbee/group/add_member', { group: 'Sockets', device: plug.ieee }), 'add');
+  await waitForState(z.core, 'switch.sockets', (s) => s.state === 'off');
+  stick.broadcasts.length = 0;
+  await z.core.services.call('switch', 'turn_on', { entity_id: 'switch.sockets' });
+  t.same(stick.broadcasts, [{ to: 'group:1', cluster: 'genOnOff', command: 'on' }]);
+  await waitForState(z.core, 'switch.sockets', (s) => s.state === 'on');
+
+  stick.setReachable(plug.ieee, false);
+  const refused = await ws.command('zigbee/group/remove', { group: 'Sockets' }, 30_000);
+  t.match(refused.error, { code: 'home_assistant_error', message: /removing Zigbee group Sockets failed: .*force: true/ });
+  t.ok(z.core.states.get('switch.sockets'), 'still there');
+  ok(t, await ws.command('zigbee/group/remove', { group: 'Sockets', force: true }), 'forced');
+  t.equal(z.core.states.get('switch.sockets'), undefined, 'gone');
+
+  // The adapter gone: the group command is refused with why.
+  ok(t, await ws.command('zigbee/group/create', { friendly_name: 'Sockets' }), 'again');
+  stick.setReachable(plug.ieee, true);
+  ok(t, await ws.command('zigbee/group/add_member', { group: 'Sockets', device: plug.ieee }), 'add again');
+  await waitForState(z.core, 'switch.sockets', (s) => s.state === 'on');
+  stick.unplug();
+  await waitForState(z.core, 'switch.sockets', (s) => s.state === 'unavailable');
+  const gone = await z.core.services.call('switch', 'turn_off', { entity_id: 'switch.sockets' }).catch((e: Error) => e);
+  t.match(String(gone), /the Zigbee adapter \(zstack on \/dev\/ttyACM0\) is not connected/);
+  // The list answers meanwhile, as list_devices does (the groups as last known).
+  const listed = ok(t, await ws.command('zigbee/group/list'), 'list while away') as { groups: unknown[] };
+  t.match(listed.groups, [{ friendly_name: 'Sockets', entity_id: 'switch.sockets' }]);
+  const create = await ws.command('zigbee/group/create', { friendly_name: 'Later' });
+  t.match(create.error, { code: 'home_assistant_error', message: /not connected; try again when it is back/ });
 });
