@@ -6,7 +6,7 @@ import type { State } from '../../src/core/state.js';
 import { addLight, capabilitiesOf, type LightCapabilities, type LightHandle } from '../../src/domains/light.js';
 import { addSwitch } from '../../src/domains/switch.js';
 import type { DeviceState } from './built-entity.js';
-import type { LightSpec } from './composite-specs.js';
+import type { EntitySpec } from './exposes.js';
 import { type GroupKind, groupLightModel, reduceOnOff, unionCapabilities } from './group-state.js';
 import type { ZigbeeHost } from './host.js';
 import { COORDINATOR_ID } from './hub-entities.js';
@@ -21,6 +21,7 @@ import type { ZigbeeDevice } from './types.js';
  * toZigbee, and the members then show what was sent at once (zigbee2mqtt's groupOptimistic), until they report.
  */
 
+type LightEntitySpec = Extract<EntitySpec, { kind: 'light' }>;
 export type ZigbeeGroup = NonNullable<ReturnType<NonNullable<ZigbeeHost['running']>['getGroupByID']>>;
 type ZigbeeEndpoint = ZigbeeDevice['endpoints'][number];
 
@@ -43,12 +44,20 @@ function memberKeys(entity: Entity | undefined): Set<string> {
   return keys;
 }
 
-const GROUP_LIGHT: LightSpec = {
-  state: 'state',
-  brightness: 'brightness',
-  colorTemp: { property: 'color_temp', minMireds: 0, maxMireds: 0 },
-  color: { property: 'color', space: 'xy' },
-  colorMode: 'color_mode',
+/** The group light as the converters' generic keys name its parts (what turnOnMessage builds a message from). */
+const GROUP_LIGHT: LightEntitySpec = {
+  kind: 'light',
+  key: 'light',
+  label: undefined,
+  endpoint: undefined,
+  properties: [],
+  light: {
+    state: 'state',
+    brightness: 'brightness',
+    colorTemp: { property: 'color_temp', minMireds: 0, maxMireds: 0 },
+    color: { property: 'color', space: 'xy' },
+    colorMode: 'color_mode',
+  },
 };
 
 export class GroupEntity {
@@ -151,7 +160,7 @@ export class GroupEntity {
         ...init,
         capabilities: caps,
         platform: {
-          turnOn: (params) => this.send(turnOnMessage({ light: GROUP_LIGHT } as never, params, this.entity?.state === 'on')),
+          turnOn: (params) => this.send(turnOnMessage(GROUP_LIGHT, params, this.entity?.state === 'on')),
           turnOff: (params) =>
             this.send(params.transition === undefined ? { state: 'OFF' } : { state: 'OFF', transition: params.transition }),
         },

@@ -86,6 +86,16 @@ t.test('create, add two bulbs, toggle the group light, restart, remove', async (
   await z.core.services.call('light', 'turn_on', { entity_id: 'light.lamp_one', brightness: 100 });
   await z.core.services.call('light', 'turn_on', { entity_id: 'light.lamp_two', brightness: 200 });
   await waitForState(z.core, 'light.living_room', (s) => s.attributes.brightness === 150);
+  // A colour temperature: one groupcast, both bulbs there, the group the mean.
+  stick.broadcasts.length = 0;
+  await z.core.services.call('light', 'turn_on', { entity_id: 'light.living_room', color_temp_kelvin: 3000 });
+  t.same(stick.broadcasts, [{ to: 'group:5', cluster: 'lightingColorCtrl', command: 'moveToColorTemp' }]);
+  await waitForState(
+    z.core,
+    'light.living_room',
+    (s) => s.attributes.color_temp_kelvin === 3003 && s.attributes.color_mode === 'color_temp',
+  );
+  t.equal(stick.attributesOf(bulb2.ieee, 1, 'lightingColorCtrl').colorTemperature, 333, 'the bulb got 333 mireds');
   await z.core.services.call('light', 'turn_off', { entity_id: 'light.lamp_one' });
   await waitForState(z.core, 'light.living_room', (s) => s.state === 'on' && s.attributes.brightness === 200);
   await z.core.services.call('light', 'turn_off', { entity_id: 'light.living_room' });
