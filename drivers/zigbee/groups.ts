@@ -34,6 +34,8 @@ export function groupNameProblem(name: string): string | undefined {
 
 export class ZigbeeGroups {
   private readonly live = new Map<number, GroupEntity>();
+  /** Member entity id to the groups drawn from it: a state change looks up only its own groups. */
+  private readonly byMember = new Map<string, Set<GroupEntity>>();
   private off: (() => void) | undefined;
 
   constructor(private readonly driver: ZigbeeHost) {}
@@ -55,6 +57,7 @@ export class ZigbeeGroups {
       g.remove();
       this.live.delete(id);
     }
+    this.index();
     // One group that cannot be read costs only its own entity, never the network's start.
     for (const g of this.live.values()) await this.resync(g);
   }
@@ -68,9 +71,9 @@ export class ZigbeeGroups {
       if (typeof ieee === 'string') void this.deviceChanged(ieee);
     });
     const offState = core.bus.on(owner, 'state_changed', (event: HubEvent<'state_changed'>) => {
-      const id = event.data.entity_id;
-      for (const g of this.live.values()) {
-        if (!g.members.some((m) => m.entityId === id)) continue;
+      const groups = this.byMember.get(event.data.entity_id);
+      if (groups === undefined) return;
+      for (const g of [...groups]) {
         // A member's entity went (its device removed or re-made): its group looks again.
         if (event.data.new_state === null) void this.resync(g);
         else g.render();
@@ -90,6 +93,20 @@ export class ZigbeeGroups {
 
   private async resync(g: GroupEntity): Promise<void> {
     await g.sync().catch((err: unknown) => this.driver.ctx.log.error({ err }, `Zigbee group ${g.name} could not be read again`));
+    this.index();
+  }
+
+  /** Rebuilt after each change of membership (rare), so a member's state change is one lookup. */
+  private index(): void {
+    this.byMember.clear();
+    for (const g of this.live.values()) {
+      for (const m of g.members) {
+        if (m.entityId === undefined) continue;
+        const set = this.byMember.get(m.entityId) ?? new Set<GroupEntity>();
+        set.add(g);
+        this.byMember.set(m.entityId, set);
+      }
+    }
   }
 
   /** The adapter went away: the group entities show it through their members; nothing else to do until it is back. */
@@ -171,7 +188,7 @@ export class ZigbeeGroups {
     const g = new GroupEntity(this.driver, group);
     this.live.set(chosen, g);
     this.listen();
-    await g.sync();
+    await this.resync(g);
     this.driver.ctx.log.info(`Zigbee group ${name} (${chosen}) created`);
     return this.describe(g);
   }
@@ -201,6 +218,7 @@ export class ZigbeeGroups {
     }
     this.live.delete(g.id);
     g.remove();
+    this.index();
     this.driver.ctx.log.info(`Zigbee group ${g.name} (${g.id}) removed`);
     return { id: g.id, friendly_name: g.name, force };
   }
@@ -223,7 +241,7 @@ export class ZigbeeGroups {
         `Failed to ${add ? 'add to' : 'remove from'} group (${err instanceof Error ? err.message : String(err)}) (a battery device may need a button press to wake up)`,
       );
     }
-    await g.sync();
+    await this.resync(g);
     return { group: g.id, ieee_address: device.ieeeAddr, endpoint: endpoint.ID, members: this.describe(g).members ?? [] };
   }
 }
