@@ -7,6 +7,7 @@ import { WsClient, type WsMessage } from '../../api/ws/client.js';
 import { CATALOGUE, cloneDevice } from '../../fixtures/zigbee/catalogue.js';
 import { FakeStick } from '../../fixtures/zigbee/fake-stick.js';
 import { startZigbeeHub, waitForEvent, type ZigbeeHub } from '../../fixtures/zigbee/harness.js';
+import { startTestHub } from '../../helpers/hub.js';
 import { waitForState } from '../../helpers/wait.js';
 
 // Zigbee groups over the WebSocket API (zigbee/group/*), on herdsman's Controller and the fake stick with real
@@ -217,4 +218,14 @@ t.test('a group of plugs is a switch; unreachable members: remove refused, then 
   t.match(listed.groups, [{ friendly_name: 'Sockets', entity_id: 'switch.sockets' }]);
   const create = await ws.command('zigbee/group/create', { friendly_name: 'Later' });
   t.match(create.error, { code: 'home_assistant_error', message: /not connected; try again when it is back/ });
+});
+
+t.test('without a zigbee: section the commands say so', async (t) => {
+  const th = await startTestHub(t);
+  const ws = await WsClient.authenticated(th.wsUrl, th.token);
+  t.teardown(() => ws.close());
+  for (const type of ['zigbee/group/list', 'zigbee/configure_reporting']) {
+    const reply = await ws.command(type);
+    t.match(reply.error, { code: 'unknown_command', message: /Zigbee is not configured \(no zigbee: section\)/ }, type);
+  }
 });
