@@ -6,7 +6,7 @@ import { createDeviceEntities } from '../../../drivers/zigbee/device-entities.js
 import { WsClient, type WsMessage } from '../../api/ws/client.js';
 import { CATALOGUE, cloneDevice } from '../../fixtures/zigbee/catalogue.js';
 import { FakeStick } from '../../fixtures/zigbee/fake-stick.js';
-import { startZigbeeHub, waitForEvent, type ZigbeeHub } from '../../fixtures/zigbee/harness.js';
+import { startZigbeeHub, until, waitForEvent, type ZigbeeHub } from '../../fixtures/zigbee/harness.js';
 import { startTestHub } from '../../helpers/hub.js';
 import { waitForState } from '../../helpers/wait.js';
 
@@ -175,6 +175,14 @@ t.test('bad input: each error names what was wrong, with Home Assistant codes', 
   stick.setReachable(bulb1.ieee, false);
   const unreachable = await ws.command('zigbee/group/add_member', { group: 'Hall', device: 'Lamp one' }, 30_000);
   t.match(unreachable.error, { code: 'home_assistant_error', message: /Failed to add to group/ });
+  t.same((ok(t, await ws.command('zigbee/group/list'), 'list') as { groups: { members: unknown[] }[] }).groups[0]?.members, []);
+
+  // A member removed from the network leaves its groups; the group without members has no entity.
+  stick.setReachable(bulb1.ieee, true);
+  ok(t, await ws.command('zigbee/group/add_member', { group: 'Hall', device: 'Lamp one' }), 'add');
+  await waitForState(z.core, 'light.hall', () => true);
+  await z.core.services.call('zigbee', 'remove_device', { ieee_address: bulb1.ieee, force: true });
+  await until(() => z.core.states.get('light.hall') === undefined, 'the group light to go');
   t.same((ok(t, await ws.command('zigbee/group/list'), 'list') as { groups: { members: unknown[] }[] }).groups[0]?.members, []);
 });
 
