@@ -32,18 +32,18 @@ t.test('the Zigbee page: create a group, add a bulb, remove it, remove the group
 
   await page.getByRole('textbox', { name: 'New group name' }).fill('Hall');
   await page.getByRole('button', { name: 'Create group' }).click();
-  const group = page.locator('li.zgroup', { hasText: 'Hall' });
+  const group = page.locator('tr.zgroup', { hasText: 'Hall' });
   await group.waitFor();
   await page.getByRole('heading', { name: 'Groups (1)' }).waitFor();
 
   await group.getByRole('combobox', { name: 'Device' }).selectOption({ label: 'Desk Lamp' });
   await group.getByRole('button', { name: 'Add' }).click();
-  await group.locator('.zgroup-members li', { hasText: 'Desk Lamp' }).waitFor();
+  await group.locator('.zmember', { hasText: 'Desk Lamp' }).waitFor();
   await group.getByText('light.hall').waitFor();
   t.ok(core.states.get('light.hall'), 'the group light exists');
 
   await group.getByRole('button', { name: 'Remove Desk Lamp from Hall' }).click();
-  await group.locator('.zgroup-members li').waitFor({ state: 'detached' });
+  await group.locator('.zmember').waitFor({ state: 'detached' });
   t.same(stick.groups.membersOf(1), [], 'the bulb left the group');
 
   page.once('dialog', (dialog) => void dialog.accept());

@@ -26,13 +26,15 @@ import { useEffect, useState } from './vendor/hooks.js';
 /** @typedef {{ command: (message: Record<string, unknown>) => Promise<any> }} Hub */
 
 /** @param {{ group: ZigbeeGroup, hub: Hub, devices: { ieee_address: string, friendly_name: string }[], run: (type: string, fields: Record<string, unknown>) => void }} props */
-function GroupCard({ group, devices, run }) {
+function GroupRow({ group, devices, run }) {
   const [device, setDevice] = useState('');
   const [endpoint, setEndpoint] = useState('');
   const add = (/** @type {Event} */ e) => {
     e.preventDefault();
     if (device === '') return;
     run('zigbee/group/add_member', { group: group.id, device, ...(endpoint === '' ? {} : { endpoint: Number(endpoint) }) });
+    setDevice('');
+    setEndpoint('');
   };
   const rename = () => {
     const name = prompt(`New name for ${group.friendly_name}`, group.friendly_name);
@@ -42,25 +44,28 @@ function GroupCard({ group, devices, run }) {
   const remove = () => {
     if (confirm(`Remove group ${group.friendly_name}? Its members are told to leave it.`)) run('zigbee/group/remove', { group: group.id });
   };
-  return html`<li class="zgroup">
-  <div class="zgroup-head"><strong>${group.friendly_name}</strong> <span class="note">#${group.id}${group.entity_id === null ? '' : ` · ${group.entity_id}`}</span>
-    <button type="button" onClick=${rename}>Rename</button> <button type="button" onClick=${remove}>Remove</button></div>
-  <ul class="zgroup-members">${group.members.map(
+  return html`<tr class="zgroup" data-group=${group.id}>
+  <td><span class="dname">${group.friendly_name}</span><br /><span class="note">#${group.id}${group.entity_id === null ? ' · no entity until a light or switch joins' : ` · ${group.entity_id}`}</span></td>
+  <td data-label="Members">${group.members.map(
     (m) =>
-      html`<li key=${`${m.ieee_address}/${m.endpoint}`}>${m.friendly_name} <span class="note">endpoint ${m.endpoint}</span>
-      <button type="button" aria-label=${`Remove ${m.friendly_name} from ${group.friendly_name}`}
-        onClick=${() => run('zigbee/group/remove_member', { group: group.id, device: m.ieee_address, endpoint: m.endpoint })}>×</button></li>`,
-  )}</ul>
+      html`<div class="zmember" key=${`${m.ieee_address}/${m.endpoint}`}>${m.friendly_name} <span class="note">endpoint ${m.endpoint}</span>
+      <button type="button" class="link" aria-label=${`Remove ${m.friendly_name} from ${group.friendly_name}`}
+        onClick=${() => run('zigbee/group/remove_member', { group: group.id, device: m.ieee_address, endpoint: m.endpoint })}>×</button></div>`,
+  )}
   <form onSubmit=${add}>
     <select aria-label="Device" value=${device} onChange=${(/** @type {any} */ e) => setDevice(e.currentTarget.value)}>
       <option value="">Add a device…</option>
       ${devices.map((d) => html`<option value=${d.ieee_address}>${d.friendly_name}</option>`)}
     </select>
-    <input aria-label="Endpoint" type="number" min="1" max="240" placeholder="endpoint" value=${endpoint}
-      onInput=${(/** @type {any} */ e) => setEndpoint(e.currentTarget.value)} />
-    <button type="submit" disabled=${device === ''}>Add</button>
-  </form>
-</li>`;
+    ${
+      device === ''
+        ? null
+        : html`<input aria-label="Endpoint" type="number" min="1" max="240" placeholder="Endpoint (the first when empty)" value=${endpoint}
+      onInput=${(/** @type {any} */ e) => setEndpoint(e.currentTarget.value)} /> <button type="submit">Add</button>`
+    }
+  </form></td>
+  <td class="actions"><button type="button" class="link" onClick=${rename}>Rename</button> <button type="button" class="link" onClick=${remove}>Remove</button></td>
+</tr>`;
 }
 
 /** @param {{ hub: Hub, devices: { ieee_address: string, friendly_name: string }[] | null }} props */
@@ -98,7 +103,10 @@ export function Groups({ hub, devices }) {
       ? html`<p class="loading">Loading…</p>`
       : groups.length === 0
         ? html`<p class="empty">No groups. A group switches its member lights with one command.</p>`
-        : html`<ul class="zgroups">${groups.map((g) => html`<${GroupCard} key=${g.id} group=${g} hub=${hub} devices=${devices ?? []} run=${run} />`)}</ul>`
+        : html`<table class="devices zgroups">
+  <thead><tr><th>Group</th><th>Members</th><th></th></tr></thead>
+  <tbody>${groups.map((g) => html`<${GroupRow} key=${g.id} group=${g} hub=${hub} devices=${devices ?? []} run=${run} />`)}</tbody>
+</table>`
   }
 </section>`;
 }
