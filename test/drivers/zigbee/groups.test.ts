@@ -226,6 +226,16 @@ t.test('a group of plugs is a switch; unreachable members: remove refused, then 
   t.match(listed.groups, [{ friendly_name: 'Sockets', entity_id: 'switch.sockets' }]);
   const create = await ws.command('zigbee/group/create', { friendly_name: 'Later' });
   t.match(create.error, { code: 'home_assistant_error', message: /not connected; try again when it is back/ });
+
+  // Back: the group's entity is made on herdsman's new Group and works again.
+  stick.plugIn();
+  await until(() => z.scheduler.waiting.includes(1000), 'a retry');
+  z.scheduler.advance(1000);
+  await waitForState(z.core, 'switch.sockets', (s) => s.state === 'on');
+  stick.broadcasts.length = 0;
+  await z.core.services.call('switch', 'turn_off', { entity_id: 'switch.sockets' });
+  t.same(stick.broadcasts, [{ to: 'group:1', cluster: 'genOnOff', command: 'off' }]);
+  await waitForState(z.core, 'switch.sockets', (s) => s.state === 'off');
 });
 
 t.test('without a zigbee: section the commands say so', async (t) => {
