@@ -107,7 +107,7 @@ export class GroupEntity {
       members.push({
         endpoint,
         ieee: device.ieeeAddr,
-        ...memberEntity(this.core.entities.ofDomain.bind(this.core.entities), device, endpoint.ID, definition),
+        ...memberEntity(this.core.entities, device, endpoint.ID, definition),
       });
     }
     if (this.removed) return;
@@ -264,7 +264,7 @@ export class GroupEntity {
 
 /** The member device's light (else switch) entity on that endpoint: unique id `<ieee>_light_<endpoint name>` or `<ieee>_light`. */
 function memberEntity(
-  ofDomain: (domain: string) => ReadonlySet<Entity>,
+  entities: { ofDomain(domain: string): ReadonlySet<Entity> },
   device: ZigbeeDevice,
   endpointId: number,
   definition: Definition | undefined,
@@ -280,7 +280,7 @@ function memberEntity(
   for (const domain of ['light', 'switch'] as const) {
     const wanted = new Set(names.map((n) => `${device.ieeeAddr}_${domain}_${n}`));
     if (first || names.length === 0) wanted.add(`${device.ieeeAddr}_${domain}`);
-    for (const e of ofDomain(domain)) if (e.uniqueId !== undefined && wanted.has(e.uniqueId)) return { entityId: e.id, domain };
+    for (const e of entities.ofDomain(domain)) if (e.uniqueId !== undefined && wanted.has(e.uniqueId)) return { entityId: e.id, domain };
   }
   return { entityId: undefined, domain: undefined };
 }
