@@ -9,6 +9,8 @@ import { describeStartFailure } from './adapter-errors.js';
 import { Availability } from './availability.js';
 import type { ZigbeeConfig } from './config.js';
 import { DeviceSet } from './device-set.js';
+import { registerGroupServices } from './group-services.js';
+import { ZigbeeGroups } from './groups.js';
 import { type Herdsman, loadHerdsman } from './herdsman.js';
 import { type ZigbeeHost, ZigbeeUnavailableError } from './host.js';
 import { COORDINATOR_ID, HubEntities } from './hub-entities.js';
@@ -51,6 +53,7 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
   readonly names;
   readonly devices: DeviceSet;
   readonly availability: Availability;
+  readonly groups: ZigbeeGroups;
   hub: HubEntities | undefined;
   private controller: Controller | undefined;
   private herdsman: Herdsman | undefined;
@@ -97,6 +100,7 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
       deviceOptions: (ieee): JsonObject => config.devices.get(ieee) ?? {},
       ota: config.ota,
     });
+    this.groups = new ZigbeeGroups(this);
   }
 
   /** The running Controller, or undefined while the adapter is away. */
@@ -121,6 +125,7 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
     await this.names.load();
     this.hub = new HubEntities(this.ctx, (on) => this.permitJoin(on ? 254 : 0));
     registerZigbeeServices(this);
+    registerGroupServices(this, this.groups);
     this.attempt = this.connect();
   }
 
@@ -134,6 +139,7 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
     const controller = this.controller;
     this.controller = undefined;
     if (controller !== undefined) await this.stopController(controller);
+    this.groups.stop();
     await this.devices.stop();
     await this.names.stop();
   }
@@ -250,6 +256,7 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
     const version = await controller.getCoordinatorVersion().catch(() => undefined);
     this.hub?.describeCoordinator(controller.getDevicesByType('Coordinator')[0]?.ieeeAddr, version);
     await this.devices.loadFrom(controller);
+    await this.groups.loadFrom(controller);
     this.availability.start();
     this.scheduleOtaChecks();
     await this.backupNow();
@@ -339,6 +346,7 @@ export class ZigbeeDriver implements Component, ZigbeeHost {
     this.scheduler.clear(this.otaTimer);
     this.hub?.offline();
     this.devices.setAllUnavailable(this.adapterGone);
+    this.groups.offline();
   }
 
   private async ping(ieee: string): Promise<boolean> {

@@ -263,6 +263,13 @@ class ZigbeeDeviceEntities implements DeviceEntities {
     }
   }
 
+  /** A group command reached this endpoint: the state the group's converters returned (zigbee2mqtt's groupOptimistic). */
+  groupCommanded(payload: DeviceState, endpointId: number): void {
+    const map = this.definition?.meta?.multiEndpoint ? (this.definition.endpoint?.(this.device) ?? {}) : {};
+    const name = Object.keys(map).find((n) => map[n] === endpointId);
+    this.apply(name === undefined ? payload : Object.fromEntries(Object.entries(payload).map(([k, v]) => [`${k}_${name}`, v])));
+  }
+
   setAvailable(available: boolean, refusal?: string): void {
     if (this.removed) return;
     this.view.setAvailable(available, refusal);

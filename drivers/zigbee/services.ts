@@ -18,7 +18,7 @@ const DEVICE_FIELD = {
 } as const;
 
 /** Runs a service body with the adapter's absence as a clear error rather than an internal one. */
-async function withController<T>(driver: ZigbeeHost, body: (controller: Controller) => Promise<T>): Promise<T> {
+export async function withController<T>(driver: ZigbeeHost, body: (controller: Controller) => Promise<T>): Promise<T> {
   try {
     return await body(driver.requireController());
   } catch (err) {

@@ -48,6 +48,8 @@ export interface DeviceEntities {
   rename(name: string): void;
   /** With OTA support (the converters' `ota`): asks the device and the index; the update entity shows the answer. */
   checkOta?(): Promise<{ installed: string | null; latest: string | null }>;
+  /** A group command reached this endpoint: its state shows what was sent (zigbee2mqtt's groupOptimistic). */
+  groupCommanded?(payload: Record<string, unknown>, endpoint: number): void;
   /** The device left or was removed: its entities and its registry entry go. */
   remove(): void;
   /** The driver stops: the definition's timers and polls end (the entities go with the driver's owner key). */

@@ -90,6 +90,31 @@ function refuseMismatch(
 }
 
 /** herdsman's database lines: the readable records, and the others with their line numbers (1-based). */
+/** zigbee2mqtt's `groups:` (inline or a file of its own): group id to friendly name. */
+async function z2mGroupNames(z2mDir: string, value: unknown): Promise<Map<number, string>> {
+  let groups = value;
+  if (typeof groups === 'string') {
+    const file = isAbsolute(groups) ? groups : join(z2mDir, groups);
+    const text = await readIfPresent(file);
+    groups = text === undefined ? undefined : parseZ2mYaml(text, {}, file);
+  }
+  const names = new Map<number, string>();
+  for (const [id, options] of Object.entries(isMap(groups) ? groups : {})) {
+    const name = isMap(options) ? options.friendly_name : undefined;
+    if (/^\d+$/.test(id) && typeof name === 'string' && name.trim() !== '') names.set(Number(id), name.trim());
+  }
+  return names;
+}
+
+/** A Group record takes its zigbee2mqtt name into its meta, where hearth keeps group names (drivers/zigbee/groups.ts). */
+function withGroupName(line: string, names: ReadonlyMap<number, string>): string {
+  if (names.size === 0 || !line.includes('"type":"Group"')) return line;
+  const row = JSON.parse(line) as Record<string, unknown>;
+  const name = typeof row.groupID === 'number' ? names.get(row.groupID) : undefined;
+  if (row.type !== 'Group' || name === undefined) return line;
+  return JSON.stringify({ ...row, meta: { ...(isMap(row.meta) ? row.meta : {}), friendly_name: name } });
+}
+
 function splitDatabase(text: string): { good: string[]; bad: { line: number; text: string }[] } {
   const good: string[] = [];
   const bad: { line: number; text: string }[] = [];
@@ -188,6 +213,8 @@ export async function importZigbee2mqtt(z2mDir: string, dataDir: string, force: 
     if (typeof name === 'string' && name.trim() !== '' && name.toLowerCase() !== ieee.toLowerCase()) names[ieee.toLowerCase()] = name;
   }
 
+  const groupNames = await z2mGroupNames(z2mDir, config.groups);
+
   // Everything read: now the data dir changes. A replaced network is kept aside, never deleted.
   if (force && (await exists(paths.dir))) await rename(paths.dir, `${paths.dir}.replaced-${isoFromMillis().replace(/[:.]/g, '-')}`);
   await mkdir(paths.dir, { recursive: true, mode: 0o700 });
@@ -197,7 +224,8 @@ export async function importZigbee2mqtt(z2mDir: string, dataDir: string, force: 
   if (text !== undefined) {
     const { good, bad } = splitDatabase(text);
     devices = good.filter((l) => /"type":"(Router|EndDevice)"/.test(l)).length;
-    await writeFileAtomic(paths.database, good.length > 0 ? `${good.join('\n')}\n` : '', 0o600);
+    const lines = good.map((l) => withGroupName(l, groupNames));
+    await writeFileAtomic(paths.database, lines.length > 0 ? `${lines.join('\n')}\n` : '', 0o600);
     if (bad.length > 0) {
       // One bad line costs only itself: it is kept aside, numbered, for a user to mend or drop.
       const aside = `${paths.database}.import-rejected`;

@@ -9,6 +9,7 @@ import { html } from './html.js';
 import { LinkStatus, pageConnection, Toasts, toast } from './page-session.js';
 import { useEffect, useState } from './vendor/hooks.js';
 import { render } from './vendor/preact.js';
+import { Groups } from './zigbee-groups.js';
 
 const PERMIT_SWITCH = 'switch.zigbee_permit_join';
 const LOG_EVENTS = ['zigbee_device_joined', 'zigbee_device_interviewed', 'zigbee_device_left', 'zigbee_action'];
@@ -279,6 +280,7 @@ function App() {
 </table>`
   }
 </section>
+<${Groups} hub=${hub} devices=${devices} />
 <${NetworkMap} />
 <${Toasts} />`;
 }

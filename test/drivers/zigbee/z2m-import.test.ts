@@ -85,3 +85,26 @@ t.test('a corrupt database.db line is reported by number and kept aside; the rea
   t.equal(await readFile(join(data, 'zigbee', 'database.db'), 'utf8'), GOOD_DB, 'only the readable lines');
   t.equal(await readFile(aside, 'utf8'), '3\t{"id":3,"type":"Router","ieeeAddr":"0xa4c1\n5\tnot json at all\n');
 });
+
+t.test("zigbee2mqtt's group names come along, into each group's meta in database.db", async (t) => {
+  const group = (id: number, groupID: number) =>
+    JSON.stringify({ id, type: 'Group', groupID, members: [{ deviceIeeeAddr: '0x000d6ffffe1a2b3c', endpointID: 1 }], meta: {} });
+  const z2m = await z2mDir(t, 6754, 6754, `${GOOD_DB}${group(4, 1)}\n${group(5, 7)}\n`);
+  const config = await readFile(join(z2m, 'configuration.yaml'), 'utf8');
+  await writeFile(join(z2m, 'configuration.yaml'), `${config}groups: groups.yaml\n`);
+  await writeFile(join(z2m, 'groups.yaml'), `'1':\n  friendly_name: Living room\n'__proto__':\n  friendly_name: Odd\n`);
+  const data = await tempDir(t, 'hearth-import-data-');
+  await importZigbee2mqtt(z2m, data, false);
+  const rows = (await readFile(join(data, 'zigbee', 'database.db'), 'utf8'))
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { type: string; groupID?: number; meta?: unknown; members?: unknown[] });
+  t.same(
+    rows.filter((r) => r.type === 'Group').map((r) => [r.groupID, r.meta, r.members?.length]),
+    [
+      [1, { friendly_name: 'Living room' }, 1],
+      [7, {}, 1],
+    ],
+    'the named group has its name, the other is as it was',
+  );
+});
