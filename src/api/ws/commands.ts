@@ -22,6 +22,7 @@ import { EntitiesSubscription, subscribeEvents } from './subscriptions.js';
 import { TEMPLATE_COMMANDS } from './template-commands.js';
 import { TRACE_COMMANDS } from './trace-commands.js';
 import { USER_COMMANDS } from './user-commands.js';
+import { ZIGBEE_DEVICE_COMMANDS } from './zigbee-device-commands.js';
 
 /** Event types a non-admin user may subscribe to (HA auth/permissions/events.py, 2024.4+). */
 const SUBSCRIBE_ALLOWLIST: ReadonlySet<string> = new Set([
@@ -198,4 +199,5 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ...NOTIFICATION_COMMANDS,
   ...PRESENCE_COMMANDS,
   ...USER_COMMANDS,
+  ...ZIGBEE_DEVICE_COMMANDS,
 ]);
