@@ -38,7 +38,7 @@ const fail = (e) => toast(e.message);
 
 /** @param {string} label @param {unknown} value */
 const row = (label, value) =>
-  value === null || value === undefined || value === '' ? null : html`<div><dt>${label}</dt><dd>${String(value)}</dd></div>`;
+  value === null || value === undefined || value === '' ? null : html`<dt>${label}</dt><dd>${String(value)}</dd>`;
 
 /** The states subscribe_entities sends: `a` adds whole states, `c` changes (`+` set, `-` removed), `r` removes. */
 /** @param {Record<string, LiveState>} states @param {any} e */
