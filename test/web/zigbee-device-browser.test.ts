@@ -71,6 +71,7 @@ t.test('a Zigbee device page: what it is, live exposes, a setting, firmware, bin
   await answer.waitFor();
   t.ok(((await answer.textContent()) ?? '').length > 0, `the answer shows: ${await answer.textContent()}`);
 
+  if (process.env.HEARTH_ZIGBEE_SHOT !== undefined) await page.screenshot({ path: process.env.HEARTH_ZIGBEE_SHOT, fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByRole('heading', { name: 'Reading Lamp', level: 1 }).waitFor();
   const wide = await page.evaluate(

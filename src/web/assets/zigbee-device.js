@@ -120,7 +120,7 @@ function Actions({ info, reload }) {
     zigbee('reconfigure_device', { ieee_address: IEEE }).then(() => toast(`${info.friendly_name} configured`), fail);
   return html`<section aria-labelledby="actions-title"><h2 id="actions-title">Manage</h2>
 <form class="inline" onSubmit=${rename}><label>Name <input name="name" value=${name} required maxlength="100" onInput=${(/** @type {Event} */ e) => setName(/** @type {HTMLInputElement} */ (e.currentTarget).value)} /></label> <button type="submit">Rename</button></form>
-<p><button type="button" onClick=${reconfigure}>Reconfigure</button> <label><input type="checkbox" checked=${force} onChange=${(/** @type {Event} */ e) => setForce(/** @type {HTMLInputElement} */ (e.currentTarget).checked)} /> force</label> <button type="button" class="danger" onClick=${remove}>Remove…</button></p></section>`;
+<p><button type="button" onClick=${reconfigure}>Reconfigure</button> <label class="check"><input type="checkbox" checked=${force} onChange=${(/** @type {Event} */ e) => setForce(/** @type {HTMLInputElement} */ (e.currentTarget).checked)} /> force</label> <button type="button" class="danger" onClick=${remove}>Remove…</button></p></section>`;
 }
 
 /** Bindings per endpoint, unbind, and a bind form. @param {{ endpoints: InfoEndpoint[], reload: () => void }} p */
