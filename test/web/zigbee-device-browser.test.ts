@@ -9,7 +9,7 @@ import { startWebHub } from './helpers.js';
 // The per-device Zigbee page, reached from the device list on /zigbee: live values, a setting, firmware, bindings, reporting.
 
 const OWNER = { name: 'Ada Lovelace', username: 'ada', password: 'analytical engine' };
-const { bulb } = CATALOGUE;
+const { bulb, trv } = CATALOGUE;
 
 t.test('a Zigbee device page: what it is, live exposes, a setting, firmware, bind, reporting; on a laptop and a phone', async (t) => {
   await quietZigbeeLogs();
@@ -97,4 +97,33 @@ t.test('a device page for something that is no IEEE address says so', async (t) 
     [],
     'no script errors or CSP violations',
   );
+});
+
+t.test("a radiator valve's page: a number setting changes the device; its switches are there", async (t) => {
+  await quietZigbeeLogs();
+  const stick = new FakeStick();
+  t.teardown(stick.install());
+  const web = await startWebHub(t, { yaml: `${MINIMAL_CONFIG}zigbee:\n  devices:\n    '${trv.ieee}': {friendly_name: Radiator}\n` });
+  await waitForState(web.hub.core, 'switch.zigbee_permit_join', (s) => s.state === 'off', 10_000);
+  await web.hub.core.services.call('zigbee', 'permit_join', {});
+  stick.join('trv');
+  await waitForState(web.hub.core, 'number.radiator_max_heat_setpoint_limit', () => true, 10_000);
+  const { page, problems } = await openBrowser(t, { width: 1280, height: 900 });
+  await createOwnerInBrowser(web, page, OWNER);
+  await page.goto(`${web.url}/zigbee/device/${trv.ieee}`);
+  await page.getByRole('heading', { name: 'Radiator', level: 1 }).waitFor();
+  t.match((await page.locator('section[aria-labelledby="about-title"] dl').textContent()) ?? '', /Battery/, 'a battery device');
+
+  const limit = page.locator('tr[data-entity="number.radiator_max_heat_setpoint_limit"] input');
+  await limit.waitFor();
+  t.equal(await limit.getAttribute('step'), '0.5', 'the number keeps its step');
+  await limit.fill('28');
+  await limit.press('Enter');
+  await limit.blur();
+  await waitForState(web.hub.core, 'number.radiator_max_heat_setpoint_limit', (s) => Number(s.state) === 28, 5000);
+  t.pass('the number setting was set');
+
+  // Its switches are Danfoss attributes the fake adapter does not model: the control is there, off or on.
+  t.equal(await page.locator('tr[data-entity="switch.radiator_viewing_direction"] input[role="switch"]').count(), 1, 'a switch setting');
+  t.same(problems, [], 'no script errors or CSP violations');
 });
