@@ -47,6 +47,8 @@ t.test('integer, bool and None keys print, compare and iterate as Python has the
     ["{{ {0: 'off', None: 1} | tojson }}", '{"0":"off","null":1}'],
     ["{% set k = 'x' %}{{ {k: 1} }}", "{'x': 1}"],
     ['{{ dict(a=1) }} {{ namespace(a=2).a }}', "{'a': 1} 2"],
+    ["{{ dict([(0, 'off'), (1, 'low')]) }} {{ dict({'a': 1}, b=2) }}", "{0: 'off', 1: 'low'} {'a': 1, 'b': 2}"],
+    ["{{ {'b': 1, 'a': 2} | dictsort }}", "[('a', 2), ('b', 1)]"],
   ];
   for (const [source, want] of cases) t.equal(f.render(source), want, source);
 });
