@@ -84,6 +84,12 @@ t.test('zigbee/device/info: identity, firmware, interview, entities, endpoints a
   t.match(unknown, { success: false, error: { code: 'service_validation', message: /is not a paired Zigbee device/ } });
   const missing = await ws.command('zigbee/device/info', {});
   t.match(missing, { success: false, error: { code: 'invalid_format', message: /ieee_address/ } });
+
+  // The stick unplugged: an error that says so, not a stack.
+  z.stick.unplug();
+  await waitForState(z.core, 'light.lamp', (s) => s.state === 'unavailable');
+  const gone = await ws.command('zigbee/device/info', { ieee_address: bulb.ieee });
+  t.match(gone, { success: false, error: { code: 'home_assistant_error', message: /is not connected/ } });
 });
 
 t.test('zigbee/device/info: admins only, and named as unknown without a zigbee: section', async (t) => {
