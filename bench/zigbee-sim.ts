@@ -5,14 +5,15 @@
  */
 import { CATALOGUE, cloneDevice, type SimDevice } from '../test/fixtures/zigbee/catalogue.js';
 import { FakeStick } from '../test/fixtures/zigbee/fake-stick.js';
+import { EXTRA_KINDS } from './zigbee-sim-kinds.js';
 
 export const DEVICES = 50;
 /** One report somewhere in the network this often: each of 50 devices about every 10 s. */
 export const REPORT_EVERY_MS = 200;
 
-/** The clones: cloneDevice round-robin over the six catalogue devices, each with its own IEEE address. */
+/** The clones: cloneDevice round-robin over twelve kinds (the catalogue's six and six more), each with its own IEEE address. */
 export function benchDevices(count = DEVICES): SimDevice[] {
-  const kinds = Object.values(CATALOGUE);
+  const kinds: SimDevice[] = [...Object.values(CATALOGUE), ...EXTRA_KINDS];
   return Array.from({ length: count }, (_, i) => cloneDevice(kinds[i % kinds.length] as SimDevice, i + 1));
 }
 
@@ -24,6 +25,9 @@ const REPORTS: Record<string, (wave: number, n: number) => [number, string, Reco
   plug: (wave) => [1, 'haElectricalMeasurement', { activePower: 20 + wave }],
   dimmer: (wave) => [2, 'genPowerCfg', { batteryPercentageRemaining: 100 + wave }],
   trv: (wave) => [1, 'hvacThermostat', { localTemp: 1900 + wave }],
+  colour: (wave) => [11, 'genLevelCtrl', { currentLevel: 50 + wave }],
+  motion: (_, n) => [2, 'msOccupancySensing', { occupancy: n % 2 }],
+  lumiplug: (_, n) => [1, 'genOnOff', { onOff: n % 2 }],
 };
 
 export function reportFrom(stick: FakeStick, device: SimDevice, n: number): void {

@@ -53,7 +53,7 @@ try {
   const lat = (name: string, l: typeof hubLatency) =>
     `| ${name} | ${l.samples} | ${l.missing} | ${fmt(l.p50Ms, 3)} | ${fmt(l.p99Ms, 3)} | ${fmt(l.maxMs, 3)} | ${fmt(l.busP50Ms, 3)} / ${fmt(l.busP99Ms, 3)} |`;
   const lines = [
-    `Memory: ${DEVICES} simulated devices (the six catalogue devices cloned), joined and interviewed, one of them reporting every ${REPORT_EVERY_MS} ms; RSS in MB once settled (read at least ${Number(process.env.ZIGBEE_BENCH_SETTLE_MS ?? 12_000) / 1000} s after the last device was paired, below the reading at 2 s and stable within 0.3 MB for 3 s, at most 30 s). Both processes run with the Pi flags (\`${PI_NODE_ARGS.join(' ')}\`) and the unit's malloc settings, one at a time.`,
+    `Memory: ${DEVICES} simulated devices (twelve kinds over five vendors: the test catalogue's six and bench/zigbee-sim-kinds.ts's six, cloned), joined and interviewed, one of them reporting every ${REPORT_EVERY_MS} ms; RSS in MB once settled (read at least ${Number(process.env.ZIGBEE_BENCH_SETTLE_MS ?? 12_000) / 1000} s after the last device was paired, below the reading at 2 s and stable within 0.3 MB for 3 s, at most 30 s). Both processes run with the Pi flags (\`${PI_NODE_ARGS.join(' ')}\`) and the unit's malloc settings, one at a time.`,
     '',
     '| process | RSS | anon | file | RSS at 2 s | settled after | |',
     '|---|---:|---:|---:|---:|---:|---|',

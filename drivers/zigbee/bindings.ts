@@ -39,7 +39,10 @@ export async function bindService(
   if (target === undefined) throw new HubError('hub_error', 'the coordinator is not known yet');
   const from = endpointOf(source, call.data.source_endpoint, 'source');
   const to = endpointOf(target, call.data.target_endpoint, 'target');
-  const asked = Array.isArray(call.data.clusters) ? call.data.clusters.map(String) : undefined;
+  const given = call.data.clusters;
+  if (given !== undefined && given !== null && (!Array.isArray(given) || given.some((c) => typeof c !== 'string')))
+    throw new HubError('service_validation', 'clusters must be a list of cluster names, e.g. ["genOnOff", "genLevelCtrl"]');
+  const asked = Array.isArray(given) ? given.map(String) : undefined;
   // Without a list: the default clusters the source sends (output) and the target takes (input).
   const clusters = (asked ?? DEFAULT_CLUSTERS).filter(
     (c) => asked !== undefined || (from.supportsOutputCluster(c) && (target.type === 'Coordinator' || to.supportsInputCluster(c))),

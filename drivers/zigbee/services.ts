@@ -4,6 +4,7 @@ import { HubError } from '../../src/core/errors.js';
 import type { JsonObject, JsonValue } from '../../src/core/json.js';
 import type { ServiceCall } from '../../src/core/services.js';
 import { bindService } from './bindings.js';
+import { deviceInfo } from './device-info.js';
 import { type ZigbeeHost, ZigbeeUnavailableError } from './host.js';
 import { networkMap } from './network-map.js';
 import type { ZigbeeDevice } from './types.js';
@@ -209,7 +210,7 @@ export function registerZigbeeServices(driver: ZigbeeHost): void {
   const bindFields = {
     source: { ...DEVICE_FIELD, name: 'Source' },
     target: { kind: 'text', name: 'Target', description: 'A device (IEEE address or name), or coordinator (the default).' },
-    clusters: { kind: 'object', name: 'Clusters', description: 'Cluster names; by default those of a remote and a light.' },
+    clusters: { kind: 'any', name: 'Clusters', description: 'A list of cluster names; by default those of a remote and a light.' },
     source_endpoint: { kind: 'number', name: 'Source endpoint', integer: true, min: 1, max: 240 },
     target_endpoint: { kind: 'number', name: 'Target endpoint', integer: true, min: 1, max: 240 },
   } as const;
@@ -236,6 +237,20 @@ export function registerZigbeeServices(driver: ZigbeeHost): void {
     schema: { fields: {} },
     response: 'only',
     handler: () => withController(driver, (controller) => networkMap(driver, controller)),
+  });
+
+  register({
+    domain: 'zigbee',
+    service: 'device_info',
+    name: 'Device info',
+    description:
+      'One paired device: firmware, interview, power source, its entities, and per endpoint its clusters, bindings and reporting.',
+    schema: { fields: { ieee_address: DEVICE_FIELD } },
+    response: 'only',
+    handler: (call) =>
+      withController(driver, async (controller) =>
+        deviceInfo(driver, controller, findDevice(driver, controller, text(call, 'ieee_address'))),
+      ),
   });
 
   register({

@@ -57,6 +57,8 @@ function defineCompiler(Compiler: NjCompilerClass): NjCompilerClass {
   return class HearthCompiler extends Compiler {
     /** How many `for` loops enclose the code being compiled (a macro's body starts again at none). */
     private loops = 0;
+    /** Whether the pair being compiled belongs to a dict literal (not to keyword arguments). */
+    private inDict = false;
     compileFor(node: NjNode, frame: unknown): void {
       this.loops++;
       try {
@@ -176,12 +178,30 @@ function defineCompiler(Compiler: NjCompilerClass): NjCompilerClass {
       this._emit(tuple ? '])' : ')');
     }
     /**
-     * A dict literal's key may be a number or any expression, as in Jinja (`{0: 'off'}`); a bare name stays
-     * nunjucks' string key (keyword arguments are pairs with such keys).
+     * A dict literal's key may be a number or any expression, as in Jinja (`{0: 'off'}`, `{None: None}`): a bare
+     * name is a variable there. Keyword arguments are pairs too, whose bare name stays the argument's name.
      */
+    compileDict(node: NjNode, frame: unknown): void {
+      const outer = this.inDict;
+      this.inDict = node.typename === 'Dict';
+      try {
+        inherited('compileDict').call(this, node, frame);
+      } finally {
+        this.inDict = outer;
+      }
+    }
+    compileKeywordArgs(node: NjNode, frame: unknown): void {
+      const outer = this.inDict;
+      this.inDict = false;
+      try {
+        inherited('compileKeywordArgs').call(this, node, frame);
+      } finally {
+        this.inDict = outer;
+      }
+    }
     compilePair(node: NjNode, frame: unknown): void {
       const key = node.key as NjNode;
-      if ((key.typename === 'Literal' && typeof key.value === 'string') || key.typename === 'Symbol') {
+      if ((key.typename === 'Literal' && typeof key.value === 'string') || (key.typename === 'Symbol' && !this.inDict)) {
         inherited('compilePair').call(this, node, frame);
         return;
       }

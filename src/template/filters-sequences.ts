@@ -2,7 +2,9 @@ import { readArgs } from './args.js';
 import { fault } from './errors.js';
 import { attributePath, sequenceOf } from './functions-values.js';
 import { isPlainObject } from './objects.js';
+import { tupleOf } from './py-collections.js';
 import { pyStr, pyTruthy } from './py-format.js';
+import { dictEntries } from './py-keys.js';
 import { add, pyEquals, pyOrder } from './py-ops.js';
 import { checkStringSize, step } from './scope.js';
 
@@ -128,7 +130,7 @@ export function sequenceFilters(filters: Lookup, tests: Lookup): Record<string, 
       const a = readArgs('dictsort', args, ['case_sensitive', 'by', 'reverse']);
       if (!isPlainObject(value)) throw fault('TemplateRuntimeError', 'You can only sort by either "key" or "value" of a dict');
       const index = a.values.by === 'value' ? 1 : 0;
-      const pairs = Object.entries(value).map(([k, v]) => [k, v]);
+      const pairs = dictEntries(value).map((pair) => tupleOf(pair));
       pairs.sort((x, y) =>
         pyOrder(caseFold(x[index], a.values.case_sensitive === true), caseFold(y[index], a.values.case_sensitive === true), '<'),
       );

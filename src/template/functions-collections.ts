@@ -5,6 +5,7 @@ import { iterationItems } from './iterate.js';
 import { isPlainObject, splitArgs, TemplateObject } from './objects.js';
 import { hashKey, isList, PySet, PyTuple, setOf, tupleOf } from './py-collections.js';
 import { pyTypeName } from './py-format.js';
+import { dictEntries } from './py-keys.js';
 import { step } from './scope.js';
 
 /**
@@ -165,7 +166,7 @@ export const COLLECTION_FUNCTIONS: Readonly<Record<string, Fn>> = {
 export function items(value: unknown): unknown[] {
   if (value === undefined) return [];
   if (!isPlainObject(value)) throw fault('TypeError', `Can only get item pairs from a mapping, got ${pyTypeName(value)}`);
-  return Object.entries(value).map(([k, v]) => tupleOf([k, v]));
+  return dictEntries(value).map(([k, v]) => tupleOf([k, v]));
 }
 
 export const COLLECTION_GLOBALS: Readonly<Record<string, Fn>> = {

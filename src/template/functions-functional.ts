@@ -2,6 +2,7 @@ import { readArgs } from './args.js';
 import { fault } from './errors.js';
 import { isCallableFromTemplate, isPlainObject, splitArgs, TemplateObject, templateCallable } from './objects.js';
 import { pyStr, pyTypeName } from './py-format.js';
+import { dictEntries } from './py-keys.js';
 import { step } from './scope.js';
 
 /** typeof, ord, version, apply, as_function and natural_sort: HA's functional and debugging helpers. */
@@ -154,7 +155,7 @@ function quote(text: string, safe: string): string {
 function urlencode(value: unknown): string {
   const forQuery = (v: unknown) => quote(pyStr(v), '').replaceAll('%20', '+');
   let pairs: [unknown, unknown][] | undefined;
-  if (isPlainObject(value)) pairs = Object.entries(value);
+  if (isPlainObject(value)) pairs = dictEntries(value);
   else if (Array.isArray(value) && value.every((p) => Array.isArray(p) && p.length === 2)) pairs = value as [unknown, unknown][];
   if (pairs === undefined) return quote(pyStr(value), '/');
   return pairs.map(([k, v]) => `${forQuery(k)}=${forQuery(v)}`).join('&');

@@ -5,6 +5,7 @@ import { isPlainObject, splitArgs, TemplateObject } from './objects.js';
 import { tupleOf } from './py-collections.js';
 import { num, pyFloat } from './py-float.js';
 import { pyRepr, pyTypeName } from './py-format.js';
+import { dictKeys } from './py-keys.js';
 import { step, undefinedFault } from './scope.js';
 
 /**
@@ -87,7 +88,7 @@ function isIterable(value: unknown): boolean {
 function itemsOf(value: unknown): unknown[] {
   if (Array.isArray(value)) return value;
   if (typeof value === 'string') return [...value];
-  if (isPlainObject(value)) return Object.keys(value);
+  if (isPlainObject(value)) return dictKeys(value);
   return (value as TemplateObject).iterate() ?? [];
 }
 

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { slugify } from '../core/entity-id.js';
 import { setOwn } from '../core/own-keys.js';
 import { fault } from './errors.js';
-import { TemplateObject, templateCallable } from './objects.js';
+import { isPlainObject, TemplateObject, templateCallable } from './objects.js';
 import { num, PyFloat, pyFloat } from './py-float.js';
 import { pyRepr, pyStr } from './py-format.js';
+import { propertyOf } from './py-keys.js';
 import { contains, percentFormat } from './py-ops.js';
 import { checkStringSize, undefinedFault } from './scope.js';
 
@@ -107,12 +108,23 @@ export const MISC_GLOBALS: Readonly<Record<string, (...args: unknown[]) => unkno
       return sep === undefined ? ', ' : pyStr(sep);
     });
   },
+  // Python's dict(mapping_or_pairs, **kwargs): a copy of a dict, or a dict of (key, value) pairs, then the keywords.
   dict: (...args) => {
     const last = args[args.length - 1];
+    const keywords = typeof last === 'object' && last !== null && (last as { __keywords?: unknown }).__keywords === true;
+    const first = keywords ? (args[0] === last ? undefined : args[0]) : args[0];
     const out: Record<string, unknown> = {};
-    if (typeof last === 'object' && last !== null && (last as { __keywords?: unknown }).__keywords === true) {
-      for (const [k, v] of Object.entries(last)) if (k !== '__keywords') setOwn(out, k, v);
+    if (isPlainObject(first)) {
+      for (const [k, v] of Object.entries(first)) if (k !== '__keywords') setOwn(out, k, v);
+    } else if (Array.isArray(first)) {
+      for (const pair of first) {
+        if (!Array.isArray(pair) || pair.length !== 2) throw fault('TypeError', 'dict() takes a mapping or a list of (key, value) pairs');
+        setOwn(out, propertyOf(pair[0]) ?? pyStr(pair[0]), pair[1]);
+      }
+    } else if (first !== undefined) {
+      throw fault('TypeError', `'${pyStr(first)}' object is not iterable as (key, value) pairs`);
     }
+    if (keywords) for (const [k, v] of Object.entries(last as object)) if (k !== '__keywords') setOwn(out, k, v);
     return out;
   },
 };

@@ -6,6 +6,7 @@ import { FORBIDDEN_NAMES } from './forbidden.js';
 import { isPlainObject, itemsOfFunction, TemplateObject } from './objects.js';
 import { PyFloat, pyFloat } from './py-float.js';
 import { pyStr, pyTruthy } from './py-format.js';
+import { dictKeys, jsonKeysOf } from './py-keys.js';
 import { pyOrder } from './py-ops.js';
 import { currentScope, step } from './scope.js';
 
@@ -166,7 +167,7 @@ export function minMax(name: 'min' | 'max', asFunction: boolean): (...args: unkn
 export function sequenceOf(value: unknown, what: string): unknown[] {
   if (Array.isArray(value)) return value;
   if (typeof value === 'string') return [...value];
-  if (isPlainObject(value)) return Object.keys(value);
+  if (isPlainObject(value)) return dictKeys(value);
   if (value instanceof TemplateObject) {
     const items = value.iterate();
     if (items !== undefined) return items;
@@ -203,6 +204,8 @@ function jsonReplacer(_key: string, value: unknown): unknown {
   }
   if (typeof value === 'number' && !Number.isFinite(value)) return null;
   if (typeof value === 'function') throw fault('TypeError', 'Object of type function is not JSON serializable');
+  // json.dumps writes a dict's number and None keys as "0" and "null".
+  if (isPlainObject(value)) return jsonKeysOf(value);
   return value;
 }
 
@@ -240,7 +243,8 @@ function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(value).sort()) setOwn(out, k, sortKeys(value[k]));
+  const plain = jsonKeysOf(value);
+  for (const k of Object.keys(plain).sort()) setOwn(out, k, sortKeys(plain[k]));
   return out;
 }
 

@@ -2,6 +2,7 @@ import { fault } from './errors.js';
 import { isSafeString } from './nunjucks.js';
 import { isPlainObject, itemsOfFunction, TemplateObject } from './objects.js';
 import { pyTypeName } from './py-format.js';
+import { dictKeys } from './py-keys.js';
 import { currentScope, undefinedFault } from './scope.js';
 
 /** What `for x in value` iterates: Python's items (a string's characters, a dict's keys). */
@@ -24,6 +25,6 @@ export function iterationItems(value: unknown): unknown {
   }
   if (typeof value === 'string') return [...value];
   if (isSafeString(value)) return [...value.val];
-  if (isPlainObject(value)) return Object.keys(value);
+  if (isPlainObject(value)) return dictKeys(value);
   throw fault('TypeError', `'${pyTypeName(value)}' object is not iterable`);
 }

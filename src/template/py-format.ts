@@ -2,6 +2,7 @@ import { isSafeString } from './nunjucks.js';
 import { isPlainObject, TemplateObject } from './objects.js';
 import { PySet, PyTuple } from './py-collections.js';
 import { PyFloat } from './py-float.js';
+import { dictEntries } from './py-keys.js';
 import { step } from './scope.js';
 
 /**
@@ -73,7 +74,7 @@ export function pyRepr(value: unknown): string {
   if (isSafeString(value)) return pyStringRepr(value.val);
   if (isPlainObject(value)) {
     const parts: string[] = [];
-    for (const [k, v] of Object.entries(value)) if (k !== '__keywords') parts.push(`${pyStringRepr(k)}: ${pyRepr(v)}`);
+    for (const [k, v] of dictEntries(value)) parts.push(`${pyRepr(k)}: ${pyRepr(v)}`);
     return `{${parts.join(', ')}}`;
   }
   return '<object>';

@@ -1,7 +1,9 @@
 import { fault } from './errors.js';
 import { isPlainObject, splitArgs, TemplateObject, templateCallable } from './objects.js';
+import { tupleOf } from './py-collections.js';
 import { PyFloat } from './py-float.js';
 import { pyStr } from './py-format.js';
+import { dictEntries, dictKeys, propertyOf } from './py-keys.js';
 import { contains, pyEquals } from './py-ops.js';
 import { checkStringSize } from './scope.js';
 
@@ -188,10 +190,13 @@ const LIST: Record<string, Method<unknown[]>> = {
 };
 
 const DICT: Record<string, Method<Record<string, unknown>>> = {
-  items: (d) => Object.entries(d).map(([k, v]) => [k, v]),
-  keys: (d) => Object.keys(d),
+  items: (d) => dictEntries(d).map((pair) => tupleOf(pair)),
+  keys: (d) => dictKeys(d),
   values: (d) => Object.values(d),
-  get: (d, key, fallback) => (typeof key === 'string' && Object.hasOwn(d, key) ? d[key] : (fallback ?? null)),
+  get: (d, key, fallback) => {
+    const property = propertyOf(key);
+    return property !== undefined && Object.hasOwn(d, property) ? d[property] : (fallback ?? null);
+  },
   __contains__: (d, key) => contains(key, d),
 };
 

@@ -3,6 +3,7 @@ import { isSafeString } from './nunjucks.js';
 import { type BinaryOp, isPlainObject, NOT_SUPPORTED, TemplateObject } from './objects.js';
 import { isFloat, num, type PyFloat, pyFloat } from './py-float.js';
 import { pyNumber, pyRepr, pyStr, pyTypeName } from './py-format.js';
+import { propertyOf } from './py-keys.js';
 import { checkItems, checkStringSize, step, undefinedFault } from './scope.js';
 
 /**
@@ -201,7 +202,10 @@ export function contains(key: unknown, container: unknown): boolean {
     return s.includes(k);
   }
   if (Array.isArray(container)) return container.some((item) => pyEquals(item, key));
-  if (isPlainObject(container)) return typeof key === 'string' && Object.hasOwn(container, key);
+  if (isPlainObject(container)) {
+    const property = propertyOf(key);
+    return property !== undefined && Object.hasOwn(container, property);
+  }
   if (container instanceof TemplateObject) {
     const items = container.iterate();
     if (items !== undefined) return items.some((item) => pyEquals(item, key));

@@ -7,6 +7,7 @@ import { isSafeString, type NjContext, type NjFrame, nj } from './nunjucks.js';
 import { attributeHostOf, isCallableFromTemplate, isPlainObject, markMacro, TemplateObject, templateCallable } from './objects.js';
 import { tupleOf } from './py-collections.js';
 import { pyStr, pyTruthy, pyTypeName } from './py-format.js';
+import { propertyOf } from './py-keys.js';
 import { pyMethod } from './py-methods.js';
 import { add, compare, concat, contains, div, floorDiv, mod, mul, neg, pow, sub } from './py-ops.js';
 import { checkStringSize, currentScope, missing, step, undefinedFault } from './scope.js';
@@ -35,7 +36,13 @@ function index(list: { readonly length: number }, key: number): number | undefin
 
 function memberLookup(obj: unknown, key: unknown): unknown {
   step();
-  const name = typeof key === 'number' || typeof key === 'string' ? key : isSafeString(key) ? key.val : undefined;
+  // None, True and False index a dict as Python's keys (`{None: None}[None]`).
+  const name =
+    typeof key === 'number' || typeof key === 'string' || typeof key === 'boolean' || key === null
+      ? key
+      : isSafeString(key)
+        ? key.val
+        : undefined;
   if (typeof name === 'string' && FORBIDDEN_NAMES.has(name)) refuse(name);
   if (obj === undefined) throw undefinedFault();
   if (obj === null) return missing(`'None' has no attribute '${String(name)}'`);
@@ -55,19 +62,19 @@ function memberLookup(obj: unknown, key: unknown): unknown {
       const i = index(text, name);
       return i === undefined ? missing('string index out of range') : text[i];
     }
-    return pyMethod(text, name) ?? missing(`'str object' has no attribute '${name}'`);
+    return (typeof name === 'string' ? pyMethod(text, name) : undefined) ?? missing(`'str object' has no attribute '${String(name)}'`);
   }
   if (Array.isArray(obj)) {
     if (typeof name === 'number') {
       const i = index(obj, name);
       return i === undefined ? missing('list index out of range') : obj[i];
     }
-    return pyMethod(obj, name) ?? missing(`'list object' has no attribute '${name}'`);
+    return (typeof name === 'string' ? pyMethod(obj, name) : undefined) ?? missing(`'list object' has no attribute '${String(name)}'`);
   }
   if (isPlainObject(obj)) {
-    const k = String(name);
+    const k = propertyOf(name) ?? String(name);
     if (Object.hasOwn(obj, k)) return obj[k];
-    return pyMethod(obj, k) ?? missing(`'dict object' has no attribute '${k}'`);
+    return (typeof name === 'string' ? pyMethod(obj, k) : undefined) ?? missing(`'dict object' has no attribute '${String(name)}'`);
   }
   return missing(`'${pyTypeName(obj)}' object has no attribute '${String(name)}'`);
 }
@@ -152,7 +159,7 @@ export function installSandbox(): void {
     tuple: (items: unknown[]) => tupleOf(items),
     dictKey: (key: unknown) => {
       if (key === undefined) throw undefinedFault();
-      const text = typeof key === 'string' ? key : pyStr(key);
+      const text = propertyOf(key) ?? pyStr(key);
       if (FORBIDDEN_NAMES.has(text)) refuse(text);
       return text;
     },

@@ -85,7 +85,7 @@ t.test('more filters', async (t) => {
     ['{{ [1, 2, 3, 4, 5] | slice(2) | list }} {{ [1, 2, 3] | slice(2, 0) | list }}', '[[1, 2, 3], [4, 5]] [[1, 2], [3, 0]]'],
     [
       '{{ {"b": 1, "a": 2} | dictsort }} {{ {"b": 1, "a": 2} | dictsort(by="value", reverse=true) }}',
-      "[['a', 2], ['b', 1]] [['a', 2], ['b', 1]]",
+      "[('a', 2), ('b', 1)] [('a', 2), ('b', 1)]",
     ],
     ["{{ items | groupby('k') | map('first') | list }} {{ (items | groupby('k') | first)[1] | length }}", "['a', 'b'] 2"],
     ['{{ items | sum(attribute="n") }} {{ [[1], [2]] | sum(start=[]) }} {{ items | join(",", attribute="k") }}', '6 [1, 2] a,a,b'],

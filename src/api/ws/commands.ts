@@ -23,6 +23,7 @@ import { TEMPLATE_COMMANDS } from './template-commands.js';
 import { TRACE_COMMANDS } from './trace-commands.js';
 import { USER_COMMANDS } from './user-commands.js';
 import { ZIGBEE_COMMANDS } from './zigbee-commands.js';
+import { ZIGBEE_DEVICE_COMMANDS } from './zigbee-device-commands.js';
 
 /** Event types a non-admin user may subscribe to (HA auth/permissions/events.py, 2024.4+). */
 const SUBSCRIBE_ALLOWLIST: ReadonlySet<string> = new Set([
@@ -200,4 +201,5 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ...PRESENCE_COMMANDS,
   ...USER_COMMANDS,
   ...ZIGBEE_COMMANDS,
+  ...ZIGBEE_DEVICE_COMMANDS,
 ]);

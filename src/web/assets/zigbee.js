@@ -179,7 +179,7 @@ function DeviceRow({ device, refresh }) {
   <td>${
     editing
       ? html`<form class="inline" onSubmit=${rename}><input aria-label=${`New name for ${device.friendly_name}`} value=${name} required maxlength="100" onInput=${(/** @type {Event} */ e) => setName(/** @type {HTMLInputElement} */ (e.currentTarget).value)} /><button type="submit">Save</button><button type="button" class="link" onClick=${() => setEditing(false)}>Cancel</button></form>`
-      : html`<span class="dname">${device.friendly_name}</span>${device.friendly_name === ieee ? null : html`<br /><code class="ieee">${ieee}</code>`}`
+      : html`<a class="dname" href=${`/zigbee/device/${ieee}`}>${device.friendly_name}</a>${device.friendly_name === ieee ? null : html`<br /><code class="ieee">${ieee}</code>`}`
   }</td>
   <td data-label="Model">${model}${
     interview !== null

@@ -126,7 +126,7 @@ function account(nav: NavOptions): Html {
 
 /** The modules a page needs, its own first: vendor and shared modules are preloaded, other pages' entries are not. */
 function modulesFor(scripts: readonly string[], assets: AssetBundle): string[] {
-  const entries = new Set(['dashboard.js', 'profile.js', 'zigbee.js', ...APP_SCRIPTS]);
+  const entries = new Set(['dashboard.js', 'profile.js', 'zigbee.js', 'zigbee-device.js', ...APP_SCRIPTS]);
   const out = new Set(scripts);
   if (scripts.includes('dashboard.js')) for (const m of assets.modules) if (!entries.has(m)) out.add(m);
   return [...out].filter((m) => !scripts.includes(m));

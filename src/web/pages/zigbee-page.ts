@@ -38,3 +38,27 @@ section to the configuration, for example:</p>
 </main>`,
   });
 }
+
+/** One device's page: zigbee-device.js reads the device over the WebSocket API; `ieee` undefined: not an address. */
+export function zigbeeDevicePage(o: ZigbeePage & { readonly ieee: string | undefined }): Html {
+  const ok = o.configured && o.ieee !== undefined;
+  return page({
+    title: 'Zigbee device',
+    hubName: o.hubName,
+    assets: o.assets,
+    nav: { csrf: o.csrf, current: '/zigbee', userName: o.user.name, zigbee: o.configured },
+    scripts: ok ? ['zigbee-device.js'] : [],
+    meta: ok ? { 'hearth-csrf': o.csrf, 'hearth-zigbee-ieee': o.ieee as string } : { 'hearth-csrf': o.csrf },
+    bodyClass: 'zigbee',
+    body: ok
+      ? html`<main id="app" class="page wide" aria-live="off">
+<noscript><p class="notice">The Zigbee device page needs JavaScript.</p></noscript>
+<p class="loading">Loading\u2026</p>
+</main>`
+      : html`<main class="page">
+<h1>Zigbee device</h1>
+<p class="notice" role="status">${o.configured ? 'That is not a Zigbee IEEE address (0x and 16 hex digits).' : 'This hub has no Zigbee network.'}</p>
+<p><a href="/zigbee">All Zigbee devices</a></p>
+</main>`,
+  });
+}
