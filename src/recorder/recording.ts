@@ -1,8 +1,9 @@
 // Recording: state changes and events taken from the bus into the hot tier, under the memory budget.
+
+import { entityFilter } from '../config/entity-filter.js';
 import type { Context } from '../core/context.js';
 import type { HubEvent } from '../core/event-bus.js';
 import { type JsonObject, sameJson } from '../core/json.js';
-import { entityFilter } from '../config/entity-filter.js';
 import { EVENTS, newHot, type RecorderState } from './recorder-state.js';
 import { seal } from './sealing.js';
 

@@ -1,10 +1,10 @@
+import { entityFilter } from '../../config/entity-filter.js';
 import type { HubConfig } from '../../config/types.js';
 import { isoFromMicros, type Micros } from '../../core/clock.js';
 import type { Context } from '../../core/context.js';
 import type { Core } from '../../core/core.js';
 import type { JsonObject } from '../../core/json.js';
 import type { EntityFilterSection } from '../../recorder/config.js';
-import { entityFilter } from '../../config/entity-filter.js';
 import type { HistoryReader } from '../../recorder/types.js';
 
 export interface LogbookOptions {
