@@ -2,8 +2,11 @@ import type { Chunk } from './queue.js';
 
 /** Bytes of one segment: a segment is reused once no queue holds a head in it. */
 const SEGMENT_BYTES = 128 * 1024;
-/** Segments in the slab: 1 MB in all, allocated at the first event and kept. */
-const SEGMENTS = 8;
+/**
+ * Segments in the slab: 4 MB of address space, allocated at the first event; a page takes memory only once written,
+ * and the lowest free segment is written first, so a hub whose subscribers keep up uses two or three of them.
+ */
+const SEGMENTS = 32;
 /** Heads longer than this stay strings (a snapshot, a large attribute set): one would crowd out hundreds of events. */
 const MAX_HEAD_BYTES = 16 * 1024;
 
@@ -17,27 +20,32 @@ const MAX_HEAD_BYTES = 16 * 1024;
  * changes to 100 subscribers). Here the JSON is encoded at once; what stays in V8's heap per event is the small view
  * of its bytes, and the strings it was built from die young.
  *
- * The slab is a ring of segments, each with a count of the queue items (and caches) that hold a head in it; a
- * segment is written again only once its count is zero. When the next segment is still held (subscribers far
- * behind) or a head is too long, `intern` returns the string itself, which the queues hold as before: so the slab
- * bounds nothing and drops nothing, it only moves what fits out of the heap.
+ * The slab is cut into segments, each with a count of the queue items (and caches) that hold a head in it; a
+ * segment is written again only once its count is zero. When every segment is held (subscribers far behind) or a
+ * head is too long, `intern` returns the string itself, which the queues hold as before: so the slab bounds nothing
+ * and drops nothing, it only moves what fits out of the heap.
  */
 export class HeadSlab {
   private slab: Buffer | undefined;
-  private readonly refs = new Int32Array(SEGMENTS);
+  private readonly refs: Int32Array;
   private segment = 0;
   private used = 0;
+
+  /** `segments` of 128 KB (fewer in tests). */
+  constructor(private readonly segments = SEGMENTS) {
+    this.refs = new Int32Array(segments);
+  }
 
   /** The head's bytes in the slab (held once for the caller: `release` it), or the string when it does not fit. */
   intern(head: string): Chunk {
     if (head.length > MAX_HEAD_BYTES) return head;
     const len = Buffer.byteLength(head, 'utf8');
     if (len > MAX_HEAD_BYTES) return head;
-    this.slab ??= Buffer.allocUnsafeSlow(SEGMENT_BYTES * SEGMENTS);
+    this.slab ??= Buffer.allocUnsafeSlow(SEGMENT_BYTES * this.segments);
     if (this.used + len > SEGMENT_BYTES) {
-      const next = (this.segment + 1) % SEGMENTS;
-      if (this.refs[next] !== 0) return head;
-      this.segment = next;
+      const free = this.refs.indexOf(0);
+      if (free < 0) return head;
+      this.segment = free;
       this.used = 0;
     }
     const start = this.segment * SEGMENT_BYTES + this.used;

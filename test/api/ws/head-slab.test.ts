@@ -20,7 +20,7 @@ t.test('a head is written once into the slab and counted for each queue that hol
 });
 
 t.test('a segment still held by a queue is never written over: heads stay strings until it is let go', async (t) => {
-  const slab = new HeadSlab();
+  const slab = new HeadSlab(8);
   const ring = new MessageRing(100_000, slab);
   const big = `{"x":"${'y'.repeat(8000)}","id":`;
   // 8 segments of 128 KB: 16 heads of about 8 KB fill one.
