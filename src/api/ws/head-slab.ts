@@ -16,7 +16,7 @@ const MAX_HEAD_BYTES = 16 * 1024;
  *
  * A head waits in the queues until the slowest subscriber has sent it. As a string it outlived a young collection
  * or two whenever subscribers lagged, and was promoted: the old generation filled with sent events, some 2 KB each,
- * and V8 grew it by 8 MB and more before collecting it, pages it kept afterwards (bench/unit-flood.ts: 20,000
+ * and V8 grew it by 8 MB and more before collecting it, pages it kept afterwards (bench/memory-flood.ts: 20,000
  * changes to 100 subscribers). Here the JSON is encoded at once; what stays in V8's heap per event is the small view
  * of its bytes, and the strings it was built from die young.
  *
