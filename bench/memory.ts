@@ -19,7 +19,7 @@ import type { FromHarness, ToHarness } from './heap-harness.js';
 import { type HeapShare, heapShares } from './heap-summary.js';
 import { BENCH, type Floor, fmt, httpRequest, makeDataDir, PI_NODE_ARGS, sleep, spawnFloor, startHub, stopProcess, TSX } from './procs.js';
 import { MAX_SETTLE_MS, type Reading, SETTLE_MS, STABLE_MB, STABLE_MS, settle } from './settle.js';
-import { connectClients, next } from './ws-client-process.js';
+import { connectClients, next, subscribers } from './ws-client-process.js';
 
 const CLIENTS = 100;
 const TARGET_RSS_MB = 64;
@@ -62,7 +62,7 @@ async function measureHub(c: Case, args: readonly string[], work: string, snapsh
   let clients: ChildProcess | undefined;
   try {
     const readyAt = performance.now();
-    if (c.clients > 0) clients = await connectClients(hub.port, hub.token, c.clients);
+    if (c.clients > 0) clients = await connectClients(hub.port, hub.token, subscribers(c.clients, false));
     const reading = await settle(hub.child.pid as number, readyAt, hub.readyMs, args === PI_NODE_ARGS);
     if (!snapshot) return reading;
     hub.child.kill('SIGUSR2');
@@ -111,7 +111,7 @@ async function heapGrowth(): Promise<HeapResult> {
   let clients: ChildProcess | undefined;
   try {
     const listening = await next<Extract<FromHarness, { type: 'listening' }>>(harness, 'listening', 60_000);
-    clients = await connectClients(listening.port, listening.token, 1, true);
+    clients = await connectClients(listening.port, listening.token, subscribers(1, true));
     const run = async (updates: number) => {
       const done = next<Extract<FromHarness, { type: 'done' }>>(harness, 'done', 300_000);
       harness.send({ type: 'run', updates } satisfies ToHarness);

@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { BENCH, stopProcess, TSX } from './procs.js';
-import type { FromClients, ToClients } from './ws-clients.js';
+import type { FromClients, SubscriberKind, ToClients } from './ws-clients.js';
 
 export function next<T extends { type: string }>(child: ChildProcess, type: T['type'], ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -38,11 +38,16 @@ export function stopChild(child: ChildProcess, killAfterMs = 5000): Promise<void
   });
 }
 
-/** Connects `count` subscribed clients from a separate process; resolves with that process once they all are. */
-export async function connectClients(port: number, token: string, count: number, coalesce = false): Promise<ChildProcess> {
+/** `count` state_changed subscribers, all coalescing or none. */
+export function subscribers(count: number, coalesce: boolean): SubscriberKind[] {
+  return new Array<SubscriberKind>(count).fill(coalesce ? 'coalesced-events' : 'events');
+}
+
+/** Connects subscribed clients of these kinds from a separate process; resolves with that process once they all are. */
+export async function connectClients(port: number, token: string, kinds: readonly SubscriberKind[]): Promise<ChildProcess> {
   const clients = fork(`${BENCH}ws-clients.ts`, [], { execArgv: TSX, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const ready = next<Extract<FromClients, { type: 'ready' }>>(clients, 'ready', 60_000);
-  clients.send({ type: 'connect', url: `ws://127.0.0.1:${port}/api/websocket`, token, clients: count, coalesce } satisfies ToClients);
+  clients.send({ type: 'connect', url: `ws://127.0.0.1:${port}/api/websocket`, token, kinds } satisfies ToClients);
   try {
     await ready;
   } catch (err) {

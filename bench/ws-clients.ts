@@ -1,21 +1,35 @@
 /**
- * The client side of the fan-out benchmark: N WebSocket clients in one process (apart from the server, so
- * the two do not share an event loop), each authenticated and subscribed to state_changed. They do not
- * parse the events: they find each event's `new_state` `ts` attribute in the raw frame, so this process
- * stays cheap enough to measure the server rather than itself.
+ * The WebSocket clients of the fan-out and memory benchmarks: N clients in one process (apart from the server, so
+ * the two do not share an event loop), each authenticated and subscribed as Home Assistant's own clients do, in one
+ * of three kinds: subscribe_events state_changed (Node-RED, scripts), the same after `supported_features`
+ * coalesce_messages (the frontend's flag), and subscribe_entities (the frontend's compressed states). They do not
+ * parse the events: they count `"new_state":` in the raw frame and find each event's `new_state` `ts` attribute
+ * for its latency, so this process stays cheap enough to measure the server rather than itself.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { monoMs } from './ws-generator.js';
 import { RawWsClient } from './ws-raw-client.js';
 
+export type SubscriberKind = 'events' | 'coalesced-events' | 'entities';
+
 export type ToClients =
-  | { readonly type: 'connect'; readonly url: string; readonly token: string; readonly clients: number; readonly coalesce: boolean }
+  | { readonly type: 'connect'; readonly url: string; readonly token: string; readonly kinds: readonly SubscriberKind[] }
   | { readonly type: 'window'; readonly from: number; readonly to: number }
+  /** What every client received so far (the process carries on). */
+  | { readonly type: 'count' }
+  /** The window's figures; the process exits after it. */
   | { readonly type: 'report' };
 
 export type FromClients =
   | { readonly type: 'ready' }
   | { readonly type: 'error'; readonly message: string }
+  | {
+      readonly type: 'count';
+      /** `"new_state":` seen by the state_changed subscribers since subscribing; for subscribe_entities, the frames. */
+      readonly events: Readonly<Record<SubscriberKind, number>>;
+      /** Connections closed by the hub after subscribing (dropped as slow consumers, say). */
+      readonly closed: number;
+    }
   | {
       readonly type: 'report';
       readonly received: number;
@@ -41,6 +55,7 @@ let maxMs = 0;
 let windowFrom = Number.POSITIVE_INFINITY;
 let windowTo = Number.NEGATIVE_INFINITY;
 let closed = 0;
+const counts: Record<SubscriberKind, number> = { events: 0, 'coalesced-events': 0, entities: 0 };
 const clients: RawWsClient[] = [];
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
 let cpuAtStart: NodeJS.CpuUsage | undefined;
@@ -70,11 +85,18 @@ function numberAt(buf: Buffer, pos: number): number {
  * light's) would otherwise scan the rest of the TCP chunk for every frame, which made this process, not
  * the server, the bottleneck.
  */
-function onFrame(data: Buffer, start: number, end: number): void {
+function onFrame(kind: SubscriberKind, data: Buffer, start: number, end: number): void {
+  if (kind === 'entities') {
+    counts.entities++;
+    return;
+  }
+  const frame = data.subarray(start, end);
+  let n = 0;
+  for (let e = frame.indexOf(NEW_STATE); e !== -1; e = frame.indexOf(NEW_STATE, e + NEW_STATE.length)) n++;
+  counts[kind] += n;
   const now = monoMs();
   if (now < windowFrom || now > windowTo) return;
-  const frame = data.subarray(start, end);
-  for (let e = frame.indexOf(NEW_STATE); e !== -1; e = frame.indexOf(NEW_STATE, e + NEW_STATE.length)) events++;
+  events += n;
   let at = frame.indexOf(NEW_STATE);
   while (at !== -1) {
     const ts = frame.indexOf(TS, at);
@@ -99,22 +121,25 @@ function percentile(p: number): number {
   return maxMs;
 }
 
-/** Opens one client: auth, optional coalescing, subscribe_events state_changed; resolves when subscribed. */
-function openClient(url: string, token: string, coalesce: boolean): Promise<void> {
+/** Opens one client: auth, then its kind's subscription (after coalescing, for that kind); resolves when subscribed. */
+function openClient(url: string, token: string, kind: SubscriberKind): Promise<void> {
   return new Promise((resolve, reject) => {
     let subscribed = false;
     const client = new RawWsClient(
       new URL(url),
       (buf, start, end) => {
         if (subscribed) {
-          onFrame(buf, start, end);
+          onFrame(kind, buf, start, end);
           return;
         }
         const text = buf.toString('utf8', start, end);
         if (text.includes('"auth_required"')) return;
         if (text.includes('"auth_ok"')) {
-          if (coalesce) client.send(JSON.stringify({ id: 1, type: 'supported_features', features: { coalesce_messages: 1 } }));
-          client.send(JSON.stringify({ id: 2, type: 'subscribe_events', event_type: 'state_changed' }));
+          if (kind === 'coalesced-events')
+            client.send(JSON.stringify({ id: 1, type: 'supported_features', features: { coalesce_messages: 1 } }));
+          const subscribe =
+            kind === 'entities' ? { type: 'subscribe_entities' } : { type: 'subscribe_events', event_type: 'state_changed' };
+          client.send(JSON.stringify({ id: 2, ...subscribe }));
         } else if (text.includes('"auth_invalid"')) reject(new Error(text));
         else if (/"id":2[,}]/.test(text) && text.includes('"success":true')) {
           subscribed = true;
@@ -136,11 +161,8 @@ process.on('message', (msg: ToClients) => {
     // Connect in small groups so 100 handshakes do not all land at once.
     void (async () => {
       try {
-        for (let i = 0; i < msg.clients; i += 10) {
-          const group = [];
-          for (let k = i; k < Math.min(msg.clients, i + 10); k++) group.push(openClient(msg.url, msg.token, msg.coalesce));
-          await Promise.all(group);
-        }
+        for (let i = 0; i < msg.kinds.length; i += 10)
+          await Promise.all(msg.kinds.slice(i, i + 10).map((kind) => openClient(msg.url, msg.token, kind)));
         send({ type: 'ready' });
       } catch (err) {
         send({ type: 'error', message: String(err) });
@@ -161,6 +183,8 @@ process.on('message', (msg: ToClients) => {
       },
       startIn + (windowTo - windowFrom),
     );
+  } else if (msg.type === 'count') {
+    send({ type: 'count', events: { ...counts }, closed });
   } else if (msg.type === 'report') {
     const cpu = cpuInWindow ?? process.cpuUsage(cpuAtStart);
     send({

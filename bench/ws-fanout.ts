@@ -12,7 +12,7 @@ import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { next as nextMessage, stopChild } from './ws-client-process.js';
+import { next as nextMessage, stopChild, subscribers } from './ws-client-process.js';
 import type { FromClients, ToClients } from './ws-clients.js';
 import { monoMs } from './ws-generator.js';
 import type { FromServer, ToServer } from './ws-server-harness.js';
@@ -67,7 +67,7 @@ async function runCase(c: Case): Promise<Row> {
     const listening = await nextMessage<Extract<FromServer, { type: 'listening' }>>(server, 'listening', 20_000);
     const url = `ws://127.0.0.1:${listening.port}/api/websocket`;
     const ready = nextMessage<Extract<FromClients, { type: 'ready' }>>(clients, 'ready', 30_000);
-    clients.send({ type: 'connect', url, token: listening.token, clients: c.clients, coalesce: c.coalesce } satisfies ToClients);
+    clients.send({ type: 'connect', url, token: listening.token, kinds: subscribers(c.clients, c.coalesce) } satisfies ToClients);
     await ready;
 
     const startAt = monoMs() + 100;

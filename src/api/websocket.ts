@@ -50,8 +50,8 @@ export function registerWebSocketApi(server: HttpServer, ctx: ApiContext, limits
     limits: allLimits,
     log,
     scheduler,
-    events: new EventMessageCache(),
-    entities: new EntityMessageCache(),
+    events: new EventMessageCache(scheduler.heads),
+    entities: new EntityMessageCache(scheduler.heads),
     snapshots: new SnapshotCache(),
     commands: COMMANDS,
   };

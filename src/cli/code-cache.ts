@@ -14,7 +14,12 @@ import { writeFileAtomic } from '../storage/atomic-file.js';
  * ignored (the start compiles as without a cache) and written anew.
  */
 
-/** The process event `hearth serve` emits once it serves and V8's flags are back to those it was compiled under. */
+/**
+ * The process event `hearth serve` emits once it serves and V8's flags are back to those it was compiled under. Its
+ * argument is an array the listener adds its writes to: serve's start-up collection waits for them, since until
+ * written the cache's bytes (some 3 MB with the copy written) are held, and a collection before that left them
+ * resident until V8's next full one, often well into the first burst of state changes.
+ */
 export const CODE_CACHE_MOMENT = 'hearth:code-cache-moment';
 
 const MAGIC = Buffer.from('hearth-code-cache-1\n');

@@ -41,16 +41,17 @@ if (process.env.HEARTH_DEBUG && cacheFile !== undefined) {
 const writeOwn = cacheFile !== undefined && (!hasOwn || !accepted);
 const writeShared = buildCacheFile !== undefined && !hasOwn && (!hasShared || !accepted);
 if (script !== undefined && (writeOwn || writeShared)) {
-  process.once(CODE_CACHE_MOMENT, () => {
+  process.once(CODE_CACHE_MOMENT, (writes: Promise<void>[] | undefined) => {
     const data = script.createCachedData();
     if (writeOwn && cacheFile !== undefined) {
-      writeCodeCache(cacheFile, data).catch((err: unknown) => {
+      const own = writeCodeCache(cacheFile, data).catch((err: unknown) => {
         // Only the next start's speed depends on it: said once, and the hub carries on.
         process.stderr.write(`hearth: cannot keep the compiled code for the next start in ${cacheFile}: ${String(err)}\n`);
       });
+      writes?.push(own);
     }
     // Best effort: a build folder the hub may not write to is the usual case under systemd.
-    if (writeShared && buildCacheFile !== undefined) writeCodeCache(buildCacheFile, data).catch(() => {});
+    if (writeShared && buildCacheFile !== undefined) writes?.push(writeCodeCache(buildCacheFile, data).catch(() => {}));
   });
 }
 if (script !== undefined) {

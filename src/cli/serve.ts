@@ -69,10 +69,11 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
   // The built hub's launcher keeps the code compiled so far for the next start (launch.ts), under the flags it
   // compiled with: once the hub serves, or before the optimizer comes back on if that is sooner (a slow start).
   let kept = false;
+  const keptWrites: Promise<void>[] = [];
   const keepCompiledCode = (): void => {
     if (kept) return;
     kept = true;
-    (process as NodeJS.EventEmitter).emit(CODE_CACHE_MOMENT);
+    (process as NodeJS.EventEmitter).emit(CODE_CACHE_MOMENT, keptWrites);
   };
   const compiler = holdOptimizingCompiler(process.execArgv, process.env.NODE_OPTIONS, undefined, keepCompiledCode);
   setServeV8Flags(process.execArgv);
@@ -179,8 +180,9 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
   compiler.serving();
   // What start-up left behind (the configuration's text and parse, the bundle's source as read, first compiles) is
   // given back once the serving hub's loop is first quiet: one compacting collection, with --expose-gc as the unit
-  // runs it (heap-trim.ts). About 2 MB of an idle demo's RSS (docs/performance.md).
-  void compiler.released.then(() => setImmediate(() => exposedGc()?.()));
+  // runs it (heap-trim.ts). About 2 MB of an idle demo's RSS (docs/performance.md). Once the code cache is written,
+  // too: its bytes, held until then, are some 3 MB more (code-cache.ts).
+  void Promise.all([compiler.released, ...keptWrites]).then(() => setImmediate(() => exposedGc()?.()));
   // Runs until a signal; exit() ends the process.
   return new Promise<number>(() => {});
 }

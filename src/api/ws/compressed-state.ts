@@ -3,7 +3,9 @@ import { type Context, contextJson } from '../../core/context.js';
 import type { HubEvent } from '../../core/event-bus.js';
 import { jsonEqual } from '../../core/json.js';
 import type { State } from '../../core/state.js';
-import { eventHead } from './messages.js';
+import type { HeadSlab } from './head-slab.js';
+import { eventHead, internHead } from './messages.js';
+import type { Chunk } from './queue.js';
 
 /**
  * Home Assistant's compressed state format for `subscribe_entities` (core.py `as_compressed_state`,
@@ -81,21 +83,23 @@ export function snapshotJson(states: Iterable<State>): string {
 
 /**
  * The shared heads of entity event messages. A state change's diff message is built once and
- * shared by every `subscribe_entities` subscriber, as `EventMessageCache` does for plain events.
+ * shared by every `subscribe_entities` subscriber, as `EventMessageCache` does for plain events (in the slab too).
  */
 export class EntityMessageCache {
   private event: HubEvent<'state_changed'> | undefined;
-  private head = '';
+  private head: Chunk = '';
   private replacementState: State | null | undefined;
   private replacementId = '';
-  private replacement = '';
+  private replacement: Chunk = '';
+
+  constructor(private readonly heads?: HeadSlab) {}
 
   /** `{"type":"event","event":<diff>,"id":` for a state_changed event. */
-  diffHeadFor(event: HubEvent<'state_changed'>): string {
+  diffHeadFor(event: HubEvent<'state_changed'>): Chunk {
     if (event !== this.event) {
       this.event = event;
       const { entity_id, old_state, new_state } = event.data;
-      this.head = eventHead(entityChangeJson(entity_id, old_state, new_state));
+      this.head = internHead(this.heads, eventHead(entityChangeJson(entity_id, old_state, new_state)), this.head);
     }
     return this.head;
   }
@@ -104,11 +108,11 @@ export class EntityMessageCache {
    * The message head that replaces a client's still-waiting diff of an entity with that entity's latest
    * state in full (`a`) or its removal (`r`). A full replacement is right whatever diffs it stands for.
    */
-  replacementHeadFor(entityId: string, state: State | null): string {
+  replacementHeadFor(entityId: string, state: State | null): Chunk {
     if (state !== this.replacementState || entityId !== this.replacementId) {
       this.replacementState = state;
       this.replacementId = entityId;
-      this.replacement = eventHead(entityChangeJson(entityId, null, state));
+      this.replacement = internHead(this.heads, eventHead(entityChangeJson(entityId, null, state)), this.replacement);
     }
     return this.replacement;
   }

@@ -1,6 +1,8 @@
 import type { WsErrorCode } from '../../core/errors.js';
 import type { HubEvent } from '../../core/event-bus.js';
 import { HA_VERSION, HUB_VERSION } from '../../version.js';
+import type { HeadSlab } from './head-slab.js';
+import type { Chunk } from './queue.js';
 
 /**
  * The JSON of every message the server sends, built as strings: the payloads inside (states, events,
@@ -39,22 +41,31 @@ export function pongMessage(id: number): string {
 /**
  * Event messages are built once per event and shared by every subscriber: the text up to `"id":` is kept
  * for the last event seen (the bus dispatches one event to all listeners before the next), and each
- * subscriber's queue holds that shared head plus its own `<id>}` tail. No subscriber serialises anything,
- * and the frame builder encodes a head once for all of them. Heads are strings, not bytes: a queued event
- * then lives in V8's heap, which gives it back when collected, where a Buffer's malloc'd bytes stayed in
- * glibc's heap after a burst (bench/memory-flood.ts).
+ * subscriber's queue holds that shared head plus its own `<id>}` tail. No subscriber serialises anything.
+ * With a HeadSlab the head is encoded at once into the slab shared by every queue (head-slab.ts says why), and
+ * the cache holds its bytes there until the next event.
  */
 export class EventMessageCache {
   private event: HubEvent | undefined;
-  private head = '';
+  private head: Chunk = '';
 
-  headFor(event: HubEvent): string {
+  constructor(private readonly heads?: HeadSlab) {}
+
+  headFor(event: HubEvent): Chunk {
     if (event !== this.event) {
       this.event = event;
-      this.head = eventHead(event.json);
+      this.head = internHead(this.heads, eventHead(event.json), this.head);
     }
     return this.head;
   }
+}
+
+/** `head` into the slab (when there is one), letting go of the cache's previous head there. */
+export function internHead(heads: HeadSlab | undefined, head: string, previous: Chunk): Chunk {
+  if (heads === undefined) return head;
+  const chunk = heads.intern(head);
+  heads.release(previous);
+  return chunk;
 }
 
 /** What a subscriber appends to a shared event head: `<id>}`, encoded once per subscription. */

@@ -1,4 +1,5 @@
 import { FrameBuilder } from './frame-builder.js';
+import { HeadSlab } from './head-slab.js';
 import type { WsLimits } from './limits.js';
 import { type Chunk, MessageRing } from './queue.js';
 
@@ -34,10 +35,11 @@ export interface OutboxHooks {
  * Runs due flushes for every outbox that has something to send: on the next turn of the event loop, but
  * no sooner than `minIntervalMs` after the previous run. A lone event goes out at once; a steady stream is
  * sent in batches, so a client costs one write (and with coalescing one frame) per interval rather than
- * one per event. It also holds the one FrameBuilder all outboxes share.
+ * one per event. It also holds the one FrameBuilder all outboxes share, and the slab their shared heads are in.
  */
 export class FlushScheduler {
   readonly frames = new FrameBuilder();
+  readonly heads = new HeadSlab();
   private due: Outbox[] = [];
   private spare: Outbox[] = [];
   private armed = false;
@@ -99,7 +101,7 @@ export class Outbox {
     private readonly scheduler: FlushScheduler,
     private readonly hooks: OutboxHooks,
   ) {
-    this.ring = new MessageRing(limits.maxPending);
+    this.ring = new MessageRing(limits.maxPending, scheduler.heads);
   }
 
   get pending(): number {

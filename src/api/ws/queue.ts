@@ -3,6 +3,12 @@ export type Chunk = string | Uint8Array;
 
 const INITIAL_CAPACITY = 16;
 
+/** Told when a head enters or leaves the ring (a HeadSlab counts who holds its bytes). */
+export interface HeadHolders {
+  retain(head: Chunk): void;
+  release(head: Chunk): void;
+}
+
 /**
  * A FIFO of outbound messages in a power-of-two ring buffer (undici's FixedQueue idea: no per-item
  * allocation, O(1) push and shift). It grows by doubling up to a hard capacity and never beyond it; once
@@ -25,7 +31,10 @@ export class MessageRing {
   /** Sequence number of the item at `start`. */
   private startSeq = 0;
 
-  constructor(readonly maxCapacity: number) {
+  constructor(
+    readonly maxCapacity: number,
+    private readonly holders?: HeadHolders,
+  ) {
     if (!Number.isInteger(maxCapacity) || maxCapacity < 1) throw new RangeError('maxCapacity must be a positive integer');
     this.heads = new Array<Chunk | undefined>(INITIAL_CAPACITY).fill(undefined);
     this.tails = new Array<Uint8Array | undefined>(INITIAL_CAPACITY).fill(undefined);
@@ -52,6 +61,7 @@ export class MessageRing {
     const i = (this.start + this.count) & this.mask;
     this.heads[i] = head;
     this.tails[i] = tail;
+    this.holders?.retain(head);
     this.count++;
     this.bytes += head.length + (tail === undefined ? 0 : tail.length);
     return this.startSeq + this.count - 1;
@@ -77,6 +87,7 @@ export class MessageRing {
   shift(): void {
     if (this.count === 0) return;
     this.bytes -= this.firstSize();
+    this.holders?.release(this.heads[this.start] as Chunk);
     this.heads[this.start] = undefined;
     this.tails[this.start] = undefined;
     this.start = (this.start + 1) & this.mask;
@@ -97,12 +108,16 @@ export class MessageRing {
     const oldTail = this.tails[i];
     this.bytes += head.length + (tail === undefined ? 0 : tail.length);
     this.bytes -= (this.heads[i] as Chunk).length + (oldTail === undefined ? 0 : oldTail.length);
+    this.holders?.retain(head);
+    this.holders?.release(this.heads[i] as Chunk);
     this.heads[i] = head;
     this.tails[i] = tail;
     return true;
   }
 
   clear(): void {
+    const holders = this.holders;
+    if (holders !== undefined) for (let k = 0; k < this.count; k++) holders.release(this.heads[(this.start + k) & this.mask] as Chunk);
     this.heads.fill(undefined);
     this.tails.fill(undefined);
     this.startSeq += this.count;

@@ -27,6 +27,9 @@ export function subscribeEvents(
   return { stop };
 }
 
+/** Stale entries `waiting` may keep after the queue drained (see onDrained). */
+const MAX_STALE_WAITING = 1024;
+
 /**
  * `subscribe_entities`: a snapshot `{"a":{...}}` of the matching entities, then one compressed diff per
  * change. While a diff of an entity still waits in the outbox, a newer change of that entity replaces it
@@ -71,8 +74,13 @@ export class EntitiesSubscription implements Subscription {
     this.waiting.clear();
   }
 
+  /**
+   * Every sequence number in `waiting` is stale now. They are harmless (isWaiting says so), and clearing the map at
+   * every flush that empties the queue gave V8 a new table each time, which a flood promoted by the megabyte; so the
+   * map is only cleared once it holds more entities than a home usually has, which bounds it.
+   */
   onDrained(): void {
-    this.waiting.clear();
+    if (this.waiting.size > MAX_STALE_WAITING) this.waiting.clear();
   }
 
   private readonly onStateChanged = (event: HubEvent<'state_changed'>): void => {
