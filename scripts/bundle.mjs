@@ -65,7 +65,7 @@ const EXTERNAL = [
 // an outside package (all of them CommonJS) becomes a require, which the script's wrapper gives it. The specifier is
 // a string of the list above, or one of the constants the sources import such packages through.
 const DYNAMIC_IMPORT =
-  /\bimport\((["'](?:uWebSockets\.js|serialport|@serialport\/[^"']+|onoff|i2c-bus|zigbee-herdsman(?:-converters)?(?:\/[^"']+)?|hap-nodejs|@homebridge\/ciao|@matter\/[^"']+|tweetnacl)["']|ONOFF|MATTER_TYPES)\)/g;
+  /\bimport\((["'](?:uWebSockets\.js|serialport|@serialport\/[^"']+|onoff|i2c-bus|zigbee-herdsman(?:-converters)?(?:\/[^"']+)?|hap-nodejs|@homebridge\/ciao|@matter\/[^"']+|tweetnacl)["']|ONOFF|MATTER_[A-Z]+)\)/g;
 const outsideImports = (buildDir) => ({
   name: 'outside-imports',
   setup(b) {

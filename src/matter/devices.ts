@@ -1,0 +1,163 @@
+// Which Matter device type an entity becomes, its attributes for a hub state, and the hub services a controller's
+// change calls. Matter's commands change the endpoint's attributes (matter.js's default cluster servers); each
+// change that differs from the hub's state becomes a service call, so the hub's own updates never echo back.
+import type { JsonObject } from '../core/json.js';
+import type { State } from '../core/state.js';
+import type { EndpointType, MatterEndpoint, MatterLib, Patch } from './lib.js';
+
+/** What an endpoint uses of its entity. */
+export interface EntityLink {
+  readonly entityId: string;
+  state(): State | undefined;
+  call(domain: string, service: string, data?: JsonObject): void;
+}
+
+export interface DeviceKind {
+  /** The device type, before the bridged-device information is added. */
+  readonly type: EndpointType;
+  /** The attribute values for a state: at creation, and on each state change. */
+  patch(state: State): Patch;
+  /** Turns the controller's changes into service calls. */
+  listen(endpoint: MatterEndpoint, link: EntityLink): void;
+}
+
+function domainOf(entityId: string): string {
+  return entityId.slice(0, entityId.indexOf('.'));
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+function clamp(value: number, low: number, high: number): number {
+  return Math.min(high, Math.max(low, Math.round(value)));
+}
+
+/** Subscribes to `cluster.attribute$Changed`, when the endpoint has it. */
+function onChange(endpoint: MatterEndpoint, cluster: string, attribute: string, fn: (value: unknown) => void): void {
+  endpoint.events[cluster]?.[`${attribute}$Changed`]?.on((value: never) => fn(value as unknown));
+}
+
+/** Runs `fn` once at the end of this turn however often it is asked (X and Y, hue and saturation, change apart). */
+function coalesced(fn: () => void): () => void {
+  let queued = false;
+  return () => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(() => {
+      queued = false;
+      fn();
+    });
+  };
+}
+
+function onOffListener(endpoint: MatterEndpoint, link: EntityLink, domain: string): void {
+  onChange(endpoint, 'onOff', 'onOff', (value) => {
+    const on = link.state()?.state === 'on';
+    if (value !== on) link.call(domain, value === true ? 'turn_on' : 'turn_off');
+  });
+}
+
+const ON_OFF_DOMAINS = new Set(['switch', 'input_boolean', 'light', 'fan']);
+
+function switchKind(lib: MatterLib): DeviceKind | undefined {
+  const type = lib.devices.OnOffPlugInUnitDevice;
+  if (type === undefined) return undefined;
+  return {
+    type,
+    patch: (s) => ({ onOff: { onOff: s.state === 'on' } }),
+    listen: (endpoint, link) => onOffListener(endpoint, link, domainOf(link.entityId)),
+  };
+}
+
+/** Matter's level (1-254) from HA's brightness (0-255), and back. */
+export const levelOf = (brightness: number): number => clamp((brightness * 254) / 255, 1, 254);
+export const brightnessOf = (level: number): number => clamp((level * 255) / 254, 1, 255);
+
+function lightKind(lib: MatterLib, state: State): DeviceKind | undefined {
+  const modes = Array.isArray(state.attributes.supported_color_modes) ? state.attributes.supported_color_modes : [];
+  const colour = modes.some((m) => m === 'hs' || m === 'xy' || m === 'rgb' || m === 'rgbw' || m === 'rgbww');
+  const temperature = modes.includes('color_temp');
+  const dimmable = colour || temperature || modes.includes('brightness') || modes.includes('white');
+  const type = colour
+    ? lib.devices.ExtendedColorLightDevice
+    : temperature
+      ? lib.devices.ColorTemperatureLightDevice
+      : dimmable
+        ? lib.devices.DimmableLightDevice
+        : lib.devices.OnOffLightDevice;
+  if (type === undefined) return undefined;
+  // Mireds bounds from the light's kelvin range (Matter keeps colour temperature in mireds).
+  const minMireds = clamp(1e6 / (num(state.attributes.max_color_temp_kelvin) ?? 6500), 1, 65279);
+  const maxMireds = clamp(1e6 / (num(state.attributes.min_color_temp_kelvin) ?? 2000), minMireds, 65279);
+  return {
+    type,
+    patch(s) {
+      const on = s.state === 'on';
+      const out: Patch = { onOff: { onOff: on } };
+      const brightness = num(s.attributes.brightness);
+      if (dimmable && brightness !== undefined) out.levelControl = { currentLevel: levelOf(brightness) };
+      if (colour || temperature) {
+        const cc: Record<string, unknown> = { colorTempPhysicalMinMireds: minMireds, colorTempPhysicalMaxMireds: maxMireds };
+        const kelvin = num(s.attributes.color_temp_kelvin);
+        const xy = s.attributes.xy_color;
+        if (kelvin !== undefined && kelvin > 0) {
+          cc.colorTemperatureMireds = clamp(1e6 / kelvin, minMireds, maxMireds);
+          cc.colorMode = 2;
+        } else if (colour && Array.isArray(xy) && typeof xy[0] === 'number' && typeof xy[1] === 'number') {
+          cc.currentX = clamp(xy[0] * 65536, 0, 0xfeff);
+          cc.currentY = clamp(xy[1] * 65536, 0, 0xfeff);
+          cc.colorMode = 1;
+        }
+        out.colorControl = cc;
+      }
+      return out;
+    },
+    listen(endpoint, link) {
+      onOffListener(endpoint, link, 'light');
+      if (dimmable)
+        onChange(endpoint, 'levelControl', 'currentLevel', (level) => {
+          const s = link.state();
+          if (typeof level !== 'number' || s === undefined) return;
+          const brightness = num(s.attributes.brightness);
+          if (s.state === 'on' && brightness !== undefined && levelOf(brightness) === level) return;
+          // A level set while the light is off (Matter keeps the level apart from on/off) waits for the next on.
+          if (s.state !== 'on' && endpoint.state.onOff?.onOff !== true) return;
+          link.call('light', 'turn_on', { brightness: brightnessOf(level) });
+        });
+      if (colour || temperature)
+        onChange(endpoint, 'colorControl', 'colorTemperatureMireds', (mireds) => {
+          const kelvin = num(link.state()?.attributes.color_temp_kelvin);
+          if (typeof mireds !== 'number' || mireds <= 0) return;
+          if (kelvin !== undefined && clamp(1e6 / kelvin, minMireds, maxMireds) === mireds) return;
+          link.call('light', 'turn_on', { color_temp_kelvin: Math.round(1e6 / mireds) });
+        });
+      if (colour) {
+        const sendXy = coalesced(() => {
+          const cc = endpoint.state.colorControl;
+          const x = num(cc?.currentX);
+          const y = num(cc?.currentY);
+          if (x === undefined || y === undefined || cc?.colorMode !== 1) return;
+          const xy = link.state()?.attributes.xy_color;
+          if (Array.isArray(xy) && clamp(Number(xy[0]) * 65536, 0, 0xfeff) === x && clamp(Number(xy[1]) * 65536, 0, 0xfeff) === y) return;
+          link.call('light', 'turn_on', { xy_color: [Math.round((x / 65536) * 1e4) / 1e4, Math.round((y / 65536) * 1e4) / 1e4] });
+        });
+        onChange(endpoint, 'colorControl', 'currentX', sendXy);
+        onChange(endpoint, 'colorControl', 'currentY', sendXy);
+      }
+    },
+  };
+}
+
+/** The Matter device for an entity's state, or undefined when Matter has none for it. */
+export function kindFor(
+  lib: MatterLib,
+  entityId: string,
+  state: State,
+  more?: (lib: MatterLib, s: State) => DeviceKind | undefined,
+): DeviceKind | undefined {
+  const domain = domainOf(entityId);
+  if (domain === 'light') return lightKind(lib, state);
+  if (ON_OFF_DOMAINS.has(domain) && domain !== 'fan') return switchKind(lib);
+  return more?.(lib, state);
+}
