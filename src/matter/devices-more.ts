@@ -106,7 +106,18 @@ function lockKind(lib: MatterLib): DeviceKind | undefined {
           : null;
   return {
     type,
-    patch: (s) => ({ doorLock: { lockState: lockState(s), lockType: 0, actuatorEnabled: true } }),
+    patch: (s) => ({
+      doorLock: {
+        lockState: lockState(s),
+        lockType: 0,
+        actuatorEnabled: true,
+        // OperatingMode Normal; the supported-modes bitmap is inverted (a cleared bit is a supported mode).
+        operatingMode: 0,
+        wrongCodeEntryLimit: 3,
+        userCodeTemporaryDisableTime: 10,
+        supportedOperatingModes: { normal: false, vacation: true, privacy: true, noRemoteLockUnlock: true, passage: true, alwaysSet: 2047 },
+      },
+    }),
     listen(endpoint, link) {
       onChange(endpoint, 'doorLock', 'lockState', (value) => {
         const s = link.state();
@@ -132,14 +143,24 @@ function climateKind(lib: MatterLib, state: State): DeviceKind | undefined {
   const server = lib.behaviors.ThermostatServer;
   if (type === undefined || server === undefined) return undefined;
   const modes = Array.isArray(state.attributes.hvac_modes) ? state.attributes.hvac_modes : [];
-  const cooling = modes.includes('cool');
-  const heating = modes.includes('heat') || !cooling;
+  const cooling = modes.includes('cool') || modes.includes('heat_cool');
+  const heating = modes.includes('heat') || modes.includes('heat_cool') || !cooling;
+  // Matter's Auto mode (heat_cool) needs both sides and the AutoMode feature, with a dead band between setpoints.
+  const auto = heating && cooling && (modes.includes('heat_cool') || modes.includes('auto'));
   const low = clamp((celsius(state, state.attributes.min_temp) ?? 7) * 100, -27315, 32767);
   const high = clamp((celsius(state, state.attributes.max_temp) ?? 35) * 100, low, 32767);
-  const features = [...(heating ? ['Heating'] : []), ...(cooling ? ['Cooling'] : [])];
-  const setpoint = (s: State): number | undefined => {
-    const t = celsius(s, s.attributes.temperature);
+  const features = [...(heating ? ['Heating'] : []), ...(cooling ? ['Cooling'] : []), ...(auto ? ['AutoMode'] : [])];
+  const hundredths = (s: State, key: string): number | undefined => {
+    const t = celsius(s, s.attributes[key]);
     return t === undefined ? undefined : clamp(t * 100, low, high);
+  };
+  // HA's heat_cool keeps a range (target_temp_low/high); the other modes one temperature.
+  const heatSetpoint = (s: State) => hundredths(s, 'target_temp_low') ?? hundredths(s, 'temperature');
+  const coolSetpoint = (s: State) => hundredths(s, 'target_temp_high') ?? hundredths(s, 'temperature');
+  const systemMode = (s: State): number => {
+    const mode = SYSTEM_MODES.get(s.state) ?? 0;
+    if (mode === 1 && !auto) return heating ? 4 : 3;
+    return mode;
   };
   return {
     type: type.with(server.with(...features)),
@@ -147,7 +168,7 @@ function climateKind(lib: MatterLib, state: State): DeviceKind | undefined {
       const current = celsius(s, s.attributes.current_temperature);
       const t: Record<string, unknown> = {
         localTemperature: current === undefined ? null : clamp(current * 100, -27315, 32767),
-        systemMode: SYSTEM_MODES.get(s.state) ?? 0,
+        systemMode: systemMode(s),
         // ControlSequenceOfOperation: CoolingOnly 0, HeatingOnly 2, CoolingAndHeating 4.
         controlSequenceOfOperation: heating && cooling ? 4 : cooling ? 0 : 2,
       };
@@ -157,25 +178,30 @@ function climateKind(lib: MatterLib, state: State): DeviceKind | undefined {
         t[`min${side}SetpointLimit`] = low;
         t[`max${side}SetpointLimit`] = high;
       }
-      const target = setpoint(s);
-      if (target !== undefined) {
-        if (heating) t.occupiedHeatingSetpoint = target;
-        if (cooling) t.occupiedCoolingSetpoint = target;
-      }
-      if (heating && cooling) t.minSetpointDeadBand = 0;
+      if (auto) t.minSetpointDeadBand = 0;
+      const heat = heatSetpoint(s);
+      const cool = coolSetpoint(s);
+      if (heating && heat !== undefined) t.occupiedHeatingSetpoint = heat;
+      if (cooling && cool !== undefined) t.occupiedCoolingSetpoint = auto && heat !== undefined ? Math.max(cool, heat) : cool;
       return { thermostat: t };
     },
     listen(endpoint, link) {
-      const setTo = (value: unknown) => {
+      const setTo = (side: 'low' | 'high') => (value: unknown) => {
         const s = link.state();
-        if (typeof value !== 'number' || s === undefined || value === setpoint(s)) return;
-        link.call('climate', 'set_temperature', { temperature: value / 100 });
+        if (typeof value !== 'number' || s === undefined) return;
+        if (value === (side === 'low' ? heatSetpoint(s) : coolSetpoint(s))) return;
+        const range = num(s.attributes.target_temp_low) !== undefined && num(s.attributes.target_temp_high) !== undefined;
+        if (range && s.state === 'heat_cool') {
+          const other = side === 'low' ? coolSetpoint(s) : heatSetpoint(s);
+          const [lo, hi] = side === 'low' ? [value, other ?? value] : [other ?? value, value];
+          link.call('climate', 'set_temperature', { target_temp_low: lo / 100, target_temp_high: hi / 100 });
+        } else link.call('climate', 'set_temperature', { temperature: value / 100 });
       };
-      if (heating) onChange(endpoint, 'thermostat', 'occupiedHeatingSetpoint', setTo);
-      if (cooling) onChange(endpoint, 'thermostat', 'occupiedCoolingSetpoint', setTo);
+      if (heating) onChange(endpoint, 'thermostat', 'occupiedHeatingSetpoint', setTo('low'));
+      if (cooling) onChange(endpoint, 'thermostat', 'occupiedCoolingSetpoint', setTo('high'));
       onChange(endpoint, 'thermostat', 'systemMode', (value) => {
         const s = link.state();
-        if (s === undefined || value === (SYSTEM_MODES.get(s.state) ?? 0)) return;
+        if (s === undefined || value === systemMode(s)) return;
         const mode = [...SYSTEM_MODES].find(([m, v]) => v === value && modes.includes(m))?.[0];
         if (mode !== undefined) link.call('climate', 'set_hvac_mode', { hvac_mode: mode });
       });

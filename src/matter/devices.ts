@@ -98,16 +98,25 @@ function lightKind(lib: MatterLib, state: State): DeviceKind | undefined {
       const brightness = num(s.attributes.brightness);
       if (dimmable && brightness !== undefined) out.levelControl = { currentLevel: levelOf(brightness) };
       if (colour || temperature) {
-        const cc: Record<string, unknown> = { colorTempPhysicalMinMireds: minMireds, colorTempPhysicalMaxMireds: maxMireds };
+        // ColorMode (and EnhancedColorMode): X/Y 1, colour temperature 2; hue/saturation (0, the default) is left out.
+        const cc: Record<string, unknown> = {
+          colorTempPhysicalMinMireds: minMireds,
+          colorTempPhysicalMaxMireds: maxMireds,
+          coupleColorTempToLevelMinMireds: minMireds,
+          colorMode: temperature ? 2 : 1,
+          enhancedColorMode: temperature ? 2 : 1,
+        };
         const kelvin = num(s.attributes.color_temp_kelvin);
         const xy = s.attributes.xy_color;
         if (kelvin !== undefined && kelvin > 0) {
           cc.colorTemperatureMireds = clamp(1e6 / kelvin, minMireds, maxMireds);
           cc.colorMode = 2;
+          cc.enhancedColorMode = 2;
         } else if (colour && Array.isArray(xy) && typeof xy[0] === 'number' && typeof xy[1] === 'number') {
           cc.currentX = clamp(xy[0] * 65536, 0, 0xfeff);
           cc.currentY = clamp(xy[1] * 65536, 0, 0xfeff);
           cc.colorMode = 1;
+          cc.enhancedColorMode = 1;
         }
         out.colorControl = cc;
       }

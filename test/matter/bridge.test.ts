@@ -10,6 +10,7 @@ import t from 'tap';
 import { silentLogger } from '../../src/core/log.js';
 import { loadMatter } from '../../src/matter/lib.js';
 import { packageRoot } from '../../src/util/paths.js';
+import { recordingLogger } from '../api/ws/client.js';
 import { withoutCoverage } from '../helpers/child-env.js';
 import { startTestHub, type TestHub } from '../helpers/hub.js';
 
@@ -36,6 +37,16 @@ virtual:
   - {platform: switch, id: coffee_maker, name: Coffee Maker, device_class: outlet}
   - {platform: switch, id: heater, name: Heater}
   - {platform: select, id: program, name: Program, options: [a, b]}
+  - {platform: light, id: lamp, name: Lamp, color_modes: [hs, color_temp]}
+  - {platform: fan, id: desk_fan, name: Desk Fan, speed_count: 4}
+  - {platform: cover, id: blind, name: Blind, travel_time: 0}
+  - {platform: lock, id: back_door, name: Back Door, transition_time: 0}
+  - {platform: climate, id: hall, name: Hall, hvac_modes: ["off", heat], hvac_mode: heat, current_temperature: 19}
+  - {platform: sensor, id: outdoor, name: Outdoor, device_class: temperature, min: 4, max: 17, interval: 3600}
+  - {platform: sensor, id: bath_humidity, name: Bath Humidity, device_class: humidity, min: 40, max: 60, interval: 3600}
+  - {platform: sensor, id: porch_lux, name: Porch Light Level, device_class: illuminance, min: 100, max: 200, interval: 3600}
+  - {platform: binary_sensor, id: motion, name: Motion, device_class: motion, mean_interval: 3600, on_duration: 1}
+  - {platform: binary_sensor, id: front_door, name: Front Door, device_class: door, mean_interval: 3600, on_duration: 1}
 matter:
   name: Test Bridge
   filter:
@@ -110,7 +121,8 @@ if (process.env[NETNS] !== '1') {
   let kitchenNumber: number | undefined;
 
   t.test('a controller commissions the bridge with its code, reads the endpoints and controls them both ways', async (t) => {
-    const hub = await startTestHub(t, { yaml: YAML, dataDir, startTimeoutMs: 60_000 });
+    const log = recordingLogger();
+    const hub = await startTestHub(t, { yaml: YAML, dataDir, startTimeoutMs: 60_000, log });
     first = hub;
     const bridge = hub.hub.matter;
     t.ok(bridge, 'the bridge runs');
@@ -127,7 +139,30 @@ if (process.env[NETNS] !== '1') {
     t.ok(bridge?.commissioned, 'the bridge is commissioned');
 
     const ids = [...node.endpoints].map((ep) => ep.maybeStateOf('bridgedDeviceBasicInformation')?.serialNumber).filter(Boolean);
-    t.same(ids.sort(), ['light.desk', 'light.kitchen', 'switch.coffee_maker'], 'the selected entities, and only those');
+    t.same(
+      ids.sort(),
+      [
+        'binary_sensor.front_door',
+        'binary_sensor.motion',
+        'climate.hall',
+        'cover.blind',
+        'fan.desk_fan',
+        'light.desk',
+        'light.kitchen',
+        'light.lamp',
+        'lock.back_door',
+        'sensor.bath_humidity',
+        'sensor.outdoor',
+        'sensor.porch_lux',
+        'switch.coffee_maker',
+      ],
+      'the selected entities of the kinds Matter has, and only those',
+    );
+    t.same(
+      log.lines.filter((l) => l.level !== 'info'),
+      [],
+      'no warnings',
+    );
     const kitchen = endpointOf(node, 'light.kitchen');
     t.equal(kitchen.maybeStateOf('bridgedDeviceBasicInformation')?.nodeLabel, 'Kitchen');
     t.ok(kitchen.maybeStateOf('levelControl'), 'a light with brightness is dimmable');
@@ -149,6 +184,43 @@ if (process.env[NETNS] !== '1') {
     await coffee.commandsOf('onOff').toggle?.();
     await until(() => hub.hub.core.states.get('switch.coffee_maker')?.state === 'on', 'the outlet to toggle');
     t.pass('the outlet toggles');
+
+    const lock = endpointOf(node, 'lock.back_door');
+    t.equal(lock.stateOf('doorLock').lockState, 1, 'the lock reads locked');
+    await lock.commandsOf('doorLock').unlockDoor?.({});
+    await until(() => hub.hub.core.states.get('lock.back_door')?.state === 'unlocked', 'the lock to unlock');
+    t.pass('the controller unlocks the lock');
+
+    const blind = endpointOf(node, 'cover.blind');
+    await blind.commandsOf('windowCovering').goToLiftPercentage?.({ liftPercent100thsValue: 7500 });
+    await until(() => hub.hub.core.states.get('cover.blind')?.attributes.current_position === 25, 'the blind to move to 25 % open');
+    await until(() => blind.stateOf('windowCovering').currentPositionLiftPercent100ths === 7500, 'the position to come back');
+    t.pass('the controller moves the cover (Matter counts 75 % closed)');
+
+    const hall = endpointOf(node, 'climate.hall');
+    const setpoint = Number(hub.hub.core.states.get('climate.hall')?.attributes.temperature);
+    t.equal(hall.stateOf('thermostat').occupiedHeatingSetpoint, Math.round(setpoint * 100), 'the setpoint in hundredths of a degree');
+    await hall.commandsOf('thermostat').setpointRaiseLower?.({ mode: 0, amount: 10 });
+    await until(() => hub.hub.core.states.get('climate.hall')?.attributes.temperature === setpoint + 1, 'the setpoint to rise a degree');
+    t.pass('the controller raises the thermostat');
+
+    const fan = endpointOf(node, 'fan.desk_fan');
+    await (fan as unknown as { set(v: unknown): Promise<void> }).set({ fanControl: { percentSetting: 50 } });
+    await until(() => hub.hub.core.states.get('fan.desk_fan')?.attributes.percentage === 50, 'the fan to run at 50 %');
+    t.pass('a written fan speed reaches the fan');
+
+    const outdoor = endpointOf(node, 'sensor.outdoor');
+    hub.hub.core.states.set('sensor.outdoor', '12.34', { device_class: 'temperature', unit_of_measurement: '\u00b0C' });
+    await until(() => outdoor.stateOf('temperatureMeasurement').measuredValue === 1234, 'the temperature to arrive');
+    const motion = endpointOf(node, 'binary_sensor.motion');
+    hub.hub.core.states.set('binary_sensor.motion', 'on', { device_class: 'motion' });
+    await until(() => (motion.stateOf('occupancySensing').occupancy as { occupied?: boolean })?.occupied === true, 'occupancy');
+    t.ok(endpointOf(node, 'binary_sensor.front_door').maybeStateOf('booleanState'), 'a door is a contact sensor');
+    t.ok(endpointOf(node, 'sensor.bath_humidity').maybeStateOf('relativeHumidityMeasurement'), 'humidity');
+    t.ok(endpointOf(node, 'sensor.porch_lux').maybeStateOf('illuminanceMeasurement'), 'illuminance');
+    t.ok(endpointOf(node, 'light.lamp').maybeStateOf('colorControl'), 'a colour light has colour control');
+    t.pass('sensor readings reach the controller');
+
     code = bridge?.pairing?.manualCode;
     kitchenNumber = kitchen.number;
   });
