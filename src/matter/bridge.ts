@@ -226,11 +226,13 @@ export class MatterBridge implements Component {
       this.pending.delete(entityId);
     }
     if (this.stopped || this.aggregator !== aggregator) return;
-    this.bridged.set(entityId, { endpoint, kind });
+    const bridged = { endpoint, kind };
+    this.bridged.set(entityId, bridged);
     kind.listen(endpoint, this.link(entityId));
-    // The state may have moved on while the endpoint was being added.
+    // The entity may have changed, or gone, while the endpoint was being added.
     const now = this.ctx.core.states.get(entityId);
-    if (now !== undefined && now !== state) this.update(entityId, { endpoint, kind }, now);
+    if (now === undefined) this.remove(entityId, bridged);
+    else if (now !== state) this.update(entityId, bridged, now);
   }
 
   private link(entityId: string): EntityLink {

@@ -1,16 +1,38 @@
 // matter.js (@matter/main), loaded only when a `matter:` section runs a bridge, and the small part of its surface the
 // bridge uses, typed here: the compiler would otherwise read matter.js's declarations, which need the DOM's types.
 // Each module is imported through a string constant for that reason; scripts/bundle.mjs turns those imports into
-// require() of the outside package (its DYNAMIC_IMPORT pattern names the MATTER_ constants).
+// require() of the outside package (its DYNAMIC_IMPORT pattern names the MATTER_ constants, and `${MATTER_MODULE}${path}`).
 import type { Logger } from '../core/log.js';
 
 const MATTER_CONFIG: string = '@matter/nodejs/config';
 const MATTER_MAIN: string = '@matter/main';
 const MATTER_NODEJS: string = '@matter/nodejs';
-const MATTER_DEVICES: string = '@matter/main/devices';
-const MATTER_BEHAVIORS: string = '@matter/main/behaviors';
-const MATTER_ENDPOINTS: string = '@matter/main/endpoints';
 const MATTER_PROTOCOL: string = '@matter/main/protocol';
+/** Device types and behaviours one module each: their indexes load every one of Matter's (60 MB more). */
+const MATTER_MODULE: string = '@matter/main/';
+const DEVICE_MODULES = [
+  'on-off-light',
+  'dimmable-light',
+  'color-temperature-light',
+  'extended-color-light',
+  'on-off-plug-in-unit',
+  'fan',
+  'window-covering',
+  'door-lock',
+  'thermostat',
+  'temperature-sensor',
+  'humidity-sensor',
+  'light-sensor',
+  'occupancy-sensor',
+  'contact-sensor',
+];
+const BEHAVIOR_MODULES = ['bridged-device-basic-information', 'window-covering', 'thermostat', 'occupancy-sensing'];
+
+async function modules<T>(folder: string, names: readonly string[]): Promise<Record<string, T>> {
+  const load = (path: string) => import(`${MATTER_MODULE}${path}`) as Promise<Record<string, T>>;
+  const loaded = await Promise.all(names.map((name) => load(`${folder}/${name}`)));
+  return Object.assign(Object.create(null) as Record<string, T>, ...loaded);
+}
 
 /** Attribute values by cluster (behaviour) id: `{ onOff: { onOff: true } }`. */
 export type Patch = Record<string, Record<string, unknown>>;
@@ -99,9 +121,9 @@ async function load(): Promise<MatterLib> {
   }
   const main = (await import(MATTER_MAIN)) as Record<string, unknown>;
   const nodejs = (await import(MATTER_NODEJS)) as Record<string, unknown>;
-  const devices = (await import(MATTER_DEVICES)) as Record<string, EndpointType>;
-  const behaviors = (await import(MATTER_BEHAVIORS)) as Record<string, BehaviorType>;
-  const endpoints = (await import(MATTER_ENDPOINTS)) as Record<string, EndpointType>;
+  const devices = await modules<EndpointType>('devices', DEVICE_MODULES);
+  const behaviors = await modules<BehaviorType>('behaviors', BEHAVIOR_MODULES);
+  const endpoints = await modules<EndpointType>('endpoints', ['aggregator']);
   const protocol = (await import(MATTER_PROTOCOL)) as Record<string, unknown>;
   routeLog(main.Logger as { destinations: Record<string, Record<string, unknown>>; format: string });
   const Env = main.Environment as { default: Environment } & (new (name: string, parent: Environment) => Environment);

@@ -221,6 +221,20 @@ if (process.env[NETNS] !== '1') {
     t.ok(endpointOf(node, 'light.lamp').maybeStateOf('colorControl'), 'a colour light has colour control');
     t.pass('sensor readings reach the controller');
 
+    hub.hub.core.states.set('switch.late', 'on', { friendly_name: 'Late' });
+    await until(
+      () => [...node.endpoints].some((ep) => ep.maybeStateOf('bridgedDeviceBasicInformation')?.serialNumber === 'switch.late'),
+      'a new endpoint',
+    );
+    t.pass('an entity that appears gets an endpoint');
+    const late = endpointOf(node, 'switch.late').number;
+    const aggregator = [...node.endpoints].find((ep) => ep.number === 1);
+    const parts = () => (aggregator?.stateOf('descriptor').partsList ?? []) as number[];
+    t.ok(parts().includes(late), "in the aggregator's parts");
+    hub.hub.core.states.remove('switch.late');
+    await until(() => !parts().includes(late), "the endpoint to leave the aggregator's parts");
+    t.pass('an entity that goes loses its endpoint');
+
     code = bridge?.pairing?.manualCode;
     kitchenNumber = kitchen.number;
   });
