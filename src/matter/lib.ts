@@ -167,9 +167,10 @@ function routeLog(logger: { destinations: Record<string, Record<string, unknown>
   const dest = logger.destinations.default;
   if (dest === undefined) return;
   dest.level = 3;
-  dest.write = (text: string, message: LogMessage) => {
+  const write = (text: string, message: LogMessage): void => {
     const line = text.trim().slice(0, 2000);
     if (message.level >= 4) logTo?.error({ facility: message.facility }, 'matter.js: %s', line);
     else logTo?.warn({ facility: message.facility }, 'matter.js: %s', line);
   };
+  dest.write = write;
 }
