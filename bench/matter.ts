@@ -133,8 +133,8 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 
 const added = median(withBridge) - median(without);
-const p50 = percentile(latencies, 50);
-const p99 = percentile(latencies, 99);
+const p50 = percentile(latencies, 0.5);
+const p99 = percentile(latencies, 0.99);
 const targets = [
   { target: 'Matter bridge with 100 entities adds ≤ 20 MB RSS', text: `${fmt(added, 1)} MB`, met: added <= 20 },
   {

@@ -13,8 +13,8 @@ import type { IntegrationContext } from '../integration/integration.js';
 import { qrSvg } from '../util/qr.js';
 import { HUB_VERSION } from '../version.js';
 import type { MatterConfig } from './config.js';
-import { type DeviceKind, type EntityLink, kindFor } from './devices.js';
-import { moreKindFor } from './devices-more.js';
+import { kindFor } from './devices.js';
+import type { DeviceKind, EntityLink } from './kind.js';
 import { loadMatter, type MatterEndpoint, type MatterLib, type MatterServerNode } from './lib.js';
 import { loadSetup, type MatterSetup } from './setup.js';
 
@@ -63,7 +63,7 @@ export class MatterBridge implements Component {
     this.selects = entityFilter(config.filter.include, config.filter.exclude);
   }
 
-  /** The pairing codes, once started; undefined once a controller commissioned the bridge and no window is open. */
+  /** The pairing codes, once started. */
   get pairing(): MatterPairing | undefined {
     return this.codes;
   }
@@ -106,7 +106,6 @@ export class MatterBridge implements Component {
     };
     const lib = await loadMatter(this.log);
     this.lib = lib;
-    running++;
     const server = await lib.ServerNode.create({
       id: 'bridge',
       environment: lib.environment('hearth-matter', dir),
@@ -128,6 +127,7 @@ export class MatterBridge implements Component {
       },
     });
     this.server = server;
+    running++;
     const aggregator = new lib.Endpoint(lib.AggregatorEndpoint, { id: 'aggregator' });
     await server.add(aggregator);
     this.aggregator = aggregator;
@@ -145,7 +145,13 @@ export class MatterBridge implements Component {
     if (codes?.manualPairingCode !== undefined && codes.qrPairingCode !== undefined)
       this.codes = { manualCode: codes.manualPairingCode, qrCode: codes.qrPairingCode };
     this.log.info(
-      { manual_code: this.codes?.manualCode, endpoints: this.bridged.size, port: this.config.port, commissioned: this.commissioned },
+      {
+        manual_code: this.codes?.manualCode,
+        qr_code: this.codes?.qrCode,
+        endpoints: this.bridged.size,
+        port: this.config.port,
+        commissioned: this.commissioned,
+      },
       this.commissioned
         ? 'Matter bridge "%s" ready with %s endpoints (commissioned)'
         : 'Matter bridge "%s" ready with %s endpoints: add it in Apple Home, Google Home or Alexa with the code %s',
@@ -197,7 +203,7 @@ export class MatterBridge implements Component {
     if (!this.selects(entityId, { areaId: entry?.area_id ?? null, labels: entry?.labels ?? [] })) return;
     const state = this.ctx.core.states.get(entityId);
     if (state === undefined) return;
-    const kind = kindFor(lib, entityId, state, moreKindFor);
+    const kind = kindFor(lib, entityId, state);
     if (kind === undefined) return;
     const name = (
       this.config.names.get(entityId) ?? (typeof state.attributes.friendly_name === 'string' ? state.attributes.friendly_name : entityId)

@@ -1,23 +1,8 @@
 // The Matter devices besides lights and switches: fans, covers, locks, thermostats, sensors and binary sensors.
 // Matter's units: hundredths of a degree Celsius and of a percent; covers count closed from 0 (open) to 10000.
 import type { State } from '../core/state.js';
-import type { DeviceKind } from './devices.js';
-import type { MatterEndpoint, MatterLib } from './lib.js';
-
-function num(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : undefined;
-}
-
-function clamp(value: number, low: number, high: number): number {
-  return Math.min(high, Math.max(low, Math.round(value)));
-}
-
-function onChange(endpoint: MatterEndpoint, cluster: string, attribute: string, fn: (value: unknown) => void): void {
-  endpoint.events[cluster]?.[`${attribute}$Changed`]?.on((value: never) => fn(value as unknown));
-}
+import { clamp, type DeviceKind, num, onChange } from './kind.js';
+import type { MatterLib } from './lib.js';
 
 /** A sensor's state in degrees Celsius (HA may report Fahrenheit). */
 function celsius(s: State, value: unknown = s.state): number | undefined {

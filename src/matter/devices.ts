@@ -1,41 +1,13 @@
 // Which Matter device type an entity becomes, its attributes for a hub state, and the hub services a controller's
 // change calls. Matter's commands change the endpoint's attributes (matter.js's default cluster servers); each
 // change that differs from the hub's state becomes a service call, so the hub's own updates never echo back.
-import type { JsonObject } from '../core/json.js';
 import type { State } from '../core/state.js';
-import type { EndpointType, MatterEndpoint, MatterLib, Patch } from './lib.js';
-
-/** What an endpoint uses of its entity. */
-export interface EntityLink {
-  readonly entityId: string;
-  state(): State | undefined;
-  call(domain: string, service: string, data?: JsonObject): void;
-}
-
-export interface DeviceKind {
-  /** The device type, before the bridged-device information is added. */
-  readonly type: EndpointType;
-  /** The attribute values for a state: at creation, and on each state change. */
-  patch(state: State): Patch;
-  /** Turns the controller's changes into service calls. */
-  listen(endpoint: MatterEndpoint, link: EntityLink): void;
-}
+import { moreKindFor } from './devices-more.js';
+import { clamp, type DeviceKind, type EntityLink, num, onChange } from './kind.js';
+import type { MatterEndpoint, MatterLib, Patch } from './lib.js';
 
 function domainOf(entityId: string): string {
   return entityId.slice(0, entityId.indexOf('.'));
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-function clamp(value: number, low: number, high: number): number {
-  return Math.min(high, Math.max(low, Math.round(value)));
-}
-
-/** Subscribes to `cluster.attribute$Changed`, when the endpoint has it. */
-function onChange(endpoint: MatterEndpoint, cluster: string, attribute: string, fn: (value: unknown) => void): void {
-  endpoint.events[cluster]?.[`${attribute}$Changed`]?.on((value: never) => fn(value as unknown));
 }
 
 /** Runs `fn` once at the end of this turn however often it is asked (X and Y, hue and saturation, change apart). */
@@ -58,7 +30,8 @@ function onOffListener(endpoint: MatterEndpoint, link: EntityLink, domain: strin
   });
 }
 
-const ON_OFF_DOMAINS = new Set(['switch', 'input_boolean', 'light', 'fan']);
+/** Domains bridged as plug-in units (on/off only). */
+const SWITCH_DOMAINS = new Set(['switch', 'input_boolean']);
 
 function switchKind(lib: MatterLib): DeviceKind | undefined {
   const type = lib.devices.OnOffPlugInUnitDevice;
@@ -159,14 +132,9 @@ function lightKind(lib: MatterLib, state: State): DeviceKind | undefined {
 }
 
 /** The Matter device for an entity's state, or undefined when Matter has none for it. */
-export function kindFor(
-  lib: MatterLib,
-  entityId: string,
-  state: State,
-  more?: (lib: MatterLib, s: State) => DeviceKind | undefined,
-): DeviceKind | undefined {
+export function kindFor(lib: MatterLib, entityId: string, state: State): DeviceKind | undefined {
   const domain = domainOf(entityId);
   if (domain === 'light') return lightKind(lib, state);
-  if (ON_OFF_DOMAINS.has(domain) && domain !== 'fan') return switchKind(lib);
-  return more?.(lib, state);
+  if (SWITCH_DOMAINS.has(domain)) return switchKind(lib);
+  return moreKindFor(lib, state);
 }
