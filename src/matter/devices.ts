@@ -4,7 +4,7 @@
 import type { State } from '../core/state.js';
 import { moreKindFor } from './devices-more.js';
 import { clamp, type DeviceKind, type EntityLink, num, onChange } from './kind.js';
-import type { MatterEndpoint, MatterLib, Patch } from './lib.js';
+import type { BehaviorType, MatterEndpoint, MatterLib, Patch } from './lib.js';
 
 function domainOf(entityId: string): string {
   return entityId.slice(0, entityId.indexOf('.'));
@@ -43,6 +43,16 @@ function switchKind(lib: MatterLib): DeviceKind | undefined {
   };
 }
 
+/** Two numbers (HA's hs_color, xy_color), or undefined. */
+function pair(value: unknown): [number, number] | undefined {
+  return Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'number' ? [value[0], value[1]] : undefined;
+}
+
+/** Matter's colour units: X/Y in 1/65536 (to 0xFEFF), hue in 254ths of a turn, saturation in 254ths. */
+const xyOf = (v: number): number => clamp(v * 65536, 0, 0xfeff);
+const hueOf = (degrees: number): number => clamp((degrees / 360) * 254, 0, 254);
+const satOf = (percent: number): number => clamp((percent / 100) * 254, 0, 254);
+
 /** Matter's level (1-254) from HA's brightness (0-255), and back. */
 export const levelOf = (brightness: number): number => clamp((brightness * 254) / 255, 1, 254);
 export const brightnessOf = (level: number): number => clamp((level * 255) / 254, 1, 255);
@@ -52,8 +62,13 @@ function lightKind(lib: MatterLib, state: State): DeviceKind | undefined {
   const colour = modes.some((m) => m === 'hs' || m === 'xy' || m === 'rgb' || m === 'rgbw' || m === 'rgbww');
   const temperature = modes.includes('color_temp');
   const dimmable = colour || temperature || modes.includes('brightness') || modes.includes('white');
+  // Hue and saturation besides matter.js's X/Y and colour temperature: Apple Home and Alexa send hue/saturation.
+  const colourServer = (lib.devices.ExtendedColorLightRequirements as unknown as { ColorControlServer?: BehaviorType } | undefined)
+    ?.ColorControlServer;
   const type = colour
-    ? lib.devices.ExtendedColorLightDevice
+    ? colourServer === undefined
+      ? lib.devices.ExtendedColorLightDevice
+      : lib.devices.ExtendedColorLightDevice?.with(colourServer.with('HueSaturation', 'Xy', 'ColorTemperature'))
     : temperature
       ? lib.devices.ColorTemperatureLightDevice
       : dimmable
@@ -71,26 +86,30 @@ function lightKind(lib: MatterLib, state: State): DeviceKind | undefined {
       const brightness = num(s.attributes.brightness);
       if (dimmable && brightness !== undefined) out.levelControl = { currentLevel: levelOf(brightness) };
       if (colour || temperature) {
-        // ColorMode (and EnhancedColorMode): X/Y 1, colour temperature 2; hue/saturation (0, the default) is left out.
+        // ColorMode (and EnhancedColorMode): hue/saturation 0, X/Y 1, colour temperature 2.
         const cc: Record<string, unknown> = {
           colorTempPhysicalMinMireds: minMireds,
           colorTempPhysicalMaxMireds: maxMireds,
           coupleColorTempToLevelMinMireds: minMireds,
-          colorMode: temperature ? 2 : 1,
-          enhancedColorMode: temperature ? 2 : 1,
         };
         const kelvin = num(s.attributes.color_temp_kelvin);
-        const xy = s.attributes.xy_color;
-        if (kelvin !== undefined && kelvin > 0) {
-          cc.colorTemperatureMireds = clamp(1e6 / kelvin, minMireds, maxMireds);
-          cc.colorMode = 2;
-          cc.enhancedColorMode = 2;
-        } else if (colour && Array.isArray(xy) && typeof xy[0] === 'number' && typeof xy[1] === 'number') {
-          cc.currentX = clamp(xy[0] * 65536, 0, 0xfeff);
-          cc.currentY = clamp(xy[1] * 65536, 0, 0xfeff);
-          cc.colorMode = 1;
-          cc.enhancedColorMode = 1;
-        }
+        const xy = pair(s.attributes.xy_color);
+        const hs = pair(s.attributes.hs_color);
+        if (kelvin !== undefined && kelvin > 0) cc.colorTemperatureMireds = clamp(1e6 / kelvin, minMireds, maxMireds);
+        if (colour && xy !== undefined) [cc.currentX, cc.currentY] = [xyOf(xy[0]), xyOf(xy[1])];
+        if (colour && colourServer !== undefined && hs !== undefined) [cc.currentHue, cc.currentSaturation] = [hueOf(hs[0]), satOf(hs[1])];
+        const mode =
+          s.attributes.color_mode === 'color_temp' || !colour
+            ? 2
+            : s.attributes.color_mode === 'xy' || colourServer === undefined
+              ? 1
+              : hs !== undefined
+                ? 0
+                : temperature
+                  ? 2
+                  : 1;
+        cc.colorMode = mode;
+        cc.enhancedColorMode = mode;
         out.colorControl = cc;
       }
       return out;
@@ -120,12 +139,23 @@ function lightKind(lib: MatterLib, state: State): DeviceKind | undefined {
           const x = num(cc?.currentX);
           const y = num(cc?.currentY);
           if (x === undefined || y === undefined || cc?.colorMode !== 1) return;
-          const xy = link.state()?.attributes.xy_color;
-          if (Array.isArray(xy) && clamp(Number(xy[0]) * 65536, 0, 0xfeff) === x && clamp(Number(xy[1]) * 65536, 0, 0xfeff) === y) return;
+          const xy = pair(link.state()?.attributes.xy_color);
+          if (xy !== undefined && xyOf(xy[0]) === x && xyOf(xy[1]) === y) return;
           link.call('light', 'turn_on', { xy_color: [Math.round((x / 65536) * 1e4) / 1e4, Math.round((y / 65536) * 1e4) / 1e4] });
         });
         onChange(endpoint, 'colorControl', 'currentX', sendXy);
         onChange(endpoint, 'colorControl', 'currentY', sendXy);
+        const sendHs = coalesced(() => {
+          const cc = endpoint.state.colorControl;
+          const hue = num(cc?.currentHue);
+          const sat = num(cc?.currentSaturation);
+          if (hue === undefined || sat === undefined || cc?.colorMode !== 0) return;
+          const hs = pair(link.state()?.attributes.hs_color);
+          if (hs !== undefined && hueOf(hs[0]) === hue && satOf(hs[1]) === sat) return;
+          link.call('light', 'turn_on', { hs_color: [Math.round((hue * 3600) / 254) / 10, Math.round((sat * 1000) / 254) / 10] });
+        });
+        onChange(endpoint, 'colorControl', 'currentHue', sendHs);
+        onChange(endpoint, 'colorControl', 'currentSaturation', sendHs);
       }
     },
   };

@@ -185,6 +185,18 @@ if (process.env[NETNS] !== '1') {
     await until(() => hub.hub.core.states.get('switch.coffee_maker')?.state === 'on', 'the outlet to toggle');
     t.pass('the outlet toggles');
 
+    const lamp = endpointOf(node, 'light.lamp');
+    await lamp.commandsOf('onOff').on?.();
+    await until(() => hub.hub.core.states.get('light.lamp')?.state === 'on', 'the lamp to turn on');
+    const options = { transitionTime: 0, optionsMask: {}, optionsOverride: {} };
+    await lamp.commandsOf('colorControl').moveToHueAndSaturation?.({ hue: 170, saturation: 254, ...options });
+    const hs = () => hub.hub.core.states.get('light.lamp')?.attributes.hs_color as number[] | undefined;
+    await until(() => Math.abs((hs()?.[0] ?? 0) - 241) <= 1 && hs()?.[1] === 100, 'the hue and saturation to follow');
+    t.pass('hue and saturation from the controller colour the lamp');
+    await lamp.commandsOf('colorControl').moveToColorTemperature?.({ colorTemperatureMireds: 250, ...options });
+    await until(() => hub.hub.core.states.get('light.lamp')?.attributes.color_temp_kelvin === 4000, 'the colour temperature');
+    t.pass('a colour temperature from the controller reaches the lamp');
+
     const lock = endpointOf(node, 'lock.back_door');
     t.equal(lock.stateOf('doorLock').lockState, 1, 'the lock reads locked');
     await lock.commandsOf('doorLock').unlockDoor?.({});
