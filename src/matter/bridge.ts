@@ -2,6 +2,7 @@
 // endpoint per selected entity, its fabrics and endpoint numbers kept under <data>/matter so a restart keeps the
 // commissioning, and state both ways: a hub change sets the attributes in the same turn; a controller's change calls
 // the entity's service.
+import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type EntitySelector, entityFilter } from '../config/entity-filter.js';
@@ -38,6 +39,18 @@ export interface MatterPairing {
   readonly qrCode: string;
 }
 
+/** `text` cut to at most `bytes` bytes of UTF-8 on a character boundary (Matter's string limits are in bytes). */
+export function utf8Prefix(text: string, bytes: number): string {
+  let out = '';
+  let used = 0;
+  for (const ch of text) {
+    used += Buffer.byteLength(ch);
+    if (used > bytes) break;
+    out += ch;
+  }
+  return out;
+}
+
 /** Endpoint ids: matter.js keeps each endpoint's number under its id; entity ids hold only [a-z0-9_.]. */
 export function endpointId(entityId: string): string {
   return entityId.replace('.', '-');
@@ -54,6 +67,8 @@ export class MatterBridge implements Component {
   private codes: MatterPairing | undefined;
   private readonly selects: EntitySelector;
   private stopped = false;
+  /** Whether the bridge has said it is full (once). */
+  private full = false;
 
   constructor(
     private readonly ctx: IntegrationContext,
@@ -195,7 +210,6 @@ export class MatterBridge implements Component {
     const lib = this.lib;
     const aggregator = this.aggregator;
     if (lib === undefined || aggregator === undefined || this.bridged.has(entityId) || this.pending.has(entityId)) return;
-    if (this.bridged.size + this.pending.size >= MAX_BRIDGED) return;
     const entry = this.ctx.registries.entities.entry(entityId);
     if (entry?.hidden_by != null || entry?.entity_category != null) {
       if (!this.config.filter.include.entities.includes(entityId)) return;
@@ -205,9 +219,15 @@ export class MatterBridge implements Component {
     if (state === undefined) return;
     const kind = kindFor(lib, entityId, state);
     if (kind === undefined) return;
-    const name = (
-      this.config.names.get(entityId) ?? (typeof state.attributes.friendly_name === 'string' ? state.attributes.friendly_name : entityId)
-    ).slice(0, 32);
+    if (this.bridged.size + this.pending.size >= MAX_BRIDGED) {
+      if (!this.full) this.log.warn({ max: MAX_BRIDGED }, 'The Matter bridge is full: %s and later entities are not bridged', entityId);
+      this.full = true;
+      return;
+    }
+    const name = utf8Prefix(
+      this.config.names.get(entityId) ?? (typeof state.attributes.friendly_name === 'string' ? state.attributes.friendly_name : entityId),
+      32,
+    );
     const type = kind.type.with(lib.behaviors.BridgedDeviceBasicInformationServer);
     const endpoint = new lib.Endpoint(type, {
       id: endpointId(entityId),
@@ -217,7 +237,7 @@ export class MatterBridge implements Component {
         productLabel: entityId.slice(0, 64),
         // The entity id names the device in the controller's details; the unique id (which must differ) is stable.
         serialNumber: entityId.slice(0, 32),
-        uniqueId: `hearth-${endpointId(entityId)}`.slice(0, 32),
+        uniqueId: createHash('sha256').update(`hearth:${entityId}`).digest('hex').slice(0, 32),
         reachable: state.state !== 'unavailable',
       },
       ...kind.patch(state),

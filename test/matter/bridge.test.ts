@@ -36,6 +36,7 @@ virtual:
   - {platform: light, id: desk, name: Desk, color_modes: [onoff]}
   - {platform: switch, id: coffee_maker, name: Coffee Maker, device_class: outlet}
   - {platform: switch, id: heater, name: Heater}
+  - {platform: switch, id: long_name, name: "Küchenlicht über der Spüle, links hinten"}
   - {platform: select, id: program, name: Program, options: [a, b]}
   - {platform: light, id: lamp, name: Lamp, color_modes: [hs, color_temp]}
   - {platform: fan, id: desk_fan, name: Desk Fan, speed_count: 4}
@@ -155,6 +156,7 @@ if (process.env[NETNS] !== '1') {
         'sensor.outdoor',
         'sensor.porch_lux',
         'switch.coffee_maker',
+        'switch.long_name',
       ],
       'the selected entities of the kinds Matter has, and only those',
     );
@@ -165,6 +167,11 @@ if (process.env[NETNS] !== '1') {
     );
     const kitchen = endpointOf(node, 'light.kitchen');
     t.equal(kitchen.maybeStateOf('bridgedDeviceBasicInformation')?.nodeLabel, 'Kitchen');
+    t.equal(
+      endpointOf(node, 'switch.long_name').maybeStateOf('bridgedDeviceBasicInformation')?.nodeLabel,
+      'Küchenlicht über der Spüle, l',
+      "a long name cut to Matter's 32 bytes on a character boundary",
+    );
     t.ok(kitchen.maybeStateOf('levelControl'), 'a light with brightness is dimmable');
     t.notOk(endpointOf(node, 'light.desk').maybeStateOf('levelControl'), 'an on/off light is not');
 
