@@ -141,8 +141,14 @@ export class MatterBridge implements Component {
         uniqueId: `hearth-bridge-${this.setupInfo.discriminator}`,
       },
     });
-    this.server = server;
     running++;
+    if (this.stopped) {
+      // Stopped while matter.js was loading: nothing else will close this node.
+      this.server = server;
+      await this.stop();
+      return;
+    }
+    this.server = server;
     const aggregator = new lib.Endpoint(lib.AggregatorEndpoint, { id: 'aggregator' });
     await server.add(aggregator);
     this.aggregator = aggregator;

@@ -283,4 +283,23 @@ if (process.env[NETNS] !== '1') {
     const svg = Buffer.from(src ?? '', 'base64').toString('utf8');
     t.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 (\d+) \1"/, 'a square SVG');
   });
+
+  t.test('a hub stopped while its bridge is still starting leaves no Matter node behind', async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearth-matter-early-'));
+    t.teardown(() => rm(dir, { recursive: true, force: true }));
+    const hub = await startTestHub(t, {
+      yaml: YAML.replace('name: Test Bridge', 'name: Early\n  port: 5542'),
+      dataDir: dir,
+      startTimeoutMs: 1,
+    });
+    await hub.hub.stop();
+    // The node would hold its UDP port; binding it shows it is free.
+    const { createSocket } = await import('node:dgram');
+    const socket = createSocket('udp4');
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind(5542, () => resolve());
+    }).finally(() => socket.close());
+    t.pass('the port is free');
+  });
 }
