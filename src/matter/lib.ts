@@ -8,7 +8,7 @@ const MATTER_CONFIG: string = '@matter/nodejs/config';
 const MATTER_MAIN: string = '@matter/main';
 const MATTER_NODEJS: string = '@matter/nodejs';
 const MATTER_PROTOCOL: string = '@matter/main/protocol';
-/** Device types and behaviours one module each: their indexes load every one of Matter's (60 MB more). */
+/** Device types and behaviours one module each: their indexes load every one of Matter's (57 MB more). */
 const MATTER_MODULE: string = '@matter/main/';
 const DEVICE_MODULES = [
   'on-off-light',
