@@ -41,6 +41,7 @@ const BENCHMARKS: readonly Benchmark[] = [
     out: 'template-budget',
   },
   { file: 'homekit.ts', title: 'HomeKit: memory with 100 bridged entities, state change to a paired controller', out: 'homekit' },
+  { file: 'matter.ts', title: 'Matter: memory with 100 bridged entities, state change to a subscribed controller', out: 'matter' },
   {
     file: 'automations.ts',
     title: 'Automations: 500 automations over 1,000 entities, and 100 render_template subscriptions, per state change',

@@ -63,9 +63,10 @@ const EXTERNAL = [
 
 // hearth.cjs runs as a vm.Script (for its code cache), where Node 20 has no loader for `import()`: a dynamic import of
 // an outside package (all of them CommonJS) becomes a require, which the script's wrapper gives it. The specifier is
-// a string of the list above, or one of the constants the sources import such packages through.
+// a string of the list above, or one of the constants the sources import such packages through (matter.js's modules
+// also as `${MATTER_MODULE}${path}`).
 const DYNAMIC_IMPORT =
-  /\bimport\((["'](?:uWebSockets\.js|serialport|@serialport\/[^"']+|onoff|i2c-bus|zigbee-herdsman(?:-converters)?(?:\/[^"']+)?|hap-nodejs|@homebridge\/ciao|@matter\/[^"']+|tweetnacl)["']|ONOFF|MATTER_TYPES)\)/g;
+  /\bimport\((["'](?:uWebSockets\.js|serialport|@serialport\/[^"']+|onoff|i2c-bus|zigbee-herdsman(?:-converters)?(?:\/[^"']+)?|hap-nodejs|@homebridge\/ciao|@matter\/[^"']+|tweetnacl)["']|ONOFF|MATTER_[A-Z]+|`\$\{MATTER_MODULE\}\$\{path\}`)\)/g;
 const outsideImports = (buildDir) => ({
   name: 'outside-imports',
   setup(b) {

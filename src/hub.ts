@@ -22,6 +22,7 @@ import { exposedGc, HeapTrim } from './hub/heap-trim.js';
 import { HttpComponent } from './hub/http.js';
 import type { AnyIntegration, MessageSource } from './integration/integration.js';
 import { Parts } from './integration/parts.js';
+import { type MatterBridge, matterIntegration } from './matter/index.js';
 import { mobileAppIntegration } from './mobile-app/index.js';
 import type { MqttComponent } from './mqtt/component.js';
 import { mqttIntegration } from './mqtt/integration.js';
@@ -123,6 +124,11 @@ export class Hub {
   /** The HomeKit bridge, when a `homekit:` section is configured (and it started). */
   get homekit(): HomekitBridge | undefined {
     return this.own.parts.get(homekitIntegration);
+  }
+
+  /** The Matter bridge, when a `matter:` section is configured (and it started). */
+  get matter(): MatterBridge | undefined {
+    return this.own.parts.get(matterIntegration);
   }
 
   get restoreState(): RestoreState {
@@ -238,6 +244,9 @@ export class Hub {
           },
           get homekit() {
             return running().get(homekitIntegration);
+          },
+          get matter() {
+            return running().get(matterIntegration);
           },
           editorFiles: new EditorFileStore(uiDir),
         };

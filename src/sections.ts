@@ -8,6 +8,7 @@ import { groupIntegration } from './group/index.js';
 import { helpersIntegration } from './helpers/index.js';
 import { homekitIntegration } from './homekit/index.js';
 import type { AnyIntegration } from './integration/integration.js';
+import { matterIntegration } from './matter/index.js';
 import { mobileAppIntegration } from './mobile-app/index.js';
 import { mqttIntegration } from './mqtt/integration.js';
 import { notifyIntegration } from './notify/index.js';
@@ -47,6 +48,7 @@ export const INTEGRATIONS: readonly AnyIntegration[] = [
   zeroconfIntegration,
   // Last: the bridges show what every other part made.
   homekitIntegration,
+  matterIntegration,
 ];
 
 /** `integrations` with each of `replacements` in the place of the one of its name (tests put fakes in). */

@@ -11,12 +11,12 @@ import type { Logger } from '../core/log.js';
 import type { State } from '../core/state.js';
 import type { IntegrationContext } from '../integration/integration.js';
 import { DataFile, jsonOf, readDataFile } from '../storage/data-file.js';
+import { qrSvg } from '../util/qr.js';
 import { accessoryFor, type MappedAccessory } from './accessories.js';
 import { limitRequests } from './client-limits.js';
 import type { HomekitConfig } from './config.js';
 import { loadHap } from './load-hap.js';
 import { sendEventsEachTurn } from './prompt-events.js';
-import { qrSvg } from './qr.js';
 
 /** HAP bridges hold at most 150 accessories, the bridge itself included. */
 export const MAX_BRIDGED = 149;

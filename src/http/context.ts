@@ -108,6 +108,17 @@ export interface HomekitView {
   qrSvg(): Promise<string | undefined>;
 }
 
+/** The Matter bridge as its page shows it (src/matter implements it). */
+export interface MatterView {
+  /** The manual pairing code and the QR code's payload, once the bridge runs. */
+  readonly pairing: { readonly manualCode: string; readonly qrCode: string } | undefined;
+  /** Whether a controller has commissioned the bridge. */
+  readonly commissioned: boolean;
+  readonly endpointCount: number;
+  /** The commissioning QR code as SVG. */
+  qrSvg(): Promise<string | undefined>;
+}
+
 /** What the API modules (REST, WebSocket, web pages) share. */
 export interface ApiContext {
   readonly core: Core;
@@ -138,6 +149,8 @@ export interface ApiContext {
   readonly mobileApp?: MobileAppApi;
   /** The HomeKit bridge, when a `homekit:` section runs one. */
   readonly homekit?: HomekitView;
+  /** The Matter bridge, when a `matter:` section runs one. */
+  readonly matter?: MatterView;
   /** automations.yaml and scripts.yaml for the editor's REST endpoints; undefined in hubs made without them. */
   readonly editorFiles?: EditorFiles;
 }

@@ -9,6 +9,7 @@ import { registerAuthorizeRoutes } from './routes/authorize-routes.js';
 import { registerDashboardRoutes } from './routes/dashboard-routes.js';
 import { registerExternalAuthRoutes } from './routes/external-auth-routes.js';
 import { registerHomekitRoutes } from './routes/homekit-routes.js';
+import { registerMatterRoutes } from './routes/matter-routes.js';
 import { registerProfileRoutes } from './routes/profile-routes.js';
 import { registerStaticRoutes } from './routes/static-routes.js';
 import { registerZigbeeRoutes } from './routes/zigbee-routes.js';
@@ -61,6 +62,7 @@ export function registerWebUi(server: HttpServer, ctx: WebContext, options: WebU
   registerProfileRoutes(server, env);
   registerZigbeeRoutes(server, env);
   registerHomekitRoutes(server, env);
+  registerMatterRoutes(server, env);
   registerStaticRoutes(server, env);
   registerAppRoutes(server, env);
   registerNotFoundPage(server, env);

@@ -29,6 +29,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   'mobile-app': ['core', 'util', 'config', 'storage', 'domains', 'integration'],
   zeroconf: ['core', 'util', 'version', 'config', 'storage', 'integration'],
   homekit: ['core', 'util', 'config', 'storage', 'integration'],
+  matter: ['core', 'util', 'version', 'config', 'storage', 'integration'],
   automation: ['core', 'util', 'config', 'storage', 'domains', 'registry', 'restore', 'template', 'trace', 'integration'],
   'template-entities': ['core', 'util', 'config', 'storage', 'domains', 'registry', 'restore', 'template', 'automation', 'integration'],
   mqtt: ['core', 'util', 'version', 'config', 'storage', 'domains', 'registry', 'template', 'integration'],
@@ -57,6 +58,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'mobile-app',
     'zeroconf',
     'homekit',
+    'matter',
     'core-config',
   ],
   hub: [
@@ -83,6 +85,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'zeroconf',
     'homekit',
     'presence',
+    'matter',
     'http',
     'api',
     'web',

@@ -1,11 +1,11 @@
-// The setup QR code Apple Home scans, as an SVG. matter.js's QR encoder (already a dependency for the Matter bridge)
+// A setup QR code (HomeKit's X-HM:// URI, Matter's MT: payload) as an SVG. matter.js's QR encoder
 // draws it with half-block characters, two modules a character; they become squares here. Loaded only when asked.
 
 /** Through a constant: the compiler would otherwise read matter.js's declarations, which need the DOM's types. */
 const MATTER_TYPES: string = '@matter/types';
 
 /** SVG of the QR code for `text` (dark modules on white, with the quiet zone). */
-export async function qrSvg(text: string): Promise<string> {
+export async function qrSvg(text: string, label = 'HomeKit setup code'): Promise<string> {
   const { QrCode } = (await import(MATTER_TYPES)) as { QrCode: { encode(text: string): string } };
   const rows = QrCode.encode(text)
     .split('\n')
@@ -33,5 +33,5 @@ export async function qrSvg(text: string): Promise<string> {
       if (dark) rects.push(`M${x + margin} ${y + margin}h1v1h-1z`);
     });
   });
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width * 6}" height="${height * 6}" shape-rendering="crispEdges" role="img" aria-label="HomeKit setup code"><rect width="100%" height="100%" fill="#fff"/><path fill="#000" d="${rects.join('')}"/></svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width * 6}" height="${height * 6}" shape-rendering="crispEdges" role="img" aria-label="${label}"><rect width="100%" height="100%" fill="#fff"/><path fill="#000" d="${rects.join('')}"/></svg>`;
 }

@@ -1,0 +1,157 @@
+/**
+ * The Matter bridge: (1) the memory it adds with 100 bridged entities: the built hub with and without a `matter:`
+ * section over the same 100 virtual entities, each settled (from the moment the bridge's last endpoint is stored),
+ * same flags and environment as the unit, alternated; (2) a state change to a commissioning controller (matter.js's,
+ * in this process, subscribed as Apple Home and Google Home are): from the REST call that changes a light to the
+ * controller's attribute report, p50 and p99 over 300 changes. matter.js needs mDNS, so the bench runs in a network
+ * namespace of its own (a veth pair, as test/matter/bridge.test.ts does): nothing reaches a real network.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { silentLogger } from '../src/core/log.js';
+import { loadMatter } from '../src/matter/lib.js';
+import { BENCH, fmt, type Hub, httpRequest, makeDataDir, median, PI_NODE_ARGS, percentile, ROOT, sleep, startHub } from './procs.js';
+import { settle } from './settle.js';
+
+const ROUNDS = Number(process.env.MATTER_BENCH_ROUNDS ?? 2);
+const CHANGES = 300;
+const NETNS = 'HEARTH_MATTER_NETNS';
+const SETUP = [
+  'ip link set lo up',
+  'ip link add m0 type veth peer name m1',
+  'ip addr add 10.77.0.1/24 dev m0',
+  'ip addr add 10.77.0.2/24 dev m1',
+  'ip link set m0 up',
+  'ip link set m1 up',
+  'ip route add 224.0.0.0/4 dev m0',
+].join(' && ');
+
+if (process.env[NETNS] !== '1') {
+  execFileSync('unshare', ['-n', 'sh', '-c', `${SETUP} && exec "${process.execPath}" --import tsx bench/matter.ts`], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, [NETNS]: '1' },
+  });
+  process.exit(0);
+}
+
+function config(withMatter: boolean): string {
+  const lines = ['hub:', '  name: Bench', '  latitude: 52.37', '  longitude: 4.89', '  time_zone: UTC', 'virtual:'];
+  for (let i = 0; i < 50; i++) lines.push(`  - {platform: light, id: l${i}, name: Light ${i}, color_modes: [brightness]}`);
+  for (let i = 0; i < 50; i++) lines.push(`  - {platform: switch, id: s${i}, name: Switch ${i}}`);
+  if (withMatter) lines.push('matter:', '  name: Bench Bridge');
+  return `${lines.join('\n')}\n`;
+}
+
+/** Waits until the bridge has stored its last endpoint's number: it is up with all 100. */
+async function bridgeUp(dataDir: string): Promise<number> {
+  const last = join(dataDir, 'matter', 'bridge', 'root.parts.aggregator.parts.switch-s49.__number__');
+  const deadline = performance.now() + 120_000;
+  while (!existsSync(last)) {
+    if (performance.now() > deadline) throw new Error('the Matter bridge did not come up within 120 s');
+    await sleep(50);
+  }
+  return performance.now();
+}
+
+async function run(withMatter: boolean): Promise<{ rssMb: number; hub: Hub; stop(): Promise<void> }> {
+  const data = await makeDataDir();
+  const file = join(data.dir, 'configuration.yaml');
+  writeFileSync(file, config(withMatter));
+  const hub = await startHub({ config: file, data, nodeArgs: PI_NODE_ARGS });
+  const readyAt = withMatter ? await bridgeUp(data.dir) : performance.now();
+  const reading = await settle(hub.child.pid ?? 0, readyAt, hub.readyMs, true);
+  return {
+    rssMb: reading.rssMb,
+    hub,
+    stop: async () => {
+      await hub.stop();
+      await data.remove();
+    },
+  };
+}
+
+interface ClientEndpoint {
+  readonly number: number;
+  maybeStateOf(id: string): Record<string, unknown> | undefined;
+  readonly events: Record<string, Record<string, { on(fn: (value: unknown) => void): void }>>;
+}
+interface Controller {
+  start(): Promise<void>;
+  close(): Promise<void>;
+  readonly peers: { commission(options: Record<string, unknown>): Promise<{ readonly endpoints: Iterable<ClientEndpoint> }> };
+}
+
+async function reportLatencies(hub: Hub): Promise<number[]> {
+  const { readFileSync } = await import('node:fs');
+  const setup = JSON.parse(readFileSync(join(hub.dataDir, 'matter', 'setup.json'), 'utf8')) as { passcode: number; discriminator: number };
+  const lib = await loadMatter(silentLogger);
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-bench-controller-'));
+  const controller = (await lib.ServerNode.create({
+    id: 'controller',
+    environment: lib.environment('bench-controller', dir),
+    network: { port: 5550 },
+  })) as unknown as Controller;
+  await controller.start();
+  const node = await controller.peers.commission({ passcode: setup.passcode, discriminator: setup.discriminator, timeout: 60_000 });
+  const light = [...node.endpoints].find((ep) => ep.maybeStateOf('bridgedDeviceBasicInformation')?.serialNumber === 'light.l0');
+  if (light === undefined) throw new Error('light.l0 not bridged');
+  let waiting: ((t: number) => void) | undefined;
+  light.events.onOff?.onOff$Changed?.on(() => waiting?.(performance.now()));
+  const out: number[] = [];
+  for (let i = 0; i < CHANGES; i++) {
+    const arrived = new Promise<number>((resolve) => {
+      waiting = resolve;
+    });
+    const t0 = performance.now();
+    await httpRequest(hub.port, `/api/services/light/${i % 2 === 0 ? 'turn_on' : 'turn_off'}`, {
+      token: hub.token,
+      method: 'POST',
+      body: '{"entity_id":"light.l0"}',
+    });
+    out.push((await arrived) - t0);
+  }
+  await controller.close();
+  await lib.closeMdns();
+  rmSync(dir, { recursive: true, force: true });
+  return out.sort((x, y) => x - y);
+}
+
+const without: number[] = [];
+const withBridge: number[] = [];
+let latencies: number[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  const a = await run(false);
+  without.push(a.rssMb);
+  await a.stop();
+  const b = await run(true);
+  withBridge.push(b.rssMb);
+  if (round === ROUNDS - 1) latencies = await reportLatencies(b.hub);
+  await b.stop();
+}
+
+const added = median(withBridge) - median(without);
+const p50 = percentile(latencies, 0.5);
+const p99 = percentile(latencies, 0.99);
+const targets = [
+  { target: 'Matter bridge with 100 entities adds ≤ 20 MB RSS', text: `${fmt(added, 1)} MB`, met: added <= 20 },
+  {
+    target: 'state change to a subscribed Matter controller, p99 ≤ 20 ms',
+    text: `p50 ${fmt(p50, 1)} ms, p99 ${fmt(p99, 1)} ms`,
+    met: p99 <= 20,
+  },
+];
+mkdirSync(join(BENCH, 'out'), { recursive: true });
+writeFileSync(join(BENCH, 'out', 'matter.json'), `${JSON.stringify({ without, withBridge, latencies, targets }, null, 1)}\n`);
+console.log('| hub (100 virtual entities) | settled RSS, median of rounds |');
+console.log('|---|---|');
+console.log(`| without matter: | ${fmt(median(without), 1)} MB (${without.map((x) => fmt(x, 1)).join(', ')}) |`);
+console.log(`| with matter: (100 bridged) | ${fmt(median(withBridge), 1)} MB (${withBridge.map((x) => fmt(x, 1)).join(', ')}) |`);
+console.log(`| added by the bridge | ${fmt(added, 1)} MB |`);
+console.log('');
+console.log(
+  `REST call to the attribute report at a subscribed controller, ${CHANGES} changes: p50 ${fmt(p50, 1)} ms, p99 ${fmt(p99, 1)} ms.`,
+);
+process.exit(0);

@@ -1,0 +1,37 @@
+// What every Matter device kind shares: the link to its entity, its shape, and reading and writing attributes.
+import type { JsonObject } from '../core/json.js';
+import type { State } from '../core/state.js';
+import type { EndpointType, MatterEndpoint, Patch } from './lib.js';
+
+/** What an endpoint uses of its entity. */
+export interface EntityLink {
+  readonly entityId: string;
+  state(): State | undefined;
+  call(domain: string, service: string, data?: JsonObject): void;
+}
+
+export interface DeviceKind {
+  /** The device type, before the bridged-device information is added. */
+  readonly type: EndpointType;
+  /** The attribute values for a state: at creation, and on each state change. */
+  patch(state: State): Patch;
+  /** Turns the controller's changes into service calls. */
+  listen(endpoint: MatterEndpoint, link: EntityLink): void;
+}
+
+/** A finite number, or a string holding one (a sensor's state). */
+export function num(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+export function clamp(value: number, low: number, high: number): number {
+  return Math.min(high, Math.max(low, Math.round(value)));
+}
+
+/** Subscribes to `cluster.attribute$Changed`, when the endpoint has it. */
+export function onChange(endpoint: MatterEndpoint, cluster: string, attribute: string, fn: (value: unknown) => void): void {
+  endpoint.events[cluster]?.[`${attribute}$Changed`]?.on((value: never) => fn(value as unknown));
+}

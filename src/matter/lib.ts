@@ -1,0 +1,176 @@
+// matter.js (@matter/main), loaded only when a `matter:` section runs a bridge, and the small part of its surface the
+// bridge uses, typed here: the compiler would otherwise read matter.js's declarations, which need the DOM's types.
+// Each module is imported through a string constant for that reason; scripts/bundle.mjs turns those imports into
+// require() of the outside package (its DYNAMIC_IMPORT pattern names the MATTER_ constants, and `${MATTER_MODULE}${path}`).
+import type { Logger } from '../core/log.js';
+
+const MATTER_CONFIG: string = '@matter/nodejs/config';
+const MATTER_MAIN: string = '@matter/main';
+const MATTER_NODEJS: string = '@matter/nodejs';
+const MATTER_PROTOCOL: string = '@matter/main/protocol';
+/** Device types and behaviours one module each: their indexes load every one of Matter's (57 MB more). */
+const MATTER_MODULE: string = '@matter/main/';
+const DEVICE_MODULES = [
+  'on-off-light',
+  'dimmable-light',
+  'color-temperature-light',
+  'extended-color-light',
+  'on-off-plug-in-unit',
+  'fan',
+  'window-covering',
+  'door-lock',
+  'thermostat',
+  'temperature-sensor',
+  'humidity-sensor',
+  'light-sensor',
+  'occupancy-sensor',
+  'contact-sensor',
+];
+const BEHAVIOR_MODULES = ['bridged-device-basic-information', 'window-covering', 'thermostat', 'occupancy-sensing'];
+
+async function modules<T>(folder: string, names: readonly string[]): Promise<Record<string, T>> {
+  const load = (path: string) => import(`${MATTER_MODULE}${path}`) as Promise<Record<string, T>>;
+  const loaded = await Promise.all(names.map((name) => load(`${folder}/${name}`)));
+  return Object.assign(Object.create(null) as Record<string, T>, ...loaded);
+}
+
+/** Attribute values by cluster (behaviour) id: `{ onOff: { onOff: true } }`. */
+export type Patch = Record<string, Record<string, unknown>>;
+
+export interface Observable {
+  on(fn: (value: never, old: never) => void): void;
+}
+
+/** A matter.js endpoint type (a device type with its behaviours). */
+export interface EndpointType {
+  with(...behaviors: unknown[]): EndpointType;
+  readonly deviceType: number;
+}
+
+/** A behaviour class (a cluster server) that can be given features. */
+export interface BehaviorType {
+  with(...features: string[]): BehaviorType;
+}
+
+export interface MatterEndpoint {
+  readonly number: number | undefined;
+  readonly id: string;
+  readonly state: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly events: Readonly<Record<string, Readonly<Record<string, Observable>>>>;
+  set(values: Patch): Promise<void>;
+  add(endpoint: MatterEndpoint): Promise<void>;
+  close(): Promise<void>;
+  delete(): Promise<void>;
+}
+
+export interface MatterServerNode extends MatterEndpoint {
+  start(): Promise<void>;
+  readonly lifecycle: { readonly isCommissioned: boolean };
+}
+
+interface Environment {
+  readonly vars: { set(name: string, value: unknown): void };
+  close(type: unknown): unknown;
+  set(type: unknown, instance: unknown): void;
+  has(type: unknown): boolean;
+}
+
+interface LogMessage {
+  readonly level: number;
+  readonly facility: string;
+}
+
+/** What the bridge takes from matter.js. */
+export interface MatterLib {
+  readonly Endpoint: new (type: EndpointType, options: Record<string, unknown>) => MatterEndpoint;
+  readonly ServerNode: { create(options: Record<string, unknown>): Promise<MatterServerNode> };
+  readonly VendorId: (id: number) => number;
+  readonly devices: Readonly<Record<string, EndpointType>>;
+  readonly behaviors: Readonly<Record<string, BehaviorType>>;
+  readonly AggregatorEndpoint: EndpointType;
+  /** An environment of the bridge's own whose files all go under `dir`. */
+  environment(name: string, dir: string): unknown;
+  /** Closes matter.js's one mDNS service (shared by every node in the process) once no node needs it. */
+  closeMdns(): Promise<void>;
+}
+
+let loading: Promise<MatterLib> | undefined;
+let logTo: Logger | undefined;
+
+/** Loads matter.js once; its log goes to `log` (warnings and errors only). */
+export function loadMatter(log: Logger): Promise<MatterLib> {
+  logTo = log;
+  loading ??= load();
+  return loading;
+}
+
+async function load(): Promise<MatterLib> {
+  // Before matter.js builds its default environment: no process arguments, environment variables or config file of
+  // its own, no signal or error traps (the hub has them), and no default storage in the home directory.
+  const { config } = (await import(MATTER_CONFIG)) as { config: Record<string, unknown> };
+  if (config.isInitialized !== true) {
+    Object.assign(config, {
+      loadProcessArgv: false,
+      loadProcessEnv: false,
+      loadConfigFile: false,
+      trapProcessSignals: false,
+      trapUnhandledErrors: false,
+      setProcessExitCodeOnError: false,
+      initializeStorage: false,
+    });
+  }
+  const main = (await import(MATTER_MAIN)) as Record<string, unknown>;
+  const nodejs = (await import(MATTER_NODEJS)) as Record<string, unknown>;
+  const devices = await modules<EndpointType>('devices', DEVICE_MODULES);
+  const behaviors = await modules<BehaviorType>('behaviors', BEHAVIOR_MODULES);
+  const endpoints = await modules<EndpointType>('endpoints', ['aggregator']);
+  const protocol = (await import(MATTER_PROTOCOL)) as Record<string, unknown>;
+  routeLog(main.Logger as { destinations: Record<string, Record<string, unknown>>; format: string });
+  const Env = main.Environment as { default: Environment } & (new (name: string, parent: Environment) => Environment);
+  const Storage = main.StorageService as new (
+    env: Environment,
+  ) => {
+    registerDriver(d: unknown): void;
+    registerBlobDriver(d: unknown): void;
+    defaultDriver: string;
+    defaultBlobDriver: string;
+  };
+  const Filesystem = nodejs.NodeJsFilesystem as new (dir: string) => unknown;
+  const aggregator = endpoints.AggregatorEndpoint;
+  if (aggregator === undefined) throw new Error('matter.js has no AggregatorEndpoint');
+  return {
+    Endpoint: main.Endpoint as MatterLib['Endpoint'],
+    ServerNode: main.ServerNode as MatterLib['ServerNode'],
+    VendorId: main.VendorId as MatterLib['VendorId'],
+    devices,
+    behaviors,
+    AggregatorEndpoint: aggregator,
+    environment(name, dir) {
+      const env = new Env(name, Env.default);
+      env.set(main.Filesystem, new Filesystem(dir));
+      const storage = new Storage(env);
+      storage.registerDriver(nodejs.FileStorageDriver);
+      storage.registerBlobDriver(nodejs.DirectoryBlobStorageDriver);
+      storage.defaultDriver = 'file';
+      storage.defaultBlobDriver = 'dir';
+      return env;
+    },
+    async closeMdns() {
+      if (Env.default.has(protocol.MdnsService)) await Env.default.close(protocol.MdnsService);
+    },
+  };
+}
+
+/** matter.js's own log (chatty, coloured, to the console) goes to the hub's log: warnings and errors, one line each. */
+function routeLog(logger: { destinations: Record<string, Record<string, unknown>>; format: string }): void {
+  logger.format = 'plain';
+  const dest = logger.destinations.default;
+  if (dest === undefined) return;
+  dest.level = 3;
+  const write = (text: string, message: LogMessage): void => {
+    const line = text.trim().slice(0, 2000);
+    if (message.level >= 4) logTo?.error({ facility: message.facility }, 'matter.js: %s', line);
+    else logTo?.warn({ facility: message.facility }, 'matter.js: %s', line);
+  };
+  dest.write = write;
+}
