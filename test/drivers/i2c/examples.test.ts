@@ -4,7 +4,7 @@ import t from 'tap';
 import { parseConfigText } from '../../../src/config/load.js';
 import { SECTION_VALIDATORS } from '../../../src/hub.js';
 
-const EXAMPLES = join(import.meta.dirname, '..', '..', 'config', 'examples');
+const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'config', 'examples');
 
 for (const file of ['greenhouse.yaml', 'i2c-serial.yaml']) {
   t.test(`config/examples/${file} is a valid configuration`, async (t) => {
