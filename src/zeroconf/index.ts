@@ -83,6 +83,7 @@ export class ZeroconfAnnouncer implements Component {
   readonly name = 'zeroconf';
   private responder: CiaoResponder | undefined;
   private service: CiaoService | undefined;
+  private stopped = false;
 
   constructor(
     private readonly ctx: IntegrationContext,
@@ -95,6 +96,8 @@ export class ZeroconfAnnouncer implements Component {
     const uuid = await instanceId(this.ctx.dataDir, this.log);
     const ciao = (await import('@homebridge/ciao')) as unknown as Ciao & { default?: Ciao };
     const lib = ciao.default ?? ciao;
+    // A stop during the awaits above found nothing to shut down: open no sockets after it.
+    if (this.stopped) return;
     this.responder = lib.getResponder(this.config.interfaces === undefined ? undefined : { interface: [...this.config.interfaces] });
     const name = serviceName(this.ctx.hub.name);
     this.service = this.responder.createService({
@@ -111,6 +114,7 @@ export class ZeroconfAnnouncer implements Component {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     await this.service?.destroy().catch(() => {});
     await this.responder?.shutdown().catch(() => {});
     this.service = undefined;

@@ -11,6 +11,7 @@ import { createMqttIntegration } from '../../src/mqtt/integration.js';
 import { INTEGRATIONS, REQUIRED_SECTIONS, SECTION_VALIDATORS, withIntegrations } from '../../src/sections.js';
 import type { BackoffOptions } from '../../src/util/backoff.js';
 import type { Scheduler } from '../../src/util/scheduler.js';
+import { zeroconfIntegration } from '../../src/zeroconf/index.js';
 
 /** The part of a tap Test this helper needs. */
 export interface Teardown {
@@ -98,6 +99,9 @@ export async function startTestHub(t: Teardown, options: TestHubOptions = {}): P
         INTEGRATIONS,
         ...(options.mqttMinReconnectMs === undefined ? [] : [createMqttIntegration({ minReconnectMs: options.mqttMinReconnectMs })]),
         ...(options.integrations ?? []),
+        // Tests stay off the LAN: a configuration with default_config: would otherwise announce over mDNS
+        // (test/zeroconf/ announces inside a network namespace of its own). A test's own replacement comes first.
+        { ...zeroconfIntegration, create: () => undefined },
       ),
       ...(options.extraIntegrations ?? []),
     ],
