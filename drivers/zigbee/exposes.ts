@@ -88,9 +88,10 @@ export const LINKQUALITY_SPEC: EntitySpec = {
   ...hinted(hintFor('numeric', 'linkquality')),
 };
 
-/** Home Assistant MQTT number's range when zigbee2mqtt sends none (DEFAULT_MIN_VALUE, DEFAULT_MAX_VALUE). */
+/** Home Assistant MQTT number's range and step when zigbee2mqtt sends none (DEFAULT_MIN_VALUE, DEFAULT_MAX_VALUE, DEFAULT_STEP). */
 const NUMBER_MIN = 1;
 const NUMBER_MAX = 100;
+const NUMBER_STEP = 1;
 
 const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -118,7 +119,7 @@ function hinted(h: Hint): Hinted {
 }
 
 /** The entities zigbee2mqtt makes of one expose (exposeToConfig), before the category and metadata rules. */
-function entitiesOf(e: Expose, all: readonly Expose[]): EntitySpec[] {
+function entitiesOf(e: Expose, all: readonly Expose[], model: string | undefined): EntitySpec[] {
   const ep = e.endpoint;
   const base = { endpoint: ep, label: ep ? capitalize(ep) : undefined };
   const named = (label: string) => ({ label: suffixed(label, ep), endpoint: ep });
@@ -176,7 +177,7 @@ function entitiesOf(e: Expose, all: readonly Expose[]): EntitySpec[] {
     case 'climate':
       return climateEntities(e, all);
     case 'fan': {
-      const fan = fanSpec(e);
+      const fan = fanSpec(e, model);
       if (!fan) return [];
       const props = [fan.state, fan.mode?.property, fan.speed?.property].filter((p) => p !== undefined);
       return [{ ...base, kind: 'fan', key: mainKey('fan', ep), fan, properties: props }];
@@ -195,7 +196,7 @@ function entitiesOf(e: Expose, all: readonly Expose[]): EntitySpec[] {
             properties: [property],
             min: e.value_min ?? NUMBER_MIN,
             max: e.value_max ?? NUMBER_MAX,
-            ...(e.value_step ? { step: e.value_step } : {}),
+            step: e.value_step || NUMBER_STEP,
             ...(e.unit ? { unit: e.unit } : {}),
             ...hinted({ ...h, sc: undefined }),
             // zigbee2mqtt keeps only a temperature device class on a number.
@@ -207,9 +208,10 @@ function entitiesOf(e: Expose, all: readonly Expose[]): EntitySpec[] {
       // Home Assistant has a separate device class for VOC in ppb/ppm.
       const lookup = e.name === 'voc' && (e.unit === 'ppb' || e.unit === 'ppm') ? hintFor('numeric', 'voc_parts') : h;
       const merged = { ...lookup, ...unitHint(e.unit) };
-      // A device class without a unit makes Home Assistant warn; zigbee2mqtt drops it.
-      if (e.unit === undefined) delete (merged as { dc?: string }).dc;
-      return [{ ...named(e.label), kind: 'sensor', key, property, properties: [property], unit: e.unit, ...hinted(merged) }];
+      // A device class without a unit makes Home Assistant warn; zigbee2mqtt drops it (and an empty unit).
+      if (!e.unit) delete (merged as { dc?: string }).dc;
+      const unit = e.unit ? { unit: e.unit } : {};
+      return [{ ...named(e.label), kind: 'sensor', key, property, properties: [property], ...unit, ...hinted(merged) }];
     }
     case 'binary': {
       const property = propOf(e);
@@ -220,8 +222,8 @@ function entitiesOf(e: Expose, all: readonly Expose[]): EntitySpec[] {
       return [{ ...common, kind: 'binary_sensor', key: ep ? `${e.name}_${ep}` : e.name }];
     }
     case 'enum': {
-      // zigbee2mqtt 2.x makes no entity of `action` (it is an event here); its legacy sensor is off by default.
-      if (e.property === 'action' || e.name === 'action') return [];
+      // zigbee2mqtt 2.x makes no entity of `action` (it is an event here); an endpoint's `action_l1` stays a sensor.
+      if (e.property === 'action') return [];
       const property = propOf(e);
       const h = hinted(hintFor('enum', e.name));
       const common = { ...named(e.label), key: property, property, properties: [property], ...h };
@@ -285,7 +287,7 @@ function climateEntities(e: Extract<Expose, { type: 'climate' }>, all: readonly 
       properties: [property],
       min: calibration.value_min ?? NUMBER_MIN,
       max: calibration.value_max ?? NUMBER_MAX,
-      ...(calibration.value_step != null ? { step: calibration.value_step } : {}),
+      step: calibration.value_step ?? NUMBER_STEP,
       ...(calibration.unit ? { unit: calibration.unit } : {}),
       deviceClass: 'temperature_delta',
       category: 'config',
@@ -301,6 +303,7 @@ function climateEntities(e: Extract<Expose, { type: 'climate' }>, all: readonly 
         kind: 'number',
         min: heating.value_min ?? NUMBER_MIN,
         max: heating.value_max ?? NUMBER_MAX,
+        step: NUMBER_STEP,
         unit: heating.unit,
         icon: 'mdi:radiator',
       });
@@ -362,8 +365,8 @@ function finish(spec: EntitySpec, e: Expose): EntitySpec {
   return { ...spec, category, deviceClass, enabledByDefault, icon };
 }
 
-/** The entities of a definition's exposes (already resolved for the device), plus the link quality sensor. */
-export function mapExposes(exposes: readonly Expose[]): ExposeMapping {
+/** The entities of a definition's exposes (already resolved for the device), plus the link quality sensor; `model` for zigbee2mqtt's per-model rules. */
+export function mapExposes(exposes: readonly Expose[], model?: string): ExposeMapping {
   const specs: EntitySpec[] = [];
   const at = new Map<string, number>();
   const add = (spec: EntitySpec): void => {
@@ -374,7 +377,7 @@ export function mapExposes(exposes: readonly Expose[]): ExposeMapping {
       specs.push(spec);
     } else specs[i] = spec;
   };
-  for (const e of exposes) for (const spec of entitiesOf(e, exposes)) add(finish(spec, e));
+  for (const e of exposes) for (const spec of entitiesOf(e, exposes, model)) add(finish(spec, e));
   if (!at.has('linkquality')) add(LINKQUALITY_SPEC);
   const actions = exposes.some((e) => e.name === 'action' && (e.type === 'enum' || e.type === 'text'));
   return { specs, actions };

@@ -96,17 +96,20 @@ t.test('a lock (Yale YRD226): state from the lock state attribute, unlock as a d
   t.match(bed.core.states.get('binary_sensor.front_door_lock_battery_low')?.attributes, { device_class: 'battery' });
 });
 
-t.test('a fan (Hampton Bay 99432): fan modes as speeds and presets', async (t) => {
+t.test('a fan (Hampton Bay 99432): four speeds (ZCL `on` the fastest) and the `smart` preset, as zigbee2mqtt maps it', async (t) => {
   const bed = zigbeeTestbed();
   const device = stub('HDC52EastwindFan', 'King Of Fans,  Inc.');
   const fan = await bed.add(device, 'Ceiling Fan');
   fan.handleMessage(zclMessage(device, 'hvacFanCtrl', 'attributeReport', { fanMode: 2 }));
   await fan.settled();
-  t.match(bed.core.states.get('fan.ceiling_fan'), { state: 'on', attributes: { percentage: 66, percentage_step: 100 / 3 } });
+  t.match(bed.core.states.get('fan.ceiling_fan'), {
+    state: 'on',
+    attributes: { percentage: 50, percentage_step: 25, preset_modes: ['smart'], preset_mode: null },
+  });
   await call(bed.core, 'fan', 'set_percentage', { entity_id: 'fan.ceiling_fan', percentage: 100 });
   await call(bed.core, 'fan', 'turn_off', { entity_id: 'fan.ceiling_fan' });
   t.same(sent(device), [
-    [1, 'hvacFanCtrl', 'write', { fanMode: 3 }],
+    [1, 'hvacFanCtrl', 'write', { fanMode: 4 }],
     [1, 'hvacFanCtrl', 'write', { fanMode: 0 }],
   ]);
   t.match(bed.core.states.get('fan.ceiling_fan'), { state: 'off', attributes: { percentage: 0 } });
