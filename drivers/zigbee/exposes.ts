@@ -1,14 +1,7 @@
 import type { Expose } from 'zigbee-herdsman-converters';
-import {
-  type ClimateSpec,
-  climateSpec,
-  type FanSpec,
-  fanSpec,
-  featureNamed,
-  type LightSpec,
-  lightSpec,
-  propOf,
-} from './composite-specs.js';
+import { climateEntities, NUMBER_MAX, NUMBER_MIN, NUMBER_STEP } from './climate-exposes.js';
+import { fanSpec, featureNamed, lightSpec, propOf } from './composite-specs.js';
+import type { EntityKind, EntitySpec, SpecBase } from './entity-spec.js';
 import { type Hint, hintFor, SWITCH_OWN_ENTITY, unitHint } from './ha-lookup.js';
 
 /**
@@ -24,51 +17,7 @@ import { type Hint, hintFor, SWITCH_OWN_ENTITY, unitHint } from './ha-lookup.js'
 const STATE = 1;
 const SET = 2;
 
-type Scalar = string | number | boolean;
-
-interface SpecBase {
-  /** zigbee2mqtt's object id: unique among the device's entities; the unique id is `<ieee>_<key>`, so it survives renames. */
-  readonly key: string;
-  /** The entity's name after the device's; undefined for the device's main entity (named as the device). */
-  readonly label: string | undefined;
-  readonly endpoint: string | undefined;
-  /** The device-state keys the entity is rendered from. */
-  readonly properties: readonly string[];
-  /** Home Assistant's entity category, as zigbee2mqtt sets it (a sensor is never `config`). */
-  readonly category?: 'config' | 'diagnostic';
-  /** zigbee2mqtt's enabled_by_default: false makes a new registry entry disabled by the integration. */
-  readonly enabledByDefault?: boolean;
-  readonly icon?: string;
-  /** The device class zigbee2mqtt gives it; dropped at build time when the domain has no such class. */
-  readonly deviceClass?: string;
-}
-
-type Valued = { readonly property: string };
-type OnOff = Valued & { readonly valueOn: Scalar; readonly valueOff: Scalar };
-
-export type EntitySpec =
-  | (SpecBase & { readonly kind: 'light'; readonly light: LightSpec })
-  | (SpecBase & OnOff & { readonly kind: 'switch' })
-  | (SpecBase &
-      Valued & {
-        readonly kind: 'sensor';
-        readonly unit?: string;
-        readonly stateClass?: 'measurement' | 'total_increasing';
-        /** A list or composite: shown as JSON text, cut at 254 characters as zigbee2mqtt's template does. */
-        readonly json?: boolean;
-      })
-  | (SpecBase & OnOff & { readonly kind: 'binary_sensor' })
-  | (SpecBase & { readonly kind: 'cover'; readonly state: string; readonly position?: string; readonly tilt?: string })
-  | (SpecBase & OnOff & { readonly kind: 'lock' })
-  | (SpecBase & { readonly kind: 'climate'; readonly climate: ClimateSpec })
-  | (SpecBase & { readonly kind: 'fan'; readonly fan: FanSpec })
-  | (SpecBase & Valued & { readonly kind: 'select'; readonly options: readonly string[]; readonly readable: boolean })
-  | (SpecBase &
-      Valued & { readonly kind: 'number'; readonly min: number; readonly max: number; readonly step?: number; readonly unit?: string })
-  | (SpecBase & Valued & { readonly kind: 'text'; readonly readable: boolean })
-  | (SpecBase & Valued & { readonly kind: 'button'; readonly payload: string });
-
-export type EntityKind = EntitySpec['kind'];
+export type { EntityKind, EntitySpec };
 
 export interface ExposeMapping {
   readonly specs: EntitySpec[];
@@ -87,11 +36,6 @@ export const LINKQUALITY_SPEC: EntitySpec = {
   unit: 'lqi',
   ...hinted(hintFor('numeric', 'linkquality')),
 };
-
-/** Home Assistant MQTT number's range and step when zigbee2mqtt sends none (DEFAULT_MIN_VALUE, DEFAULT_MAX_VALUE, DEFAULT_STEP). */
-const NUMBER_MIN = 1;
-const NUMBER_MAX = 100;
-const NUMBER_STEP = 1;
 
 const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -237,8 +181,7 @@ function entitiesOf(e: Expose, all: readonly Expose[], model: string | undefined
     case 'composite': {
       const property = propOf(e);
       const common = { ...named(e.label), key: property, property, properties: [property], ...hinted(hintFor('list', e.name)) };
-      // A warning composite is Home Assistant's siren, which hearth has no domain for yet.
-      if (e.type === 'composite' && e.name === 'warning' && e.access & SET) return [];
+      if (e.type === 'composite' && e.name === 'warning' && e.access & SET) return [sirenOf(e)];
       if (e.type === 'text' && e.access & SET) return [{ ...common, kind: 'text', readable: (e.access & STATE) !== 0 }];
       if (e.access & STATE) return [{ ...common, kind: 'sensor', ...(e.type === 'text' ? {} : { json: true }) }];
       return [];
@@ -248,102 +191,23 @@ function entitiesOf(e: Expose, all: readonly Expose[], model: string | undefined
   }
 }
 
-/** A climate expose: the climate entity, and the calibration, heating demand and local temperature zigbee2mqtt adds beside it. */
-function climateEntities(e: Extract<Expose, { type: 'climate' }>, all: readonly Expose[]): EntitySpec[] {
+/** A warning composite: Home Assistant's siren, optimistic (no state), its tones the modes but `stop`. */
+function sirenOf(e: Extract<Expose, { type: 'composite' }>): EntitySpec {
   const ep = e.endpoint;
-  const climate = climateSpec(e);
-  const props = [
-    climate.localTemperature,
-    climate.setpoint?.property,
-    climate.systemMode?.property,
-    climate.runningState,
-    climate.preset?.property,
-    climate.fanMode?.property,
-  ];
-  const out: EntitySpec[] = [
-    {
-      endpoint: ep,
-      label: ep ? capitalize(ep) : undefined,
-      kind: 'climate',
-      key: mainKey('climate', ep),
-      climate,
-      properties: props.filter((p) => p !== undefined),
-    },
-  ];
-  const feature = (name: string) => {
-    const f = featureNamed(e.features, name);
-    return f?.type === 'numeric' ? f : undefined;
+  const mode = featureNamed(e.features, 'mode');
+  const level = featureNamed(e.features, 'level');
+  const duration = featureNamed(e.features, 'duration');
+  return {
+    kind: 'siren',
+    key: mainKey('siren', ep),
+    label: ep ? capitalize(ep) : undefined,
+    endpoint: ep,
+    property: e.property,
+    properties: [],
+    tones: mode?.type === 'enum' ? mode.values.map(String).filter((v) => v !== 'stop') : [],
+    volume: level?.type === 'enum',
+    duration: duration?.type === 'numeric',
   };
-  const keyOf = (name: string) => (ep ? `${name}_${ep}` : name);
-  const calibration = feature('local_temperature_calibration');
-  if (calibration) {
-    const property = propOf(calibration);
-    out.push({
-      kind: 'number',
-      key: keyOf(calibration.name),
-      label: suffixed(calibration.label, ep),
-      endpoint: ep,
-      property,
-      properties: [property],
-      min: calibration.value_min ?? NUMBER_MIN,
-      max: calibration.value_max ?? NUMBER_MAX,
-      step: calibration.value_step ?? NUMBER_STEP,
-      ...(calibration.unit ? { unit: calibration.unit } : {}),
-      deviceClass: 'temperature_delta',
-      category: 'config',
-    });
-  }
-  const heating = feature('pi_heating_demand');
-  if (heating) {
-    const property = propOf(heating);
-    const common = { key: keyOf(heating.name), label: suffixed(heating.label, ep), endpoint: ep, property, properties: [property] };
-    if (heating.access & SET) {
-      out.push({
-        ...common,
-        kind: 'number',
-        min: heating.value_min ?? NUMBER_MIN,
-        max: heating.value_max ?? NUMBER_MAX,
-        step: NUMBER_STEP,
-        unit: heating.unit,
-        icon: 'mdi:radiator',
-      });
-    } else out.push({ ...common, kind: 'sensor', unit: heating.unit, icon: 'mdi:radiator', category: 'diagnostic' });
-  }
-  const cooling = feature('pi_cooling_demand');
-  if (cooling) {
-    const property = propOf(cooling);
-    out.push({
-      kind: 'sensor',
-      key: keyOf(cooling.name),
-      label: suffixed(cooling.label, ep),
-      endpoint: ep,
-      property,
-      properties: [property],
-      unit: cooling.unit,
-      icon: 'mdi:air-conditioner',
-      category: 'diagnostic',
-    });
-  }
-  // Its local temperature gets a sensor of its own when nothing else measures temperature.
-  const local = feature('local_temperature');
-  const measured = all.some(
-    (x) => x.type === 'numeric' && (x.name === 'temperature' || x.name === 'local_temperature') && x.access & STATE,
-  );
-  if (local && !measured) {
-    const property = propOf(local);
-    out.push({
-      kind: 'sensor',
-      key: keyOf(local.name),
-      label: suffixed(local.label, ep),
-      endpoint: ep,
-      property,
-      properties: [property],
-      unit: local.unit,
-      deviceClass: 'temperature',
-      stateClass: 'measurement',
-    });
-  }
-  return out;
 }
 
 /**

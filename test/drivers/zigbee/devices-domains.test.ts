@@ -204,3 +204,31 @@ t.test('a key no converter takes is skipped with a warning; a message of nothing
     message: /Mystery .* not supported by the converters/,
   });
 });
+
+t.test('a siren (Heiman HS2WD-E): siren.turn_on with tone and duration as zigbee2mqtt sends them, optimistic state', async (t) => {
+  const bed = zigbeeTestbed();
+  const device = stub('WarningDevice', 'HEIMAN');
+  await bed.add(device, 'Hall Siren');
+  // zigbee2mqtt's test for this model: available_tones [emergency], support_duration, no volume.
+  t.match(bed.core.states.get('siren.hall_siren'), {
+    state: 'unknown',
+    attributes: { available_tones: ['emergency'], supported_features: 1 | 2 | 4 | 16, friendly_name: 'Hall Siren' },
+  });
+  t.equal(bed.core.entities.find('siren.hall_siren')?.uniqueId, `${device.ieeeAddr}_siren`);
+  await call(bed.core, 'siren', 'turn_on', { entity_id: 'siren.hall_siren', tone: 'emergency', volume_level: 0.9, duration: 30 });
+  t.equal(bed.core.states.get('siren.hall_siren')?.state, 'on');
+  await call(bed.core, 'siren', 'turn_off', { entity_id: 'siren.hall_siren' });
+  t.equal(bed.core.states.get('siren.hall_siren')?.state, 'off');
+  await call(bed.core, 'siren', 'toggle', { entity_id: 'siren.hall_siren' });
+  t.equal(bed.core.states.get('siren.hall_siren')?.state, 'on');
+  // emergency (3) << 4, strobe on << 2, level medium (1; the volume is dropped: not supported); stop (0) the same way.
+  t.same(sent(device), [
+    [1, 'ssIasWd', 'startWarning', { startwarninginfo: 0x35, warningduration: 30, strobedutycycle: 0, strobelevel: 1 }],
+    [1, 'ssIasWd', 'startWarning', { startwarninginfo: 0x05, warningduration: 10, strobedutycycle: 0, strobelevel: 1 }],
+    [1, 'ssIasWd', 'startWarning', { startwarninginfo: 0x35, warningduration: 10, strobedutycycle: 0, strobelevel: 1 }],
+  ]);
+  await t.rejects(call(bed.core, 'siren', 'turn_on', { entity_id: 'siren.hall_siren', tone: 'fire' }), {
+    message: /Invalid tone specified for entity siren.hall_siren: fire/,
+  });
+  t.equal(device.sent.length, 3, 'a refused tone sends nothing');
+});
