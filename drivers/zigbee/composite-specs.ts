@@ -83,19 +83,30 @@ export function climateSpec(expose: Expose): ClimateSpec {
   return out;
 }
 
-export function fanSpec(expose: Expose): FanSpec | undefined {
+/** zigbee2mqtt's speeds (after `off`) and presets of a mode-controlled fan, in its order. */
+const FAN_SPEEDS = ['low', 'medium', 'high', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
+const FAN_PRESETS = ['on', 'auto', 'smart'];
+
+export function fanSpec(expose: Expose, model?: string): FanSpec | undefined {
   const state = featureNamed(expose.features, 'state');
-  if (state === undefined) return undefined;
   const mode = featureNamed(expose.features, 'mode');
   const speed = featureNamed(expose.features, 'speed');
-  const out: { -readonly [K in keyof FanSpec]: FanSpec[K] } = { state: propOf(state) };
   if (mode?.type === 'enum') {
     const values = mode.values.map(String);
-    out.mode = {
-      property: propOf(mode),
-      speeds: ['low', 'medium', 'high', '1', '2', '3', '4', '5', '6', '7', '8', '9'].filter((s) => values.includes(s)),
-      presets: ['on', 'auto', 'smart'].filter((s) => values.includes(s)),
+    // zigbee2mqtt emulates the state of a mode fan from `fan_state` (the converters publish it), with or without a state feature.
+    const spec = {
+      state: 'fan_state',
+      mode: {
+        property: propOf(mode),
+        speeds: FAN_SPEEDS.filter((s) => values.includes(s)),
+        presets: FAN_PRESETS.filter((p) => values.includes(p)),
+      },
     };
-  } else if (speed?.type === 'numeric') out.speed = { property: propOf(speed), min: speed.value_min ?? 1, max: speed.value_max ?? 100 };
-  return out;
+    // The Hampton Bay 99432 has four speeds (ZCL `on` is its fastest) and one preset, `smart` (Comfort Breeze).
+    if (model === '99432') return { ...spec, mode: { ...spec.mode, speeds: ['low', 'medium', 'high', 'on'], presets: ['smart'] } };
+    return spec;
+  }
+  if (speed?.type === 'numeric')
+    return { state: 'state', speed: { property: propOf(speed), min: speed.value_min ?? 1, max: speed.value_max ?? 100 } };
+  return state === undefined ? undefined : { state: propOf(state) };
 }

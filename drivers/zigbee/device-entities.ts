@@ -135,7 +135,8 @@ class ZigbeeDeviceEntities implements DeviceEntities {
 
   /** Makes the entities the exposes call for and removes those they no longer do (keys are stable, so ids stay). */
   private syncEntities(): void {
-    const specs = this.definition === undefined ? [LINKQUALITY_SPEC] : mapExposes(this.exposes(this.definition)).specs;
+    const specs =
+      this.definition === undefined ? [LINKQUALITY_SPEC] : mapExposes(this.exposes(this.definition), this.definition.model).specs;
     const wanted = new Set(specs.map((s) => s.key));
     for (const b of [...this.built]) {
       if (wanted.has(b.spec.key)) continue;

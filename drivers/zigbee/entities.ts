@@ -9,6 +9,7 @@ import { addLock } from '../../src/domains/lock.js';
 import { addNumber } from '../../src/domains/number.js';
 import { addSelect } from '../../src/domains/select.js';
 import { addSensor, SENSOR_DEVICE_CLASSES, type SensorDeviceClass } from '../../src/domains/sensor.js';
+import { addSiren, type SirenTurnOn } from '../../src/domains/siren.js';
 import { addSwitch, type SwitchDeviceClass } from '../../src/domains/switch.js';
 import { addText } from '../../src/domains/text.js';
 import type { BuiltEntity, DeviceLink, EntityIdentity } from './built-entity.js';
@@ -163,6 +164,8 @@ export function buildEntity(core: Core, id: EntityIdentity, spec: EntitySpec, li
       return climateEntity(core, init, spec, send);
     case 'fan':
       return fanEntity(core, init, spec, send);
+    case 'siren':
+      return sirenEntity(core, init, spec, send);
   }
 }
 
@@ -268,4 +271,37 @@ function fanEntity(core: Core, init: Init, spec: Extract<EntitySpec, { kind: 'fa
       h.report({ on, percentage, presetMode });
     },
   };
+}
+
+/** zigbee2mqtt's siren command template: the volume in four steps, `medium` when none. */
+function warningLevel(volume: number | undefined): string {
+  if (volume === undefined) return 'medium';
+  return volume <= 0.25 ? 'low' : volume <= 0.5 ? 'medium' : volume <= 0.75 ? 'high' : 'very_high';
+}
+
+/** zigbee2mqtt's siren: optimistic (the device reports nothing), `emergency` for 10 s unless told otherwise. */
+function sirenEntity(core: Core, init: Init, spec: Extract<EntitySpec, { kind: 'siren' }>, send: Send): BuiltEntity {
+  const h = addSiren(core, {
+    ...init,
+    availableTones: spec.tones,
+    volumeSet: spec.volume,
+    duration: spec.duration,
+    platform: {
+      turnOn: async (p: SirenTurnOn) => {
+        await send({ [spec.property]: { mode: p.tone ?? 'emergency', level: warningLevel(p.volumeLevel), duration: p.duration ?? 10 } });
+        h.report(true);
+      },
+      turnOff: async () => {
+        await send({ [spec.property]: { mode: 'stop' } });
+        h.report(false);
+      },
+    },
+  });
+  // Nothing the device says is its state: the first render writes `unknown`, later ones leave the last command's.
+  let shown = false;
+  const render = () => {
+    if (!shown) h.report(null);
+    shown = true;
+  };
+  return { spec, entity: h.entity, render };
 }

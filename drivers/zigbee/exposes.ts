@@ -1,14 +1,7 @@
 import type { Expose } from 'zigbee-herdsman-converters';
-import {
-  type ClimateSpec,
-  climateSpec,
-  type FanSpec,
-  fanSpec,
-  featureNamed,
-  type LightSpec,
-  lightSpec,
-  propOf,
-} from './composite-specs.js';
+import { climateEntities, NUMBER_MAX, NUMBER_MIN, NUMBER_STEP } from './climate-exposes.js';
+import { fanSpec, featureNamed, lightSpec, propOf } from './composite-specs.js';
+import type { EntityKind, EntitySpec, SpecBase } from './entity-spec.js';
 import { type Hint, hintFor, SWITCH_OWN_ENTITY, unitHint } from './ha-lookup.js';
 
 /**
@@ -24,51 +17,7 @@ import { type Hint, hintFor, SWITCH_OWN_ENTITY, unitHint } from './ha-lookup.js'
 const STATE = 1;
 const SET = 2;
 
-type Scalar = string | number | boolean;
-
-interface SpecBase {
-  /** zigbee2mqtt's object id: unique among the device's entities; the unique id is `<ieee>_<key>`, so it survives renames. */
-  readonly key: string;
-  /** The entity's name after the device's; undefined for the device's main entity (named as the device). */
-  readonly label: string | undefined;
-  readonly endpoint: string | undefined;
-  /** The device-state keys the entity is rendered from. */
-  readonly properties: readonly string[];
-  /** Home Assistant's entity category, as zigbee2mqtt sets it (a sensor is never `config`). */
-  readonly category?: 'config' | 'diagnostic';
-  /** zigbee2mqtt's enabled_by_default: false makes a new registry entry disabled by the integration. */
-  readonly enabledByDefault?: boolean;
-  readonly icon?: string;
-  /** The device class zigbee2mqtt gives it; dropped at build time when the domain has no such class. */
-  readonly deviceClass?: string;
-}
-
-type Valued = { readonly property: string };
-type OnOff = Valued & { readonly valueOn: Scalar; readonly valueOff: Scalar };
-
-export type EntitySpec =
-  | (SpecBase & { readonly kind: 'light'; readonly light: LightSpec })
-  | (SpecBase & OnOff & { readonly kind: 'switch' })
-  | (SpecBase &
-      Valued & {
-        readonly kind: 'sensor';
-        readonly unit?: string;
-        readonly stateClass?: 'measurement' | 'total_increasing';
-        /** A list or composite: shown as JSON text, cut at 254 characters as zigbee2mqtt's template does. */
-        readonly json?: boolean;
-      })
-  | (SpecBase & OnOff & { readonly kind: 'binary_sensor' })
-  | (SpecBase & { readonly kind: 'cover'; readonly state: string; readonly position?: string; readonly tilt?: string })
-  | (SpecBase & OnOff & { readonly kind: 'lock' })
-  | (SpecBase & { readonly kind: 'climate'; readonly climate: ClimateSpec })
-  | (SpecBase & { readonly kind: 'fan'; readonly fan: FanSpec })
-  | (SpecBase & Valued & { readonly kind: 'select'; readonly options: readonly string[]; readonly readable: boolean })
-  | (SpecBase &
-      Valued & { readonly kind: 'number'; readonly min: number; readonly max: number; readonly step?: number; readonly unit?: string })
-  | (SpecBase & Valued & { readonly kind: 'text'; readonly readable: boolean })
-  | (SpecBase & Valued & { readonly kind: 'button'; readonly payload: string });
-
-export type EntityKind = EntitySpec['kind'];
+export type { EntityKind, EntitySpec };
 
 export interface ExposeMapping {
   readonly specs: EntitySpec[];
@@ -87,10 +36,6 @@ export const LINKQUALITY_SPEC: EntitySpec = {
   unit: 'lqi',
   ...hinted(hintFor('numeric', 'linkquality')),
 };
-
-/** Home Assistant MQTT number's range when zigbee2mqtt sends none (DEFAULT_MIN_VALUE, DEFAULT_MAX_VALUE). */
-const NUMBER_MIN = 1;
-const NUMBER_MAX = 100;
 
 const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -118,7 +63,7 @@ function hinted(h: Hint): Hinted {
 }
 
 /** The entities zigbee2mqtt makes of one expose (exposeToConfig), before the category and metadata rules. */
-function entitiesOf(e: Expose, all: readonly Expose[]): EntitySpec[] {
+function entitiesOf(e: Expose, all: readonly Expose[], model: string | undefined): EntitySpec[] {
   const ep = e.endpoint;
   const base = { endpoint: ep, label: ep ? capitalize(ep) : undefined };
   const named = (label: string) => ({ label: suffixed(label, ep), endpoint: ep });
@@ -176,7 +121,7 @@ function entitiesOf(e: Expose, all: readonly Expose[]): EntitySpec[] {
     case 'climate':
       return climateEntities(e, all);
     case 'fan': {
-      const fan = fanSpec(e);
+      const fan = fanSpec(e, model);
       if (!fan) return [];
       const props = [fan.state, fan.mode?.property, fan.speed?.property].filter((p) => p !== undefined);
       return [{ ...base, kind: 'fan', key: mainKey('fan', ep), fan, properties: props }];
@@ -195,7 +140,7 @@ function entitiesOf(e: Expose, all: readonly Expose[]): EntitySpec[] {
             properties: [property],
             min: e.value_min ?? NUMBER_MIN,
             max: e.value_max ?? NUMBER_MAX,
-            ...(e.value_step ? { step: e.value_step } : {}),
+            step: e.value_step || NUMBER_STEP,
             ...(e.unit ? { unit: e.unit } : {}),
             ...hinted({ ...h, sc: undefined }),
             // zigbee2mqtt keeps only a temperature device class on a number.
@@ -207,9 +152,10 @@ function entitiesOf(e: Expose, all: readonly Expose[]): EntitySpec[] {
       // Home Assistant has a separate device class for VOC in ppb/ppm.
       const lookup = e.name === 'voc' && (e.unit === 'ppb' || e.unit === 'ppm') ? hintFor('numeric', 'voc_parts') : h;
       const merged = { ...lookup, ...unitHint(e.unit) };
-      // A device class without a unit makes Home Assistant warn; zigbee2mqtt drops it.
-      if (e.unit === undefined) delete (merged as { dc?: string }).dc;
-      return [{ ...named(e.label), kind: 'sensor', key, property, properties: [property], unit: e.unit, ...hinted(merged) }];
+      // A device class without a unit makes Home Assistant warn; zigbee2mqtt drops it (and an empty unit).
+      if (!e.unit) delete (merged as { dc?: string }).dc;
+      const unit = e.unit ? { unit: e.unit } : {};
+      return [{ ...named(e.label), kind: 'sensor', key, property, properties: [property], ...unit, ...hinted(merged) }];
     }
     case 'binary': {
       const property = propOf(e);
@@ -220,8 +166,8 @@ function entitiesOf(e: Expose, all: readonly Expose[]): EntitySpec[] {
       return [{ ...common, kind: 'binary_sensor', key: ep ? `${e.name}_${ep}` : e.name }];
     }
     case 'enum': {
-      // zigbee2mqtt 2.x makes no entity of `action` (it is an event here); its legacy sensor is off by default.
-      if (e.property === 'action' || e.name === 'action') return [];
+      // zigbee2mqtt 2.x makes no entity of `action` (it is an event here); an endpoint's `action_l1` stays a sensor.
+      if (e.property === 'action') return [];
       const property = propOf(e);
       const h = hinted(hintFor('enum', e.name));
       const common = { ...named(e.label), key: property, property, properties: [property], ...h };
@@ -235,8 +181,7 @@ function entitiesOf(e: Expose, all: readonly Expose[]): EntitySpec[] {
     case 'composite': {
       const property = propOf(e);
       const common = { ...named(e.label), key: property, property, properties: [property], ...hinted(hintFor('list', e.name)) };
-      // A warning composite is Home Assistant's siren, which hearth has no domain for yet.
-      if (e.type === 'composite' && e.name === 'warning' && e.access & SET) return [];
+      if (e.type === 'composite' && e.name === 'warning' && e.access & SET) return [sirenOf(e)];
       if (e.type === 'text' && e.access & SET) return [{ ...common, kind: 'text', readable: (e.access & STATE) !== 0 }];
       if (e.access & STATE) return [{ ...common, kind: 'sensor', ...(e.type === 'text' ? {} : { json: true }) }];
       return [];
@@ -246,101 +191,23 @@ function entitiesOf(e: Expose, all: readonly Expose[]): EntitySpec[] {
   }
 }
 
-/** A climate expose: the climate entity, and the calibration, heating demand and local temperature zigbee2mqtt adds beside it. */
-function climateEntities(e: Extract<Expose, { type: 'climate' }>, all: readonly Expose[]): EntitySpec[] {
+/** A warning composite: Home Assistant's siren, optimistic (no state), its tones the modes but `stop`. */
+function sirenOf(e: Extract<Expose, { type: 'composite' }>): EntitySpec {
   const ep = e.endpoint;
-  const climate = climateSpec(e);
-  const props = [
-    climate.localTemperature,
-    climate.setpoint?.property,
-    climate.systemMode?.property,
-    climate.runningState,
-    climate.preset?.property,
-    climate.fanMode?.property,
-  ];
-  const out: EntitySpec[] = [
-    {
-      endpoint: ep,
-      label: ep ? capitalize(ep) : undefined,
-      kind: 'climate',
-      key: mainKey('climate', ep),
-      climate,
-      properties: props.filter((p) => p !== undefined),
-    },
-  ];
-  const feature = (name: string) => {
-    const f = featureNamed(e.features, name);
-    return f?.type === 'numeric' ? f : undefined;
+  const mode = featureNamed(e.features, 'mode');
+  const level = featureNamed(e.features, 'level');
+  const duration = featureNamed(e.features, 'duration');
+  return {
+    kind: 'siren',
+    key: mainKey('siren', ep),
+    label: ep ? capitalize(ep) : undefined,
+    endpoint: ep,
+    property: e.property,
+    properties: [],
+    tones: mode?.type === 'enum' ? mode.values.map(String).filter((v) => v !== 'stop') : [],
+    volume: level?.type === 'enum',
+    duration: duration?.type === 'numeric',
   };
-  const keyOf = (name: string) => (ep ? `${name}_${ep}` : name);
-  const calibration = feature('local_temperature_calibration');
-  if (calibration) {
-    const property = propOf(calibration);
-    out.push({
-      kind: 'number',
-      key: keyOf(calibration.name),
-      label: suffixed(calibration.label, ep),
-      endpoint: ep,
-      property,
-      properties: [property],
-      min: calibration.value_min ?? NUMBER_MIN,
-      max: calibration.value_max ?? NUMBER_MAX,
-      ...(calibration.value_step != null ? { step: calibration.value_step } : {}),
-      ...(calibration.unit ? { unit: calibration.unit } : {}),
-      deviceClass: 'temperature_delta',
-      category: 'config',
-    });
-  }
-  const heating = feature('pi_heating_demand');
-  if (heating) {
-    const property = propOf(heating);
-    const common = { key: keyOf(heating.name), label: suffixed(heating.label, ep), endpoint: ep, property, properties: [property] };
-    if (heating.access & SET) {
-      out.push({
-        ...common,
-        kind: 'number',
-        min: heating.value_min ?? NUMBER_MIN,
-        max: heating.value_max ?? NUMBER_MAX,
-        unit: heating.unit,
-        icon: 'mdi:radiator',
-      });
-    } else out.push({ ...common, kind: 'sensor', unit: heating.unit, icon: 'mdi:radiator', category: 'diagnostic' });
-  }
-  const cooling = feature('pi_cooling_demand');
-  if (cooling) {
-    const property = propOf(cooling);
-    out.push({
-      kind: 'sensor',
-      key: keyOf(cooling.name),
-      label: suffixed(cooling.label, ep),
-      endpoint: ep,
-      property,
-      properties: [property],
-      unit: cooling.unit,
-      icon: 'mdi:air-conditioner',
-      category: 'diagnostic',
-    });
-  }
-  // Its local temperature gets a sensor of its own when nothing else measures temperature.
-  const local = feature('local_temperature');
-  const measured = all.some(
-    (x) => x.type === 'numeric' && (x.name === 'temperature' || x.name === 'local_temperature') && x.access & STATE,
-  );
-  if (local && !measured) {
-    const property = propOf(local);
-    out.push({
-      kind: 'sensor',
-      key: keyOf(local.name),
-      label: suffixed(local.label, ep),
-      endpoint: ep,
-      property,
-      properties: [property],
-      unit: local.unit,
-      deviceClass: 'temperature',
-      stateClass: 'measurement',
-    });
-  }
-  return out;
 }
 
 /**
@@ -362,8 +229,8 @@ function finish(spec: EntitySpec, e: Expose): EntitySpec {
   return { ...spec, category, deviceClass, enabledByDefault, icon };
 }
 
-/** The entities of a definition's exposes (already resolved for the device), plus the link quality sensor. */
-export function mapExposes(exposes: readonly Expose[]): ExposeMapping {
+/** The entities of a definition's exposes (already resolved for the device), plus the link quality sensor; `model` for zigbee2mqtt's per-model rules. */
+export function mapExposes(exposes: readonly Expose[], model?: string): ExposeMapping {
   const specs: EntitySpec[] = [];
   const at = new Map<string, number>();
   const add = (spec: EntitySpec): void => {
@@ -374,7 +241,7 @@ export function mapExposes(exposes: readonly Expose[]): ExposeMapping {
       specs.push(spec);
     } else specs[i] = spec;
   };
-  for (const e of exposes) for (const spec of entitiesOf(e, exposes)) add(finish(spec, e));
+  for (const e of exposes) for (const spec of entitiesOf(e, exposes, model)) add(finish(spec, e));
   if (!at.has('linkquality')) add(LINKQUALITY_SPEC);
   const actions = exposes.some((e) => e.name === 'action' && (e.type === 'enum' || e.type === 'text'));
   return { specs, actions };

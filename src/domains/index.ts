@@ -28,6 +28,7 @@ import { sceneDomain } from './scene.js';
 import { scriptDomain } from './script.js';
 import { selectDomain } from './select.js';
 import { sensorDomain } from './sensor.js';
+import { sirenDomain } from './siren.js';
 import { switchDomain } from './switch.js';
 import { textDomain } from './text.js';
 import { timerDomain } from './timer.js';
@@ -63,6 +64,7 @@ export const DOMAINS: readonly Domain[] = [
   mediaPlayerDomain,
   cameraDomain,
   lockDomain,
+  sirenDomain,
   alarmControlPanelDomain,
   vacuumDomain,
   buttonDomain,

@@ -96,17 +96,20 @@ t.test('a lock (Yale YRD226): state from the lock state attribute, unlock as a d
   t.match(bed.core.states.get('binary_sensor.front_door_lock_battery_low')?.attributes, { device_class: 'battery' });
 });
 
-t.test('a fan (Hampton Bay 99432): fan modes as speeds and presets', async (t) => {
+t.test('a fan (Hampton Bay 99432): four speeds (ZCL `on` the fastest) and the `smart` preset, as zigbee2mqtt maps it', async (t) => {
   const bed = zigbeeTestbed();
   const device = stub('HDC52EastwindFan', 'King Of Fans,  Inc.');
   const fan = await bed.add(device, 'Ceiling Fan');
   fan.handleMessage(zclMessage(device, 'hvacFanCtrl', 'attributeReport', { fanMode: 2 }));
   await fan.settled();
-  t.match(bed.core.states.get('fan.ceiling_fan'), { state: 'on', attributes: { percentage: 66, percentage_step: 100 / 3 } });
+  t.match(bed.core.states.get('fan.ceiling_fan'), {
+    state: 'on',
+    attributes: { percentage: 50, percentage_step: 25, preset_modes: ['smart'], preset_mode: null },
+  });
   await call(bed.core, 'fan', 'set_percentage', { entity_id: 'fan.ceiling_fan', percentage: 100 });
   await call(bed.core, 'fan', 'turn_off', { entity_id: 'fan.ceiling_fan' });
   t.same(sent(device), [
-    [1, 'hvacFanCtrl', 'write', { fanMode: 3 }],
+    [1, 'hvacFanCtrl', 'write', { fanMode: 4 }],
     [1, 'hvacFanCtrl', 'write', { fanMode: 0 }],
   ]);
   t.match(bed.core.states.get('fan.ceiling_fan'), { state: 'off', attributes: { percentage: 0 } });
@@ -200,4 +203,32 @@ t.test('a key no converter takes is skipped with a warning; a message of nothing
     kind: 'not_supported',
     message: /Mystery .* not supported by the converters/,
   });
+});
+
+t.test('a siren (Heiman HS2WD-E): siren.turn_on with tone and duration as zigbee2mqtt sends them, optimistic state', async (t) => {
+  const bed = zigbeeTestbed();
+  const device = stub('WarningDevice', 'HEIMAN');
+  await bed.add(device, 'Hall Siren');
+  // zigbee2mqtt's test for this model: available_tones [emergency], support_duration, no volume.
+  t.match(bed.core.states.get('siren.hall_siren'), {
+    state: 'unknown',
+    attributes: { available_tones: ['emergency'], supported_features: 1 | 2 | 4 | 16, friendly_name: 'Hall Siren' },
+  });
+  t.equal(bed.core.entities.find('siren.hall_siren')?.uniqueId, `${device.ieeeAddr}_siren`);
+  await call(bed.core, 'siren', 'turn_on', { entity_id: 'siren.hall_siren', tone: 'emergency', volume_level: 0.9, duration: 30 });
+  t.equal(bed.core.states.get('siren.hall_siren')?.state, 'on');
+  await call(bed.core, 'siren', 'turn_off', { entity_id: 'siren.hall_siren' });
+  t.equal(bed.core.states.get('siren.hall_siren')?.state, 'off');
+  await call(bed.core, 'siren', 'toggle', { entity_id: 'siren.hall_siren' });
+  t.equal(bed.core.states.get('siren.hall_siren')?.state, 'on');
+  // emergency (3) << 4, strobe on << 2, level medium (1; the volume is dropped: not supported); stop (0) the same way.
+  t.same(sent(device), [
+    [1, 'ssIasWd', 'startWarning', { startwarninginfo: 0x35, warningduration: 30, strobedutycycle: 0, strobelevel: 1 }],
+    [1, 'ssIasWd', 'startWarning', { startwarninginfo: 0x05, warningduration: 10, strobedutycycle: 0, strobelevel: 1 }],
+    [1, 'ssIasWd', 'startWarning', { startwarninginfo: 0x35, warningduration: 10, strobedutycycle: 0, strobelevel: 1 }],
+  ]);
+  await t.rejects(call(bed.core, 'siren', 'turn_on', { entity_id: 'siren.hall_siren', tone: 'fire' }), {
+    message: /Invalid tone specified for entity siren.hall_siren: fire/,
+  });
+  t.equal(device.sent.length, 3, 'a refused tone sends nothing');
 });

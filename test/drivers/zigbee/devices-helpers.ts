@@ -15,6 +15,7 @@ import { lockDomain } from '../../../src/domains/lock.js';
 import { numberDomain } from '../../../src/domains/number.js';
 import { selectDomain } from '../../../src/domains/select.js';
 import { sensorDomain } from '../../../src/domains/sensor.js';
+import { sirenDomain } from '../../../src/domains/siren.js';
 import { switchDomain } from '../../../src/domains/switch.js';
 import { textDomain } from '../../../src/domains/text.js';
 import { updateDomain } from '../../../src/domains/update.js';
@@ -152,7 +153,17 @@ export interface ZigbeeTestbed {
 /** A core with the domains Zigbee devices use. */
 export function coreWithDomains(log: Logger = silentLogger): Core {
   const core = new Core({ log });
-  const domains = [lightDomain, switchDomain, sensorDomain, binarySensorDomain, coverDomain, lockDomain, climateDomain, fanDomain];
+  const domains = [
+    lightDomain,
+    switchDomain,
+    sensorDomain,
+    binarySensorDomain,
+    coverDomain,
+    lockDomain,
+    climateDomain,
+    fanDomain,
+    sirenDomain,
+  ];
   for (const d of [...domains, selectDomain, numberDomain, textDomain, buttonDomain, updateDomain]) {
     d.registerServices(core);
   }

@@ -20,10 +20,12 @@ interface Row {
   readonly category: string | null;
   readonly enabled: boolean;
   readonly attributes: Record<string, unknown>;
+  /** zigbee2mqtt's object id, when the row gives it: the unique id is `<ieee>_<object id>`. */
+  readonly objectId: string | undefined;
 }
 
 function parse(row: string): Row {
-  const [entityId = '', category = '', enabled = '', attrs = ''] = row.split('|').map((s) => s.trim());
+  const [entityId = '', category = '', enabled = '', attrs = '', objectId] = row.split('|').map((s) => s.trim());
   const attributes: Record<string, unknown> = {};
   for (const pair of attrs.split(' ').filter((p) => p !== '')) {
     const [k = '', v = ''] = pair.split('=');
@@ -31,7 +33,7 @@ function parse(row: string): Row {
     if (key === undefined) throw new Error(`unknown attribute ${k} in the table row ${row}`);
     attributes[key] = key === 'options' ? v.split(',') : ['min', 'max', 'step'].includes(key) ? Number(v) : v;
   }
-  return { entityId, category: category === '-' ? null : category, enabled: enabled === 'on', attributes };
+  return { entityId, category: category === '-' ? null : category, enabled: enabled === 'on', attributes, objectId };
 }
 
 type Tap = Test;
@@ -62,6 +64,8 @@ export function checkDevice(
       `${label} ${row.entityId}`,
     );
     if (!row.enabled) t.equal(entry.disabled_by, 'integration', `${row.entityId} disabled by the integration`);
-    t.equal(entity.uniqueId?.startsWith(`${ieee}_`), true, `${row.entityId}: unique id from the IEEE address`);
+    if (row.objectId === undefined)
+      t.equal(entity.uniqueId?.startsWith(`${ieee}_`), true, `${row.entityId}: unique id from the IEEE address`);
+    else t.equal(entity.uniqueId, `${ieee}_${row.objectId}`, `${row.entityId}: unique id as zigbee2mqtt's object id`);
   }
 }

@@ -7,6 +7,7 @@ import { Registries } from '../../../src/registry/registries.js';
 import { StubDevice, zigbeeTestbed } from './devices-helpers.js';
 import { checkDevice } from './ha-mapping-check.js';
 import { MAPPED_DEVICES } from './ha-mapping-table.js';
+import { MORE_MAPPED_DEVICES } from './ha-mapping-table-more.js';
 
 // Every device of the table paired, and each entity compared with what zigbee2mqtt's Home Assistant mapping makes.
 
@@ -16,9 +17,10 @@ t.test('each device as zigbee2mqtt maps it: domains, object ids, categories, ena
   const bed = zigbeeTestbed();
   const registries = await Registries.start({ core: bed.core, dataDir, sections: {}, log: silentLogger, saveDelayMs: 60_000 });
   t.teardown(() => registries.stop());
-  t.ok(MAPPED_DEVICES.length >= 16, 'the fixtures and at least ten more models');
+  const devices = [...MAPPED_DEVICES, ...MORE_MAPPED_DEVICES];
+  t.ok(devices.length >= 30, 'the fixtures and at least 24 more models');
   let n = 0;
-  for (const d of MAPPED_DEVICES) {
+  for (const d of devices) {
     n += 1;
     const ieee = `0x00000000000a${n.toString(16).padStart(4, '0')}`;
     const device = await bed.add(
