@@ -95,6 +95,8 @@ export function readDeviceParts(domain: DeviceDomain, r: ConfigReader, legacy: b
   /** The key `modern` is written under: one of its legacy names (both given is Home Assistant's vol.Exclusive). */
   const keyOf = (modern: string): string => {
     const names = legacy ? (spec.legacy[modern] ?? [modern]) : [modern];
+    // Each name is allowed, given or not (check-config lists it).
+    for (const n of names) r.raw(n);
     const given = names.filter((n) => r.has(n));
     if (given.length > 1) r.problem(given[1] as string, `give either ${given[0]} or ${given[1]}, not both`);
     return given[0] ?? (names[0] as string);
@@ -109,6 +111,7 @@ export function readDeviceParts(domain: DeviceDomain, r: ConfigReader, legacy: b
     const list = readActions(r, keyOf(key), true);
     if (list !== undefined) actions.set(key, list);
   }
+  r.raw('optimistic');
   const parts: DeviceParts = {
     state: readTemplateText(r, keyOf('state')),
     templates,
@@ -122,7 +125,7 @@ export function readDeviceParts(domain: DeviceDomain, r: ConfigReader, legacy: b
   for (const [key, what] of spec.required) if (!r.has(keyOf(key))) r.problem(keyOf(key), `is required: expected ${what}`);
   if (domain === 'cover') {
     r.inclusive('open_cover', 'close_cover', 'open_cover and close_cover go together');
-    if (!r.has('open_cover') && !r.has('set_cover_position'))
+    if (!r.has('open_cover') && !r.has('close_cover') && !r.has('set_cover_position'))
       r.problem('open_cover', 'is required: expected open_cover and close_cover, or set_cover_position (or both)');
   }
   if (domain === 'light') {
