@@ -5,7 +5,7 @@ import { setOwn } from '../core/own-keys.js';
 import type { TemplateEntityDefinition } from './config.js';
 import type { DeviceParts } from './device-config.js';
 import type { Presented, Rendered, TemplateWriter } from './entity.js';
-import type { PlatformContext } from './platforms.js';
+import type { PlatformContext } from './platform-context.js';
 
 /** What the template cover, light and fan share. */
 

@@ -1,8 +1,5 @@
 import type { Action } from '../automation/model.js';
-import type { ScriptRunner } from '../automation/runner.js';
-import type { TriggerEnv } from '../automation/triggers.js';
 import type { Context } from '../core/context.js';
-import type { Core } from '../core/core.js';
 import type { Entity } from '../core/entities.js';
 import type { JsonValue } from '../core/json.js';
 import { addButton, type ButtonDeviceClass } from '../domains/button.js';
@@ -14,27 +11,10 @@ import { addTemplateCover } from './cover.js';
 import { type Presented, type Rendered, TEMPLATE_OWNER, type TemplateRenderer, TemplateWriter } from './entity.js';
 import { addTemplateFan } from './fan.js';
 import { addTemplateLight } from './light.js';
+import type { PlatformContext, TemplateItem } from './platform-context.js';
 import { actionRunner } from './scripts.js';
 
-/** One template entity: its renderer, its writer, and the state it shows without a state template. */
-export interface TemplateItem {
-  readonly renderer: TemplateRenderer;
-  readonly writer: TemplateWriter;
-  /** The last state set (optimistic switch, number, select) or, for a button, its last press. */
-  optimistic(): string | null;
-  /** Trigger-based entities render only when their block's triggers fire. */
-  readonly triggered: boolean;
-}
-
-/** What adding a template entity needs from its component. */
-export interface PlatformContext {
-  readonly core: Core;
-  readonly env: TriggerEnv;
-  /** The action runners, stopped with the component. */
-  readonly runners: ScriptRunner[];
-  /** Renders the item again (its optimistic state changed). */
-  render(item: TemplateItem): void;
-}
+export type { PlatformContext, TemplateItem };
 
 /**
  * Adds the entity of `def` through its domain, with a platform whose services run the definition's actions (with

@@ -3,7 +3,7 @@ import { ScriptRunner } from '../automation/runner.js';
 import { liveThis } from '../automation/templating.js';
 import type { Context } from '../core/context.js';
 import type { JsonValue } from '../core/json.js';
-import type { PlatformContext } from './platforms.js';
+import type { PlatformContext } from './platform-context.js';
 
 /** Runs one of a template entity's action lists with the service's variables and `this`. */
 export type RunActions = (variables: Record<string, JsonValue>, context: Context) => Promise<void>;
