@@ -14,11 +14,22 @@ import { type DeviceParts, isDeviceDomain, readDeviceParts } from './device-conf
 import { readActions, readTemplateText } from './read.js';
 
 /** The template entity domains hearth has. */
-export const TEMPLATE_DOMAINS = ['sensor', 'binary_sensor', 'switch', 'button', 'number', 'select', 'cover', 'light', 'fan'] as const;
+export const TEMPLATE_DOMAINS = [
+  'sensor',
+  'binary_sensor',
+  'switch',
+  'button',
+  'number',
+  'select',
+  'cover',
+  'light',
+  'fan',
+  'lock',
+] as const;
 export type TemplateDomain = (typeof TEMPLATE_DOMAINS)[number];
 
 /** Home Assistant's other template platforms, refused with the reason (hearth has no such domain). */
-const MISSING_DOMAINS = ['image', 'lock', 'vacuum', 'weather', 'alarm_control_panel', 'event', 'update'];
+const MISSING_DOMAINS = ['image', 'vacuum', 'weather', 'alarm_control_panel', 'event', 'update'];
 
 /** One template entity: its templates (rendered per change) and its fixed parts. */
 export interface TemplateEntityDefinition {
@@ -77,7 +88,7 @@ const REQUIRED: Readonly<Partial<Record<TemplateDomain, readonly (readonly [stri
 };
 
 /** Domains whose state template may be left out: the state is then the last one set (optimistic). */
-const STATE_OPTIONAL: ReadonlySet<TemplateDomain> = new Set(['switch', 'button', 'number', 'select', 'cover', 'light', 'fan']);
+const STATE_OPTIONAL: ReadonlySet<TemplateDomain> = new Set(['switch', 'button', 'number', 'select', 'cover', 'light', 'fan', 'lock']);
 
 /** One item of the `template:` list: entities, and for trigger-based ones their triggers, conditions and variables. */
 export interface TemplateBlock {

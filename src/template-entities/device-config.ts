@@ -9,7 +9,7 @@ import { readActions, readTemplateText } from './read.js';
  * `template:` keys or the legacy platform keys, which Home Assistant maps onto the modern ones (LEGACY_FIELDS).
  */
 
-export const DEVICE_DOMAINS = ['cover', 'light', 'fan'] as const;
+export const DEVICE_DOMAINS = ['cover', 'light', 'fan', 'lock'] as const;
 export type DeviceDomain = (typeof DEVICE_DOMAINS)[number];
 
 export function isDeviceDomain(domain: string): domain is DeviceDomain {
@@ -27,6 +27,8 @@ export interface DeviceParts {
   readonly deviceClass?: string;
   readonly speedCount?: number;
   readonly presetModes?: readonly string[];
+  /** A lock's code_format: the pattern codes must match. */
+  readonly codeFormat?: string;
 }
 
 interface DeviceSpec {
@@ -87,7 +89,34 @@ export const DEVICE_SPECS: Readonly<Record<DeviceDomain, DeviceSpec>> = {
       direction: ['direction_template'],
     },
   },
+  lock: {
+    templates: [],
+    actions: ['lock', 'unlock', 'open'],
+    required: [
+      ['lock', 'the actions that lock'],
+      ['unlock', 'the actions that unlock'],
+    ],
+    legacyKey: 'locks',
+    legacy: { state: ['value_template'], code_format: ['code_format_template'] },
+  },
 };
+
+/** A lock's code_format: a pattern (a template that renders one is not supported: the check is fixed at start). */
+function readCodeFormat(r: ConfigReader, key: string): string | undefined {
+  const format = r.string(key);
+  if (format === undefined) return undefined;
+  if (format.includes('{{') || format.includes('{%')) {
+    r.problem(key, 'a templated code_format is not supported: give the pattern itself (e.g. "^\\d{4}$")');
+    return undefined;
+  }
+  try {
+    new RegExp(format);
+  } catch {
+    r.problem(key, `${JSON.stringify(format)} is not a valid regular expression`);
+    return undefined;
+  }
+  return format;
+}
 
 /** Reads a cover's, light's or fan's own parts; `legacy` reads the platform list's names of its keys. */
 export function readDeviceParts(domain: DeviceDomain, r: ConfigReader, legacy: boolean): DeviceParts {
@@ -121,6 +150,7 @@ export function readDeviceParts(domain: DeviceDomain, r: ConfigReader, legacy: b
     deviceClass: domain === 'cover' ? r.oneOf('device_class', COVER_DEVICE_CLASSES) : undefined,
     speedCount: domain === 'fan' ? r.number('speed_count', { integer: true, min: 1 }) : undefined,
     presetModes: domain === 'fan' ? r.stringList('preset_modes') : undefined,
+    codeFormat: domain === 'lock' ? readCodeFormat(r, keyOf('code_format')) : undefined,
   };
   for (const [key, what] of spec.required) if (!r.has(keyOf(key))) r.problem(keyOf(key), `is required: expected ${what}`);
   if (domain === 'cover') {

@@ -127,6 +127,7 @@ export class TemplateRenderer {
       case 'cover':
       case 'light':
       case 'fan':
+      case 'lock':
         return text;
       case 'number':
         // vol.Coerce(float): the state is Python's str() of a float.

@@ -11,10 +11,13 @@ import { addTemplateCover } from './cover.js';
 import { type Presented, type Rendered, TEMPLATE_OWNER, type TemplateRenderer, TemplateWriter } from './entity.js';
 import { addTemplateFan } from './fan.js';
 import { addTemplateLight } from './light.js';
+import { addTemplateLock } from './lock.js';
 import type { PlatformContext, TemplateItem } from './platform-context.js';
 import { actionRunner } from './scripts.js';
 
 export type { PlatformContext, TemplateItem };
+
+const DEVICE_ADDERS = { cover: addTemplateCover, light: addTemplateLight, fan: addTemplateFan, lock: addTemplateLock } as const;
 
 /**
  * Adds the entity of `def` through its domain, with a platform whose services run the definition's actions (with
@@ -128,8 +131,9 @@ export function addTemplateEntity(
     }
     case 'cover':
     case 'light':
-    case 'fan': {
-      const add = def.domain === 'cover' ? addTemplateCover : def.domain === 'light' ? addTemplateLight : addTemplateFan;
+    case 'fan':
+    case 'lock': {
+      const add = DEVICE_ADDERS[def.domain];
       const device = def.device ?? { templates: new Map(), actions: new Map() };
       ({ entity, adapt } = add({ ctx, def, device, entityId, log: ctx.env.log, writer: () => item.writer }));
       break;

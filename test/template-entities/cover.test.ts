@@ -167,3 +167,23 @@ t.test('a legacy cover (cover: - platform: template) maps its keys onto the mode
   await h.call('cover', 'open_cover', { entity_id: 'cover.gate' });
   t.same(await h.actions(1), [{ action: 'open_cover', this_id: 'cover.gate' }]);
 });
+
+t.test('a trigger-based cover renders when its trigger fires', async (t) => {
+  const h = await startHarness(
+    t,
+    `
+template:
+  - triggers:
+      - trigger: event
+        event_type: garage_moved
+    cover:
+      - name: Triggered
+        position: "{{ trigger.event.data.position }}"
+        set_cover_position:${recorded('set_cover_position', ['position'])}
+`,
+  );
+  t.equal((await h.state('cover.triggered')).state, 'unknown');
+  h.hub.hub.core.bus.fire('garage_moved', { position: 35 }, h.hub.hub.core.newContext());
+  const s = await h.state('cover.triggered', (s) => s.state === 'open');
+  t.equal(s.attributes.current_position, 35);
+});
