@@ -4,7 +4,7 @@ import type { Logger } from '../core/log.js';
 import { setOwn } from '../core/own-keys.js';
 import type { TemplateEntityDefinition } from './config.js';
 import type { DeviceParts } from './device-config.js';
-import type { Presented, Rendered, TemplateWriter } from './entity.js';
+import { type Presented, type Rendered, TEMPLATE_OWNER, type TemplateWriter } from './entity.js';
 import type { PlatformContext } from './platform-context.js';
 
 /** What the template cover, light and fan share. */
@@ -30,7 +30,7 @@ export interface DeviceContext {
 export function baseOf(d: DeviceContext): { entityId: string; owner: string; name: string; uniqueId?: string; restore: false } {
   // Home Assistant's template cover restores its last position only while no template has rendered; hearth
   // renders at once, so it does not restore (and restoring through the domain's services would run the actions).
-  return { entityId: d.entityId, owner: 'template', name: d.def.name, uniqueId: d.def.uniqueId, restore: false };
+  return { entityId: d.entityId, owner: TEMPLATE_OWNER, name: d.def.name, uniqueId: d.def.uniqueId, restore: false };
 }
 
 /** The rendered custom attributes after the domain's own ones (null-prototype safe). */

@@ -132,10 +132,18 @@ export function addTemplateLight(d: DeviceContext): DeviceEntity {
       const kelvin = params.color_temp_kelvin;
       const hs = params.hs_color;
       const rgb = params.rgb_color;
-      if (!templates.has('temperature') && kelvin !== undefined)
-        changed = setTrue(() => setColor('color_temp', () => (m.colorTempKelvin = kelvin)));
-      if (!templates.has('hs') && hs !== undefined) changed = setTrue(() => setColor('hs', () => (m.hs = hs)));
-      if (!templates.has('rgb') && rgb !== undefined) changed = setTrue(() => setColor('rgb', () => (m.rgb = rgb)));
+      if (!templates.has('temperature') && kelvin !== undefined) {
+        setColor('color_temp', () => (m.colorTempKelvin = kelvin));
+        changed = true;
+      }
+      if (!templates.has('hs') && hs !== undefined) {
+        setColor('hs', () => (m.hs = hs));
+        changed = true;
+      }
+      if (!templates.has('rgb') && rgb !== undefined) {
+        setColor('rgb', () => (m.rgb = rgb));
+        changed = true;
+      }
       if (changed && !assumed) m.on = true;
       // get_registered_script
       const vars: Record<string, JsonValue> = {};
@@ -176,6 +184,7 @@ export function addTemplateLight(d: DeviceContext): DeviceEntity {
   };
   const handle = addLight(ctx.core, { ...baseOf(d), capabilities: caps, platform });
   const initialFixed = handle.entity.fixed;
+  const dynamicCaps = ['effect_list', 'min_mireds', 'max_mireds', 'supports_transition'].some((k) => templates.has(k));
   let fixedKey = JSON.stringify(caps);
 
   /** What a render of the capabilities' templates (effect list, mireds range, transition) changes. */
@@ -203,7 +212,9 @@ export function addTemplateLight(d: DeviceContext): DeviceEntity {
     const key = JSON.stringify(caps);
     if (key === fixedKey) return;
     fixedKey = key;
-    handle.entity.setFixed({ ...initialFixed, effect_list: null, ...lightFixedAttributes(caps, undefined) });
+    // An effect list that renders none is left out, as the light had none.
+    const { effect_list: _none, ...base } = initialFixed;
+    handle.entity.setFixed({ ...base, ...lightFixedAttributes(caps, undefined) });
   };
 
   const readLevel = (value: JsonValue | undefined): number | null => {
@@ -242,7 +253,7 @@ export function addTemplateLight(d: DeviceContext): DeviceEntity {
     adapt: (result) => {
       custom = result.attributes;
       const values = result.values;
-      readCapabilities(values);
+      if (dynamicCaps) readCapabilities(values);
       if (d.def.state !== undefined) m.on = booleanOf(result.state);
       if (templates.has('level')) m.brightness = readLevel(values?.get('level'));
       // _update_color: a colour rendered sets the colour mode (the last one rendered wins).
@@ -265,9 +276,4 @@ export function addTemplateLight(d: DeviceContext): DeviceEntity {
       return present();
     },
   };
-}
-
-function setTrue(fn: () => void): true {
-  fn();
-  return true;
 }
