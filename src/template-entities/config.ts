@@ -62,7 +62,7 @@ export interface TemplateEntityDefinition {
   readonly options?: string;
   /** number and select: a value set is shown at once (always so without a state template). */
   readonly optimistic?: boolean;
-  /** cover, light and fan: their own templates, actions and options. */
+  /** cover, light, fan and lock: their own templates, actions and options. */
   readonly device?: DeviceParts;
 }
 

@@ -20,7 +20,7 @@ export interface Rendered {
   readonly attributes: Record<string, JsonValue>;
   readonly range?: NumberRange;
   readonly options?: readonly string[];
-  /** cover, light and fan: each of their own templates' result (None is null). */
+  /** cover, light, fan and lock: each of their own templates' result (None is null). */
   readonly values?: ReadonlyMap<string, JsonValue>;
 }
 
