@@ -62,7 +62,8 @@ export function kelvinRange(caps: LightCapabilities): [number, number] {
   return [caps.minColorTempKelvin ?? DEFAULT_MIN_KELVIN, caps.maxColorTempKelvin ?? DEFAULT_MAX_KELVIN];
 }
 
-function fixedAttributes(caps: LightCapabilities, icon: string | undefined): JsonObject {
+/** The attributes a light's capabilities fix (a template light's change as its templates render). */
+export function lightFixedAttributes(caps: LightCapabilities, icon: string | undefined): JsonObject {
   const out: Record<string, JsonValue> = {};
   const modes = caps.supportedColorModes;
   if (caps.effectList) out.effect_list = [...caps.effectList];
@@ -119,7 +120,7 @@ export interface LightHandle {
 
 export function addLight(core: Core, options: LightOptions): LightHandle {
   const caps = options.capabilities;
-  const entity = core.entities.add({ ...options, fixed: fixedAttributes(caps, options.icon) });
+  const entity = core.entities.add({ ...options, fixed: lightFixedAttributes(caps, options.icon) });
   // A light goes back and forth between off and the same colour: the last attributes of each are reused when
   // the model reads the same, so a toggle does no colour arithmetic. They are frozen: the entity then keeps
   // their merges with the fixed attributes too (Entity.mergedFor).

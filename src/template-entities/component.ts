@@ -32,7 +32,7 @@ export interface TemplateEntitiesOptions {
 const TIME_TICK_MS = 60_000;
 
 /**
- * The `template:` section's entities (sensor, binary_sensor, switch, button, number, select), as Home Assistant's template integration makes
+ * The `template:` section's entities (sensor, binary_sensor, switch, button, number, select, cover, light, fan), as Home Assistant's template integration makes
  * them. State-based entities render at start and again when an entity their last render read changes: changes are
  * gathered and rendered once per event-loop turn, so a burst renders each entity once. Trigger-based ones render when
  * their block's triggers fire, with `trigger` and the block's variables.

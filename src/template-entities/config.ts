@@ -1,6 +1,5 @@
 import { isObjectId, listItems, readDuration, readMapping } from '../automation/config-values.js';
 import type { Action, Condition, Trigger } from '../automation/model.js';
-import { parseActions } from '../automation/parse-actions.js';
 import { parseConditions } from '../automation/parse-conditions.js';
 import { parseTriggers, readTemplate } from '../automation/parse-triggers.js';
 import { checkTemplates } from '../automation/templating.js';
@@ -11,13 +10,26 @@ import { setOwn } from '../core/own-keys.js';
 import { BINARY_SENSOR_DEVICE_CLASSES } from '../domains/binary-sensor.js';
 import { BUTTON_DEVICE_CLASSES } from '../domains/button.js';
 import { SENSOR_DEVICE_CLASSES, SENSOR_STATE_CLASSES } from '../domains/sensor.js';
+import { type DeviceParts, isDeviceDomain, readDeviceParts } from './device-config.js';
+import { readActions, readTemplateText } from './read.js';
 
 /** The template entity domains hearth has. */
-export const TEMPLATE_DOMAINS = ['sensor', 'binary_sensor', 'switch', 'button', 'number', 'select'] as const;
+export const TEMPLATE_DOMAINS = [
+  'sensor',
+  'binary_sensor',
+  'switch',
+  'button',
+  'number',
+  'select',
+  'cover',
+  'light',
+  'fan',
+  'lock',
+] as const;
 export type TemplateDomain = (typeof TEMPLATE_DOMAINS)[number];
 
 /** Home Assistant's other template platforms, refused with the reason (hearth has no such domain). */
-const MISSING_DOMAINS = ['image', 'light', 'cover', 'fan', 'lock', 'vacuum', 'weather', 'alarm_control_panel', 'event', 'update'];
+const MISSING_DOMAINS = ['image', 'vacuum', 'weather', 'alarm_control_panel', 'event', 'update'];
 
 /** One template entity: its templates (rendered per change) and its fixed parts. */
 export interface TemplateEntityDefinition {
@@ -50,11 +62,8 @@ export interface TemplateEntityDefinition {
   readonly options?: string;
   /** number and select: a value set is shown at once (always so without a state template). */
   readonly optimistic?: boolean;
-}
-
-/** The actions under `key`, for the domains that have it. */
-export function readActions(r: ConfigReader, key: string, wanted: boolean): readonly Action[] | undefined {
-  return wanted && r.has(key) ? parseActions(r.raw(key), [...r.path, key], r.issues) : undefined;
+  /** cover, light, fan and lock: their own templates, actions and options. */
+  readonly device?: DeviceParts;
 }
 
 /** A select's options: a template, or (a convenience Home Assistant lacks) a list written out. */
@@ -79,7 +88,7 @@ const REQUIRED: Readonly<Partial<Record<TemplateDomain, readonly (readonly [stri
 };
 
 /** Domains whose state template may be left out: the state is then the last one set (optimistic). */
-const STATE_OPTIONAL: ReadonlySet<TemplateDomain> = new Set(['switch', 'button', 'number', 'select']);
+const STATE_OPTIONAL: ReadonlySet<TemplateDomain> = new Set(['switch', 'button', 'number', 'select', 'cover', 'light', 'fan', 'lock']);
 
 /** One item of the `template:` list: entities, and for trigger-based ones their triggers, conditions and variables. */
 export interface TemplateBlock {
@@ -87,20 +96,6 @@ export interface TemplateBlock {
   readonly conditions: readonly Condition[];
   readonly variables: JsonObject;
   readonly entities: readonly TemplateEntityDefinition[];
-}
-
-/** A key that holds a template or a fixed value (Home Assistant accepts both): a fixed value becomes its text. */
-export function readTemplateText(r: ConfigReader, key: string): string | undefined {
-  const v = r.value[key];
-  if (v === undefined || v === null) {
-    r.raw(key);
-    return undefined;
-  }
-  if (typeof v === 'boolean') {
-    r.raw(key);
-    return v ? 'True' : 'False';
-  }
-  return readTemplate(r, key, false);
 }
 
 function parseEntity(
@@ -140,18 +135,19 @@ function parseEntity(
     button: BUTTON_DEVICE_CLASSES,
   };
   const classes = deviceClasses[domain];
+  const device = isDeviceDomain(domain) ? readDeviceParts(domain, r, false) : undefined;
   const definition: TemplateEntityDefinition = {
     domain,
     objectId,
     uniqueId: uniqueId === undefined ? undefined : blockUniqueId === undefined ? uniqueId : `${blockUniqueId}-${uniqueId}`,
     name: name ?? rawName ?? `Template ${domain}`,
     // A template button has no state: it is the time of its last press.
-    state: domain === 'button' ? undefined : readTemplateText(r, 'state'),
+    state: domain === 'button' ? undefined : device !== undefined ? device.state : readTemplateText(r, 'state'),
     availability: readTemplateText(r, 'availability'),
     icon: readTemplateText(r, 'icon'),
     picture: readTemplateText(r, 'picture'),
     attributes,
-    deviceClass: classes === undefined ? undefined : r.oneOf('device_class', classes),
+    deviceClass: classes === undefined ? device?.deviceClass : r.oneOf('device_class', classes),
     unit: domain === 'sensor' || domain === 'number' ? r.string('unit_of_measurement') : undefined,
     stateClass: domain === 'sensor' ? r.oneOf('state_class', SENSOR_STATE_CLASSES) : undefined,
     delayOnMs: domain === 'binary_sensor' ? readDuration(r, 'delay_on') : undefined,
@@ -165,7 +161,8 @@ function parseEntity(
     step: domain === 'number' ? readTemplateText(r, 'step') : undefined,
     selectOption: readActions(r, 'select_option', domain === 'select'),
     options: domain === 'select' ? readOptions(r) : undefined,
-    optimistic: domain === 'number' || domain === 'select' ? r.boolean('optimistic', false) : undefined,
+    optimistic: domain === 'number' || domain === 'select' ? r.boolean('optimistic', false) : device?.optimistic,
+    device,
   };
   if (!STATE_OPTIONAL.has(domain) && definition.state === undefined) r.problem('state', 'is required: expected a template');
   for (const [key, what] of REQUIRED[domain] ?? []) if (!r.has(key)) r.problem(key, `is required: expected ${what}`);

@@ -20,6 +20,14 @@ export interface Rendered {
   readonly attributes: Record<string, JsonValue>;
   readonly range?: NumberRange;
   readonly options?: readonly string[];
+  /** cover, light, fan and lock: each of their own templates' result (None is null). */
+  readonly values?: ReadonlyMap<string, JsonValue>;
+}
+
+/** A state and attributes as a domain presents a render (or an optimistic change) to the entity. */
+export interface Presented {
+  readonly state: string | null;
+  readonly attributes: Record<string, JsonValue>;
 }
 
 /** A rendered min, max or step as vol.Coerce(float) reads it; the default when it is not a number. */
@@ -88,9 +96,14 @@ export class TemplateRenderer {
             }
           : undefined;
       const options = def.domain === 'select' ? renderedOptions(parseResult(one(def.options ?? '[]', 'options'))) : undefined;
+      let values: Map<string, JsonValue> | undefined;
+      if (def.device !== undefined) {
+        values = new Map();
+        for (const [key, source] of def.device.templates) values.set(key, parseResult(one(source, key)) as JsonValue);
+      }
       this.info = info;
       this.failing = undefined;
-      return { state, attributes, range, options };
+      return { state, attributes, range, options, values };
     } catch (err) {
       this.info = info;
       const message = errorText(err);
@@ -110,6 +123,11 @@ export class TemplateRenderer {
       case 'sensor':
       case 'select':
       case 'button':
+      // Each of these reads its state text itself (with its other templates).
+      case 'cover':
+      case 'light':
+      case 'fan':
+      case 'lock':
         return text;
       case 'number':
         // vol.Coerce(float): the state is Python's str() of a float.
@@ -135,8 +153,8 @@ export class TemplateWriter {
   constructor(
     private readonly entity: Entity,
     private readonly def: TemplateEntityDefinition,
-    /** Hands a render's range or options to the entity's domain, which may then read the state differently (select). */
-    private readonly adapt?: (result: Rendered) => string | null,
+    /** Hands a render to the entity's domain, which presents it (a select reads the state with its options). */
+    private readonly adapt?: (result: Rendered) => Presented,
   ) {}
 
   write(result: Rendered, context?: Context): void {
@@ -146,13 +164,14 @@ export class TemplateWriter {
       this.entity.markUnavailable(context);
       return;
     }
-    const state = this.adapt === undefined ? result.state : this.adapt(result);
-    this.lastAttributes = attributes;
+    const presented = this.adapt === undefined ? { state: result.state, attributes } : this.adapt(result);
+    const state = presented.state;
+    this.lastAttributes = presented.attributes;
     const delay = state === 'on' ? this.def.delayOnMs : state === 'off' ? this.def.delayOffMs : undefined;
     const current = this.entity.state;
     if (state === null || delay === undefined || delay === 0 || current === undefined || current === state || current === 'unavailable') {
       this.cancel();
-      this.entity.report(state, attributes, context);
+      this.entity.report(state, presented.attributes, context);
       return;
     }
     if (this.pendingState === state) return;
@@ -161,15 +180,21 @@ export class TemplateWriter {
     this.pending = setTimeout(() => {
       this.pending = undefined;
       this.pendingState = undefined;
-      this.entity.report(state, attributes, context);
+      this.entity.report(state, presented.attributes, context);
     }, delay);
   }
 
   /** An optimistic state with a state template: written at once with the last attributes, until the next render. */
   writeState(state: string | null, context?: Context): void {
+    this.writePresented({ state, attributes: this.lastAttributes }, context);
+  }
+
+  /** An optimistic change a domain presents itself (cover, light, fan), until the next render. */
+  writePresented(presented: Presented, context?: Context): void {
     if (!this.entity.available) return;
     this.cancel();
-    this.entity.report(state, this.lastAttributes, context);
+    this.lastAttributes = presented.attributes;
+    this.entity.report(presented.state, presented.attributes, context);
   }
 
   cancel(): void {

@@ -8,8 +8,9 @@ export { parseTemplateSection } from './config.js';
 export { TEMPLATE_OWNER } from './entity.js';
 
 /**
- * `template:`: template sensors, binary sensors, switches, buttons, numbers and selects; and Home Assistant's legacy
- * `sensor:`/`binary_sensor:`/`switch:` lists, whose `- platform: template` entries are template entities too and
+ * `template:`: template sensors, binary sensors, switches, buttons, numbers, selects, covers, lights and fans; and Home
+ * Assistant's legacy `sensor:`/`binary_sensor:`/`switch:`/`cover:`/`light:`/`fan:` lists, whose `- platform: template`
+ * entries are template entities too and
  * whose other platforms are ignored with one warning each. Always on, for `template.reload`.
  */
 export const templateIntegration: Integration<TemplateSections, TemplateEntities> = {

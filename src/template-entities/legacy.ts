@@ -7,14 +7,9 @@ import { setOwn } from '../core/own-keys.js';
 import { BINARY_SENSOR_DEVICE_CLASSES } from '../domains/binary-sensor.js';
 import { SENSOR_DEVICE_CLASSES } from '../domains/sensor.js';
 import type { ParsedSections, SectionParser } from '../integration/integration.js';
-import {
-  parseTemplateSection,
-  readActions,
-  readTemplateText,
-  type TemplateBlock,
-  type TemplateEntityDefinition,
-  templateItemOf,
-} from './config.js';
+import { parseTemplateSection, type TemplateBlock, type TemplateEntityDefinition, templateItemOf } from './config.js';
+import { isDeviceDomain, readDeviceParts } from './device-config.js';
+import { readActions, readTemplateText } from './read.js';
 
 /**
  * Home Assistant's legacy platform lists (`sensor:`, `binary_sensor:`, `switch:`... with `- platform: template` and
@@ -52,7 +47,7 @@ const SLUG = /^[a-z0-9_]+$/;
 
 /** One entity of a `sensors:`/`switches:` map, as Home Assistant's LEGACY_*_SCHEMA. */
 function parseLegacyEntity(
-  domain: 'sensor' | 'binary_sensor' | 'switch',
+  domain: LegacySection,
   objectId: string,
   value: JsonValue,
   path: ConfigPath,
@@ -76,7 +71,9 @@ function parseLegacyEntity(
   // Deprecated in Home Assistant and without effect: the entities a template reads are found by rendering it.
   r.raw('entity_id');
   const classes = domain === 'sensor' ? SENSOR_DEVICE_CLASSES : domain === 'binary_sensor' ? BINARY_SENSOR_DEVICE_CLASSES : undefined;
-  const state = readTemplateText(r, 'value_template');
+  // A cover's, light's or fan's legacy keys are Home Assistant's LEGACY_FIELDS of its modern ones.
+  const device = isDeviceDomain(domain) ? readDeviceParts(domain, r, true) : undefined;
+  const state = device !== undefined ? device.state : readTemplateText(r, 'value_template');
   const definition: TemplateEntityDefinition = {
     domain,
     objectId,
@@ -87,14 +84,17 @@ function parseLegacyEntity(
     icon: readTemplateText(r, 'icon_template'),
     picture: readTemplateText(r, 'entity_picture_template'),
     attributes,
-    deviceClass: classes === undefined ? undefined : r.oneOf('device_class', classes),
+    deviceClass: classes === undefined ? device?.deviceClass : r.oneOf('device_class', classes),
     unit: domain === 'sensor' ? r.string('unit_of_measurement') : undefined,
     delayOnMs: domain === 'binary_sensor' ? readDuration(r, 'delay_on') : undefined,
     delayOffMs: domain === 'binary_sensor' ? readDuration(r, 'delay_off') : undefined,
     turnOn: readActions(r, 'turn_on', domain === 'switch'),
     turnOff: readActions(r, 'turn_off', domain === 'switch'),
+    optimistic: device?.optimistic,
+    device,
   };
-  if (domain !== 'switch' && state === undefined) r.problem('value_template', 'is required: expected a template');
+  if ((domain === 'sensor' || domain === 'binary_sensor') && state === undefined)
+    r.problem('value_template', 'is required: expected a template');
   if (domain === 'switch') {
     if (!r.has('turn_on')) r.problem('turn_on', 'is required: expected the actions that turn the switch on');
     if (!r.has('turn_off')) r.problem('turn_off', 'is required: expected the actions that turn the switch off');
@@ -129,10 +129,6 @@ export function parseLegacySection(
     }
     if (platform !== 'template') {
       ignored.push({ section, index, platform, reason: `hearth has no ${platform} integration` });
-      return;
-    }
-    if (section === 'cover' || section === 'light' || section === 'fan') {
-      ignored.push({ section, index, platform, reason: `hearth has no template ${section}` });
       return;
     }
     const key = LEGACY_SECTIONS[section];

@@ -1,9 +1,5 @@
 import type { Action } from '../automation/model.js';
-import { ScriptRunner } from '../automation/runner.js';
-import { liveThis } from '../automation/templating.js';
-import type { TriggerEnv } from '../automation/triggers.js';
 import type { Context } from '../core/context.js';
-import type { Core } from '../core/core.js';
 import type { Entity } from '../core/entities.js';
 import type { JsonValue } from '../core/json.js';
 import { addButton, type ButtonDeviceClass } from '../domains/button.js';
@@ -11,29 +7,17 @@ import type { DesiredState } from '../domains/domain.js';
 import { addNumber, DEFAULT_NUMBER_MAX, DEFAULT_NUMBER_MIN, numberState } from '../domains/number.js';
 import { addSelect, selectState } from '../domains/select.js';
 import type { TemplateEntityDefinition } from './config.js';
-import { type Rendered, TEMPLATE_OWNER, type TemplateRenderer, TemplateWriter } from './entity.js';
+import { addTemplateCover } from './cover.js';
+import { type Presented, type Rendered, TEMPLATE_OWNER, type TemplateRenderer, TemplateWriter } from './entity.js';
+import { addTemplateFan } from './fan.js';
+import { addTemplateLight } from './light.js';
+import { addTemplateLock } from './lock.js';
+import type { PlatformContext, TemplateItem } from './platform-context.js';
+import { actionRunner } from './scripts.js';
 
-/** One template entity: its renderer, its writer, and the state it shows without a state template. */
-export interface TemplateItem {
-  readonly renderer: TemplateRenderer;
-  readonly writer: TemplateWriter;
-  /** The last state set (optimistic switch, number, select) or, for a button, its last press. */
-  optimistic(): string | null;
-  /** Trigger-based entities render only when their block's triggers fire. */
-  readonly triggered: boolean;
-}
+export type { PlatformContext, TemplateItem };
 
-/** What adding a template entity needs from its component. */
-export interface PlatformContext {
-  readonly core: Core;
-  readonly env: TriggerEnv;
-  /** The action runners, stopped with the component. */
-  readonly runners: ScriptRunner[];
-  /** Renders the item again (its optimistic state changed). */
-  render(item: TemplateItem): void;
-}
-
-const POLICY = { mode: 'single' as const, max: 10, maxExceeded: 'warning' as const };
+const DEVICE_ADDERS = { cover: addTemplateCover, light: addTemplateLight, fan: addTemplateFan, lock: addTemplateLock } as const;
 
 /**
  * Adds the entity of `def` through its domain, with a platform whose services run the definition's actions (with
@@ -47,13 +31,7 @@ export function addTemplateEntity(
 ): TemplateItem {
   const { core } = ctx;
   const entityId = renderer.entityId;
-  const script = (name: string, actions: readonly Action[] | undefined) => {
-    const runner = new ScriptRunner(ctx.env, `${entityId} ${name}`, POLICY, actions ?? [], () => undefined);
-    ctx.runners.push(runner);
-    return async (variables: Record<string, JsonValue>, context: Context): Promise<void> => {
-      await runner.start({ variables: { ...variables, this: liveThis(core, entityId) }, context });
-    };
-  };
+  const script = (name: string, actions: readonly Action[] | undefined) => actionRunner(ctx, entityId, name, actions);
   let optimistic: string | null = def.domain === 'switch' ? 'off' : null;
   const base = { entityId, owner: TEMPLATE_OWNER, name: def.name, uniqueId: def.uniqueId };
   // Restore (Home Assistant's RestoreEntity): a trigger-based entity shows its last state until a trigger fires; an
@@ -73,7 +51,7 @@ export function addTemplateEntity(
     } else if (def.optimistic) item.writer.writeState(state, context);
   };
   let entity: Entity;
-  let adapt: ((r: Rendered) => string | null) | undefined;
+  let adapt: ((r: Rendered) => Presented) | undefined;
   let own: (() => string | null) | undefined;
   switch (def.domain) {
     case 'switch': {
@@ -130,7 +108,7 @@ export function addTemplateEntity(
       entity = handle.entity;
       adapt = (r) => {
         if (r.range !== undefined) handle.setRange(r.range);
-        return r.state ?? null;
+        return { state: r.state ?? null, attributes: r.attributes };
       };
       break;
     }
@@ -147,8 +125,17 @@ export function addTemplateEntity(
       entity = handle.entity;
       adapt = (r) => {
         if (r.options !== undefined) handle.setOptions(r.options);
-        return selectState(r.options ?? [], r.state ?? null);
+        return { state: selectState(r.options ?? [], r.state ?? null), attributes: r.attributes };
       };
+      break;
+    }
+    case 'cover':
+    case 'light':
+    case 'fan':
+    case 'lock': {
+      const add = DEVICE_ADDERS[def.domain];
+      const device = def.device ?? { templates: new Map(), actions: new Map() };
+      ({ entity, adapt } = add({ ctx, def, device, entityId, log: ctx.env.log, writer: () => item.writer }));
       break;
     }
     default: {
