@@ -10,7 +10,7 @@ import type { JsonObject } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { State } from '../core/state.js';
 import type { IntegrationContext } from '../integration/integration.js';
-import { DataFile, jsonOf, readDataFile } from '../storage/data-file.js';
+import { jsonOf, readOrCreate } from '../storage/data-file.js';
 import { qrSvg } from '../util/qr.js';
 import { accessoryFor, type MappedAccessory } from './accessories.js';
 import { limitRequests } from './client-limits.js';
@@ -173,19 +173,13 @@ export class HomekitBridge implements Component {
   }
 
   private async loadSetup(dir: string): Promise<HomekitSetup> {
-    const path = join(dir, SETUP_FILE);
-    const loaded = await readDataFile(path, {
+    return readOrCreate(join(dir, SETUP_FILE), {
       log: this.log,
       parse: jsonOf(isSetup, '{"pincode", "username", "setupId"}'),
       label: 'HomeKit setup file',
       fallback: 'a new bridge id: pair again',
+      make: newSetup,
     });
-    if (loaded.status === 'ok') return loaded.value;
-    const setup = newSetup();
-    const file = new DataFile({ path, log: this.log, label: 'HomeKit setup file', render: () => `${JSON.stringify(setup)}\n` });
-    await file.save();
-    await file.stop();
-    return setup;
   }
 
   /** Bridges an entity when the filter selects it and HomeKit has a type for it. */

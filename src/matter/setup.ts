@@ -3,7 +3,7 @@
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from '../core/log.js';
-import { DataFile, jsonOf, readDataFile } from '../storage/data-file.js';
+import { jsonOf, readOrCreate } from '../storage/data-file.js';
 import { FORBIDDEN_PASSCODES } from './config.js';
 
 export interface MatterSetup {
@@ -36,17 +36,11 @@ function newSetup(): MatterSetup {
 
 /** The stored setup in `dir`, or a new one written there. */
 export async function loadSetup(dir: string, log: Logger): Promise<MatterSetup> {
-  const path = join(dir, SETUP_FILE);
-  const loaded = await readDataFile(path, {
+  return readOrCreate(join(dir, SETUP_FILE), {
     log,
     parse: jsonOf(isSetup, '{"passcode", "discriminator"}'),
     label: 'Matter setup file',
     fallback: 'a new passcode: commission the bridge again',
+    make: newSetup,
   });
-  if (loaded.status === 'ok') return loaded.value;
-  const setup = newSetup();
-  const file = new DataFile({ path, log, label: 'Matter setup file', render: () => `${JSON.stringify(setup)}\n` });
-  await file.save();
-  await file.stop();
-  return setup;
 }

@@ -149,6 +149,25 @@ async function removeStaleTemps(path: string, log: Logger): Promise<void> {
   }
 }
 
+/**
+ * A small file made once and kept after (a bridge's pairing code, the hub's id): what it holds, or, when it is missing
+ * or unreadable (moved aside by readDataFile), `make()`'s value, written there as JSON. A failed write throws, unless
+ * `writeMayFail`: then the value serves this run and the next start makes another.
+ */
+export async function readOrCreate<T>(
+  path: string,
+  options: ReadOptions<T> & { readonly make: () => T; readonly writeMayFail?: boolean },
+): Promise<T> {
+  const loaded = await readDataFile(path, options);
+  if (loaded.status === 'ok') return loaded.value;
+  const value = options.make();
+  const file = new DataFile({ path, log: options.log, label: options.label, render: () => `${JSON.stringify(value)}\n` });
+  const saved = file.save();
+  await (options.writeMayFail === true ? saved.catch(() => {}) : saved);
+  await file.stop();
+  return value;
+}
+
 export interface DataFileOptions {
   readonly path: string;
   readonly log: Logger;

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from '../core/log.js';
-import { DataFile, jsonOf, readDataFile } from '../storage/data-file.js';
+import { jsonOf, readOrCreate } from '../storage/data-file.js';
 
 export const INSTANCE_ID_FILE = 'core_uuid.json';
 
@@ -17,17 +17,13 @@ function isInstanceFile(value: unknown): value is InstanceFile {
 
 /** The stored id, made and written once when there is none (or it is unreadable). */
 export async function instanceId(dataDir: string, log: Logger): Promise<string> {
-  const path = join(dataDir, INSTANCE_ID_FILE);
-  const loaded = await readDataFile(path, {
+  const file = await readOrCreate(join(dataDir, INSTANCE_ID_FILE), {
     log,
     parse: jsonOf(isInstanceFile, '{"uuid": "<32 hex digits>"}'),
     label: 'instance id file',
     fallback: 'a new id',
+    make: () => ({ uuid: randomUUID().replace(/-/g, '') }),
+    writeMayFail: true,
   });
-  if (loaded.status === 'ok') return loaded.value.uuid;
-  const uuid = randomUUID().replace(/-/g, '');
-  const file = new DataFile({ path, log, label: 'instance id file', render: () => `${JSON.stringify({ uuid })}\n` });
-  await file.save().catch(() => {});
-  await file.stop();
-  return uuid;
+  return file.uuid;
 }

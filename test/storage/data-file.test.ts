@@ -1,7 +1,7 @@
 import { readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { DataFile, jsonOf, readDataFile } from '../../src/storage/data-file.js';
+import { DataFile, jsonOf, readDataFile, readOrCreate } from '../../src/storage/data-file.js';
 import { corruptPattern, FlakyDisk, smallDisk, tempDir, watchedLogger } from './helpers.js';
 
 interface Doc {
@@ -184,4 +184,22 @@ t.test('on a real full disk and a read-only file system (tmpfs; skipped where it
   await log.until('info', /is written again/, 5000, 2);
   t.equal(await readFile(path, 'utf8'), 'read-only\n');
   t.equal(log.matching('error', /./).length, 2, 'one error per outage');
+});
+
+t.test('readOrCreate: made and written once, then read back; an unreadable file is moved aside and made again', async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'setup.json');
+  const log = watchedLogger();
+  const isCode = (v: unknown): v is { code: number } => typeof (v as { code?: unknown } | null)?.code === 'number';
+  let made = 0;
+  const options = { log, parse: jsonOf(isCode, '{"code"}'), label: 'setup file', fallback: 'a new code', make: () => ({ code: ++made }) };
+  t.same(await readOrCreate(path, options), { code: 1 }, 'made');
+  t.same(JSON.parse(await readFile(path, 'utf8')), { code: 1 }, 'and written');
+  t.same(await readOrCreate(path, options), { code: 1 }, 'read back, not made again');
+  await writeFile(path, '{"code": "x"}');
+  t.same(await readOrCreate(path, options), { code: 2 }, 'a wrong shape is made again');
+  t.ok(
+    (await readdir(dir)).some((n) => corruptPattern('setup.json').test(n)),
+    'the unreadable file is kept aside',
+  );
 });
