@@ -5,7 +5,7 @@ import type { Context } from '../../core/context.js';
 import type { Core } from '../../core/core.js';
 import type { JsonObject } from '../../core/json.js';
 import type { EntityFilterSection } from '../../recorder/config.js';
-import type { HistoryReader } from '../../recorder/types.js';
+import type { EntityFilterConfig, HistoryReader } from '../../recorder/types.js';
 
 export interface LogbookOptions {
   readonly startUs: Micros;
@@ -166,17 +166,18 @@ export function logbookJson(core: Core, reader: HistoryReader, o: LogbookOptions
 
 const filters = new WeakMap<object, ((entityId: string) => boolean) | undefined>();
 
-/** Each list of both filters, joined (recorder/filters.py merge_include_exclude_filters), whatever lists the filter has. */
-function merged<F extends object>(a: F, b: F): F {
-  const out = { ...a } as Record<string, unknown>;
-  for (const [key, list] of Object.entries(b)) {
-    const have = out[key];
-    if (Array.isArray(list)) out[key] = Array.isArray(have) ? [...new Set([...have, ...list])] : list;
-  }
-  return out as F;
+const union = (a: readonly string[], b: readonly string[]): string[] => [...new Set([...a, ...b])];
+
+/** Each list of both filters, joined (recorder/filters.py merge_include_exclude_filters). */
+function merged(a: EntityFilterConfig, b: EntityFilterConfig): EntityFilterConfig {
+  return {
+    domains: union(a.domains, b.domains),
+    entities: union(a.entities, b.entities),
+    entityGlobs: union(a.entityGlobs, b.entityGlobs),
+  };
 }
 
-const isEmpty = (f: object) => Object.values(f).every((v) => !Array.isArray(v) || v.length === 0);
+const isEmpty = (f: EntityFilterConfig) => f.domains.length + f.entities.length + f.entityGlobs.length === 0;
 
 /**
  * The logbook's entity filter of a configuration, undefined when it has none: as Home Assistant's logbook sets it up,
