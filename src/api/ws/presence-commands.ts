@@ -1,8 +1,8 @@
-import { describeValue, HubError } from '../../core/errors.js';
+import { HubError } from '../../core/errors.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
-import { setOwn } from '../../core/own-keys.js';
 import type { HelperItems } from '../../http/context.js';
-import { requireAdmin, userOf } from './command.js';
+import { collectionCommands } from './collection-commands.js';
+import { userOf } from './command.js';
 import type { Command, Connection } from './connection.js';
 
 /**
@@ -45,64 +45,12 @@ function personList(conn: Connection, _message: JsonObject, id: number): void {
   conn.sendResult(id, JSON.stringify({ storage: collection(conn, 'person')?.list() ?? [], config }));
 }
 
-/** The message without the protocol's keys (and without the item id key for update and delete). */
-function payload(message: JsonObject, drop?: string): JsonObject {
-  const out: Record<string, JsonValue> = {};
-  for (const [k, v] of Object.entries(message)) if (k !== 'id' && k !== 'type' && k !== drop) setOwn(out, k, v);
-  return out;
-}
-
-function itemId(message: JsonObject, key: string): string {
-  const value = message[key];
-  if (value === undefined) throw new HubError('invalid_format', `required key not provided @ data['${key}']`);
-  if (typeof value !== 'string')
-    throw new HubError('invalid_format', `expected str for dictionary value @ data['${key}']. Got ${describeValue(value)}`);
-  return value;
-}
-
 /** A person's user must be one of the hub's users (PersonStorageCollection._validate_user_id). */
-function checkUser(conn: Connection, domain: Domain, data: JsonObject): JsonObject {
+function checkUser(conn: Connection, data: JsonObject): JsonObject {
   const user = data.user_id;
-  if (domain === 'person' && typeof user === 'string' && conn.env.ctx.auth.getUser(user) === undefined)
+  if (typeof user === 'string' && conn.env.ctx.auth.getUser(user) === undefined)
     throw new HubError('invalid_format', 'User does not exist');
   return data;
-}
-
-function commandsFor(domain: Domain): [string, Command][] {
-  const key = `${domain}_id`;
-  return [
-    [
-      `${domain}/create`,
-      {
-        run(conn, message, id) {
-          requireAdmin(conn);
-          conn.sendResult(id, JSON.stringify(needCollection(conn, domain).create(checkUser(conn, domain, payload(message)))));
-        },
-      },
-    ],
-    [
-      `${domain}/update`,
-      {
-        run(conn, message, id) {
-          requireAdmin(conn);
-          const item = itemId(message, key);
-          conn.sendResult(id, JSON.stringify(needCollection(conn, domain).update(item, checkUser(conn, domain, payload(message, key)))));
-        },
-      },
-    ],
-    [
-      `${domain}/delete`,
-      {
-        run(conn, message, id) {
-          requireAdmin(conn);
-          const extra = Object.keys(payload(message, key));
-          if (extra.length > 0) throw new HubError('invalid_format', `extra keys not allowed @ data['${extra[0]}']`);
-          needCollection(conn, domain).delete(itemId(message, key));
-          conn.sendResult(id, 'null');
-        },
-      },
-    ],
-  ];
 }
 
 export const PRESENCE_COMMANDS: readonly [string, Command][] = [
@@ -116,6 +64,6 @@ export const PRESENCE_COMMANDS: readonly [string, Command][] = [
       },
     },
   ],
-  ...commandsFor('person'),
-  ...commandsFor('zone'),
+  ...collectionCommands('person', { items: (conn) => needCollection(conn, 'person'), check: checkUser }),
+  ...collectionCommands('zone', { items: (conn) => needCollection(conn, 'zone') }),
 ];
