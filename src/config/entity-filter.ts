@@ -100,7 +100,8 @@ const FLAT_KEYS = [
   'exclude_labels',
 ] as const;
 
-function strings(value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): string[] {
+/** A string or a list of strings, as HA's vol.All(cv.ensure_list, [cv.string]) reads it; none is an empty list. */
+export function strings(value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): string[] {
   if (value === undefined || value === null) return [];
   if (typeof value === 'string') return [value];
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];

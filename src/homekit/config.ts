@@ -1,6 +1,6 @@
 // The `homekit:` section, as Home Assistant's HomeKit Bridge reads it (a list of bridges or one mapping; its
 // `filter:` with HA's entityfilter keys, plus hearth's areas and labels), and which entities it selects.
-import { EMPTY_FILTER, type EntityFilterSpec, parseFlatFilter } from '../config/entity-filter.js';
+import { EMPTY_FILTER, type EntityFilterSpec, parseFlatFilter, strings } from '../config/entity-filter.js';
 import type { ConfigIssue, ConfigPath } from '../config/reader.js';
 import { isJsonObject, type JsonValue } from '../core/json.js';
 
@@ -19,13 +19,6 @@ export interface HomekitConfig {
 }
 
 const KEYS = new Set(['name', 'port', 'bind', 'ip_address', 'filter', 'entity_config', 'advertise', 'mode', 'advertise_ip', 'devices']);
-function strings(value: JsonValue | undefined, path: ConfigPath, issues: ConfigIssue[]): string[] {
-  if (value === undefined || value === null) return [];
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
-  issues.push({ path, message: 'expected a list of strings' });
-  return [];
-}
 
 export function parseHomekit(value: JsonValue, path: ConfigPath, issues: ConfigIssue[]): HomekitConfig {
   // Home Assistant's section is a list of bridges; hearth runs one (the first).
