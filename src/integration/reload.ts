@@ -3,8 +3,8 @@ import type { HubConfig } from '../config/types.js';
 import type { Core } from '../core/core.js';
 import { HubError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { ParsedSections, SectionParsers } from './integration.js';
-import { type Broken, setupOf } from './setup.js';
+import type { Broken, ParsedSections, SectionParsers } from './integration.js';
+import { setupOf } from './setup.js';
 
 /** What a `<domain>.reload` re-reads: some of a part's sections, and how its problems map to items. */
 export interface ReloadSpec<S extends SectionParsers> {

@@ -4,8 +4,6 @@ import type { HubConfig } from '../config/types.js';
 import { isJsonObject, type JsonValue } from '../core/json.js';
 import type { AnyIntegration, Broken, ParsedSections, SectionParsers } from './integration.js';
 
-export type { Broken } from './integration.js';
-
 /** What a part starts with: its configuration (undefined when its problems keep it off) and what was left out. */
 export interface PartSetup<S extends SectionParsers = SectionParsers> {
   readonly config: ParsedSections<S> | undefined;
