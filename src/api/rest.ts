@@ -10,6 +10,7 @@ import { registerEvents } from './rest/events.js';
 import { registerHistory } from './rest/history.js';
 import { registerLogbook } from './rest/logbook.js';
 import { registerMobileApp } from './rest/mobile-app.js';
+import { registerOnboarding } from './rest/onboarding.js';
 import { registerServices } from './rest/services.js';
 import { registerStates } from './rest/states.js';
 import { registerTemplate } from './rest/template.js';
@@ -29,6 +30,7 @@ export function registerRestApi(server: HttpServer, ctx: ApiContext): void {
   registerAutomationConfig(server, ctx, auth);
   registerCameraProxy(server, ctx);
   registerAuthFlow(server, ctx);
+  registerOnboarding(server, ctx, auth);
   registerMobileApp(server, ctx, auth);
   // Without the recorder these paths do not exist (404), as in Home Assistant without it.
   if (ctx.history !== undefined) {

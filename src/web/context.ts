@@ -7,7 +7,7 @@ import type { ApiContext } from '../http/context.js';
 import type { Reply, Request } from '../http/http.js';
 import type { Assets } from './assets.js';
 import { cookie, parseCookies } from './http-util.js';
-import type { Onboarding } from './onboarding.js';
+import type { Onboarding } from '../auth/onboarding.js';
 
 /** What the web pages need of the hub: the API context plus the login guard (bans, throttling). */
 export type WebContext = ApiContext & { readonly guard: LoginGuard };

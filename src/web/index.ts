@@ -1,8 +1,8 @@
+import { onboardingOf } from '../auth/onboarding.js';
 import { SessionStore } from '../auth/sessions.js';
 import type { HttpServer } from '../http/server.js';
 import { Assets } from './assets.js';
 import type { WebContext, WebEnv } from './context.js';
-import { Onboarding } from './onboarding.js';
 import { registerAppRoutes, registerNotFoundPage } from './routes/app-routes.js';
 import { registerAuthRoutes } from './routes/auth-routes.js';
 import { registerAuthorizeRoutes } from './routes/authorize-routes.js';
@@ -51,7 +51,7 @@ export function registerWebUi(server: HttpServer, ctx: WebContext, options: WebU
       return sessions;
     },
     assets: new Assets(log, options.assetsDir),
-    onboarding: new Onboarding(ctx.auth, log),
+    onboarding: onboardingOf(ctx.auth, log),
     secure: options.secureCookies === true,
     log,
   };

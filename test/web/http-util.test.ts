@@ -1,9 +1,9 @@
 import t from 'tap';
+import { formatCode } from '../../src/auth/onboarding.js';
 import type { Request } from '../../src/http/http.js';
 import { vendorText } from '../../src/web/assets.js';
 import { escapeHtml, html, raw } from '../../src/web/html.js';
 import { cookie, crossSiteProblem, parseCookies, safeNext } from '../../src/web/http-util.js';
-import { formatCode } from '../../src/web/onboarding.js';
 import { acceptsGzip } from '../../src/web/routes/static-routes.js';
 
 t.test('html escapes every interpolation, in text and attributes, unless it is markup already', async (t) => {

@@ -3,12 +3,11 @@
 import { verifyClientId, verifyRedirectUri } from '../../auth/indieauth.js';
 import { PasswordCheckBusy } from '../../auth/passwords.js';
 import { ACCESS_TOKEN_EXPIRATION_S } from '../../auth/refresh-tokens.js';
-import { isJsonObject, type JsonObject } from '../../core/json.js';
 import type { ApiContext } from '../../http/context.js';
 import type { Reply, Request } from '../../http/http.js';
 import type { HttpServer } from '../../http/server.js';
 import { readFormBody } from './form-body.js';
-import { readJsonBody } from './json-body.js';
+import { jsonObjectBody, MAX_FIELD, requiredString } from './request-data.js';
 
 const PROVIDER_TYPE = 'homeassistant';
 /** Home Assistant's name for its username-and-password provider. */
@@ -19,8 +18,6 @@ const DATA_SCHEMA = [
   { type: 'string', name: 'password', required: true },
 ];
 const ROUTE = { headers: ['content-type', 'user-agent'] };
-/** Fields longer than this are nobody's client id, username or password. */
-const MAX_FIELD = 2048;
 
 /** Registers /auth/providers, /auth/login_flow, /auth/login_flow/<id>, /auth/token and /auth/revoke. */
 export function registerAuthFlow(server: HttpServer, ctx: ApiContext): void {
@@ -39,26 +36,6 @@ export function registerAuthFlow(server: HttpServer, ctx: ApiContext): void {
   );
   server.resource('/auth/token', { post: (req, reply) => token(ctx, req, reply) }, ROUTE);
   server.resource('/auth/revoke', { post: (req, reply) => revoke(ctx, req, reply) }, ROUTE);
-}
-
-/** Reads a JSON object body; answers Home Assistant's 400 and returns undefined when there is none. */
-async function jsonObjectBody(reply: Reply): Promise<JsonObject | undefined> {
-  const body = await readJsonBody(reply);
-  if (body.kind !== 'json' || !isJsonObject(body.value)) {
-    reply.message(400, 'Invalid JSON.');
-    return undefined;
-  }
-  return body.value;
-}
-
-/** The string at `key`, or Home Assistant's RequestDataValidator message (answered) when it is missing or not one. */
-function requiredString(reply: Reply, data: JsonObject, key: string): string | undefined {
-  const value = data[key];
-  if (value === undefined) reply.message(400, `Message format incorrect: required key not provided @ data['${key}']`);
-  else if (typeof value !== 'string' || value.length > MAX_FIELD) {
-    reply.message(400, `Message format incorrect: expected str for dictionary value @ data['${key}']`);
-  } else return value;
-  return undefined;
 }
 
 function formJson(flowId: string, errors: Record<string, string>): string {

@@ -1,7 +1,7 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
-import type { AuthStore } from '../auth/store.js';
-import type { User } from '../auth/types.js';
 import type { Logger } from '../core/log.js';
+import type { AuthStore } from './store.js';
+import type { User } from './types.js';
 
 /**
  * Where the first visit stands:
@@ -69,6 +69,19 @@ export class Onboarding {
   finish(): void {
     this.oneTimeCode = undefined;
   }
+}
+
+/** One Onboarding per auth store: the web pages and the REST onboarding API share its lock and one-time code. */
+const byStore = new WeakMap<AuthStore, Onboarding>();
+
+/** The auth store's Onboarding, made on first use with `log` (where the one-time code is logged). */
+export function onboardingOf(auth: AuthStore, log: Logger): Onboarding {
+  let onboarding = byStore.get(auth);
+  if (onboarding === undefined) {
+    onboarding = new Onboarding(auth, log);
+    byStore.set(auth, onboarding);
+  }
+  return onboarding;
 }
 
 export function formatCode(code: string): string {
