@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import t from 'tap';
 import { writeGuestAuth } from '../../helpers/guest.js';
 import { startTestHub } from '../../helpers/hub.js';
+import { REGISTRY_HOME_YAML } from '../../registry/helpers.js';
 import { WsClient } from './client.js';
-import { deviceIdOf, type Entry, error, result, setup, YAML } from './registry-setup.js';
+import { deviceIdOf, type Entry, error, result, setup } from './registry-setup.js';
 
 /** Every registry over WebSocket: the list commands in Home Assistant's shape, and what a non-admin may do. */
 
@@ -88,7 +89,7 @@ t.test('the five list commands answer with the registries in Home Assistant shap
 t.test('a non-admin user may list the registries but not change them', async (t) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'hearth-ws-registry-'));
   const guestToken = await writeGuestAuth(dataDir);
-  const th = await startTestHub(t, { yaml: YAML, dataDir });
+  const th = await startTestHub(t, { yaml: REGISTRY_HOME_YAML, dataDir });
   t.teardown(async () => {
     await th.hub.stop();
     await rm(dataDir, { recursive: true, force: true });
