@@ -8,7 +8,7 @@ import type { Teardown } from '../helpers/hub.js';
 
 /** The recorder's tests' shared setup: a recorder on a manual clock, and readers of what it holds. */
 
-/** Microseconds, the recorder's unit. */
+/** A second in microseconds (the recorder's unit). */
 export const S = 1_000_000;
 export const MIN = 60 * S;
 export const HOUR = 60 * MIN;
