@@ -6,33 +6,24 @@
  * (edge to the event on the hub's bus) separately. Target: p99 under 2 ms.
  *
  * Three processes, as in bench/ws-fanout.ts, so neither side's work is counted in the other's latency: this
- * one runs the cases; `server` runs a real Hub (uWS, WebSocket API, the GPIO driver with a fake backend);
- * `clients` runs the ws clients. Both stamp with process.hrtime (CLOCK_MONOTONIC, shared by every process).
+ * one runs the cases; a server (gpio-latency-server.ts: a real Hub with the GPIO driver on a fake backend, or
+ * gpio-latency-floor.ts: a bare `ws` server, the machine's floor) drives the edges and the load
+ * (gpio-latency-drive.ts); gpio-latency-clients.ts runs the ws clients. They speak gpio-latency-protocol.ts and
+ * stamp with process.hrtime (CLOCK_MONOTONIC, shared by every process).
  * Writes bench/out/gpio-latency.json and prints a markdown table.
  */
-import { fork } from 'node:child_process';
+import { type ForkOptions, fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import WebSocket from 'ws';
-import { monoMs, percentile } from './procs.js';
+import { cpus } from 'node:os';
+import type { FromClients, FromServer, ToClients, ToServer } from './gpio-latency-protocol.js';
+import { BENCH, monoMs, percentile, TSX } from './procs.js';
 import { next, receiptLatencies, stopChild } from './ws-client-process.js';
 
 const CLIENTS = 10;
-const LOAD_ENTITIES = 1000;
 const EDGE_HZ = Number(process.env.GPIO_BENCH_EDGE_HZ ?? 100);
 const WARMUP_MS = 1000;
 const DURATION_MS = Number(process.env.GPIO_BENCH_DURATION_MS ?? 5000);
 const TARGET_P99_MS = 2;
-const PIR = 'binary_sensor.bench_pir';
-const PIR_PIN = 24;
-/** The Pi 4 fixture (kernel 6.6): the driver resolves the chip base (512) from it, as on a real Pi. */
-const SYSFS_ROOT = fileURLToPath(new URL('../test/fixtures/gpio/pi4-6.6/', import.meta.url));
-const here = fileURLToPath(new URL('.', import.meta.url));
-const self = fileURLToPath(import.meta.url);
 
 interface Case {
   readonly label: string;
@@ -42,284 +33,6 @@ interface Case {
   readonly loadRate: number;
   readonly coalesce: boolean;
 }
-
-type ToServer = { type: 'run'; loadRate: number; edgeHz: number; startAt: number; warmupMs: number; durationMs: number } | { type: 'exit' };
-type FromServer =
-  | { type: 'listening'; port: number; token: string }
-  | { type: 'error'; message: string }
-  | {
-      type: 'done';
-      /** Monotonic ms at which each edge was fired, warm-up included. */
-      edges: number[];
-      /** Edge to `state_changed` on the hub's bus, ms, per edge. */
-      busMs: number[];
-      loadWrites: number;
-      loopDelayP99Ms: number;
-      cpuPercent: number;
-    };
-type ToClients = { type: 'connect'; url: string; token: string; clients: number; coalesce: boolean } | { type: 'report' };
-type FromClients = { type: 'ready' } | { type: 'error'; message: string } | { type: 'report'; receipts: number[][]; events: number };
-
-// ---------------------------------------------------------------------------------------------- server
-
-async function server(): Promise<void> {
-  const { default: pino } = await import('pino');
-  const { parseConfigText } = await import('../src/config/load.js');
-  const { Hub, SECTION_VALIDATORS } = await import('../src/hub.js');
-  const { INTEGRATIONS, withIntegrations } = await import('../src/sections.js');
-  const { createGpioIntegration } = await import('../drivers/gpio/index.js');
-  const { FakeGpioBackend } = await import('../drivers/gpio/fake-backend.js');
-
-  const fake = new FakeGpioBackend();
-  const yaml = [
-    'hub:',
-    '  name: GPIO bench',
-    'gpio:',
-    `  sysfs_root: ${JSON.stringify(SYSFS_ROOT)}`,
-    '  poll_interval: 3600',
-    '  devices:',
-    '    - name: Bench PIR',
-    '      binary_sensors:',
-    `        - {pin: ${PIR_PIN}, name: Bench PIR, id: bench_pir, device_class: motion, debounce: 0}`,
-    '',
-  ].join('\n');
-  const dataDir = await mkdtemp(join(tmpdir(), 'hearth-gpio-bench-'));
-  const log = pino({ level: 'warn' }, pino.destination(2));
-  const hub = await Hub.start({
-    config: parseConfigText(yaml, null, SECTION_VALIDATORS),
-    dataDir,
-    log,
-    host: '127.0.0.1',
-    port: 0,
-    integrations: withIntegrations(INTEGRATIONS, createGpioIntegration({ backend: async () => fake })),
-  });
-  const { states, bus } = hub.core;
-  // The first poll exports the line and reports its level; edges count only after that.
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${PIR} never got a state`)), 10_000);
-    const check = () => {
-      if (states.get(PIR)?.state !== 'off') return false;
-      clearTimeout(timer);
-      off();
-      resolve();
-      return true;
-    };
-    const off = bus.on('bench', 'state_changed', check);
-    check();
-  });
-  const wire = fake.wire(512 + PIR_PIN);
-  const attrs = (i: number) => ({
-    state_class: 'measurement',
-    unit_of_measurement: '°C',
-    device_class: 'temperature',
-    friendly_name: `Load ${i}`,
-  });
-  const loadIds = Array.from({ length: LOAD_ENTITIES }, (_, i) => `sensor.load_${i}`);
-  const loadAttrs = loadIds.map((_, i) => attrs(i));
-  for (let i = 0; i < LOAD_ENTITIES; i++) states.set(loadIds[i] as string, '20.0', loadAttrs[i]);
-
-  const owner = await hub.auth.ensureOwner('Bench');
-  const token = await hub.auth.createToken(owner.id, 'gpio-bench');
-
-  const run = async (r: Extract<ToServer, { type: 'run' }>): Promise<FromServer> => {
-    const busMs: number[] = [];
-    let lastEdge = 0;
-    const offBus = bus.on('bench', 'state_changed', (e) => {
-      if (e.data.entity_id === PIR) busMs.push(monoMs() - lastEdge);
-    });
-    const result = await drive(
-      r,
-      (level) => {
-        lastEdge = monoMs();
-        wire.set(level);
-      },
-      (n) => {
-        const i = n % LOAD_ENTITIES;
-        // A new value on every write of an entity (an unchanged one would fire no event).
-        const round = Math.floor(n / LOAD_ENTITIES);
-        states.set(loadIds[i] as string, (15 + ((round * 7 + i) % 1000) / 100).toFixed(2), loadAttrs[i]);
-      },
-    );
-    offBus();
-    return { ...result, busMs };
-  };
-
-  process.on('message', (m: ToServer) => {
-    if (m.type === 'exit') {
-      void hub
-        .stop()
-        .then(() => rm(dataDir, { recursive: true, force: true }))
-        .finally(() => process.exit(0));
-      return;
-    }
-    void run(m).then((result) => process.send?.(result));
-  });
-  process.on('disconnect', () => process.exit(0));
-  process.send?.({ type: 'listening', port: hub.port, token } satisfies FromServer);
-}
-
-// ------------------------------------------------------------------------------------------ floor server
-
-/**
- * The reference in the same run: a bare `ws` server that, on the same timers, sends a ready-made
- * state_changed frame to every client per edge (and one per load write). No hub, no driver, no JSON work:
- * whatever latency it shows is the machine's (scheduling, loopback, the client process), not hearth's.
- */
-async function floorServer(): Promise<void> {
-  const { WebSocketServer } = await import('ws');
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/api/websocket', perMessageDeflate: false });
-  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
-  const sockets = new Set<WebSocket>();
-  wss.on('connection', (ws) => {
-    ws.send('{"type":"auth_required","ha_version":"2025.1.0"}');
-    ws.on('message', (data: Buffer) => {
-      const text = data.toString();
-      if (text.includes('"auth"')) ws.send('{"type":"auth_ok","ha_version":"2025.1.0"}');
-      const id = /"id":(\d+)/.exec(text)?.[1];
-      if (id !== undefined) ws.send(`{"id":${id},"type":"result","success":true,"result":null}`);
-      if (text.includes('subscribe_events')) sockets.add(ws);
-    });
-    ws.on('close', () => sockets.delete(ws));
-  });
-  const event = (entityId: string, state: string) =>
-    `{"id":2,"type":"event","event":{"event_type":"state_changed","data":{"entity_id":"${entityId}","old_state":null,"new_state":{"entity_id":"${entityId}","state":"${state}","attributes":{"device_class":"motion","friendly_name":"Bench PIR"},"last_changed":"2026-01-01T00:00:00+00:00","last_reported":"2026-01-01T00:00:00+00:00","last_updated":"2026-01-01T00:00:00+00:00","context":{"id":"01JGZ0000000000000000000000","parent_id":null,"user_id":null}}},"origin":"LOCAL","time_fired":"2026-01-01T00:00:00+00:00","context":{"id":"01JGZ0000000000000000000000","parent_id":null,"user_id":null}}}`;
-  const pir = [event(PIR, 'off'), event(PIR, 'on')];
-  const load = event('sensor.load_0', '20.0');
-  const broadcast = (frame: string) => {
-    for (const ws of sockets) ws.send(frame);
-  };
-  process.on('message', (m: ToServer) => {
-    if (m.type === 'exit') {
-      wss.close();
-      process.exit(0);
-    }
-    void drive(
-      m,
-      (level) => broadcast(pir[level] as string),
-      () => broadcast(load),
-    ).then((r) => process.send?.({ ...r, busMs: [] } satisfies FromServer));
-  });
-  process.on('disconnect', () => process.exit(0));
-  const address = wss.address();
-  process.send?.({
-    type: 'listening',
-    port: typeof address === 'object' && address !== null ? address.port : 0,
-    token: '',
-  } satisfies FromServer);
-}
-
-// ---------------------------------------------------------------------------------------------- timers
-
-/**
- * The run both servers share: `loadRate` load writes/s on a 1 ms timer with bounded catch-up, and edges at
- * `edgeHz` with a little jitter (so they do not line up with the load ticks). Each edge is stamped just
- * before `edge` fires it.
- */
-async function drive(
-  r: Extract<ToServer, { type: 'run' }>,
-  edge: (level: 0 | 1) => void,
-  loadWrite: (n: number) => void,
-): Promise<Omit<Extract<FromServer, { type: 'done' }>, 'busMs'>> {
-  const edges: number[] = [];
-  const endAt = r.startAt + r.warmupMs + r.durationMs;
-  const loop = monitorEventLoopDelay({ resolution: 1 });
-  let cpu: NodeJS.CpuUsage | undefined;
-  let cpuWall = 0;
-  let loadWrites = 0;
-  await new Promise<void>((resolve) => {
-    const loadTick = (): void => {
-      const now = monoMs();
-      if (now >= endAt) return;
-      if (now >= r.startAt) {
-        if (cpu === undefined && now >= r.startAt + r.warmupMs) {
-          cpu = process.cpuUsage();
-          cpuWall = now;
-          loop.enable();
-        }
-        const due = Math.floor(((now - r.startAt) * r.loadRate) / 1000);
-        const n = Math.min(due - loadWrites, Math.ceil(r.loadRate / 10));
-        for (let k = 0; k < n; k++) loadWrite(loadWrites++);
-      }
-      setTimeout(loadTick, 1);
-    };
-    const periodMs = 1000 / r.edgeHz;
-    let level: 0 | 1 = 0;
-    const fire = (): void => {
-      if (monoMs() >= endAt) {
-        resolve();
-        return;
-      }
-      level = level === 0 ? 1 : 0;
-      edges.push(monoMs());
-      edge(level);
-      setTimeout(fire, periodMs * (0.8 + Math.random() * 0.4));
-    };
-    setTimeout(loadTick, Math.max(0, r.startAt - monoMs()));
-    setTimeout(fire, Math.max(0, r.startAt - monoMs()) + Math.random() * periodMs);
-  });
-  loop.disable();
-  const used = process.cpuUsage(cpu);
-  return {
-    type: 'done',
-    edges,
-    loadWrites,
-    loopDelayP99Ms: loop.percentile(99) / 1e6,
-    cpuPercent: ((used.user + used.system) / 1000 / (monoMs() - cpuWall)) * 100,
-  };
-}
-
-// --------------------------------------------------------------------------------------------- clients
-
-function clients(): void {
-  const MARK = Buffer.from(`{"entity_id":"${PIR}","old_state":`);
-  const sockets: WebSocket[] = [];
-  const receipts: number[][] = [];
-  let events = 0;
-
-  const open = (url: string, token: string, coalesce: boolean, index: number): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true });
-      sockets.push(ws);
-      const mine: number[] = [];
-      receipts[index] = mine;
-      let subscribed = false;
-      ws.on('error', reject);
-      ws.on('open', () => ws.send(JSON.stringify({ type: 'auth', access_token: token })));
-      ws.on('message', (data: Buffer) => {
-        if (subscribed) {
-          // Stamp first, then look: the search is not part of the hub's latency.
-          const now = monoMs();
-          events++;
-          for (let at = data.indexOf(MARK); at !== -1; at = data.indexOf(MARK, at + MARK.length)) mine.push(now);
-          return;
-        }
-        const text = data.toString();
-        if (text.includes('"auth_ok"')) {
-          if (coalesce) ws.send(JSON.stringify({ id: 1, type: 'supported_features', features: { coalesce_messages: 1 } }));
-          ws.send(JSON.stringify({ id: 2, type: 'subscribe_events', event_type: 'state_changed' }));
-        } else if (text.includes('"auth_invalid"')) reject(new Error(text));
-        else if (/"id":2[,}]/.test(text) && text.includes('"success":true')) {
-          subscribed = true;
-          resolve();
-        }
-      });
-    });
-
-  process.on('message', (m: ToClients) => {
-    if (m.type === 'connect') {
-      Promise.all(Array.from({ length: m.clients }, (_, i) => open(m.url, m.token, m.coalesce, i)))
-        .then(() => process.send?.({ type: 'ready' } satisfies FromClients))
-        .catch((err: unknown) => process.send?.({ type: 'error', message: String(err) } satisfies FromClients));
-    } else {
-      process.send?.({ type: 'report', receipts, events } satisfies FromClients);
-      for (const ws of sockets) ws.terminate();
-      setImmediate(() => process.exit(0));
-    }
-  });
-  process.on('disconnect', () => process.exit(0));
-}
-
-// ---------------------------------------------------------------------------------------------- parent
 
 interface Row extends Case {
   readonly clients: number;
@@ -340,9 +53,9 @@ interface Row extends Case {
 }
 
 async function runCase(c: Case): Promise<Row> {
-  const execArgv = ['--import', 'tsx'];
-  const srv = fork(self, [c.server === 'hub' ? 'server' : 'floor-server'], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const cli = fork(self, ['clients'], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const options: ForkOptions = { execArgv: TSX, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] };
+  const srv = fork(`${BENCH}gpio-latency-${c.server === 'hub' ? 'server' : 'floor'}.ts`, [], options);
+  const cli = fork(`${BENCH}gpio-latency-clients.ts`, [], options);
   try {
     const listening = await next<Extract<FromServer, { type: 'listening' }>>(srv, 'listening', 30_000);
     const ready = next<Extract<FromClients, { type: 'ready' }>>(cli, 'ready', 30_000);
@@ -417,9 +130,9 @@ async function main(): Promise<void> {
     process.stderr.write(`gpio-latency: ${c.label} ...\n`);
     rows.push(await runCase(c));
   }
-  mkdirSync(`${here}out`, { recursive: true });
+  mkdirSync(`${BENCH}out`, { recursive: true });
   writeFileSync(
-    `${here}out/gpio-latency.json`,
+    `${BENCH}out/gpio-latency.json`,
     `${JSON.stringify(
       {
         benchmark: 'gpio-latency',
@@ -450,16 +163,4 @@ async function main(): Promise<void> {
   console.log(lines.join('\n'));
 }
 
-const role = process.argv[2];
-if (role === 'server') {
-  server().catch((err: unknown) => {
-    process.send?.({ type: 'error', message: String(err) } satisfies FromServer);
-    process.exit(1);
-  });
-} else if (role === 'floor-server') {
-  floorServer().catch((err: unknown) => {
-    process.send?.({ type: 'error', message: String(err) } satisfies FromServer);
-    process.exit(1);
-  });
-} else if (role === 'clients') clients();
-else await main();
+await main();

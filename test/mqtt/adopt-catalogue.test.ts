@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import type { JsonObject } from '../../src/core/json.js';
@@ -7,9 +7,9 @@ import { watch } from '../helpers/mqtt-watch.js';
 import { startMqttHub, waitState } from './hubs.js';
 
 /**
- * Real discovery payloads (test/fixtures/mqtt/catalogue.json: ESPHome's fan and climate, zigbee2mqtt's thermostat,
- * cover, lock and fan from its own tests, Tasmota's light and shutter, OpenMQTTGateway's gateway and a BLE
- * thermometer, each naming its source): adopted through a real mosquitto, each entity's state and attributes
+ * Real discovery payloads (test/fixtures/mqtt/catalogue/, a file a device: ESPHome's fan and climate,
+ * zigbee2mqtt's thermostat, cover, lock and fan from its own tests, Tasmota's light and shutter, OpenMQTTGateway's
+ * gateway and a BLE thermometer, each naming its source): adopted through a real mosquitto, each entity's state and attributes
  * checked against what Home Assistant shows, and each command Home Assistant would send checked on the wire.
  */
 
@@ -26,9 +26,12 @@ interface Case {
   readonly commands: readonly { domain: string; service: string; data: JsonObject; topic: string; payload: string; todo?: string }[];
 }
 
-const { cases } = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'mqtt', 'catalogue.json'), 'utf8')) as {
-  cases: Case[];
-};
+/** One device a file (README.md there says what a case holds), in name order. */
+const CATALOGUE = join(import.meta.dirname, '..', 'fixtures', 'mqtt', 'catalogue');
+const cases = readdirSync(CATALOGUE)
+  .filter((name) => name.endsWith('.json'))
+  .sort()
+  .map((name) => JSON.parse(readFileSync(join(CATALOGUE, name), 'utf8')) as Case);
 const text = (p: unknown): string => (typeof p === 'string' ? p : JSON.stringify(p));
 const isConfig = (m: Message): boolean => m.topic.endsWith('/config');
 

@@ -125,3 +125,52 @@ export function recordAll(core: Core, types: readonly string[]): { type: string;
   });
   return out;
 }
+
+/** A home with floors, areas, labels, devices and customized entities, for the tests of the registries through a hub. */
+export const REGISTRY_HOME_YAML = `
+hub:
+  name: Test Home
+  latitude: 52.37
+  longitude: 4.89
+  elevation: 3
+  time_zone: Europe/Amsterdam
+floors:
+  - name: Ground Floor
+    level: 0
+  - name: Upstairs
+    level: 1
+labels:
+  - name: Christmas
+    color: red
+areas:
+  - name: Kitchen
+    floor: ground_floor
+  - name: Living Room
+    floor: Ground Floor
+    labels: [christmas]
+  - name: Bedroom
+    floor: upstairs
+virtual:
+  - platform: light
+    id: kitchen_ceiling
+    name: Kitchen Ceiling
+    device: {name: Kitchen Lights, manufacturer: IKEA, model: TRADFRI, area: kitchen}
+  - platform: light
+    id: kitchen_counter
+    name: Kitchen Counter
+    device: {name: Kitchen Lights}
+  - platform: light
+    id: sofa
+    name: Sofa Lamp
+  - platform: light
+    id: bedside
+    name: Bedside
+  - platform: switch
+    id: tree
+    name: Tree
+customize:
+  light.kitchen_counter: {area: living_room}
+  light.sofa: {area: living_room}
+  light.bedside: {area: Bedroom, labels: [Christmas]}
+  switch.tree: {area: living_room, icon: "mdi:pine-tree"}
+`;

@@ -3,55 +3,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import type { Hub } from '../../src/hub.js';
 import { startTestHub, type TestHub } from '../helpers/hub.js';
-import { memoryLogger, recordAll, tempDir } from './helpers.js';
-
-const YAML = `
-hub:
-  name: Test Home
-  latitude: 52.37
-  longitude: 4.89
-  elevation: 3
-  time_zone: Europe/Amsterdam
-floors:
-  - name: Ground Floor
-    level: 0
-  - name: Upstairs
-    level: 1
-labels:
-  - name: Christmas
-    color: red
-areas:
-  - name: Kitchen
-    floor: ground_floor
-  - name: Living Room
-    floor: Ground Floor
-    labels: [christmas]
-  - name: Bedroom
-    floor: upstairs
-virtual:
-  - platform: light
-    id: kitchen_ceiling
-    name: Kitchen Ceiling
-    device: {name: Kitchen Lights, manufacturer: IKEA, model: TRADFRI, area: kitchen}
-  - platform: light
-    id: kitchen_counter
-    name: Kitchen Counter
-    device: {name: Kitchen Lights}
-  - platform: light
-    id: sofa
-    name: Sofa Lamp
-  - platform: light
-    id: bedside
-    name: Bedside
-  - platform: switch
-    id: tree
-    name: Tree
-customize:
-  light.kitchen_counter: {area: living_room}
-  light.sofa: {area: living_room}
-  light.bedside: {area: Bedroom, labels: [Christmas]}
-  switch.tree: {area: living_room, icon: "mdi:pine-tree"}
-`;
+import { memoryLogger, REGISTRY_HOME_YAML, recordAll, tempDir } from './helpers.js';
 
 interface StateJson {
   readonly entity_id: string;
@@ -79,7 +31,7 @@ function deviceIdOf(hub: Hub, name: string): string {
 }
 
 t.test('REST service calls expand area_id, device_id, floor_id and label_id as Home Assistant does', async (t) => {
-  const h = await startTestHub(t, { yaml: YAML });
+  const h = await startTestHub(t, { yaml: REGISTRY_HOME_YAML });
   t.same(await lightsTurnedOnBy(h, { area_id: 'kitchen' }), ['light.kitchen_ceiling'], 'the counter has an area of its own');
   t.same(await lightsTurnedOnBy(h, { area_id: 'living_room' }), ['light.kitchen_counter', 'light.sofa']);
   t.same(await lightsTurnedOnBy(h, { device_id: deviceIdOf(h.hub, 'Kitchen Lights') }), ['light.kitchen_ceiling', 'light.kitchen_counter']);
@@ -109,7 +61,7 @@ t.test('REST service calls expand area_id, device_id, floor_id and label_id as H
 });
 
 t.test('virtual items get devices: the one they name, else their own', async (t) => {
-  const h = await startTestHub(t, { yaml: YAML });
+  const h = await startTestHub(t, { yaml: REGISTRY_HOME_YAML });
   const devices = h.hub.registries.devices.list();
   t.match(
     devices.find((d) => d.name === 'Kitchen Lights'),
@@ -129,7 +81,7 @@ t.test('virtual items get devices: the one they name, else their own', async (t)
 });
 
 t.test('a disabled entity is absent from GET /api/states and services do not act on it', async (t) => {
-  const h = await startTestHub(t, { yaml: YAML });
+  const h = await startTestHub(t, { yaml: REGISTRY_HOME_YAML });
   h.hub.registries.entities.update('light.sofa', { disabled_by: 'user' });
   const states = (await (await h.api('/api/states')).json()) as StateJson[];
   t.notOk(states.some((s) => s.entity_id === 'light.sofa'));
@@ -143,7 +95,7 @@ t.test('a disabled entity is absent from GET /api/states and services do not act
 });
 
 t.test('renaming an entity id moves its state and fires the events', async (t) => {
-  const h = await startTestHub(t, { yaml: YAML });
+  const h = await startTestHub(t, { yaml: REGISTRY_HOME_YAML });
   await post(h, '/api/services/light/turn_on', { entity_id: 'light.bedside', brightness: 100 });
   const events = recordAll(h.hub.core, ['entity_registry_updated', 'state_changed']);
   const result = h.hub.registries.entities.update('light.bedside', { new_entity_id: 'light.bed_lamp' });
@@ -167,7 +119,7 @@ t.test('renaming an entity id moves its state and fires the events', async (t) =
 
 t.test('areas, names and renames survive a restart', async (t) => {
   const dataDir = await tempDir(t);
-  const first = await startTestHub(t, { yaml: YAML, dataDir });
+  const first = await startTestHub(t, { yaml: REGISTRY_HOME_YAML, dataDir });
   const reg = first.hub.registries;
   const garage = reg.areas.create({ name: 'Garage', icon: 'mdi:garage' });
   reg.areas.update('kitchen', { icon: 'mdi:stove' });
@@ -178,7 +130,7 @@ t.test('areas, names and renames survive a restart', async (t) => {
   reg.devices.update(deviceIdOf(first.hub, 'Tree'), { area_id: 'garage', name_by_user: 'Xmas tree' });
   await first.hub.stop();
 
-  const second = await startTestHub(t, { yaml: YAML, dataDir });
+  const second = await startTestHub(t, { yaml: REGISTRY_HOME_YAML, dataDir });
   const again = second.hub.registries;
   t.same(again.areas.get('garage'), garage, 'created_at and everything else kept');
   t.equal(again.areas.get('kitchen')?.icon, 'mdi:stove');
@@ -203,7 +155,7 @@ t.test('a corrupt registry file is moved aside and logged; the hub starts', asyn
   await mkdir(join(dataDir, 'registry'), { recursive: true });
   await writeFile(join(dataDir, 'registry', 'entities.json'), '\u0000\u0001 not json');
   const log = memoryLogger();
-  const h = await startTestHub(t, { yaml: YAML, dataDir, log });
+  const h = await startTestHub(t, { yaml: REGISTRY_HOME_YAML, dataDir, log });
   t.equal((await h.api('/api/states/light.sofa')).status, 200);
   t.ok(h.hub.registries.entities.list().some((e) => e.entity_id === 'light.sofa'));
   t.ok(log.entries.some((e) => e.level === 'error' && /registry file was corrupt/.test(e.msg)));
