@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { LoginGuard } from '../auth/bans.js';
+import type { Onboarding } from '../auth/onboarding.js';
 import { csrfTokenFor, type Session, type SessionStore } from '../auth/sessions.js';
 import type { User } from '../auth/types.js';
 import type { Logger } from '../core/log.js';
@@ -7,7 +8,6 @@ import type { ApiContext } from '../http/context.js';
 import type { Reply, Request } from '../http/http.js';
 import type { Assets } from './assets.js';
 import { cookie, parseCookies } from './http-util.js';
-import type { Onboarding } from '../auth/onboarding.js';
 
 /** What the web pages need of the hub: the API context plus the login guard (bans, throttling). */
 export type WebContext = ApiContext & { readonly guard: LoginGuard };
