@@ -2,7 +2,8 @@
 // accessory ids kept under <data>/homekit so Apple Home never forgets the bridge, and state both ways in one turn.
 import { randomInt } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { Server } from 'node:net';
+import { join, resolve } from 'node:path';
 import type * as HAP from 'hap-nodejs';
 import { type EntitySelector, entityFilter } from '../config/entity-filter.js';
 import type { Component } from '../core/component.js';
@@ -84,6 +85,17 @@ function useStorage(lib: typeof HAP, dir: string): void {
   lib.HAPStorage.setCustomStoragePath(dir);
 }
 
+/**
+ * Rejects with the error of hap-nodejs's TCP server (a port in use), which has no listener of its own and would end
+ * the process. Attached right after publish() returned, before the server can report anything.
+ */
+function listenError(bridge: HAP.Bridge): Promise<never> {
+  const tcp = (bridge as unknown as { _server?: { httpServer?: { tcpServer?: Server } } })._server?.httpServer?.tcpServer;
+  return new Promise((_resolve, reject) => {
+    tcp?.once('error', reject);
+  });
+}
+
 export class HomekitBridge implements Component {
   readonly name = 'homekit';
   private bridge: HAP.Bridge | undefined;
@@ -122,7 +134,8 @@ export class HomekitBridge implements Component {
   }
 
   async start(): Promise<void> {
-    const dir = join(this.ctx.dataDir, 'homekit');
+    // Absolute: node-persist (hap-nodejs's storage) puts a relative path under its own folder, in node_modules.
+    const dir = resolve(this.ctx.dataDir, 'homekit');
     await mkdir(dir, { recursive: true, mode: 0o700 });
     this.setupInfo = await this.loadSetup(dir);
     const lib = loadHap();
@@ -138,9 +151,7 @@ export class HomekitBridge implements Component {
         if (state !== null) mapped.update(state);
       } else if (state !== null) this.consider(entityId);
     });
-    bridge.on('listening', (port: number) => {
-      this.boundPort = port;
-    });
+    const listening = new Promise<number>((resolve) => bridge.once('listening', resolve));
     await bridge.publish({
       username: this.setupInfo.username,
       pincode: this.setupInfo.pincode,
@@ -152,6 +163,8 @@ export class HomekitBridge implements Component {
       addIdentifyingMaterial: false,
       advertiser: 'ciao' as HAP.MDNSAdvertiser,
     });
+    // publish() returns once it has asked to listen: ready means a controller can connect (and the port is known).
+    this.boundPort = await Promise.race([listening, listenError(bridge)]);
     this.uri = bridge.setupURI();
     if (!sendEventsEachTurn(bridge))
       this.log.warn("HomeKit events wait for hap-nodejs's 250 ms timer: its internals are not the ones hearth knows");

@@ -9,6 +9,9 @@
 //   xmlbuilder, q and long, whose WebAssembly module made V8 bring its optimising compiler's code into memory.
 // Each is put in Node's module cache as an empty module before hap-nodejs is required, so its `require` finds it
 // there; using one anyway fails with an error that says so.
+// The built hub loads none of this from node_modules: its bundle has hap-nodejs and the packages it runs minified in
+// hearth/hap.cjs (ciao in hearth/ciao.cjs), built without the three (scripts/bundle.mjs), and writes that file's
+// name into HAP_BUNDLE below.
 import { createRequire, Module } from 'node:module';
 import type * as HAP from 'hap-nodejs';
 
@@ -24,12 +27,19 @@ function absent(id: string): object {
   });
 }
 
+/** hap.cjs in the built hub (scripts/bundle.mjs replaces this line); empty when run from the sources. */
+const HAP_BUNDLE = '';
+
 let loaded: typeof HAP | undefined;
 
 /** hap-nodejs, loaded once per process without the packages above. */
 export function loadHap(): typeof HAP {
   if (loaded !== undefined) return loaded;
   const require = createRequire(import.meta.url);
+  if (HAP_BUNDLE !== '') {
+    loaded = require(HAP_BUNDLE) as typeof HAP;
+    return loaded;
+  }
   const main = require.resolve('hap-nodejs');
   if (require.cache[main] === undefined) {
     // Resolved from hap-nodejs's own folder, as its requires resolve them.
