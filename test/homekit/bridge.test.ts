@@ -2,6 +2,7 @@
 // the code, the accessory database, writes that reach the entities, events for state changes, and a restart that
 // keeps the pairing and the accessory ids.
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -134,6 +135,16 @@ t.test('with a relative data dir (`--data ./data`), pairings are kept in that di
     files.some((f) => f.startsWith('AccessoryInfo.')),
     "hap-nodejs's pairing file is in <cwd>/data/homekit",
   );
+});
+
+t.test('a port in use disables the bridge alone; the hub runs on', async (t) => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+  const { port } = taken.address() as AddressInfo;
+  const hub = await startTestHub(t, { yaml: YAML.replace('port: 0', `port: ${port}`) });
+  t.equal(hub.hub.homekit?.port, undefined, 'the bridge does not claim the port');
+  t.equal(hub.hub.core.states.get('light.kitchen')?.state, 'off', 'the hub and its entities run');
 });
 
 t.test('the /homekit page shows the code and the QR code to an admin', async (t) => {
