@@ -96,6 +96,19 @@ function listenError(bridge: HAP.Bridge): Promise<never> {
   });
 }
 
+/**
+ * hap-nodejs's Bridge queued a check of its configuration for a second after it was built (Accessory.addService), and
+ * the accessories added since found it queued. publish() has just made that check, before its first await, over the
+ * same accessories: dropped, the check does not go over every accessory again (ids and HAP representation of each,
+ * thousands of calls that made V8 optimise functions, docs/performance.md). An accessory added later queues its own.
+ */
+function dropQueuedConfigurationCheck(bridge: HAP.Bridge): void {
+  const internals = bridge as unknown as { configurationChangeDebounceTimeout?: ReturnType<typeof setTimeout> };
+  if (internals.configurationChangeDebounceTimeout === undefined) return;
+  clearTimeout(internals.configurationChangeDebounceTimeout);
+  internals.configurationChangeDebounceTimeout = undefined;
+}
+
 export class HomekitBridge implements Component {
   readonly name = 'homekit';
   private bridge: HAP.Bridge | undefined;
@@ -152,7 +165,7 @@ export class HomekitBridge implements Component {
       } else if (state !== null) this.consider(entityId);
     });
     const listening = new Promise<number>((resolve) => bridge.once('listening', resolve));
-    await bridge.publish({
+    const published = bridge.publish({
       username: this.setupInfo.username,
       pincode: this.setupInfo.pincode,
       setupID: this.setupInfo.setupId,
@@ -163,6 +176,8 @@ export class HomekitBridge implements Component {
       addIdentifyingMaterial: false,
       advertiser: 'ciao' as HAP.MDNSAdvertiser,
     });
+    dropQueuedConfigurationCheck(bridge);
+    await published;
     // publish() returns once it has asked to listen: ready means a controller can connect (and the port is known).
     this.boundPort = await Promise.race([listening, listenError(bridge)]);
     this.uri = bridge.setupURI();

@@ -37,7 +37,7 @@ export function loadHap(): typeof HAP {
   if (loaded !== undefined) return loaded;
   const require = createRequire(import.meta.url);
   if (HAP_BUNDLE !== '') {
-    loaded = require(HAP_BUNDLE) as typeof HAP;
+    loaded = optionalsByType(require(HAP_BUNDLE) as typeof HAP);
     return loaded;
   }
   const main = require.resolve('hap-nodejs');
@@ -59,6 +59,28 @@ export function loadHap(): typeof HAP {
       require.cache[path] = stub;
     }
   }
-  loaded = require('hap-nodejs') as typeof HAP;
+  loaded = optionalsByType(require('hap-nodejs') as typeof HAP);
   return loaded;
+}
+
+/**
+ * hap-nodejs's services construct an instance of every optional characteristic of their type when built (8 for
+ * Accessory Information, 8 for a Lightbulb: Service.addOptionalCharacteristic), only so that a later
+ * getCharacteristic(Type) finds the type allowed, which it checks by UUID. Recording the type itself (its constructor
+ * carries the UUID) builds none: with 100 accessories some 1,600 characteristics fewer, whose constructors' checks
+ * (node's assert.ok, thousands of calls) were what made V8 optimise functions and bring its optimising compiler's code
+ * into memory while the bridge starts (docs/performance.md, "HomeKit bridge"). Nothing else reads the list but
+ * Service.serialize, Homebridge's accessory cache, which hearth does not use (the bridge empties it once an accessory
+ * is built).
+ */
+function optionalsByType(hap: typeof HAP): typeof HAP {
+  type Optional = { readonly UUID: string };
+  const proto = hap.Service.prototype as unknown as {
+    optionalCharacteristics: Optional[];
+    addOptionalCharacteristic(characteristic: Optional): void;
+  };
+  proto.addOptionalCharacteristic = function addOptionalCharacteristic(characteristic) {
+    this.optionalCharacteristics.push(characteristic);
+  };
+  return hap;
 }
