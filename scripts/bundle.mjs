@@ -46,11 +46,12 @@ const mqttFile = (buildDir) => ({
 // HomeKit: hap-nodejs with the packages it runs (fast-srp, tweetnacl, node-persist, debug, tslib) goes into
 // hearth/hap.cjs and ciao, its mDNS advertiser, into hearth/ciao.cjs, which zeroconf's announcer loads too (one copy
 // and one module state per process, as from node_modules). Loaded only with a `homekit:` section (ciao.cjs also with
-// `zeroconf:`). Two minified files instead of some 80 modules from node_modules keep about 1 MB of source text that V8
-// holds, and 80 module records, out of memory (docs/performance.md, "HomeKit bridge"). As src/homekit/load-hap.ts
+// `zeroconf:`). Two minified files instead of 96 modules from node_modules keep about 0.9 MB of source text that V8
+// holds, and 94 module records, out of memory (docs/performance.md, "HomeKit bridge"). As src/homekit/load-hap.ts
 // does from node_modules, the packages hap-nodejs and ciao require at load time and hearth never runs are left out
-// (HOMEKIT_ABSENT says why); hap-nodejs reads its version from its package.json at run time (require.resolve), which
-// the bundle has written in instead.
+// (homekitPackages says why); hap-nodejs reads its version from its package.json at run time (require.resolve), which
+// the bundle has written in instead. Minified, classes lose their names: hap-nodejs reads them only in serialize()
+// (Homebridge's accessory cache, unused here) and in a warning's text.
 const HAP_FILE = './hap.cjs';
 const CIAO_FILE = './ciao.cjs';
 const HOMEKIT_ABSENT = /^(source-map-support\/register|bonjour-hap|@homebridge\/dbus-native)$/;

@@ -67,20 +67,19 @@ export function loadHap(): typeof HAP {
  * hap-nodejs's services construct an instance of every optional characteristic of their type when built (8 for
  * Accessory Information, 8 for a Lightbulb: Service.addOptionalCharacteristic), only so that a later
  * getCharacteristic(Type) finds the type allowed, which it checks by UUID. Recording the type itself (its constructor
- * carries the UUID) builds none: with 100 accessories some 1,600 characteristics fewer, whose constructors' checks
- * (node's assert.ok, thousands of calls) were what made V8 optimise functions and bring its optimising compiler's code
- * into memory while the bridge starts (docs/performance.md, "HomeKit bridge"). Nothing else reads the list but
+ * carries the UUID) builds none: with 100 accessories over a thousand characteristics fewer, and some 2,500 fewer
+ * calls of node's assert.ok from their constructors, one of the functions whose calls at start made V8 optimise it
+ * (docs/performance.md, "HomeKit bridge"). Nothing else reads the list but
  * Service.serialize, Homebridge's accessory cache, which hearth does not use (the bridge empties it once an accessory
  * is built).
  */
 function optionalsByType(hap: typeof HAP): typeof HAP {
-  type Optional = { readonly UUID: string };
-  const proto = hap.Service.prototype as unknown as {
-    optionalCharacteristics: Optional[];
-    addOptionalCharacteristic(characteristic: Optional): void;
-  };
-  proto.addOptionalCharacteristic = function addOptionalCharacteristic(characteristic) {
-    this.optionalCharacteristics.push(characteristic);
-  };
+  const proto = hap.Service.prototype as unknown as { addOptionalCharacteristic: typeof addOptionalType };
+  proto.addOptionalCharacteristic = addOptionalType;
   return hap;
+}
+
+/** Service.addOptionalCharacteristic as optionalsByType has it: the type (or instance) as given, nothing built. */
+function addOptionalType(this: { optionalCharacteristics: { readonly UUID: string }[] }, characteristic: { readonly UUID: string }): void {
+  this.optionalCharacteristics.push(characteristic);
 }
