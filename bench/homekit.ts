@@ -1,19 +1,22 @@
 /**
  * The HomeKit bridge: (1) the memory it adds with 100 bridged entities: the built hub with and without a `homekit:`
- * section over the same 100 virtual entities, each settled, same flags and environment as the unit, alternated;
+ * section over the same 100 virtual entities, each settled, same flags and environment as the unit; rounds of one of
+ * each, the order alternating, HOMEKIT_BENCH_ROUNDS of them (5): the number is the median of the rounds' differences,
+ * each round's shown with the load average when it was read (the machine may be shared: a round read under load can
+ * differ by megabytes);
  * (2) a state change to a paired HomeKit controller (hap-controller, over 127.0.0.1): from the REST call that
  * changes a light to the controller's event, p50, p90, p99 and max over 1000 changes (HOMEKIT_BENCH_CHANGES), next to the
  * same changes' state_changed events at a WebSocket client of the same hub: the baseline that shows what of the tail is
  * the machine's load rather than the bridge.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { BENCH, fmt, freePort, type Hub, httpRequest, makeDataDir, median, PI_NODE_ARGS, percentile, startHub } from './procs.js';
 import { settle } from './settle.js';
 
-const ROUNDS = Number(process.env.HOMEKIT_BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.HOMEKIT_BENCH_ROUNDS ?? 5);
 const CHANGES = Number(process.env.HOMEKIT_BENCH_CHANGES ?? 1000);
 
 interface Client {
@@ -35,9 +38,21 @@ function config(homekitPort: number | undefined): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function run(
-  withHomekit: boolean,
-): Promise<{ rssMb: number; anonMb: number; fileMb: number; hub: Hub; homekitPort?: number; stop(): Promise<void> }> {
+interface Reading {
+  readonly rssMb: number;
+  /** Private memory (RssAnon). */
+  readonly anonMb: number;
+  /** Pages of files, mostly node's own binary (RssFile). */
+  readonly fileMb: number;
+  /** /proc/loadavg's 1-minute figure when the reading was taken. */
+  readonly load: number;
+}
+
+function loadAverage(): number {
+  return Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+}
+
+async function run(withHomekit: boolean): Promise<Reading & { hub: Hub; homekitPort?: number; stop(): Promise<void> }> {
   const data = await makeDataDir();
   const homekitPort = withHomekit ? await freePort() : undefined;
   const file = join(data.dir, 'configuration.yaml');
@@ -48,6 +63,7 @@ async function run(
     rssMb: reading.rssMb,
     anonMb: reading.anonMb,
     fileMb: reading.fileMb,
+    load: loadAverage(),
     hub,
     homekitPort,
     stop: async () => {
@@ -57,29 +73,34 @@ async function run(
   };
 }
 
-const without: number[] = [];
-const withBridge: number[] = [];
 // RSS is private (anonymous) pages plus pages of files: node's own binary, of which a hub brings in more (V8's
-// optimising compiler's code, some 3 MB) the first time it optimises a function, whenever that happens to be.
-const split: { anon: number[]; file: number[] }[] = [
-  { anon: [], file: [] },
-  { anon: [], file: [] },
-];
+// optimising compiler's code, some 3 to 4 MB) the first time it optimises a function, whenever that happens to be.
+interface Round {
+  readonly withFirst: boolean;
+  readonly without: Reading;
+  readonly withBridge: Reading;
+}
+const rounds: Round[] = [];
 let latencies: number[] = [];
 let baseline: number[] = [];
 for (let round = 0; round < ROUNDS; round++) {
-  const a = await run(false);
-  without.push(a.rssMb);
-  split[0]?.anon.push(a.anonMb);
-  split[0]?.file.push(a.fileMb);
-  await a.stop();
-  const b = await run(true);
-  withBridge.push(b.rssMb);
-  split[1]?.anon.push(b.anonMb);
-  split[1]?.file.push(b.fileMb);
-  if (round === ROUNDS - 1 && b.homekitPort !== undefined)
-    ({ homekit: latencies, websocket: baseline } = await eventLatencies(b.hub, b.homekitPort));
-  await b.stop();
+  // Alternating which hub starts first, so neither always follows the other's exit.
+  const withFirst = round % 2 === 1;
+  let without: Reading | undefined;
+  let withBridge: Reading | undefined;
+  for (const withHomekit of withFirst ? [true, false] : [false, true]) {
+    const r = await run(withHomekit);
+    const { rssMb, anonMb, fileMb, load } = r;
+    if (withHomekit) withBridge = { rssMb, anonMb, fileMb, load };
+    else without = { rssMb, anonMb, fileMb, load };
+    if (withHomekit && round === ROUNDS - 1 && r.homekitPort !== undefined)
+      ({ homekit: latencies, websocket: baseline } = await eventLatencies(r.hub, r.homekitPort));
+    await r.stop();
+  }
+  if (without === undefined || withBridge === undefined) throw new Error('a round without both readings');
+  rounds.push({ withFirst, without, withBridge });
+  const d = withBridge.rssMb - without.rssMb;
+  console.error(`round ${round + 1}/${ROUNDS}: ${fmt(d, 1)} MB added (load ${without.load} / ${withBridge.load})`);
 }
 
 /** The hub's own WebSocket API subscribed to state_changed: the baseline the HomeKit latency is read against. */
@@ -99,7 +120,6 @@ async function stateSocket(hub: Hub, onLight: (t: number) => void): Promise<WebS
 }
 
 async function eventLatencies(hub: Hub, port: number): Promise<{ homekit: number[]; websocket: number[] }> {
-  const { readFileSync } = await import('node:fs');
   const setup = JSON.parse(readFileSync(join(hub.dataDir, 'homekit', 'setup.json'), 'utf8')) as { pincode: string };
   const client = new HttpClient('bench', '127.0.0.1', port);
   await client.pairSetup(setup.pincode);
@@ -139,7 +159,8 @@ async function eventLatencies(hub: Hub, port: number): Promise<{ homekit: number
   return { homekit: homekit.sort((x, y) => x - y), websocket: websocket.sort((x, y) => x - y) };
 }
 
-const added = median(withBridge) - median(without);
+const diff = (k: keyof Omit<Reading, 'load'>) => rounds.map((r) => r.withBridge[k] - r.without[k]);
+const added = median(diff('rssMb'));
 // percentile() takes a fraction (0.99), not a percentage.
 const p50 = percentile(latencies, 0.5);
 const p99 = percentile(latencies, 0.99);
@@ -152,17 +173,21 @@ const targets = [
   },
 ];
 mkdirSync(join(BENCH, 'out'), { recursive: true });
-writeFileSync(
-  join(BENCH, 'out', 'homekit.json'),
-  `${JSON.stringify({ without, withBridge, split, latencies, baseline, targets }, null, 1)}\n`,
+writeFileSync(join(BENCH, 'out', 'homekit.json'), `${JSON.stringify({ rounds, latencies, baseline, targets }, null, 1)}\n`);
+const mb = (r: Reading) => `${fmt(r.rssMb, 1)} (${fmt(r.anonMb, 1)} + ${fmt(r.fileMb, 1)})`;
+console.log('Settled RSS of the hub with 100 virtual entities, MB (private + files), without and with `homekit:` (100 bridged):');
+console.log('');
+console.log('| round | without | with | added (private / files) | load average (1 min) at the readings |');
+console.log('|---|---|---|---|---|');
+rounds.forEach((r, i) => {
+  const d = (k: keyof Omit<Reading, 'load'>) => fmt(r.withBridge[k] - r.without[k], 1);
+  console.log(
+    `| ${i + 1}${r.withFirst ? ' (with first)' : ''} | ${mb(r.without)} | ${mb(r.withBridge)} | ${d('rssMb')} (${d('anonMb')} / ${d('fileMb')}) | ${r.without.load} / ${r.withBridge.load} |`,
+  );
+});
+console.log(
+  `| **median of the rounds** | ${fmt(median(rounds.map((r) => r.without.rssMb)), 1)} | ${fmt(median(rounds.map((r) => r.withBridge.rssMb)), 1)} | **${fmt(added, 1)}** (${fmt(median(diff('anonMb')), 1)} / ${fmt(median(diff('fileMb')), 1)}) | |`,
 );
-console.log('| hub (100 virtual entities) | settled RSS, median of rounds |');
-console.log('|---|---|');
-console.log(`| without homekit: | ${fmt(median(without), 1)} MB (${without.map((x) => fmt(x, 1)).join(', ')}) |`);
-console.log(`| with homekit: (100 bridged) | ${fmt(median(withBridge), 1)} MB (${withBridge.map((x) => fmt(x, 1)).join(', ')}) |`);
-console.log(`| added by the bridge | ${fmt(added, 1)} MB |`);
-const part = (k: 'anon' | 'file') => fmt(median(split[1]?.[k] ?? []) - median(split[0]?.[k] ?? []), 1);
-console.log(`| of which private (RssAnon) / node's binary and files (RssFile) | ${part('anon')} MB / ${part('file')} MB |`);
 console.log('');
 const spread = (l: readonly number[]) =>
   `p50 ${fmt(percentile(l, 0.5), 1)} ms, p90 ${fmt(percentile(l, 0.9), 1)} ms, p99 ${fmt(percentile(l, 0.99), 1)} ms, max ${fmt(l.at(-1) ?? Number.NaN, 1)} ms`;

@@ -43,6 +43,85 @@ const mqttFile = (buildDir) => ({
   },
 });
 
+// HomeKit: hap-nodejs with the packages it runs (fast-srp, tweetnacl, node-persist, debug, tslib) goes into
+// hearth/hap.cjs and ciao, its mDNS advertiser, into hearth/ciao.cjs, which zeroconf's announcer loads too (one copy
+// and one module state per process, as from node_modules). Loaded only with a `homekit:` section (ciao.cjs also with
+// `zeroconf:`). Two minified files instead of 96 modules from node_modules keep about 0.9 MB of source text that V8
+// holds, and 94 module records, out of memory (docs/performance.md, "HomeKit bridge"). As src/homekit/load-hap.ts
+// does from node_modules, the packages hap-nodejs and ciao require at load time and hearth never runs are left out
+// (homekitPackages says why); hap-nodejs reads its version from its package.json at run time (require.resolve), which
+// the bundle has written in instead. Minified, classes lose their names: hap-nodejs reads them only in serialize()
+// (Homebridge's accessory cache, unused here) and in a warning's text.
+const HAP_FILE = './hap.cjs';
+const CIAO_FILE = './ciao.cjs';
+const HOMEKIT_ABSENT = /^(source-map-support\/register|bonjour-hap|@homebridge\/dbus-native)$/;
+const PACKAGE_VERSION = /JSON\.parse\(\(0, node_fs_1\.readFileSync\)\(require\.resolve\("(?:\.\.\/)+package\.json"\), "utf-8"\)\)/g;
+
+/** esbuild plugin for hap.cjs and ciao.cjs: the absent packages, ciao's own file, hap-nodejs's version. */
+const homekitPackages = {
+  name: 'homekit-packages',
+  setup(b) {
+    b.onResolve({ filter: HOMEKIT_ABSENT }, (args) => ({ path: args.path, namespace: 'hearth-absent' }));
+    b.onLoad({ filter: /.*/, namespace: 'hearth-absent' }, (args) => ({
+      // source-map-support/register: its process-wide Error.prepareStackTrace is not hap-nodejs's or ciao's to install.
+      // The advertisers other than ciao: an exports object that explains itself if hap-nodejs ever reaches for one.
+      contents:
+        args.path === 'source-map-support/register'
+          ? ''
+          : `module.exports = new Proxy(Object.create(null), { get(_t, key) {
+  if (key === '__esModule' || typeof key === 'symbol') return undefined;
+  throw new Error(${JSON.stringify(`hearth loads hap-nodejs without ${args.path} (it advertises with ciao): `)} + String(key) + ' is not available');
+} });`,
+      loader: 'js',
+    }));
+    // ciao's package entry is ciao.cjs; hap-nodejs's one deep import into it (a stateless name formatter) is bundled.
+    b.onResolve({ filter: /^@homebridge\/ciao$/ }, (args) =>
+      /[\\/]hap-nodejs[\\/]/.test(args.importer) ? { path: CIAO_FILE, external: true } : undefined,
+    );
+    b.onLoad({ filter: /[\\/]hap-nodejs[\\/]dist[\\/].*\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('package.json')) return undefined;
+      const root = /^(.*[\\/]hap-nodejs)[\\/]dist[\\/]/.exec(args.path)?.[1] ?? '';
+      const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+      const contents = text.replace(PACKAGE_VERSION, JSON.stringify({ version }));
+      if (contents.includes('package.json'))
+        throw new Error(`${args.path}: hap-nodejs reads its package.json in a way scripts/bundle.mjs does not replace`);
+      return { contents, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+/**
+ * esbuild plugin for hearth.cjs: src/homekit/load-hap.ts loads hap.cjs instead of hap-nodejs from node_modules, and
+ * the announcer's `@homebridge/ciao` is ciao.cjs.
+ */
+const homekitFiles = (buildDir) => ({
+  name: 'homekit-files',
+  setup(b) {
+    const file = join(buildDir, 'src', 'homekit', 'load-hap.js');
+    b.onLoad({ filter: /[\\/]homekit[\\/]load-hap\.js$/ }, async (args) => {
+      if (args.path !== file) return undefined;
+      const text = await readFile(args.path, 'utf8');
+      const marker = "const HAP_BUNDLE = '';";
+      if (!text.includes(marker)) throw new Error('src/homekit/load-hap.ts no longer declares HAP_BUNDLE');
+      return {
+        contents: text.replace(marker, `const HAP_BUNDLE = ${JSON.stringify(HAP_FILE)};`),
+        loader: 'js',
+        resolveDir: dirname(args.path),
+      };
+    });
+    b.onResolve({ filter: /^@homebridge\/ciao$/ }, () => ({ path: CIAO_FILE, external: true }));
+  },
+});
+
+/** hap.cjs and ciao.cjs in `outdir`. */
+async function bundleHomekit(outdir) {
+  const require = createRequire(import.meta.url);
+  const options = { ...COMMON, minifySyntax: true, format: 'cjs', charset: 'ascii', plugins: [homekitPackages] };
+  await build({ ...options, entryPoints: [require.resolve('hap-nodejs')], outfile: join(outdir, HAP_FILE) });
+  await build({ ...options, entryPoints: [require.resolve('@homebridge/ciao')], outfile: join(outdir, CIAO_FILE) });
+}
+
 // Native addons, the optional hardware packages and Zigbee's (herdsman and the converters, some 40 MB that load their
 // vendor files lazily and are patched by the tests' fake adapter), and the HomeKit and Matter packages (loaded only
 // with their sections; test/cli/optional-packages.test.ts checks the demo loads none): resolved at run time, only
@@ -98,7 +177,7 @@ const COMMON = {
 
 /**
  * Bundles `buildDir`/src/ (tsc's output) into `buildDir`/hearth/: the CLI as one CommonJS script (hearth.cjs), which
- * cli.js (src/cli/launch.ts) runs through V8's code cache; mqtt.js as mqtt.cjs.
+ * cli.js (src/cli/launch.ts) runs through V8's code cache; mqtt.js as mqtt.cjs; hap-nodejs and ciao as hap.cjs and ciao.cjs.
  */
 export async function bundle(buildDir) {
   const outdir = join(buildDir, 'hearth');
@@ -107,7 +186,7 @@ export async function bundle(buildDir) {
     entryPoints: [join(buildDir, 'src', 'cli.js')],
     outfile: join(outdir, 'hearth.cjs'),
     format: 'cjs',
-    plugins: [mqttFile(buildDir), outsideImports(buildDir)],
+    plugins: [mqttFile(buildDir), homekitFiles(buildDir), outsideImports(buildDir)],
     external: EXTERNAL,
     // The sources are ES modules: import.meta.url is this file's URL, as it was each module's.
     define: { 'import.meta.url': '__hearthFileUrl' },
@@ -125,6 +204,7 @@ export async function bundle(buildDir) {
     outfile: join(outdir, MQTT_FILE),
     format: 'cjs',
   });
+  await bundleHomekit(outdir);
 
   // V8 keeps every loaded module's source text, one byte a character only while all of it is Latin-1: a single
   // character beyond (a typographic quote in a tagged template, which esbuild cannot escape) stores the whole

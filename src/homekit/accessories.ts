@@ -63,8 +63,8 @@ export function accessoryFor(hap: Hap, link: EntityLink, uuid: string, name: str
     .setCharacteristic(hap.Characteristic.SerialNumber, link.entityId);
   const bindings = mapServices(hap, accessory, link, domain, deviceClass, name, state);
   if (bindings === undefined) return undefined;
-  // hap-nodejs instantiates every optional characteristic of a service type up front (Service.addOptionalCharacteristic)
-  // only so getCharacteristic can accept them later; hearth adds all it uses above, so they go: 5.5 kB an accessory.
+  // Each service lists its type's optional characteristics only so getCharacteristic can accept them (types, not
+  // instances, as load-hap.ts loads hap-nodejs); hearth has added all it uses above, so the lists go.
   for (const service of accessory.services) service.optionalCharacteristics = [];
   return {
     accessory,

@@ -2,7 +2,8 @@
 // accessory ids kept under <data>/homekit so Apple Home never forgets the bridge, and state both ways in one turn.
 import { randomInt } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { Server } from 'node:net';
+import { join, resolve } from 'node:path';
 import type * as HAP from 'hap-nodejs';
 import { type EntitySelector, entityFilter } from '../config/entity-filter.js';
 import type { Component } from '../core/component.js';
@@ -84,6 +85,30 @@ function useStorage(lib: typeof HAP, dir: string): void {
   lib.HAPStorage.setCustomStoragePath(dir);
 }
 
+/**
+ * Rejects with the error of hap-nodejs's TCP server (a port in use), which has no listener of its own and would end
+ * the process. Attached right after publish() returned, before the server can report anything.
+ */
+function listenError(bridge: HAP.Bridge): Promise<never> {
+  const tcp = (bridge as unknown as { _server?: { httpServer?: { tcpServer?: Server } } })._server?.httpServer?.tcpServer;
+  return new Promise((_resolve, reject) => {
+    tcp?.once('error', reject);
+  });
+}
+
+/**
+ * hap-nodejs's Bridge queued a check of its configuration for a second after it was built (Accessory.addService), and
+ * the accessories added since found it queued. publish() has just made that check, before its first await, over the
+ * same accessories: dropped, the check does not go over every accessory again (ids and HAP representation of each,
+ * thousands of calls that made V8 optimise functions, docs/performance.md). An accessory added later queues its own.
+ */
+function dropQueuedConfigurationCheck(bridge: HAP.Bridge): void {
+  const internals = bridge as unknown as { configurationChangeDebounceTimeout?: ReturnType<typeof setTimeout> };
+  if (internals.configurationChangeDebounceTimeout === undefined) return;
+  clearTimeout(internals.configurationChangeDebounceTimeout);
+  internals.configurationChangeDebounceTimeout = undefined;
+}
+
 export class HomekitBridge implements Component {
   readonly name = 'homekit';
   private bridge: HAP.Bridge | undefined;
@@ -122,7 +147,8 @@ export class HomekitBridge implements Component {
   }
 
   async start(): Promise<void> {
-    const dir = join(this.ctx.dataDir, 'homekit');
+    // Absolute: node-persist (hap-nodejs's storage) puts a relative path under its own folder, in node_modules.
+    const dir = resolve(this.ctx.dataDir, 'homekit');
     await mkdir(dir, { recursive: true, mode: 0o700 });
     this.setupInfo = await this.loadSetup(dir);
     const lib = loadHap();
@@ -138,10 +164,8 @@ export class HomekitBridge implements Component {
         if (state !== null) mapped.update(state);
       } else if (state !== null) this.consider(entityId);
     });
-    bridge.on('listening', (port: number) => {
-      this.boundPort = port;
-    });
-    await bridge.publish({
+    const listening = new Promise<number>((resolve) => bridge.once('listening', resolve));
+    const published = bridge.publish({
       username: this.setupInfo.username,
       pincode: this.setupInfo.pincode,
       setupID: this.setupInfo.setupId,
@@ -152,6 +176,10 @@ export class HomekitBridge implements Component {
       addIdentifyingMaterial: false,
       advertiser: 'ciao' as HAP.MDNSAdvertiser,
     });
+    dropQueuedConfigurationCheck(bridge);
+    await published;
+    // publish() returns once it has asked to listen: ready means a controller can connect (and the port is known).
+    this.boundPort = await Promise.race([listening, listenError(bridge)]);
     this.uri = bridge.setupURI();
     if (!sendEventsEachTurn(bridge))
       this.log.warn("HomeKit events wait for hap-nodejs's 250 ms timer: its internals are not the ones hearth knows");

@@ -11,10 +11,10 @@ import { BUILT_CLI, type CliBuild, ServeProcess } from './cli-process.js';
  * The packages for integrations to come (HomeKit: hap-nodejs, @homebridge/ciao, tweetnacl; Matter: @matter/main) are
  * large and start timers, sockets and crypto when loaded: a hub whose configuration has no section for them must
  * not load a file of them. The demo hub runs with a hook that records every module it resolves (ES modules) and
- * requires (CommonJS), from the sources and from the bundle systemd runs (which keeps them outside:
- * scripts/bundle.mjs).
+ * requires (CommonJS), from the sources and from the bundle systemd runs (which keeps them outside, or in files of their
+ * own: hap.cjs and ciao.cjs, scripts/bundle.mjs).
  */
-const OPTIONAL = /[\\/]node_modules[\\/](hap-nodejs|@matter|@homebridge[\\/]ciao|tweetnacl|@project-chip)[\\/]/;
+const OPTIONAL = /[\\/]node_modules[\\/](hap-nodejs|@matter|@homebridge[\\/]ciao|tweetnacl|@project-chip)[\\/]|[\\/](hap|ciao)\.cjs$/;
 const HOOK = fileURLToPath(new URL('./loaded-modules-hook.mjs', import.meta.url));
 
 async function loadedModules(t: Teardown, build: CliBuild): Promise<string[]> {

@@ -1,6 +1,10 @@
 // The HomeKit bridge paired and driven by a real HomeKit controller (hap-controller) over 127.0.0.1: pair-setup with
 // the code, the accessory database, writes that reach the entities, events for state changes, and a restart that
 // keeps the pairing and the accessory ids.
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
 import { startTestHub } from '../helpers/hub.js';
 import {
@@ -112,6 +116,35 @@ t.test('a restart keeps the pairing, the code and the accessory ids', async (t) 
     before.accessories.map((a) => a.aid).sort(),
     'the stored pairing still works and every accessory keeps its id',
   );
+});
+
+t.test('with a relative data dir (`--data ./data`), pairings are kept in that dir, not under node_modules', async (t) => {
+  const cwd = process.cwd();
+  const base = await mkdtemp(join(tmpdir(), 'hearth-homekit-cwd-'));
+  process.chdir(base);
+  t.teardown(async () => {
+    process.chdir(cwd);
+    await rm(base, { recursive: true, force: true });
+  });
+  await mkdir('data');
+  const hub = await startTestHub(t, { yaml: YAML, dataDir: 'data' });
+  const { client } = await pairedClient(hub);
+  await client.close();
+  const files = await readdir(join(base, 'data', 'homekit'));
+  t.ok(
+    files.some((f) => f.startsWith('AccessoryInfo.')),
+    "hap-nodejs's pairing file is in <cwd>/data/homekit",
+  );
+});
+
+t.test('a port in use disables the bridge alone; the hub runs on', async (t) => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+  const { port } = taken.address() as AddressInfo;
+  const hub = await startTestHub(t, { yaml: YAML.replace('port: 0', `port: ${port}`) });
+  t.equal(hub.hub.homekit?.port, undefined, 'the bridge does not claim the port');
+  t.equal(hub.hub.core.states.get('light.kitchen')?.state, 'off', 'the hub and its entities run');
 });
 
 t.test('the /homekit page shows the code and the QR code to an admin', async (t) => {

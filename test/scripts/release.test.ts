@@ -61,6 +61,10 @@ t.test('the release tarball: the bundle, the unit, install.sh, production packag
   );
   for (const file of [
     'dist/hearth/cli.js',
+    // The files loaded only with their sections (scripts/bundle.mjs).
+    'dist/hearth/mqtt.cjs',
+    'dist/hearth/hap.cjs',
+    'dist/hearth/ciao.cjs',
     'release.json',
     'package.json',
     'systemd/hearth.service',
