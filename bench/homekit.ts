@@ -12,9 +12,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { BENCH, fmt, freePort, type Hub, httpRequest, makeDataDir, median, PI_NODE_ARGS, percentile, startHub } from './procs.js';
 import { settle } from './settle.js';
+import { stateSocket } from './state-socket.js';
 
 const ROUNDS = Number(process.env.HOMEKIT_BENCH_ROUNDS ?? 5);
 const CHANGES = Number(process.env.HOMEKIT_BENCH_CHANGES ?? 1000);
@@ -103,22 +103,6 @@ for (let round = 0; round < ROUNDS; round++) {
   console.error(`round ${round + 1}/${ROUNDS}: ${fmt(d, 1)} MB added (load ${without.load} / ${withBridge.load})`);
 }
 
-/** The hub's own WebSocket API subscribed to state_changed: the baseline the HomeKit latency is read against. */
-async function stateSocket(hub: Hub, onLight: (t: number) => void): Promise<WebSocket> {
-  const ws = new WebSocket(`ws://127.0.0.1:${hub.port}/api/websocket`, { perMessageDeflate: false });
-  await new Promise<void>((resolve, reject) => {
-    ws.on('error', reject);
-    ws.on('message', (data: Buffer) => {
-      const text = data.toString();
-      if (text.includes('"auth_required"')) ws.send(JSON.stringify({ type: 'auth', access_token: hub.token }));
-      else if (text.includes('"auth_ok"')) ws.send(JSON.stringify({ id: 1, type: 'subscribe_events', event_type: 'state_changed' }));
-      else if (text.includes('"type":"result"')) resolve();
-      else if (text.includes('"entity_id":"light.l0"')) onLight(performance.now());
-    });
-  });
-  return ws;
-}
-
 async function eventLatencies(hub: Hub, port: number): Promise<{ homekit: number[]; websocket: number[] }> {
   const setup = JSON.parse(readFileSync(join(hub.dataDir, 'homekit', 'setup.json'), 'utf8')) as { pincode: string };
   const client = new HttpClient('bench', '127.0.0.1', port);
@@ -135,7 +119,7 @@ async function eventLatencies(hub: Hub, port: number): Promise<{ homekit: number
     if (e.characteristics.some((c) => `${c.aid}.${c.iid}` === id)) atController?.(performance.now());
   });
   await client.subscribeCharacteristics([id]);
-  const ws = await stateSocket(hub, (t) => atSocket?.(t));
+  const ws = await stateSocket(hub, 'light.l0', (t) => atSocket?.(t));
   const homekit: number[] = [];
   const websocket: number[] = [];
   for (let i = 0; i < CHANGES; i++) {

@@ -3,8 +3,10 @@
  * section over the same 100 virtual entities, each settled (from the moment the bridge's last endpoint is stored),
  * same flags and environment as the unit, alternated; (2) a state change to a commissioning controller (matter.js's,
  * in this process, subscribed as Apple Home and Google Home are): from the REST call that changes a light to the
- * controller's attribute report, p50 and p99 over 300 changes. matter.js needs mDNS, so the bench runs in a network
- * namespace of its own (a veth pair, as test/matter/bridge.test.ts does): nothing reaches a real network.
+ * controller's attribute report, p50, p90, p99 and max over 300 changes (MATTER_BENCH_CHANGES), next to the same
+ * changes' state_changed events at a WebSocket client of the same hub: the baseline that shows what of the tail is the
+ * machine's load. matter.js needs mDNS, so the bench runs in a network namespace of its own (a veth pair, as
+ * test/matter/bridge.test.ts does): nothing reaches a real network.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,9 +16,10 @@ import { silentLogger } from '../src/core/log.js';
 import { loadMatter } from '../src/matter/lib.js';
 import { BENCH, fmt, type Hub, httpRequest, makeDataDir, median, PI_NODE_ARGS, percentile, ROOT, sleep, startHub } from './procs.js';
 import { settle } from './settle.js';
+import { stateSocket } from './state-socket.js';
 
 const ROUNDS = Number(process.env.MATTER_BENCH_ROUNDS ?? 2);
-const CHANGES = 300;
+const CHANGES = Number(process.env.MATTER_BENCH_CHANGES ?? 300);
 const NETNS = 'HEARTH_MATTER_NETNS';
 const SETUP = [
   'ip link set lo up',
@@ -84,7 +87,7 @@ interface Controller {
   readonly peers: { commission(options: Record<string, unknown>): Promise<{ readonly endpoints: Iterable<ClientEndpoint> }> };
 }
 
-async function reportLatencies(hub: Hub): Promise<number[]> {
+async function reportLatencies(hub: Hub): Promise<{ matter: number[]; websocket: number[] }> {
   const { readFileSync } = await import('node:fs');
   const setup = JSON.parse(readFileSync(join(hub.dataDir, 'matter', 'setup.json'), 'utf8')) as { passcode: number; discriminator: number };
   const lib = await loadMatter(silentLogger);
@@ -100,10 +103,16 @@ async function reportLatencies(hub: Hub): Promise<number[]> {
   if (light === undefined) throw new Error('light.l0 not bridged');
   let waiting: ((t: number) => void) | undefined;
   light.events.onOff?.onOff$Changed?.on(() => waiting?.(performance.now()));
-  const out: number[] = [];
+  let atSocket: ((t: number) => void) | undefined;
+  const ws = await stateSocket(hub, 'light.l0', (t) => atSocket?.(t));
+  const matter: number[] = [];
+  const websocket: number[] = [];
   for (let i = 0; i < CHANGES; i++) {
     const arrived = new Promise<number>((resolve) => {
       waiting = resolve;
+    });
+    const broadcast = new Promise<number>((resolve) => {
+      atSocket = resolve;
     });
     const t0 = performance.now();
     await httpRequest(hub.port, `/api/services/light/${i % 2 === 0 ? 'turn_on' : 'turn_off'}`, {
@@ -111,24 +120,27 @@ async function reportLatencies(hub: Hub): Promise<number[]> {
       method: 'POST',
       body: '{"entity_id":"light.l0"}',
     });
-    out.push((await arrived) - t0);
+    matter.push((await arrived) - t0);
+    websocket.push((await broadcast) - t0);
   }
+  ws.close();
   await controller.close();
   await lib.closeMdns();
   rmSync(dir, { recursive: true, force: true });
-  return out.sort((x, y) => x - y);
+  return { matter: matter.sort((x, y) => x - y), websocket: websocket.sort((x, y) => x - y) };
 }
 
 const without: number[] = [];
 const withBridge: number[] = [];
 let latencies: number[] = [];
+let baseline: number[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   const a = await run(false);
   without.push(a.rssMb);
   await a.stop();
   const b = await run(true);
   withBridge.push(b.rssMb);
-  if (round === ROUNDS - 1) latencies = await reportLatencies(b.hub);
+  if (round === ROUNDS - 1) ({ matter: latencies, websocket: baseline } = await reportLatencies(b.hub));
   await b.stop();
 }
 
@@ -144,14 +156,16 @@ const targets = [
   },
 ];
 mkdirSync(join(BENCH, 'out'), { recursive: true });
-writeFileSync(join(BENCH, 'out', 'matter.json'), `${JSON.stringify({ without, withBridge, latencies, targets }, null, 1)}\n`);
+writeFileSync(join(BENCH, 'out', 'matter.json'), `${JSON.stringify({ without, withBridge, latencies, baseline, targets }, null, 1)}\n`);
 console.log('| hub (100 virtual entities) | settled RSS, median of rounds |');
 console.log('|---|---|');
 console.log(`| without matter: | ${fmt(median(without), 1)} MB (${without.map((x) => fmt(x, 1)).join(', ')}) |`);
 console.log(`| with matter: (100 bridged) | ${fmt(median(withBridge), 1)} MB (${withBridge.map((x) => fmt(x, 1)).join(', ')}) |`);
 console.log(`| added by the bridge | ${fmt(added, 1)} MB |`);
 console.log('');
-console.log(
-  `REST call to the attribute report at a subscribed controller, ${CHANGES} changes: p50 ${fmt(p50, 1)} ms, p99 ${fmt(p99, 1)} ms.`,
-);
+const spread = (l: readonly number[]) =>
+  `p50 ${fmt(percentile(l, 0.5), 1)} ms, p90 ${fmt(percentile(l, 0.9), 1)} ms, p99 ${fmt(percentile(l, 0.99), 1)} ms, max ${fmt(l.at(-1) ?? Number.NaN, 1)} ms`;
+console.log(`REST call to the state change at a client, ${CHANGES} changes, the same changes to both clients:`);
+console.log(`- the attribute report at a subscribed Matter controller: ${spread(latencies)}`);
+console.log(`- the state_changed event at a WebSocket client (the hub's own API, the baseline): ${spread(baseline)}`);
 process.exit(0);

@@ -30,6 +30,9 @@ let running = 0;
 interface Bridged {
   readonly endpoint: MatterEndpoint;
   readonly kind: DeviceKind;
+  /** The state being written to the endpoint, if one is, and the newest to write once it is written. */
+  writing?: State;
+  next?: State;
 }
 
 export interface MatterPairing {
@@ -194,14 +197,34 @@ export class MatterBridge implements Component {
     if (running === 0) await this.lib?.closeMdns().catch(() => {});
   }
 
-  /** Sets the endpoint's attributes from the hub's state; matter.js reports the changes to subscribers. */
+  /**
+   * Sets the endpoint's attributes from the hub's state at the end of the turn (microtask), so that changes made in
+   * one turn are one write and one report; matter.js reports the changes to subscribers. One write per endpoint at a
+   * time, then the newest state: matter.js may apply concurrent writes out of order.
+   */
   private update(entityId: string, bridged: Bridged, state: State): void {
+    const idle = bridged.writing === undefined && bridged.next === undefined;
+    bridged.next = state;
+    if (idle) queueMicrotask(() => this.write(entityId, bridged));
+  }
+
+  private write(entityId: string, bridged: Bridged): void {
+    const state = bridged.next;
+    if (state === undefined || this.bridged.get(entityId) !== bridged) return;
+    bridged.next = undefined;
+    bridged.writing = state;
     const patch = bridged.kind.patch(state);
     const reachable = state.state !== 'unavailable';
     if (bridged.endpoint.state.bridgedDeviceBasicInformation?.reachable !== reachable) patch.bridgedDeviceBasicInformation = { reachable };
-    bridged.endpoint.set(patch).catch((err: unknown) => {
-      this.log.warn({ entity_id: entityId, err: (err as Error).message }, 'Matter could not show the state of %s', entityId);
-    });
+    bridged.endpoint
+      .set(patch)
+      .catch((err: unknown) => {
+        this.log.warn({ entity_id: entityId, err: (err as Error).message }, 'Matter could not show the state of %s', entityId);
+      })
+      .finally(() => {
+        bridged.writing = undefined;
+        this.write(entityId, bridged);
+      });
   }
 
   private remove(entityId: string, bridged: Bridged): void {
@@ -270,7 +293,8 @@ export class MatterBridge implements Component {
   private link(entityId: string): EntityLink {
     return {
       entityId,
-      state: () => this.ctx.core.states.get(entityId),
+      // While the bridge writes a state, the endpoint's changes are that state's, not a controller's.
+      state: () => this.bridged.get(entityId)?.writing ?? this.ctx.core.states.get(entityId),
       call: (domain: string, service: string, data: JsonObject = {}) => {
         Promise.resolve(
           this.ctx.core.services.call(domain, service, { entity_id: entityId, ...data }, { context: this.ctx.core.newContext() }),

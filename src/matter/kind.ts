@@ -6,6 +6,7 @@ import type { EndpointType, MatterEndpoint, Patch } from './lib.js';
 /** What an endpoint uses of its entity. */
 export interface EntityLink {
   readonly entityId: string;
+  /** The entity's state; while the bridge writes a state to the endpoint, that one (its changes are not a controller's). */
   state(): State | undefined;
   call(domain: string, service: string, data?: JsonObject): void;
 }

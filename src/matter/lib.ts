@@ -3,6 +3,7 @@
 // Each module is imported through a string constant for that reason; scripts/bundle.mjs turns those imports into
 // require() of the outside package (its DYNAMIC_IMPORT pattern names the MATTER_ constants, and `${MATTER_MODULE}${path}`).
 import type { Logger } from '../core/log.js';
+import { type MatterTime, shortenReportDelay } from './report-timer.js';
 
 const MATTER_CONFIG: string = '@matter/nodejs/config';
 const MATTER_MAIN: string = '@matter/main';
@@ -120,6 +121,8 @@ async function load(): Promise<MatterLib> {
     });
   }
   const main = (await import(MATTER_MAIN)) as Record<string, unknown>;
+  if (!shortenReportDelay(main.Time as MatterTime, main.ServerSubscription))
+    logTo?.warn("Matter reports wait for matter.js's 50 ms delay: its subscriptions are not the ones hearth knows");
   const nodejs = (await import(MATTER_NODEJS)) as Record<string, unknown>;
   const devices = await modules<EndpointType>('devices', DEVICE_MODULES);
   const behaviors = await modules<BehaviorType>('behaviors', BEHAVIOR_MODULES);

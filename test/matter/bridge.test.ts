@@ -1,7 +1,8 @@
 // The Matter bridge commissioned and driven by a real Matter controller (matter.js's own commissioner: a ServerNode's
 // `peers.commission`, what its CommissioningController wraps) over real UDP and mDNS, inside a network namespace of
 // the test's own (a veth pair, since matter.js's mDNS leaves loopback out), so nothing reaches a real network:
-// commissioning with the bridge's code, the bridged endpoints, control both ways, and a restart that keeps the fabric.
+// commissioning with the bridge's code, the bridged endpoints, control both ways, a burst of changes in one turn as one
+// report, a controller's minIntervalFloor, and a restart that keeps the fabric.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -63,7 +64,15 @@ interface ClientEndpoint {
 interface ClientNode {
   readonly endpoints: Iterable<ClientEndpoint>;
   start(): Promise<void>;
+  readonly interaction: { subscribe(request: Record<string, unknown>): Promise<{ close(): void }> };
 }
+interface Report {
+  readonly kind: string;
+  readonly value?: unknown;
+}
+type Observed = ClientEndpoint & { readonly events: Record<string, Record<string, { on(fn: (value: unknown) => void): void }>> };
+// Through a string, as src/matter/lib.ts does: matter.js's declarations need the DOM's types.
+const MATTER_PROTOCOL: string = '@matter/main/protocol';
 interface Controller {
   start(): Promise<void>;
   close(): Promise<void>;
@@ -253,6 +262,50 @@ if (process.env[NETNS] !== '1') {
     hub.hub.core.states.remove('switch.late');
     await until(() => !parts().includes(late), "the endpoint to leave the aggregator's parts");
     t.pass('an entity that goes loses its endpoint');
+
+    await t.test('changes made in one turn reach the controller as one change, to the final value', async (t) => {
+      const seen: unknown[] = [];
+      (kitchen as Observed).events.onOff?.onOff$Changed?.on((value) => seen.push(value));
+      const before = kitchen.stateOf('onOff').onOff === true;
+      const attributes = hub.hub.core.states.get('light.kitchen')?.attributes ?? {};
+      for (const on of [!before, before, !before, before, !before]) hub.hub.core.states.set('light.kitchen', on ? 'on' : 'off', attributes);
+      await until(() => kitchen.stateOf('onOff').onOff === !before, 'the final value at the controller');
+      // A later report on the same subscription: had the burst gone out in more reports, they would have come first.
+      hub.hub.core.states.set('sensor.outdoor', '7.5', { device_class: 'temperature', unit_of_measurement: '\u00b0C' });
+      await until(() => outdoor.stateOf('temperatureMeasurement').measuredValue === 750, 'a later report');
+      t.same(seen, [!before], 'one change at the controller, to the final value');
+      t.equal(hub.hub.core.states.get('light.kitchen')?.state, before ? 'off' : 'on', 'the hub keeps the final value');
+    });
+
+    await t.test("a controller's minIntervalFloor still holds", async (t) => {
+      const { Subscribe } = (await import(MATTER_PROTOCOL)) as { Subscribe(options: Record<string, unknown>): Record<string, unknown> };
+      const floorMs = 3000;
+      const reports: unknown[][] = [];
+      const subscription = await node.interaction.subscribe({
+        ...Subscribe({ attributes: [{ endpointId: kitchen.number, clusterId: 6, attributeId: 0 }], minIntervalFloor: floorMs }),
+        updated: async (update: AsyncIterable<Iterable<Report>>) => {
+          const values: unknown[] = [];
+          for await (const chunk of update) for (const report of chunk) if (report.kind === 'attr-value') values.push(report.value);
+          reports.push(values);
+        },
+      });
+      t.teardown(() => subscription.close());
+      const subscribedAt = performance.now();
+      const primed = reports.length;
+      // Three changes, each seen through the controller's own subscription (no floor) before the next.
+      let on = kitchen.stateOf('onOff').onOff === true;
+      const attributes = hub.hub.core.states.get('light.kitchen')?.attributes ?? {};
+      for (let i = 0; i < 3; i++) {
+        on = !on;
+        hub.hub.core.states.set('light.kitchen', on ? 'on' : 'off', attributes);
+        await until(() => kitchen.stateOf('onOff').onOff === on, 'the change through the unfloored subscription');
+      }
+      const within = performance.now() - subscribedAt < floorMs;
+      if (within) t.equal(reports.length, primed, 'nothing for the floored subscription within its floor');
+      await until(() => reports.length > primed, 'the floored report', 20_000);
+      if (within) t.same(reports.slice(primed), [[on]], 'then one report with the final value');
+      else t.comment('the changes took longer than the floor on this busy machine: only the arrival was checked');
+    });
 
     code = bridge?.pairing?.manualCode;
     kitchenNumber = kitchen.number;
