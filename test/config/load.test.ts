@@ -159,6 +159,16 @@ t.test('time zones are checked against the IANA database', async (t) => {
   t.match(near?.message, /did you mean Europe\/Amsterdam\?/);
 });
 
+t.test('a currency is an ISO 4217 code in use, the ones Intl knows', async (t) => {
+  for (const code of ['EUR', 'USD', 'GBP', 'CHF', 'JPY', 'XCG']) {
+    t.equal(parseConfigText(`hub:\n  currency: ${code}\n`, null, VALIDATORS).hub.currency, code);
+  }
+  for (const code of ['XYZ', 'DEM']) {
+    const [bad] = problems(`hub:\n  currency: ${code}\n`);
+    t.equal(bad?.message, `"${code}" is not allowed: expected an ISO 4217 currency code such as EUR or USD`, `${code}: none or no more`);
+  }
+});
+
 t.test('unknown keys are reported at the key, listing the allowed ones', async (t) => {
   const issues = problems(
     ['hub:', '  name: Home', '  colour:', '    - red', 'gadgets: []', 'widgets:', '  - name: a', '    speed: 3'].join('\n'),

@@ -20,13 +20,26 @@ const compressedCache = new WeakMap<State, string>();
 export function compressedStateJson(state: State): string {
   let json = compressedCache.get(state);
   if (json === undefined) {
-    const ctx = state.context;
-    const c = ctx.parent_id === null && ctx.user_id === null ? JSON.stringify(ctx.id) : contextJson(ctx);
-    const lu = state.lastUpdatedUs === state.lastChangedUs ? '' : `,"lu":${epochSeconds(state.lastUpdatedUs)}`;
-    json = `{"s":${JSON.stringify(state.state)},"a":${state.attributesJson},"c":${c},"lc":${epochSeconds(state.lastChangedUs)}${lu}}`;
+    json = compressedStateText(state);
     compressedCache.set(state, json);
   }
   return json;
+}
+
+/**
+ * The same, not kept: for a state's one message to every subscriber (a diff replaced in full is built once per state
+ * and shared, entity-message cache below). Kept, a flood's every state held its JSON for as long as the state lived,
+ * which under a burst was long enough for both to be promoted, and the weak map's table grew with them.
+ */
+function compressedStateOnce(state: State): string {
+  return compressedCache.get(state) ?? compressedStateText(state);
+}
+
+function compressedStateText(state: State): string {
+  const ctx = state.context;
+  const c = ctx.parent_id === null && ctx.user_id === null ? JSON.stringify(ctx.id) : contextJson(ctx);
+  const lu = state.lastUpdatedUs === state.lastChangedUs ? '' : `,"lu":${epochSeconds(state.lastUpdatedUs)}`;
+  return `{"s":${JSON.stringify(state.state)},"a":${state.attributesJson},"c":${c},"lc":${epochSeconds(state.lastChangedUs)}${lu}}`;
 }
 
 /** `{"+":{...},"-":{"a":[...]}}`: what changed from `old` to `next` of one entity. */
@@ -112,7 +125,8 @@ export class EntityMessageCache {
     if (state !== this.replacementState || entityId !== this.replacementId) {
       this.replacementState = state;
       this.replacementId = entityId;
-      this.replacement = internHead(this.heads, eventHead(entityChangeJson(entityId, null, state)), this.replacement);
+      const body = state === null ? entityChangeJson(entityId, null, null) : `{"a":{${JSON.stringify(entityId)}:${compressedStateOnce(state)}}}`;
+      this.replacement = internHead(this.heads, eventHead(body), this.replacement);
     }
     return this.replacement;
   }

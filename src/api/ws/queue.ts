@@ -2,6 +2,10 @@
 export type Chunk = string | Uint8Array;
 
 const INITIAL_CAPACITY = 16;
+/** Distinct tails a ring refers to at once (their numbers are 16-bit); a ring never holds more items than this. */
+const MAX_TAILS = 0xffff;
+/** A drained ring forgets the tails it knew once there are more than this (subscriptions that ended, say). */
+const KEEP_TAILS = 64;
 
 /** Told when a head enters or leaves the ring (a HeadSlab counts who holds its bytes). */
 export interface HeadHolders {
@@ -16,14 +20,24 @@ export interface HeadHolders {
  *
  * An item is a `head` and an optional `tail` that are sent back to back as one message: an event's JSON is
  * a head shared by every subscriber, and the tail is the subscriber's own `<id>}`. So a queued event costs
- * two array slots, however large the event.
+ * one slot of a JS array and two bytes, however large the event: a tail is stored as its number in a small table
+ * of the tails the ring has seen (one per subscription of the connection), in a typed array off V8's heap. Under a
+ * flood the rings of lagging subscribers grow to hundreds of slots; their arrays live long enough to be promoted,
+ * and the ones replaced as they double are garbage in the old generation until a full collection, so every byte a
+ * slot costs in V8's heap counts twice in the memory right after a burst (bench/memory-flood.ts).
  *
  * Every pushed item gets a sequence number, so a caller can later find an item that is still waiting and
  * replace it in place (entity diffs collapse this way) without scanning.
  */
 export class MessageRing {
   private heads: (Chunk | undefined)[];
-  private tails: (Uint8Array | undefined)[];
+  /** Per slot: 0 for no tail, else 1 + the tail's index in `tails`. */
+  private tailIds: Uint16Array;
+  private tails: Uint8Array[] = [];
+  private tailIndex = new Map<Uint8Array, number>();
+  /** The last tail looked up and its number: pushes come in runs from one subscription. */
+  private lastTail: Uint8Array | undefined;
+  private lastTailId = 0;
   private mask: number;
   private start = 0;
   private count = 0;
@@ -35,9 +49,10 @@ export class MessageRing {
     readonly maxCapacity: number,
     private readonly holders?: HeadHolders,
   ) {
-    if (!Number.isInteger(maxCapacity) || maxCapacity < 1) throw new RangeError('maxCapacity must be a positive integer');
+    if (!Number.isInteger(maxCapacity) || maxCapacity < 1 || maxCapacity >= MAX_TAILS)
+      throw new RangeError(`maxCapacity must be an integer from 1 to ${MAX_TAILS - 1}`);
     this.heads = new Array<Chunk | undefined>(INITIAL_CAPACITY).fill(undefined);
-    this.tails = new Array<Uint8Array | undefined>(INITIAL_CAPACITY).fill(undefined);
+    this.tailIds = new Uint16Array(INITIAL_CAPACITY);
     this.mask = INITIAL_CAPACITY - 1;
   }
 
@@ -60,7 +75,7 @@ export class MessageRing {
     if (this.count === this.heads.length) this.grow();
     const i = (this.start + this.count) & this.mask;
     this.heads[i] = head;
-    this.tails[i] = tail;
+    this.tailIds[i] = this.tailId(tail);
     this.holders?.retain(head);
     this.count++;
     this.bytes += head.length + (tail === undefined ? 0 : tail.length);
@@ -73,13 +88,13 @@ export class MessageRing {
   }
 
   firstTail(): Uint8Array | undefined {
-    return this.count === 0 ? undefined : this.tails[this.start];
+    return this.count === 0 ? undefined : this.tailAt(this.start);
   }
 
   /** Size of the first item (0 when empty). */
   firstSize(): number {
     if (this.count === 0) return 0;
-    const tail = this.tails[this.start];
+    const tail = this.tailAt(this.start);
     return (this.heads[this.start] as Chunk).length + (tail === undefined ? 0 : tail.length);
   }
 
@@ -89,7 +104,6 @@ export class MessageRing {
     this.bytes -= this.firstSize();
     this.holders?.release(this.heads[this.start] as Chunk);
     this.heads[this.start] = undefined;
-    this.tails[this.start] = undefined;
     this.start = (this.start + 1) & this.mask;
     this.count--;
     this.startSeq++;
@@ -105,13 +119,13 @@ export class MessageRing {
   replace(seq: number, head: Chunk, tail?: Uint8Array): boolean {
     if (!this.isWaiting(seq)) return false;
     const i = (this.start + (seq - this.startSeq)) & this.mask;
-    const oldTail = this.tails[i];
+    const oldTail = this.tailAt(i);
     this.bytes += head.length + (tail === undefined ? 0 : tail.length);
     this.bytes -= (this.heads[i] as Chunk).length + (oldTail === undefined ? 0 : oldTail.length);
     this.holders?.retain(head);
     this.holders?.release(this.heads[i] as Chunk);
     this.heads[i] = head;
-    this.tails[i] = tail;
+    this.tailIds[i] = this.tailId(tail);
     return true;
   }
 
@@ -119,7 +133,6 @@ export class MessageRing {
     const holders = this.holders;
     if (holders !== undefined) for (let k = 0; k < this.count; k++) holders.release(this.heads[(this.start + k) & this.mask] as Chunk);
     this.heads.fill(undefined);
-    this.tails.fill(undefined);
     this.startSeq += this.count;
     this.count = 0;
     this.bytes = 0;
@@ -129,25 +142,66 @@ export class MessageRing {
   private grow(): void {
     const next = Math.min(this.heads.length * 2, nextPowerOfTwo(this.maxCapacity));
     const heads = new Array<Chunk | undefined>(next).fill(undefined);
-    const tails = new Array<Uint8Array | undefined>(next).fill(undefined);
+    const tailIds = new Uint16Array(next);
     for (let k = 0; k < this.count; k++) {
       const i = (this.start + k) & this.mask;
       heads[k] = this.heads[i];
-      tails[k] = this.tails[i];
+      tailIds[k] = this.tailIds[i] as number;
     }
     this.heads = heads;
-    this.tails = tails;
+    this.tailIds = tailIds;
     this.mask = next - 1;
     this.start = 0;
   }
 
-  /** Called when empty: start again at index 0, and give back a large array. */
+  /** Called when empty: start again at index 0, and give back a large array and a long table of tails. */
   private reset(): void {
     this.start = 0;
     if (this.heads.length > 1024) {
       this.heads = new Array<Chunk | undefined>(INITIAL_CAPACITY).fill(undefined);
-      this.tails = new Array<Uint8Array | undefined>(INITIAL_CAPACITY).fill(undefined);
+      this.tailIds = new Uint16Array(INITIAL_CAPACITY);
       this.mask = INITIAL_CAPACITY - 1;
+    }
+    if (this.tails.length > KEEP_TAILS) this.forgetTails();
+  }
+
+  private tailAt(i: number): Uint8Array | undefined {
+    const id = this.tailIds[i] as number;
+    return id === 0 ? undefined : this.tails[id - 1];
+  }
+
+  /** The number of `tail` in the table (0: none), added when new. */
+  private tailId(tail: Uint8Array | undefined): number {
+    if (tail === undefined) return 0;
+    if (tail === this.lastTail) return this.lastTailId;
+    let id = this.tailIndex.get(tail);
+    if (id === undefined) {
+      // Full only when the ring never drained while subscriptions came and went: keep the tails still waiting.
+      if (this.tails.length >= MAX_TAILS - 1) this.compactTails();
+      this.tails.push(tail);
+      id = this.tails.length;
+      this.tailIndex.set(tail, id);
+    }
+    this.lastTail = tail;
+    this.lastTailId = id;
+    return id;
+  }
+
+  private forgetTails(): void {
+    this.tails = [];
+    this.tailIndex = new Map();
+    this.lastTail = undefined;
+    this.lastTailId = 0;
+  }
+
+  /** Renumbers the tails of the waiting items (at most maxCapacity of them, so fewer than MAX_TAILS). */
+  private compactTails(): void {
+    const old = this.tails;
+    this.forgetTails();
+    for (let k = 0; k < this.count; k++) {
+      const i = (this.start + k) & this.mask;
+      const id = this.tailIds[i] as number;
+      if (id !== 0) this.tailIds[i] = this.tailId(old[id - 1]);
     }
   }
 }

@@ -21,7 +21,7 @@ t.test('a head is written once into the slab and counted for each queue that hol
 
 t.test('a segment still held by a queue is never written over: heads stay strings until it is let go', async (t) => {
   const slab = new HeadSlab(8);
-  const ring = new MessageRing(100_000, slab);
+  const ring = new MessageRing(60_000, slab);
   const big = `{"x":"${'y'.repeat(8000)}","id":`;
   // 8 segments of 128 KB: 16 heads of about 8 KB fill one.
   const held: (string | Uint8Array)[] = [];
@@ -57,4 +57,31 @@ t.test('the event cache holds its current head in the slab and lets go of the pr
   t.equal(slab.held, 1);
   cache.headFor(event(2));
   t.equal(slab.held, 1, 'only the current head is held');
+});
+
+t.test('what lagging queues wrote of the slab is given back once they let go', async (t) => {
+  const slab = new HeadSlab(8);
+  const ring = new MessageRing(1000, slab);
+  const big = `{"x":"${'y'.repeat(8000)}","id":`;
+  // Six segments' worth of heads held by one lagging queue.
+  for (let i = 0; i < 6 * 16; i++) {
+    const head = slab.intern(big);
+    ring.push(head, Buffer.from(`${i}}`));
+    slab.release(head);
+  }
+  t.equal(slab.segmentsInUse, 6);
+  // It sends the first four segments' heads; new heads go into the lowest free segment meanwhile.
+  for (let i = 0; i < 4 * 16; i++) ring.shift();
+  const next = slab.intern(big);
+  ring.push(next, Buffer.from('x}'));
+  slab.release(next);
+  t.equal(slab.segmentsInUse, 6, 'the top segments are still held');
+  t.equal(text(ring.firstHead() as Uint8Array) + text(ring.firstTail() as Uint8Array), `${big}64}`, 'the waiting heads are intact');
+  for (let i = 0; i < 2 * 16; i++) ring.shift();
+  t.equal(slab.segmentsInUse, 2, 'caught up: the slab shrinks back to the segments it goes round in');
+  t.equal(text(ring.firstHead() as Uint8Array), big, 'the head written meanwhile is intact');
+  t.equal(slab.held, 1);
+  ring.shift();
+  for (let i = 0; i < 10 * 16; i++) slab.release(slab.intern(big));
+  t.equal(slab.segmentsInUse, 2, 'heads sent as they come use the first segments in turn');
 });

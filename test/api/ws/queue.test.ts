@@ -74,6 +74,31 @@ t.test('MessageRing gives back a large array once drained', async (t) => {
   t.equal(ring.capacity, 16);
 });
 
+t.test('MessageRing keeps each item its own tail across many subscriptions, growth and replacement', async (t) => {
+  const ring = new MessageRing(1000);
+  const tails = Array.from({ length: 100 }, (_, i) => Buffer.from(`${i}}`));
+  for (let round = 0; round < 2; round++) {
+    for (let i = 0; i < 300; i++) ring.push(`{"n":${i},"id":`, tails[(i * 7) % 100]);
+    ring.replace(ring.push('{"r":0,"id":', tails[5]), '{"r":1,"id":', tails[99]);
+    const out = drain(ring);
+    t.equal(out.length, 301);
+    t.ok(
+      out.slice(0, 300).every((m, i) => m === `{"n":${i},"id":${(i * 7) % 100}}`),
+      `round ${round}: every message with its tail`,
+    );
+    t.equal(out[300], '{"r":1,"id":99}');
+  }
+  // Subscriptions that come and go while the ring never empties: its table of tails is renumbered, not overrun.
+  const busy = new MessageRing(16);
+  busy.push('first', Buffer.from('a}'));
+  for (let i = 0; i < 70_000; i++) {
+    busy.push('m', Buffer.from(`${i}}`));
+    busy.shift();
+  }
+  t.same(drain(busy), ['m69999}']);
+  t.throws(() => new MessageRing(70_000), RangeError, 'tails are numbered in 16 bits: a ring holds fewer items');
+});
+
 /** A uWS socket stand-in whose buffer fills with every frame and empties when the test says so. */
 class FakeSink implements FrameSink {
   frames: string[] = [];
