@@ -14,10 +14,11 @@
 // at load: the same bench read 1 MB more. Nothing here reads a function's name; errors name themselves
 // (`this.name`), and the logger reports that name as the error's type (src/util/logger.ts).
 
-import { chmodSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 // mqtt.js goes into a file of its own (hearth/mqtt.cjs), loaded only with an `mqtt:` section: one whitespace-free file
@@ -43,6 +44,67 @@ const mqttFile = (buildDir) => ({
   },
 });
 
+// matter.js goes into a file of its own too (hearth/matter.cjs), loaded only with a `matter:` section: the modules
+// src/matter/lib.ts imports (its MATTER_MODULES) and what they import, some 1,600 modules and 7 MB of source text
+// from node_modules, become one minified file of 2.3 MB. Each module still runs only when first imported (esbuild
+// wraps them, import() becomes a call): lib.ts sets matter.js's config before anything reads it. matter.js reads
+// function and class names (log formats, behaviours), hence keepNames. lib.ts's one import of matter.js
+// (matterModule) becomes a lookup in that file.
+const MATTER_FILE = './matter.cjs';
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal
+const MATTER_IMPORT = 'import(`${MATTER_SCOPE}${path}`)';
+const matterFile = (buildDir) => ({
+  name: 'matter-file',
+  setup(b) {
+    const file = join(buildDir, 'src', 'matter', 'lib.js');
+    b.onLoad({ filter: /[\\/]matter[\\/]lib\.js$/ }, async (args) => {
+      if (args.path !== file) return undefined;
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes(MATTER_IMPORT)) throw new Error(`src/matter/lib.ts no longer imports matter.js through ${MATTER_IMPORT}`);
+      return {
+        contents: text.replace(MATTER_IMPORT, `Promise.resolve().then(() => require(${JSON.stringify(MATTER_FILE)}).load(path))`),
+        loader: 'js',
+        resolveDir: dirname(args.path),
+      };
+    });
+    b.onResolve({ filter: /^\.\/matter\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+  },
+});
+
+/** hearth/matter.cjs: `load(path)` imports one of lib.ts's MATTER_MODULES from the bundle. */
+async function bundleMatter(buildDir, outdir) {
+  const { MATTER_MODULES } = await import(pathToFileURL(join(buildDir, 'src', 'matter', 'lib.js')).href);
+  const entries = MATTER_MODULES.map((path) => `[${JSON.stringify(path)}, () => import(${JSON.stringify(`@matter/${path}`)})]`);
+  const outfile = join(outdir, MATTER_FILE);
+  await build({
+    ...COMMON,
+    stdin: {
+      contents: `const modules = new Map([${entries.join(',\n')}]);
+export function load(path) {
+  const module = modules.get(path);
+  if (module === undefined) throw new Error('hearth/matter.cjs has no module @matter/' + path);
+  return module();
+}`,
+      resolveDir: buildDir,
+      sourcefile: 'matter-modules.js',
+      loader: 'js',
+    },
+    outfile,
+    format: 'cjs',
+    keepNames: true,
+    // matter.js's Bun storage driver, never loaded under Node.
+    external: ['bun:*'],
+    charset: 'ascii',
+  });
+  // esbuild leaves characters beyond ASCII in regular expression literals as they are (matter.js has a few):
+  // escapes keep the file Latin-1 (see below).
+  const text = readFileSync(outfile, 'utf8');
+  writeFileSync(
+    outfile,
+    text.replace(/[\u0100-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
+}
+
 // Native addons, the optional hardware packages and Zigbee's (herdsman and the converters, some 40 MB that load their
 // vendor files lazily and are patched by the tests' fake adapter), and the HomeKit and Matter packages (loaded only
 // with their sections; test/cli/optional-packages.test.ts checks the demo loads none): resolved at run time, only
@@ -63,10 +125,9 @@ const EXTERNAL = [
 
 // hearth.cjs runs as a vm.Script (for its code cache), where Node 20 has no loader for `import()`: a dynamic import of
 // an outside package (all of them CommonJS) becomes a require, which the script's wrapper gives it. The specifier is
-// a string of the list above, or one of the constants the sources import such packages through (matter.js's modules
-// also as `${MATTER_MODULE}${path}`).
+// a string of the list above, or one of the constants the sources import such packages through.
 const DYNAMIC_IMPORT =
-  /\bimport\((["'](?:uWebSockets\.js|serialport|@serialport\/[^"']+|onoff|i2c-bus|zigbee-herdsman(?:-converters)?(?:\/[^"']+)?|hap-nodejs|@homebridge\/ciao|@matter\/[^"']+|tweetnacl)["']|ONOFF|MATTER_[A-Z]+|`\$\{MATTER_MODULE\}\$\{path\}`)\)/g;
+  /\bimport\((["'](?:uWebSockets\.js|serialport|@serialport\/[^"']+|onoff|i2c-bus|zigbee-herdsman(?:-converters)?(?:\/[^"']+)?|hap-nodejs|@homebridge\/ciao|@matter\/[^"']+|tweetnacl)["']|ONOFF|MATTER_[A-Z]+)\)/g;
 const outsideImports = (buildDir) => ({
   name: 'outside-imports',
   setup(b) {
@@ -98,7 +159,7 @@ const COMMON = {
 
 /**
  * Bundles `buildDir`/src/ (tsc's output) into `buildDir`/hearth/: the CLI as one CommonJS script (hearth.cjs), which
- * cli.js (src/cli/launch.ts) runs through V8's code cache; mqtt.js as mqtt.cjs.
+ * cli.js (src/cli/launch.ts) runs through V8's code cache; mqtt.js as mqtt.cjs, matter.js as matter.cjs.
  */
 export async function bundle(buildDir) {
   const outdir = join(buildDir, 'hearth');
@@ -107,7 +168,7 @@ export async function bundle(buildDir) {
     entryPoints: [join(buildDir, 'src', 'cli.js')],
     outfile: join(outdir, 'hearth.cjs'),
     format: 'cjs',
-    plugins: [mqttFile(buildDir), outsideImports(buildDir)],
+    plugins: [mqttFile(buildDir), matterFile(buildDir), outsideImports(buildDir)],
     external: EXTERNAL,
     // The sources are ES modules: import.meta.url is this file's URL, as it was each module's.
     define: { 'import.meta.url': '__hearthFileUrl' },
@@ -125,6 +186,7 @@ export async function bundle(buildDir) {
     outfile: join(outdir, MQTT_FILE),
     format: 'cjs',
   });
+  await bundleMatter(buildDir, outdir);
 
   // V8 keeps every loaded module's source text, one byte a character only while all of it is Latin-1: a single
   // character beyond (a typographic quote in a tagged template, which esbuild cannot escape) stores the whole
