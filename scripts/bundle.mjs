@@ -129,11 +129,32 @@ export function load(path) {
   });
   // esbuild leaves characters beyond ASCII in regular expression literals as they are (matter.js has a few):
   // escapes keep the file Latin-1 (see below).
-  const text = readFileSync(outfile, 'utf8');
-  writeFileSync(
-    outfile,
-    text.replace(/[\u0100-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`),
-  );
+  const text = readFileSync(outfile, 'utf8').replace(/[\u0100-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  writeFileSync(outfile, namesAtLoad(text));
+}
+
+// keepNames gives a function its name by defining a `name` property on it, which costs it a property store of its own
+// and a hidden class: for the arrow functions matter.js makes per endpoint and per transaction (some 40 an endpoint)
+// 1.5 MB with 100 endpoints. matter.js reads the names of its classes, functions and of functions made as a module
+// loads (its log formats), never those of arrow functions made later: those are left as V8 names them. Done on
+// esbuild's two helpers, `__name` and the lazy module initialiser `__esm`, which counts the modules loading.
+const NAME_HELPER = /var (\w+)=\((\w+),(\w+)\)=>(\w+)\(\2,"name",\{value:\3,configurable:true\}\);/;
+const ESM_HELPER =
+  /var (\w+)=\((\w+),(\w+),(\w+)\)=>\(\)=>\{if\(\4\)throw \4\[0\];try\{return \2&&\(\3=\2\(\2=0\)\),\3\}catch\((\w+)\)\{throw \4=\[\5\],\5\}\};/;
+function namesAtLoad(text) {
+  if (!NAME_HELPER.test(text) || !ESM_HELPER.test(text))
+    throw new Error("hearth/matter.cjs: esbuild's __name or __esm helper has changed: see namesAtLoad");
+  return text
+    .replace(
+      NAME_HELPER,
+      (_m, name, fn, value, define) =>
+        `var __hearthLoading=0;var ${name}=(${fn},${value})=>__hearthLoading>0||${fn}.prototype!==void 0?${define}(${fn},"name",{value:${value},configurable:true}):${fn};`,
+    )
+    .replace(
+      ESM_HELPER,
+      (_m, name, init, result, error, caught) =>
+        `var ${name}=(${init},${result},${error})=>()=>{if(${error})throw ${error}[0];__hearthLoading++;try{return ${init}&&(${result}=${init}(${init}=0)),${result}}catch(${caught}){throw ${error}=[${caught}],${caught}}finally{__hearthLoading--}};`,
+    );
 }
 
 // Native addons, the optional hardware packages and Zigbee's (herdsman and the converters, some 40 MB that load their

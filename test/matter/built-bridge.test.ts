@@ -35,6 +35,9 @@ virtual:
   - {platform: light, id: kitchen, name: Kitchen, color_modes: [brightness]}
   - {platform: switch, id: kettle, name: Kettle}
   - {platform: sensor, id: outdoor, name: Outdoor, device_class: temperature, min: 4, max: 17, interval: 3600}
+  - {platform: cover, id: blind, name: Blind, travel_time: 0}
+  - {platform: lock, id: back_door, name: Back Door, transition_time: 0}
+  - {platform: climate, id: hall, name: Hall, hvac_modes: ["off", heat], hvac_mode: heat, current_temperature: 19}
 matter:
   name: Built Bridge
   port: 5543
@@ -86,7 +89,7 @@ if (process.env[NETNS] !== '1') {
     const hub = new ServeProcess(['--config', config, '--data', data, '--host', '127.0.0.1', '--port', '0'], undefined, 'built');
     t.teardown(() => hub.stop('SIGTERM', 10_000));
     const port = (await hub.waitForLog('API listening', 60_000)).port as number;
-    const ready = await hub.waitForLog(/^Matter bridge "Built Bridge" ready with 3 endpoints/, 90_000);
+    const ready = await hub.waitForLog(/^Matter bridge "Built Bridge" ready with 6 endpoints/, 90_000);
     t.match(ready.manual_code, /^\d{11}$/, 'the pairing code in the log');
     const state = async (entityId: string): Promise<string | undefined> => {
       const res = await fetch(`http://127.0.0.1:${port}/api/states/${entityId}`, { headers: auth });
@@ -118,6 +121,15 @@ if (process.env[NETNS] !== '1') {
     await kitchen.commandsOf('onOff').on?.();
     await until(async () => (await state('light.kitchen')) === 'on', 'the light to turn on in the hub');
     t.pass("the controller's command turns the light on in the hub");
+    await endpointOf('lock.back_door').commandsOf('doorLock').unlockDoor?.({});
+    await until(async () => (await state('lock.back_door')) === 'unlocked', 'the lock to unlock');
+    await endpointOf('cover.blind').commandsOf('windowCovering').goToLiftPercentage?.({ liftPercent100thsValue: 10000 });
+    await until(async () => (await state('cover.blind')) === 'closed', 'the blind to close');
+    const hall = endpointOf('climate.hall');
+    const setpoint = hall.stateOf('thermostat').occupiedHeatingSetpoint as number;
+    await hall.commandsOf('thermostat').setpointRaiseLower?.({ mode: 0, amount: 10 });
+    await until(() => hall.stateOf('thermostat').occupiedHeatingSetpoint === setpoint + 100, 'the setpoint to rise a degree');
+    t.pass('the lock, the cover and the thermostat follow the controller');
 
     const kettle = endpointOf('switch.kettle');
     const call = await fetch(`http://127.0.0.1:${port}/api/services/switch/turn_on`, {
@@ -128,5 +140,10 @@ if (process.env[NETNS] !== '1') {
     t.equal(call.status, 200);
     await until(() => kettle.stateOf('onOff').onOff === true, "the controller's subscription to report the kettle on");
     t.pass('a change in the hub reaches the controller through its subscription');
+    t.same(
+      hub.records().filter((r) => Number(r.level) >= 40 && !String(r.msg).startsWith('The owner has no password')),
+      [],
+      'no warnings or errors in the log (matter.js logs its own there)',
+    );
   });
 }
