@@ -46,10 +46,10 @@ const mqttFile = (buildDir) => ({
 
 // matter.js goes into a file of its own too (hearth/matter.cjs), loaded only with a `matter:` section: the modules
 // src/matter/lib.ts imports (its MATTER_MODULES) and what they import, some 1,600 modules and 7 MB of source text
-// from node_modules, become one minified file of 2.3 MB. Each module still runs only when first imported (esbuild
-// wraps them, import() becomes a call): lib.ts sets matter.js's config before anything reads it. matter.js reads
-// function and class names (log formats, behaviours), hence keepNames. lib.ts's one import of matter.js
-// (matterModule) becomes a lookup in that file.
+// from node_modules, become one minified file of 2.6 MB (docs/performance.md, "Matter bridge"). Each module still
+// runs only when first imported (esbuild wraps them, import() becomes a call): lib.ts sets matter.js's config before
+// anything reads it. matter.js reads function and class names (its log formats), hence keepNames (see namesAtLoad).
+// lib.ts's one import of matter.js (matterModule) becomes a lookup in that file.
 const MATTER_FILE = './matter.cjs';
 // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal
 const MATTER_IMPORT = 'import(`${MATTER_SCOPE}${path}`)';
