@@ -4,7 +4,7 @@
  * MATTER_SNAPSHOT=<file>, a heap snapshot (--heapsnapshot-signal). Runs in a network namespace as bench/matter.ts.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeDataDir, PI_NODE_ARGS, ROOT, sleep, startHub } from './procs.js';
 import { settle } from './settle.js';
@@ -88,9 +88,10 @@ if (SNAPSHOT !== undefined) {
     await sleep(500);
     written = readdirSync(cwd).find((f) => f.endsWith('.heapsnapshot') && !before.has(f));
     if (written !== undefined) {
+      // Written once its size stops changing.
       let size = -1;
-      while (size <= 0 || size !== readFileSync(join(cwd, written)).length) {
-        size = readFileSync(join(cwd, written)).length;
+      while (size <= 0 || size !== statSync(join(cwd, written)).size) {
+        size = statSync(join(cwd, written)).size;
         await sleep(1000);
       }
     }

@@ -7,7 +7,7 @@
  * namespace of its own (a veth pair, as test/matter/bridge.test.ts does): nothing reaches a real network.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../src/core/log.js';
@@ -85,7 +85,6 @@ interface Controller {
 }
 
 async function reportLatencies(hub: Hub): Promise<number[]> {
-  const { readFileSync } = await import('node:fs');
   const setup = JSON.parse(readFileSync(join(hub.dataDir, 'matter', 'setup.json'), 'utf8')) as { passcode: number; discriminator: number };
   const lib = await loadMatter(silentLogger);
   const dir = mkdtempSync(join(tmpdir(), 'hearth-bench-controller-'));
@@ -119,6 +118,8 @@ async function reportLatencies(hub: Hub): Promise<number[]> {
   return out.sort((x, y) => x - y);
 }
 
+const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const loadBefore = loadAverage();
 const without: number[] = [];
 const withBridge: number[] = [];
 let latencies: number[] = [];
@@ -144,12 +145,17 @@ const targets = [
   },
 ];
 mkdirSync(join(BENCH, 'out'), { recursive: true });
-writeFileSync(join(BENCH, 'out', 'matter.json'), `${JSON.stringify({ without, withBridge, latencies, targets }, null, 1)}\n`);
+writeFileSync(
+  join(BENCH, 'out', 'matter.json'),
+  `${JSON.stringify({ without, withBridge, latencies, targets, load: { before: loadBefore, after: loadAverage() } }, null, 1)}\n`,
+);
 console.log('| hub (100 virtual entities) | settled RSS, median of rounds |');
 console.log('|---|---|');
 console.log(`| without matter: | ${fmt(median(without), 1)} MB (${without.map((x) => fmt(x, 1)).join(', ')}) |`);
 console.log(`| with matter: (100 bridged) | ${fmt(median(withBridge), 1)} MB (${withBridge.map((x) => fmt(x, 1)).join(', ')}) |`);
 console.log(`| added by the bridge | ${fmt(added, 1)} MB |`);
+console.log('');
+console.log(`Load average ${loadBefore} before, ${loadAverage()} after (the machine is shared).`);
 console.log('');
 console.log(
   `REST call to the attribute report at a subscribed controller, ${CHANGES} changes: p50 ${fmt(p50, 1)} ms, p99 ${fmt(p99, 1)} ms.`,
