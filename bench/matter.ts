@@ -9,7 +9,7 @@
  * test/matter/bridge.test.ts does): nothing reaches a real network.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../src/core/log.js';
@@ -88,7 +88,6 @@ interface Controller {
 }
 
 async function reportLatencies(hub: Hub): Promise<{ matter: number[]; websocket: number[] }> {
-  const { readFileSync } = await import('node:fs');
   const setup = JSON.parse(readFileSync(join(hub.dataDir, 'matter', 'setup.json'), 'utf8')) as { passcode: number; discriminator: number };
   const lib = await loadMatter(silentLogger);
   const dir = mkdtempSync(join(tmpdir(), 'hearth-bench-controller-'));
@@ -130,6 +129,8 @@ async function reportLatencies(hub: Hub): Promise<{ matter: number[]; websocket:
   return { matter: matter.sort((x, y) => x - y), websocket: websocket.sort((x, y) => x - y) };
 }
 
+const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const loadBefore = loadAverage();
 const without: number[] = [];
 const withBridge: number[] = [];
 let latencies: number[] = [];
@@ -156,12 +157,17 @@ const targets = [
   },
 ];
 mkdirSync(join(BENCH, 'out'), { recursive: true });
-writeFileSync(join(BENCH, 'out', 'matter.json'), `${JSON.stringify({ without, withBridge, latencies, baseline, targets }, null, 1)}\n`);
+writeFileSync(
+  join(BENCH, 'out', 'matter.json'),
+  `${JSON.stringify({ without, withBridge, latencies, baseline, targets, load: { before: loadBefore, after: loadAverage() } }, null, 1)}\n`,
+);
 console.log('| hub (100 virtual entities) | settled RSS, median of rounds |');
 console.log('|---|---|');
 console.log(`| without matter: | ${fmt(median(without), 1)} MB (${without.map((x) => fmt(x, 1)).join(', ')}) |`);
 console.log(`| with matter: (100 bridged) | ${fmt(median(withBridge), 1)} MB (${withBridge.map((x) => fmt(x, 1)).join(', ')}) |`);
 console.log(`| added by the bridge | ${fmt(added, 1)} MB |`);
+console.log('');
+console.log(`Load average ${loadBefore} before, ${loadAverage()} after (the machine is shared).`);
 console.log('');
 const spread = (l: readonly number[]) =>
   `p50 ${fmt(percentile(l, 0.5), 1)} ms, p90 ${fmt(percentile(l, 0.9), 1)} ms, p99 ${fmt(percentile(l, 0.99), 1)} ms, max ${fmt(l.at(-1) ?? Number.NaN, 1)} ms`;

@@ -14,10 +14,11 @@
 // at load: the same bench read 1 MB more. Nothing here reads a function's name; errors name themselves
 // (`this.name`), and the logger reports that name as the error's type (src/util/logger.ts).
 
-import { chmodSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 // mqtt.js goes into a file of its own (hearth/mqtt.cjs), loaded only with an `mqtt:` section: one whitespace-free file
@@ -122,6 +123,119 @@ async function bundleHomekit(outdir) {
   await build({ ...options, entryPoints: [require.resolve('@homebridge/ciao')], outfile: join(outdir, CIAO_FILE) });
 }
 
+// matter.js goes into a file of its own too (hearth/matter.cjs), loaded only with a `matter:` section: the modules
+// src/matter/lib.ts imports (its MATTER_MODULES) and what they import, some 1,600 modules and 7 MB of source text
+// from node_modules, become one minified file of 2.6 MB (docs/performance.md, "Matter bridge"). Each module still
+// runs only when first imported (esbuild wraps them, import() becomes a call): lib.ts sets matter.js's config before
+// anything reads it. matter.js reads function and class names (its log formats), hence keepNames (see namesAtLoad).
+// lib.ts's one import of matter.js (matterModule) becomes a lookup in that file.
+const MATTER_FILE = './matter.cjs';
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal
+const MATTER_IMPORT = 'import(`${MATTER_SCOPE}${path}`)';
+const matterFile = (buildDir) => ({
+  name: 'matter-file',
+  setup(b) {
+    const file = join(buildDir, 'src', 'matter', 'lib.js');
+    b.onLoad({ filter: /[\\/]matter[\\/]lib\.js$/ }, async (args) => {
+      if (args.path !== file) return undefined;
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes(MATTER_IMPORT)) throw new Error(`src/matter/lib.ts no longer imports matter.js through ${MATTER_IMPORT}`);
+      return {
+        contents: text.replace(MATTER_IMPORT, `Promise.resolve().then(() => require(${JSON.stringify(MATTER_FILE)}).load(path))`),
+        loader: 'js',
+        resolveDir: dirname(args.path),
+      };
+    });
+    b.onResolve({ filter: /^\.\/matter\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+  },
+});
+
+// Changes to matter.js's own code in hearth/matter.cjs, each for memory that grows with the bridged endpoints. The build
+// fails when matter.js no longer has the text a change replaces.
+const MATTER_PATCHES = [
+  {
+    // A behaviour's datasource emits its attributes' $Changing and $Changed events through the behaviour's event
+    // proxies, which matter.js makes on first access: at an endpoint's first commit, one for every event of every
+    // cluster (about 115 an endpoint, each a proxy object, two bound functions, a getter and an observer set). The
+    // datasource only asks `isObserved` and calls `emit`, which a proxy forwards to the endpoint's event itself, and
+    // observers added through a proxy still count there: so it is given the endpoint's events directly.
+    file: 'node/dist/esm/behavior/internal/BehaviorBacking.js',
+    from: '      events: this.events,\n',
+    to: '      events: this.#endpoint.eventsOf(this.#type),\n',
+  },
+];
+const matterPatches = () => ({
+  name: 'matter-patches',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]@matter[\\/]/ }, async (args) => {
+      const patches = MATTER_PATCHES.filter((p) => args.path.endsWith(join('@matter', p.file)));
+      if (patches.length === 0) return undefined;
+      let text = await readFile(args.path, 'utf8');
+      for (const p of patches) {
+        if (!text.includes(p.from)) throw new Error(`@matter/${p.file} no longer has ${JSON.stringify(p.from)}: see MATTER_PATCHES`);
+        text = text.replace(p.from, p.to);
+      }
+      return { contents: text, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+});
+
+/** hearth/matter.cjs: `load(path)` imports one of lib.ts's MATTER_MODULES from the bundle. */
+async function bundleMatter(buildDir, outdir) {
+  const { MATTER_MODULES } = await import(pathToFileURL(join(buildDir, 'src', 'matter', 'lib.js')).href);
+  const entries = MATTER_MODULES.map((path) => `[${JSON.stringify(path)}, () => import(${JSON.stringify(`@matter/${path}`)})]`);
+  const outfile = join(outdir, MATTER_FILE);
+  await build({
+    ...COMMON,
+    stdin: {
+      contents: `const modules = new Map([${entries.join(',\n')}]);
+export function load(path) {
+  const module = modules.get(path);
+  if (module === undefined) throw new Error('hearth/matter.cjs has no module @matter/' + path);
+  return module();
+}`,
+      resolveDir: buildDir,
+      sourcefile: 'matter-modules.js',
+      loader: 'js',
+    },
+    outfile,
+    format: 'cjs',
+    plugins: [matterPatches()],
+    keepNames: true,
+    // matter.js's Bun storage driver, never loaded under Node.
+    external: ['bun:*'],
+    charset: 'ascii',
+  });
+  // esbuild leaves characters beyond ASCII in regular expression literals as they are (matter.js has a few):
+  // escapes keep the file Latin-1 (see below).
+  const text = readFileSync(outfile, 'utf8').replace(/[\u0100-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  writeFileSync(outfile, namesAtLoad(text));
+}
+
+// keepNames gives a function its name by defining a `name` property on it, which costs it a property store of its own
+// and a hidden class: for the arrow functions matter.js makes per endpoint and per transaction (some 40 an endpoint)
+// 1.5 MB with 100 endpoints. matter.js reads the names of its classes, functions and of functions made as a module
+// loads (its log formats), never those of arrow functions made later: those are left as V8 names them. Done on
+// esbuild's two helpers, `__name` and the lazy module initialiser `__esm`, which counts the modules loading.
+const NAME_HELPER = /var (\w+)=\((\w+),(\w+)\)=>(\w+)\(\2,"name",\{value:\3,configurable:true\}\);/;
+const ESM_HELPER =
+  /var (\w+)=\((\w+),(\w+),(\w+)\)=>\(\)=>\{if\(\4\)throw \4\[0\];try\{return \2&&\(\3=\2\(\2=0\)\),\3\}catch\((\w+)\)\{throw \4=\[\5\],\5\}\};/;
+function namesAtLoad(text) {
+  if (!NAME_HELPER.test(text) || !ESM_HELPER.test(text))
+    throw new Error("hearth/matter.cjs: esbuild's __name or __esm helper has changed: see namesAtLoad");
+  return text
+    .replace(
+      NAME_HELPER,
+      (_m, name, fn, value, define) =>
+        `var __hearthLoading=0;var ${name}=(${fn},${value})=>__hearthLoading>0||${fn}.prototype!==void 0?${define}(${fn},"name",{value:${value},configurable:true}):${fn};`,
+    )
+    .replace(
+      ESM_HELPER,
+      (_m, name, init, result, error, caught) =>
+        `var ${name}=(${init},${result},${error})=>()=>{if(${error})throw ${error}[0];__hearthLoading++;try{return ${init}&&(${result}=${init}(${init}=0)),${result}}catch(${caught}){throw ${error}=[${caught}],${caught}}finally{__hearthLoading--}};`,
+    );
+}
+
 // Native addons, the optional hardware packages and Zigbee's (herdsman and the converters, some 40 MB that load their
 // vendor files lazily and are patched by the tests' fake adapter), and the HomeKit and Matter packages (loaded only
 // with their sections; test/cli/optional-packages.test.ts checks the demo loads none): resolved at run time, only
@@ -142,10 +256,9 @@ const EXTERNAL = [
 
 // hearth.cjs runs as a vm.Script (for its code cache), where Node 20 has no loader for `import()`: a dynamic import of
 // an outside package (all of them CommonJS) becomes a require, which the script's wrapper gives it. The specifier is
-// a string of the list above, or one of the constants the sources import such packages through (matter.js's modules
-// also as `${MATTER_MODULE}${path}`).
+// a string of the list above, or one of the constants the sources import such packages through.
 const DYNAMIC_IMPORT =
-  /\bimport\((["'](?:uWebSockets\.js|serialport|@serialport\/[^"']+|onoff|i2c-bus|zigbee-herdsman(?:-converters)?(?:\/[^"']+)?|hap-nodejs|@homebridge\/ciao|@matter\/[^"']+|tweetnacl)["']|ONOFF|MATTER_[A-Z]+|`\$\{MATTER_MODULE\}\$\{path\}`)\)/g;
+  /\bimport\((["'](?:uWebSockets\.js|serialport|@serialport\/[^"']+|onoff|i2c-bus|zigbee-herdsman(?:-converters)?(?:\/[^"']+)?|hap-nodejs|@homebridge\/ciao|@matter\/[^"']+|tweetnacl)["']|ONOFF|MATTER_[A-Z]+)\)/g;
 const outsideImports = (buildDir) => ({
   name: 'outside-imports',
   setup(b) {
@@ -177,7 +290,8 @@ const COMMON = {
 
 /**
  * Bundles `buildDir`/src/ (tsc's output) into `buildDir`/hearth/: the CLI as one CommonJS script (hearth.cjs), which
- * cli.js (src/cli/launch.ts) runs through V8's code cache; mqtt.js as mqtt.cjs; hap-nodejs and ciao as hap.cjs and ciao.cjs.
+ * cli.js (src/cli/launch.ts) runs through V8's code cache; mqtt.js as mqtt.cjs; hap-nodejs and ciao as hap.cjs and
+ * ciao.cjs; matter.js as matter.cjs.
  */
 export async function bundle(buildDir) {
   const outdir = join(buildDir, 'hearth');
@@ -186,7 +300,7 @@ export async function bundle(buildDir) {
     entryPoints: [join(buildDir, 'src', 'cli.js')],
     outfile: join(outdir, 'hearth.cjs'),
     format: 'cjs',
-    plugins: [mqttFile(buildDir), homekitFiles(buildDir), outsideImports(buildDir)],
+    plugins: [mqttFile(buildDir), homekitFiles(buildDir), matterFile(buildDir), outsideImports(buildDir)],
     external: EXTERNAL,
     // The sources are ES modules: import.meta.url is this file's URL, as it was each module's.
     define: { 'import.meta.url': '__hearthFileUrl' },
@@ -205,6 +319,7 @@ export async function bundle(buildDir) {
     format: 'cjs',
   });
   await bundleHomekit(outdir);
+  await bundleMatter(buildDir, outdir);
 
   // V8 keeps every loaded module's source text, one byte a character only while all of it is Latin-1: a single
   // character beyond (a typographic quote in a tagged template, which esbuild cannot escape) stores the whole

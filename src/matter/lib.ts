@@ -1,16 +1,11 @@
 // matter.js (@matter/main), loaded only when a `matter:` section runs a bridge, and the small part of its surface the
 // bridge uses, typed here: the compiler would otherwise read matter.js's declarations, which need the DOM's types.
-// Each module is imported through a string constant for that reason; scripts/bundle.mjs turns those imports into
-// require() of the outside package (its DYNAMIC_IMPORT pattern names the MATTER_ constants, and `${MATTER_MODULE}${path}`).
+// Every module is imported through matterModule(), from node_modules when run from the sources; in the built hub,
+// scripts/bundle.mjs makes that one import a lookup in hearth/matter.cjs, a minified bundle of MATTER_MODULES.
 import type { Logger } from '../core/log.js';
 import { type MatterTime, shortenReportDelay } from './report-timer.js';
 
-const MATTER_CONFIG: string = '@matter/nodejs/config';
-const MATTER_MAIN: string = '@matter/main';
-const MATTER_NODEJS: string = '@matter/nodejs';
-const MATTER_PROTOCOL: string = '@matter/main/protocol';
 /** Device types and behaviours one module each: their indexes load every one of Matter's (57 MB more). */
-const MATTER_MODULE: string = '@matter/main/';
 const DEVICE_MODULES = [
   'on-off-light',
   'dimmable-light',
@@ -29,9 +24,26 @@ const DEVICE_MODULES = [
 ];
 const BEHAVIOR_MODULES = ['bridged-device-basic-information', 'window-covering', 'thermostat', 'occupancy-sensing'];
 
+/** Every module of matter.js the hub imports, by path under `@matter/` (scripts/bundle.mjs bundles these). */
+export const MATTER_MODULES: readonly string[] = [
+  'nodejs/config',
+  'main',
+  'nodejs',
+  'main/protocol',
+  'main/endpoints/aggregator',
+  ...DEVICE_MODULES.map((name) => `main/devices/${name}`),
+  ...BEHAVIOR_MODULES.map((name) => `main/behaviors/${name}`),
+];
+
+const MATTER_SCOPE: string = '@matter/';
+
+/** One of MATTER_MODULES: the one import of matter.js, which scripts/bundle.mjs rewrites for the built hub. */
+function matterModule<T>(path: string): Promise<Record<string, T>> {
+  return import(`${MATTER_SCOPE}${path}`) as Promise<Record<string, T>>;
+}
+
 async function modules<T>(folder: string, names: readonly string[]): Promise<Record<string, T>> {
-  const load = (path: string) => import(`${MATTER_MODULE}${path}`) as Promise<Record<string, T>>;
-  const loaded = await Promise.all(names.map((name) => load(`${folder}/${name}`)));
+  const loaded = await Promise.all(names.map((name) => matterModule<T>(`${folder}/${name}`)));
   return Object.assign(Object.create(null) as Record<string, T>, ...loaded);
 }
 
@@ -108,7 +120,7 @@ export function loadMatter(log: Logger): Promise<MatterLib> {
 async function load(): Promise<MatterLib> {
   // Before matter.js builds its default environment: no process arguments, environment variables or config file of
   // its own, no signal or error traps (the hub has them), and no default storage in the home directory.
-  const { config } = (await import(MATTER_CONFIG)) as { config: Record<string, unknown> };
+  const { config } = (await matterModule('nodejs/config')) as { config: Record<string, unknown> };
   if (config.isInitialized !== true) {
     Object.assign(config, {
       loadProcessArgv: false,
@@ -120,14 +132,14 @@ async function load(): Promise<MatterLib> {
       initializeStorage: false,
     });
   }
-  const main = (await import(MATTER_MAIN)) as Record<string, unknown>;
+  const main = await matterModule<unknown>('main');
   if (!shortenReportDelay(main.Time as MatterTime, main.ServerSubscription))
     logTo?.warn("Matter reports wait for matter.js's 50 ms delay: its subscriptions are not the ones hearth knows");
-  const nodejs = (await import(MATTER_NODEJS)) as Record<string, unknown>;
-  const devices = await modules<EndpointType>('devices', DEVICE_MODULES);
-  const behaviors = await modules<BehaviorType>('behaviors', BEHAVIOR_MODULES);
-  const endpoints = await modules<EndpointType>('endpoints', ['aggregator']);
-  const protocol = (await import(MATTER_PROTOCOL)) as Record<string, unknown>;
+  const nodejs = await matterModule<unknown>('nodejs');
+  const devices = await modules<EndpointType>('main/devices', DEVICE_MODULES);
+  const behaviors = await modules<BehaviorType>('main/behaviors', BEHAVIOR_MODULES);
+  const endpoints = await modules<EndpointType>('main/endpoints', ['aggregator']);
+  const protocol = await matterModule<unknown>('main/protocol');
   routeLog(main.Logger as { destinations: Record<string, Record<string, unknown>>; format: string });
   const Env = main.Environment as { default: Environment } & (new (name: string, parent: Environment) => Environment);
   const Storage = main.StorageService as new (

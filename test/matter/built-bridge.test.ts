@@ -1,0 +1,149 @@
+// The Matter bridge of the built hub (dist/hearth/cli.js, as systemd runs it), whose matter.js is the bundle
+// scripts/bundle.mjs makes (hearth/matter.cjs, with its changes to matter.js's code): commissioned by matter.js's own
+// controller (from node_modules, as in bridge.test.ts) over real UDP and mDNS in a network namespace of the test's
+// own, and controlled both ways. bridge.test.ts covers the bridge in depth from the sources.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { silentLogger } from '../../src/core/log.js';
+import { loadMatter } from '../../src/matter/lib.js';
+import { packageRoot } from '../../src/util/paths.js';
+import { BUILT_CLI, runCli, ServeProcess } from '../cli/cli-process.js';
+import { withoutCoverage } from '../helpers/child-env.js';
+
+const NETNS = 'HEARTH_MATTER_NETNS';
+const SETUP = [
+  'ip link set lo up',
+  'ip link add m0 type veth peer name m1',
+  'ip addr add 10.77.0.1/24 dev m0',
+  'ip addr add 10.77.0.2/24 dev m1',
+  'ip link set m0 up',
+  'ip link set m1 up',
+  'ip route add 224.0.0.0/4 dev m0',
+].join(' && ');
+
+const YAML = `
+hub:
+  name: Test Home
+  latitude: 52.37
+  longitude: 4.89
+  time_zone: Europe/Amsterdam
+virtual:
+  - {platform: light, id: kitchen, name: Kitchen, color_modes: [brightness]}
+  - {platform: switch, id: kettle, name: Kettle}
+  - {platform: sensor, id: outdoor, name: Outdoor, device_class: temperature, min: 4, max: 17, interval: 3600}
+  - {platform: cover, id: blind, name: Blind, travel_time: 0}
+  - {platform: lock, id: back_door, name: Back Door, transition_time: 0}
+  - {platform: climate, id: hall, name: Hall, hvac_modes: ["off", heat], hvac_mode: heat, current_temperature: 19}
+matter:
+  name: Built Bridge
+  port: 5543
+`;
+
+interface ClientEndpoint {
+  stateOf(id: string): Record<string, unknown>;
+  maybeStateOf(id: string): Record<string, unknown> | undefined;
+  commandsOf(id: string): Record<string, (args?: unknown) => Promise<unknown>>;
+}
+interface Controller {
+  start(): Promise<void>;
+  close(): Promise<void>;
+  readonly peers: { commission(options: Record<string, unknown>): Promise<{ readonly endpoints: Iterable<ClientEndpoint> }> };
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+if (process.env[NETNS] !== '1') {
+  const canUnshare = await new Promise<boolean>((resolve) => execFile('unshare', ['-n', 'true'], (err) => resolve(err === null)));
+  if (!canUnshare) t.comment('skipped: a network namespace (unshare -n) needs root');
+  else if (!existsSync(BUILT_CLI)) t.fail(`${BUILT_CLI} is missing: run \`npm run build\` (make test does)`);
+  else {
+    t.setTimeout(180_000);
+    t.spawn(
+      'unshare',
+      ['-n', 'sh', '-c', `${SETUP} && exec "${process.execPath}" --import tsx test/matter/built-bridge.test.ts`],
+      { cwd: packageRoot(), env: { ...withoutCoverage(process.env), [NETNS]: '1' }, timeout: 150_000 },
+      'in a network namespace of its own',
+    );
+  }
+} else {
+  t.test("the built hub's bridge is commissioned and controlled both ways", async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearth-matter-built-'));
+    t.teardown(() => rm(dir, { recursive: true, force: true }));
+    const data = join(dir, 'data');
+    const config = join(dir, 'configuration.yaml');
+    await writeFile(config, YAML);
+    const created = await runCli(['token', 'create', '--data', data, '--name', 'test'], { build: 'built' });
+    t.equal(created.code, 0, created.stderr);
+    const auth = { authorization: `Bearer ${created.stdout.trim()}` };
+
+    const hub = new ServeProcess(['--config', config, '--data', data, '--host', '127.0.0.1', '--port', '0'], undefined, 'built');
+    t.teardown(() => hub.stop('SIGTERM', 10_000));
+    const port = (await hub.waitForLog('API listening', 60_000)).port as number;
+    const ready = await hub.waitForLog(/^Matter bridge "Built Bridge" ready with 6 endpoints/, 90_000);
+    t.match(ready.manual_code, /^\d{11}$/, 'the pairing code in the log');
+    const state = async (entityId: string): Promise<string | undefined> => {
+      const res = await fetch(`http://127.0.0.1:${port}/api/states/${entityId}`, { headers: auth });
+      return ((await res.json()) as { state?: string }).state;
+    };
+
+    const setup = JSON.parse(await readFile(join(data, 'matter', 'setup.json'), 'utf8')) as { passcode: number; discriminator: number };
+    const lib = await loadMatter(silentLogger);
+    const controller = (await lib.ServerNode.create({
+      id: 'controller',
+      environment: lib.environment('test-controller', join(dir, 'controller')),
+      network: { port: 5550 },
+    })) as unknown as Controller;
+    t.teardown(async () => {
+      await controller.close();
+      await lib.closeMdns();
+    });
+    await controller.start();
+    const node = await controller.peers.commission({ ...setup, timeout: 60_000 });
+    const endpointOf = (entityId: string): ClientEndpoint => {
+      const ep = [...node.endpoints].find((e) => e.maybeStateOf('bridgedDeviceBasicInformation')?.serialNumber === entityId);
+      if (ep === undefined) throw new Error(`no endpoint for ${entityId}`);
+      return ep;
+    };
+    const kitchen = endpointOf('light.kitchen');
+    t.equal(kitchen.maybeStateOf('bridgedDeviceBasicInformation')?.nodeLabel, 'Kitchen', 'the bridged light and its name');
+    t.ok(endpointOf('sensor.outdoor').maybeStateOf('temperatureMeasurement'), 'the temperature sensor');
+
+    await kitchen.commandsOf('onOff').on?.();
+    await until(async () => (await state('light.kitchen')) === 'on', 'the light to turn on in the hub');
+    t.pass("the controller's command turns the light on in the hub");
+    await endpointOf('lock.back_door').commandsOf('doorLock').unlockDoor?.({});
+    await until(async () => (await state('lock.back_door')) === 'unlocked', 'the lock to unlock');
+    await endpointOf('cover.blind').commandsOf('windowCovering').goToLiftPercentage?.({ liftPercent100thsValue: 10000 });
+    await until(async () => (await state('cover.blind')) === 'closed', 'the blind to close');
+    const hall = endpointOf('climate.hall');
+    const setpoint = hall.stateOf('thermostat').occupiedHeatingSetpoint as number;
+    await hall.commandsOf('thermostat').setpointRaiseLower?.({ mode: 0, amount: 10 });
+    await until(() => hall.stateOf('thermostat').occupiedHeatingSetpoint === setpoint + 100, 'the setpoint to rise a degree');
+    t.pass('the lock, the cover and the thermostat follow the controller');
+
+    const kettle = endpointOf('switch.kettle');
+    const call = await fetch(`http://127.0.0.1:${port}/api/services/switch/turn_on`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"entity_id":"switch.kettle"}',
+    });
+    t.equal(call.status, 200);
+    await until(() => kettle.stateOf('onOff').onOff === true, "the controller's subscription to report the kettle on");
+    t.pass('a change in the hub reaches the controller through its subscription');
+    t.same(
+      hub.records().filter((r) => Number(r.level) >= 40 && !String(r.msg).startsWith('The owner has no password')),
+      [],
+      'no warnings or errors in the log (matter.js logs its own there)',
+    );
+  });
+}
