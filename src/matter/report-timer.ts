@@ -25,12 +25,18 @@ export const MATTER_REPORT_DELAY_MS = 50;
 export const REPORT_DELAY_MS = 0;
 
 const DELAY_TIMER = /^Subscription [0-9a-f]{8} delay$/;
-/** The delay timer's construction in ServerSubscription's constructor, as the ESM (`Millis(50)`) or CommonJS build
- * (`(0, import_general.Millis)(50)`) has it. */
+/**
+ * The delay timer's construction in ServerSubscription's constructor, as the ESM (`Millis(50)`), the CommonJS
+ * (`(0, import_general.Millis)(50)`) and hearth's minified bundle (hearth/matter.cjs: `ee(50)`, private names
+ * shortened) have it. The first group is the timer's field.
+ */
 const CONSTRUCTION =
-  /this\.#sendDelayTimer = [\w$.]*Time\.getTimer\(\s*`Subscription \$\{this\.idStr\} delay`,\s*(?:\(0, [\w$]+\.Millis\)|Millis)\(50\),\s*\(\) => this\.#triggerSendUpdate\(\)\s*\)/;
-/** The floor is checked before the delay timer starts (see above). */
-const FLOOR_FIRST = /if \(timeSinceLastUpdate < this\.minIntervalFloor\) \{[^}]*return;\s*\}\s*this\.#sendDelayTimer\.start\(\)/;
+  /this\.(#[\w$]+)\s*=\s*[\w$.]*\.getTimer\(\s*`Subscription \$\{this\.idStr\} delay`,\s*(?:\(0,\s*[\w$]+\.Millis\)|[\w$]+)\(50\),\s*\(\)\s*=>\s*this\.#[\w$]+\(\)\s*\)/;
+/** The floor is checked before that timer starts (see above): the source that does so, for the timer's `field`. */
+const floorFirst = (field: string): RegExp =>
+  new RegExp(
+    `if\\s*\\(\\s*[\\w$]+\\s*<\\s*this\\.minIntervalFloor\\s*\\)\\s*\\{[^}]*return;?\\s*\\}\\s*this\\.${field.replace(/\$/g, '\\$')}\\.start\\(\\)`,
+  );
 
 const installed = new WeakSet<(...args: never[]) => unknown>();
 
@@ -43,7 +49,8 @@ export function shortenReportDelay(time: MatterTime, serverSubscription: unknown
   if (installed.has(time.getTimer)) return true;
   if (typeof serverSubscription !== 'function' || typeof time.getTimer !== 'function') return false;
   const source = Function.prototype.toString.call(serverSubscription);
-  if (!CONSTRUCTION.test(source) || !FLOOR_FIRST.test(source)) return false;
+  const field = CONSTRUCTION.exec(source)?.[1];
+  if (field === undefined || !floorFirst(field).test(source)) return false;
   const original = time.getTimer;
   const getTimer: MatterTime['getTimer'] = (name, duration, callback) =>
     original(name, duration === MATTER_REPORT_DELAY_MS && DELAY_TIMER.test(name) ? REPORT_DELAY_MS : duration, callback);
