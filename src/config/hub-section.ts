@@ -1,5 +1,5 @@
 import { DEFAULT_MAX_ENTITIES } from '../core/state-table.js';
-import { canonicalZoneNames } from '../util/tzif.js';
+import { isZoneName } from '../util/tzif.js';
 import { type CoreExtras, readCoreExtras } from './core-section.js';
 import type { ConfigReader } from './reader.js';
 import type { HubSection, UnitSystemName } from './types.js';
@@ -78,7 +78,7 @@ function timeZone(r: ConfigReader): string | undefined {
   if (tz === undefined) return undefined;
   // The usual case, a canonical name, is settled by the list; only others need Intl.DateTimeFormat, whose
   // first use loads ICU's locale data (about 9 MB resident).
-  if (canonicalZoneNames().has(tz)) return tz;
+  if (isZoneName(tz)) return tz;
   let resolved: string;
   try {
     resolved = new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;

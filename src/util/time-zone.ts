@@ -1,4 +1,4 @@
-import { canonicalZoneNames, readSystemZone, UTC_OFFSETS, type ZoneOffsets } from './tzif.js';
+import { isZoneName, readSystemZone, UTC_OFFSETS, type ZoneOffsets } from './tzif.js';
 
 /**
  * The one time-zone resolver (automations, templates, the logbook's day, the recorder's statistics all come
@@ -13,7 +13,7 @@ export function zoneOffsets(name: string): ZoneOffsets | undefined {
   const key = `${dir}\0${name}`;
   const cached = resolved.get(key);
   if (cached !== undefined) return cached;
-  const offsets = (canonicalZoneNames().has(name) ? readSystemZone(name) : undefined) ?? intlOffsets(name);
+  const offsets = (isZoneName(name) ? readSystemZone(name) : undefined) ?? intlOffsets(name);
   // One hub has one time zone (tests a few): the cache stays tiny.
   if (offsets !== undefined && resolved.size < 16) resolved.set(key, offsets);
   return offsets;

@@ -246,6 +246,39 @@ export function parsePosixTz(tz: string): ZoneOffsets | undefined {
 }
 
 let canonical: ReadonlySet<string> | undefined;
+const systemNames = new Map<string, ReadonlySet<string> | null>();
+
+/**
+ * The IANA names, zones and links, that the system's tzdata lists in its `tzdata.zi` (Debian's tzdata has it), or
+ * null without that file. Asked before canonicalZoneNames: Intl's list reads ICU's zone data, some 0.5 MB of the
+ * node binary that then stays resident for the life of the hub, for a question the system's 110 KB file answers.
+ * Every IANA name is one Intl knows as well (links as aliases), so a client that formats dates with it works.
+ */
+export function systemZoneNames(dir = process.env.TZDIR || DEFAULT_TZDIR): ReadonlySet<string> | null {
+  let names = systemNames.get(dir);
+  if (names !== undefined) return names;
+  names = null;
+  try {
+    const set = new Set<string>();
+    for (const line of readFileSync(join(dir, 'tzdata.zi'), 'latin1').split('\n')) {
+      // `Z <name> ...` a zone, `L <target> <name>` a link.
+      const [kind, a, b] = line.split(' ', 3);
+      const name = kind === 'Z' ? a : kind === 'L' ? b : undefined;
+      if (name !== undefined && name !== '') set.add(name);
+    }
+    if (set.size > 0) names = set;
+  } catch {
+    // no tzdata.zi: Intl's list answers
+  }
+  // A hub asks for one directory (tests a few): the map stays tiny.
+  if (systemNames.size < 4) systemNames.set(dir, names);
+  return names;
+}
+
+/** Whether `name` is an IANA time zone name exactly as spelled: the system's list first, then Intl's. */
+export function isZoneName(name: string): boolean {
+  return systemZoneNames()?.has(name) === true || canonicalZoneNames().has(name);
+}
 
 /**
  * The canonical IANA names the runtime knows (plus UTC). Reading this list does not load ICU's locale

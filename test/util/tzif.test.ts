@@ -1,6 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
-import { canonicalZoneNames, parsePosixTz, parseTzif, readSystemZone, UTC_OFFSETS } from '../../src/util/tzif.js';
+import {
+  canonicalZoneNames,
+  isZoneName,
+  parsePosixTz,
+  parseTzif,
+  readSystemZone,
+  systemZoneNames,
+  UTC_OFFSETS,
+} from '../../src/util/tzif.js';
 
 const TZDIR = '/usr/share/zoneinfo';
 const hasZoneinfo = existsSync(`${TZDIR}/Europe/Amsterdam`);
@@ -138,4 +149,24 @@ t.test('a version 1 file (32-bit times, no footer) is read too', { skip: !hasZon
   const offsets = parseTzif(v1);
   t.equal(offsets?.offsetSeconds(at('2010-07-01T00:00:00Z')), 7200);
   t.equal(offsets?.offsetSeconds(at('2010-01-01T00:00:00Z')), 3600);
+});
+
+t.test("systemZoneNames reads the zones and links of the system's tzdata.zi; isZoneName falls back to Intl's list", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'hearth-tzdata-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  t.equal(systemZoneNames(dir), null, 'no tzdata.zi: no list');
+  const other = await mkdtemp(join(tmpdir(), 'hearth-tzdata-'));
+  t.teardown(() => rm(other, { recursive: true, force: true }));
+  await writeFile(
+    join(other, 'tzdata.zi'),
+    '# version 2025b\nR NL 1916 o - May 1 0 1 NST\nZ Europe/Brussels 0:17:30 - LMT 1880\nL Europe/Brussels Europe/Amsterdam\nL Etc/UTC UTC\n',
+  );
+  t.same([...(systemZoneNames(other) ?? [])].sort(), ['Europe/Amsterdam', 'Europe/Brussels', 'UTC']);
+  if (systemZoneNames() !== null) {
+    t.ok(isZoneName('Europe/Amsterdam'));
+    t.ok(isZoneName('US/Eastern'), 'a link is a name');
+    t.notOk(isZoneName('europe/amsterdam'), 'spelled exactly');
+    t.notOk(isZoneName('posixrules'), 'a file of the folder that is no zone name');
+    t.notOk(isZoneName('../etc/passwd'));
+  }
 });
