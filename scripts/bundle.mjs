@@ -14,7 +14,7 @@
 // at load: the same bench read 1 MB more. Nothing here reads a function's name; errors name themselves
 // (`this.name`), and the logger reports that name as the error's type (src/util/logger.ts).
 
-import { chmodSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -113,12 +113,19 @@ export async function bundle(buildDir) {
     define: { 'import.meta.url': '__hearthFileUrl' },
     banner: { js: "const __hearthFileUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
+  // The launcher is CommonJS too, marked so by hearth/package.json (the repository's says "type": "module"): Node runs
+  // a CommonJS entry point without its ES module loader, whose start (some ten more of Node's own modules, and an
+  // ES module view of each builtin imported, which reads every lazy export: node:fs's streams, node:crypto's
+  // webcrypto) cost the demo's start about a tenth of its time (bench/RESULTS.md, Startup).
   await build({
     ...COMMON,
     entryPoints: [join(buildDir, 'src', 'cli', 'launch.js')],
     outfile: join(outdir, 'cli.js'),
-    format: 'esm',
+    format: 'cjs',
+    define: { 'import.meta.url': '__hearthFileUrl' },
+    banner: { js: "const __hearthFileUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
+  writeFileSync(join(outdir, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
   await build({
     ...COMMON,
     entryPoints: [createRequire(import.meta.url).resolve('mqtt')],
