@@ -13,10 +13,46 @@ export function setLaunchV8Flags(execArgv: readonly string[], nodeOptions: strin
   turnOptimizerOff(execArgv, nodeOptions);
 }
 
-/** The flags serve keeps for good (the optimizer's hold is serve's own: start-up-compiler.ts). */
+/**
+ * The flags serve keeps for good (the optimizer's hold is serve's own: start-up-compiler.ts). Node's own modules the
+ * hub uses are loaded first (loadNodeModules).
+ */
 export function setServeV8Flags(execArgv: readonly string[]): void {
+  loadNodeModules();
   // Code the hub has stopped running (its start-up) is given back after two full collections.
   flushIdleCode(execArgv);
   // Short-lived states under a burst die young instead of being allocated old.
   stopPretenuring(execArgv);
+}
+
+/**
+ * Node's own modules a hub loads before it serves. Node compiles each from the code cache built into it, which V8
+ * takes only under the flags it was made with: once hearth has set any V8 flag, every one of Node's modules loaded
+ * after is compiled from its source, about three times the work (the demo's start spent some 15 ms more on
+ * them: bench/RESULTS.md, Startup). So they are loaded before the first flag is set. A module missing here costs only
+ * that time; one the hub does not use (with its configuration) costs its loading.
+ */
+const NODE_MODULES = [
+  'node:crypto',
+  'node:fs/promises',
+  'node:stream',
+  'node:zlib',
+  'node:net',
+  'node:os',
+  'node:vm',
+  'node:module',
+  'node:v8',
+  'node:perf_hooks',
+  'node:diagnostics_channel',
+  'node:assert',
+  'node:worker_threads',
+  'node:util',
+] as const;
+
+function loadNodeModules(): void {
+  for (const id of NODE_MODULES) process.getBuiltinModule(id);
+  // Loaded on first use (by the command line's parsing).
+  void process.getBuiltinModule('node:util').parseArgs;
+  // What systemd's notifications are sent with (systemd-notify.ts), from the first watchdog ping on.
+  if (process.env.NOTIFY_SOCKET) process.getBuiltinModule('node:child_process');
 }

@@ -76,8 +76,8 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
     kept = true;
     (process as NodeJS.EventEmitter).emit(CODE_CACHE_MOMENT, keptWrites);
   };
-  const compiler = holdOptimizingCompiler(process.execArgv, process.env.NODE_OPTIONS, undefined, keepCompiledCode);
   setServeV8Flags(process.execArgv);
+  const compiler = holdOptimizingCompiler(process.execArgv, process.env.NODE_OPTIONS, undefined, keepCompiledCode);
   // The heavy modules load only here, so `hearth token` and `--help` stay quick.
   const [
     { readConfigOrReport },
