@@ -10,8 +10,8 @@ import { writeFileAtomic } from '../storage/atomic-file.js';
  * The configuration's YAML as the previous start of the same build parsed it, kept as JSON in the data directory
  * (code-cache/parsed-config.json, beside the compiled code, code-cache.ts): a start whose configuration text is the
  * same reads that instead of parsing the YAML again, a tenth of the demo's start (bench/RESULTS.md, Startup). Only
- * texts without tags are kept (config/load.ts), so nothing else (an included file, a secret, a variable) went into
- * what is kept; the sections are still validated each start, and a text with any problem is read as if new.
+ * texts that read nothing else are kept (config/load.ts: no included file, secret or variable), so none of them can
+ * change what is kept without the text, and no secret is written there; the sections are still validated each start, and a text with any problem is read as if new.
  *
  * The file names its text by a SHA-256 of the build (this script's path, size and time: each build has its folder)
  * and the text; any other file, a damaged one included, is not used, and is replaced once the hub serves.

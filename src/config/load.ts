@@ -45,7 +45,7 @@ export interface ParseOptions {
 
 /**
  * The plain JSON a configuration text's YAML came to, kept from one start to the next. Only a text whose YAML says
- * all (no tags: no file or secret or variable read besides it) and has no problem is kept.
+ * all (no `!secret`, `!include*` or `!env_var`: nothing read besides it) and has no problem is kept.
  */
 export interface ParsedBefore {
   /** The JSON `text` parsed to before, or undefined. */
@@ -53,9 +53,6 @@ export interface ParsedBefore {
   /** Keeps `json`, what `text` parsed to (JSON.stringify of it). */
   keep(text: string, json: string): void;
 }
-
-/** A tag (`!secret`, `!include`, `!env_var`, `!!str`...): its value comes from elsewhere, or is read in its own way. */
-const TAG = /![!A-Za-z_]/;
 
 /**
  * Parses and validates a configuration text. Throws a ConfigFileError listing every problem, each with
@@ -146,7 +143,7 @@ function readConfig(text: string, path: string | null, validators: SectionValida
   // A folder missing under an ignored section is not worth a second line.
   const ignoredKeys = new Set(warned.filter((w) => w.path.length === 1).map((w) => w.path[0]));
   const fileWarnings = files.warnings.filter((w) => !ignoredKeys.has(w.path[0] as string));
-  if (json !== null && problems.length === 0 && warnings.length === 0 && fileWarnings.length === 0 && !TAG.test(text))
+  if (json !== null && problems.length === 0 && warnings.length === 0 && fileWarnings.length === 0 && !files.outside)
     options.parsedBefore?.keep(text, json);
   return { ...config, problems: sortIssues(problems, file), warnings: sortIssues([...fileWarnings, ...warnings], file) };
 }

@@ -62,11 +62,22 @@ t.test('another text is parsed anew, and kept instead', async (t) => {
   t.equal((await start(dataDir, configFile))?.hub.name, 'Barn');
 });
 
+t.test('a text with an exclamation mark that is no tag is kept', async (t) => {
+  const { dataDir, configFile, kept } = await setup(t);
+  await writeFile(configFile, TEXT.replace('Cottage', '"{{ 1 != 2 }}!"'));
+  t.equal((await start(dataDir, configFile))?.hub.name, '{{ 1 != 2 }}!');
+  t.ok(existsSync(kept));
+});
+
 t.test('a text with tags is never kept: what they read may change without the text', async (t) => {
   const { dataDir, configFile, kept } = await setup(t);
   await writeFile(configFile, 'hub:\n  name: !env_var HEARTH_TEST_HUB_NAME Tagged\n');
   t.equal((await start(dataDir, configFile))?.hub.name, 'Tagged');
   t.notOk(existsSync(kept));
+  await writeFile(join(dataDir, '..', 'secrets.yaml'), 'hub_name: Secret\n');
+  await writeFile(configFile, 'hub:\n  name: !secret hub_name\n');
+  t.equal((await start(dataDir, configFile))?.hub.name, 'Secret');
+  t.notOk(existsSync(kept), 'no secret is written to the data directory');
 });
 
 t.test('a kept file that is damaged, or whose content does not validate, costs only itself', async (t) => {
