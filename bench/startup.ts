@@ -6,6 +6,7 @@
  * uWS. Runs interleave the cases, each case keeps its data directory (the first, untimed run writes its
  * files), and the table shows the median of the runs.
  *
+ * STARTUP_BENCH_RUNS (9) sets the runs; STARTUP_BENCH_LARGE=0 leaves out the 10,000 entities.
  * A reference row runs tsc's unbundled output (dist/src/), to show what Node's per-file module loading
  * costs. Then one more demo start under --cpu-prof says where the time goes (bench/out/startup.cpuprofile).
  * Prints markdown; writes bench/out/startup.json.
@@ -68,7 +69,9 @@ async function startOnce(c: Case, data: DataDir | undefined, nodeArgs: readonly 
     return ms;
   }
   const config = c.entities === null ? null : writeEntitiesConfig(work, c.entities);
-  const hub = await startHub({ config, data: data as DataDir, nodeArgs, cli: c.cli });
+  const hub = await startHub({ config, data: data as DataDir, nodeArgs, cli: c.cli }).catch((err: unknown) => {
+    throw new Error(`${c.name}: ${err instanceof Error ? err.message : String(err)}`);
+  });
   await hub.stop();
   return hub.readyMs;
 }
@@ -94,6 +97,8 @@ const cases: Case[] = [
   { kind: 'hub', name: 'hearth, 1,000 entities', entities: 1000 },
   { kind: 'hub', name: 'hearth, 10,000 entities', entities: 10_000 },
 ];
+// STARTUP_BENCH_LARGE=0 leaves out the 10,000 entities (seconds a start on a busy machine).
+if (process.env.STARTUP_BENCH_LARGE === '0') cases.splice(4, 1);
 // What the bundling in the build buys: tsc's output, one module file at a time, as it ran before.
 cases.push({ kind: 'hub', name: 'reference: demo config, unbundled (dist/src/, tsc output)', entities: null, cli: UNBUNDLED_CLI });
 

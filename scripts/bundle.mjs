@@ -306,12 +306,19 @@ export async function bundle(buildDir) {
     define: { 'import.meta.url': '__hearthFileUrl' },
     banner: { js: "const __hearthFileUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
+  // The launcher is CommonJS too, marked so by hearth/package.json (the repository's says "type": "module"): Node runs
+  // a CommonJS entry point without its ES module loader, whose start (some ten more of Node's own modules, and an
+  // ES module view of each builtin imported, which reads every lazy export: node:fs's streams, node:crypto's
+  // webcrypto) cost the demo's start about a tenth of its time (bench/RESULTS.md, Startup).
   await build({
     ...COMMON,
     entryPoints: [join(buildDir, 'src', 'cli', 'launch.js')],
     outfile: join(outdir, 'cli.js'),
-    format: 'esm',
+    format: 'cjs',
+    define: { 'import.meta.url': '__hearthFileUrl' },
+    banner: { js: "const __hearthFileUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
+  writeFileSync(join(outdir, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
   await build({
     ...COMMON,
     entryPoints: [createRequire(import.meta.url).resolve('mqtt')],
@@ -323,15 +330,18 @@ export async function bundle(buildDir) {
 
   // V8 keeps every loaded module's source text, one byte a character only while all of it is Latin-1: a single
   // character beyond (a typographic quote in a tagged template, which esbuild cannot escape) stores the whole
-  // chunk at two bytes a character, 250 KB more for the hub's. Such text is written as \u escapes instead.
+  // chunk at two bytes a character, 250 KB more for the hub's. Such text is written as \u escapes instead. The hub's
+  // script is plain ASCII: the launcher reads it as Latin-1, which is a copy of its bytes (decoding 1.4 MB of UTF-8
+  // took a few milliseconds of every start), and the same text only while no byte is beyond ASCII.
   for (const name of readdirSync(outdir)) {
     if (!name.endsWith('.js') && !name.endsWith('.cjs')) continue;
     const text = readFileSync(join(outdir, name), 'utf8');
-    const at = text.search(/[\u0100-\uffff]/);
+    const [beyond, what] = name === 'hearth.cjs' ? [/[\u0080-\uffff]/, 'ASCII'] : [/[\u0100-\uffff]/, 'Latin-1'];
+    const at = text.search(beyond);
     if (at >= 0) {
       const line = text.slice(0, at).split('\n').length;
       throw new Error(
-        `hearth/${name}:${line}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))} has a character beyond Latin-1; write it as a \\u escape in the source`,
+        `hearth/${name}:${line}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))} has a character beyond ${what}; write it as a \\u escape (or an HTML entity) in the source`,
       );
     }
   }

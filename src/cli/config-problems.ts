@@ -1,4 +1,12 @@
-import { ConfigFileError, DEMO_CONFIG_PATH, formatIssue, loadConfig, readConfigFile, type SectionValidators } from '../config/load.js';
+import {
+  ConfigFileError,
+  DEMO_CONFIG_PATH,
+  formatIssue,
+  loadConfig,
+  type ParsedBefore,
+  readConfigFile,
+  type SectionValidators,
+} from '../config/load.js';
 import { ConfigError } from '../config/reader.js';
 import type { HubConfig } from '../config/types.js';
 
@@ -11,15 +19,17 @@ interface Out {
  * undefined: each problem to `out` as FILE:LINE:COLUMN: PATH: MESSAGE (an unreadable file to stderr),
  * never a stack trace. Any problem stops it; with `required` (serve), only those of the document, `hub:` and
  * the required sections do, and the others come back in the configuration's `problems` for the hub to report.
+ * `parsedBefore`: what earlier starts parsed (serve's, config-cache.ts).
  */
 export async function readConfigOrReport(
   file: string | null,
   validators: SectionValidators,
   out: Out,
   required?: readonly string[],
+  parsedBefore?: ParsedBefore,
 ): Promise<HubConfig | undefined> {
   try {
-    return required === undefined ? await loadConfig(file, validators) : await readConfigFile(file, validators, required);
+    return required === undefined ? await loadConfig(file, validators) : await readConfigFile(file, validators, required, parsedBefore);
   } catch (err) {
     if (err instanceof ConfigFileError) {
       const n = err.issues.length;

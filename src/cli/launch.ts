@@ -76,7 +76,8 @@ function compileCached(
  * loaded only with their section) go through Node's loader from here, as the bundle's own would.
  */
 function compile(cachedData: Buffer | undefined): Script {
-  const source = readFileSync(BUNDLE, 'utf8').replace(/^#!.*/, '');
+  // ASCII (scripts/bundle.mjs makes sure): read as Latin-1, a copy of its bytes rather than a UTF-8 decode.
+  const source = readFileSync(BUNDLE, 'latin1').replace(/^#!.*/, '');
   return new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: BUNDLE,
     cachedData,

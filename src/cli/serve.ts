@@ -3,6 +3,7 @@ import type { Logger } from '../core/log.js';
 import { exposedGc } from '../hub/heap-trim.js';
 import type { Hub } from '../hub.js';
 import { CODE_CACHE_MOMENT } from './code-cache.js';
+import { ParsedConfigCache } from './config-cache.js';
 import { setServeV8Flags } from './serve-flags.js';
 import { holdOptimizingCompiler } from './start-up-compiler.js';
 import { createSystemdNotifier } from './systemd-notify.js';
@@ -75,8 +76,8 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
     kept = true;
     (process as NodeJS.EventEmitter).emit(CODE_CACHE_MOMENT, keptWrites);
   };
-  const compiler = holdOptimizingCompiler(process.execArgv, process.env.NODE_OPTIONS, undefined, keepCompiledCode);
   setServeV8Flags(process.execArgv);
+  const compiler = holdOptimizingCompiler(process.execArgv, process.env.NODE_OPTIONS, undefined, keepCompiledCode);
   // The heavy modules load only here, so `hearth token` and `--help` stay quick.
   const [
     { readConfigOrReport },
@@ -95,7 +96,8 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
   ]);
 
   // A problem in one part's section leaves that part off (the hub names it); the rest of the home still runs.
-  const config = await readConfigOrReport(options.config, SECTION_VALIDATORS, process.stderr, REQUIRED_SECTIONS);
+  const parsedBefore = ParsedConfigCache.in(options.dataDir);
+  const config = await readConfigOrReport(options.config, SECTION_VALIDATORS, process.stderr, REQUIRED_SECTIONS, parsedBefore);
   if (config === undefined) return exitNow(EXIT_FAILURE);
   const uwsProblem = nativeUwsProblem();
   if (uwsProblem !== undefined) {
@@ -182,6 +184,8 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
   // given back once the serving hub's loop is first quiet: one compacting collection, with --expose-gc as the unit
   // runs it (heap-trim.ts). About 2 MB of an idle demo's RSS (docs/performance.md). Once the code cache is written,
   // too: its bytes, held until then, are some 3 MB more (code-cache.ts).
+  // The configuration as parsed, when it was parsed anew (only the next start's speed depends on it).
+  keptWrites.push(parsedBefore.save().catch(() => {}));
   void Promise.all([compiler.released, ...keptWrites]).then(() => setImmediate(() => exposedGc()?.()));
   // Runs until a signal; exit() ends the process.
   return new Promise<number>(() => {});

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import type { Logger } from '../core/log.js';
 
 /**
@@ -52,6 +52,14 @@ export function watchdogIntervalMs(env: NodeJS.ProcessEnv, pid: number): number 
   return Math.max(1, Math.floor(Number(usec) / 2_000));
 }
 
+/**
+ * node:child_process, loaded on the first message: a hub outside systemd never needs it, and with it come net, dgram
+ * and their internals, some milliseconds of a start (bench/RESULTS.md, Startup).
+ */
+function spawnChild(command: string, args: readonly string[], options: SpawnOptions): ChildProcess {
+  return process.getBuiltinModule('node:child_process').spawn(command, args, options);
+}
+
 export function createSystemdNotifier(options: SystemdNotifierOptions): SystemdNotifier {
   const env = options.env ?? process.env;
   const socket = env.NOTIFY_SOCKET;
@@ -79,7 +87,7 @@ export function createSystemdNotifier(options: SystemdNotifierOptions): SystemdN
         log.warn({ err, command, args }, `systemd notification failed: ${problem}`);
       }
     };
-    const child = spawn(command, args, { env: childEnv, stdio: 'ignore' });
+    const child = spawnChild(command, args, { env: childEnv, stdio: 'ignore' });
     const kill = setTimeout(() => {
       child.kill('SIGKILL');
       done(`${command} did not finish within ${SEND_TIMEOUT_MS / 1000} s`);

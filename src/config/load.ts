@@ -39,6 +39,19 @@ export interface ParseOptions {
    * without, or that could run wider open than meant (`http:`).
    */
   readonly required?: readonly string[];
+  /** The YAML of texts read before, kept as JSON (serve's, src/cli/config-cache.ts): a text found there is not parsed again. */
+  readonly parsedBefore?: ParsedBefore;
+}
+
+/**
+ * The plain JSON a configuration text's YAML came to, kept from one start to the next. Only a text whose YAML says
+ * all (no `!secret`, `!include*` or `!env_var`: nothing read besides it) and has no problem is kept.
+ */
+export interface ParsedBefore {
+  /** The JSON `text` parsed to before, or undefined. */
+  get(text: string): JsonValue | undefined;
+  /** Keeps `json`, what `text` parsed to (JSON.stringify of it). */
+  keep(text: string, json: string): void;
 }
 
 /**
@@ -73,22 +86,36 @@ export async function loadConfig(path: string | null, validators: SectionValidat
 }
 
 /** Reads a configuration file as readConfigText does: problems a part can be left out for come back in `problems`. */
-export async function readConfigFile(path: string | null, validators: SectionValidators, required?: readonly string[]): Promise<HubConfig> {
+export async function readConfigFile(
+  path: string | null,
+  validators: SectionValidators,
+  required?: readonly string[],
+  parsedBefore?: ParsedBefore,
+): Promise<HubConfig> {
   const file = path ?? DEMO_CONFIG_PATH;
   const text = await readFile(file, 'utf8');
-  return readConfigText(text, path === null ? null : file, validators, { displayPath: file, required });
+  return readConfigText(text, path === null ? null : file, validators, { displayPath: file, required, parsedBefore });
 }
 
 function readConfig(text: string, path: string | null, validators: SectionValidators, options: ParseOptions): HubConfig {
+  const absPath = path === null ? null : resolve(path);
+  const before = options.parsedBefore?.get(text);
+  // A problem or warning needs the YAML document to say where it is: then the text is read as if new.
+  if (before !== undefined) {
+    const issues: SectionIssue[] = [];
+    const warned: ConfigIssue[] = [];
+    const { origins: _, ...config } = validate(before, absPath, validators, issues, warned);
+    if (issues.length === 0 && warned.length === 0) return { ...config, problems: [], warnings: [] };
+  }
   const file = options.displayPath ?? path ?? '<config>';
   const located: LocatedIssue[] = [];
-  const absPath = path === null ? null : resolve(path);
   const files = new YamlFiles(absPath === null ? null : dirname(absPath), located);
   const parsed = files.parse(text, file, absPath, []);
   if (parsed === null || located.some((i) => i.message.startsWith('YAML syntax error')))
     throw new ConfigFileError(sortIssues(located, file));
 
-  const root = toJson(parsed.doc, file, located);
+  const json = toJson(parsed.doc, file, located);
+  const root = json === null ? null : (JSON.parse(json) as JsonValue);
   const issues: SectionIssue[] = [];
   const warned: ConfigIssue[] = [];
   const { origins, ...config } = validate(root, absPath, validators, issues, warned);
@@ -116,6 +143,8 @@ function readConfig(text: string, path: string | null, validators: SectionValida
   // A folder missing under an ignored section is not worth a second line.
   const ignoredKeys = new Set(warned.filter((w) => w.path.length === 1).map((w) => w.path[0]));
   const fileWarnings = files.warnings.filter((w) => !ignoredKeys.has(w.path[0] as string));
+  if (json !== null && problems.length === 0 && warnings.length === 0 && fileWarnings.length === 0 && !files.outside)
+    options.parsedBefore?.keep(text, json);
   return { ...config, problems: sortIssues(problems, file), warnings: sortIssues([...fileWarnings, ...warnings], file) };
 }
 
@@ -323,14 +352,15 @@ function startsWith(path: ConfigPath, prefix: ConfigPath): boolean {
 }
 
 /** The document (with its includes) as plain JSON; values JSON cannot hold were reported per file. */
-function toJson(doc: Document, file: string, located: LocatedIssue[]): JsonValue {
+/** The document as JSON text, or null (a problem) when it cannot be expanded. */
+function toJson(doc: Document, file: string, located: LocatedIssue[]): string | null {
   try {
     const value = (doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? null) as JsonValue;
     // yaml slices string values out of the file's text, so keeping any one of them (an entity's name, say)
     // would keep the whole text in memory for the hub's lifetime. A JSON round trip gives every string its
     // own storage; it is the identity on this value (plain JSON), unless a non-finite number was found,
     // and then the configuration is refused anyway.
-    return JSON.parse(JSON.stringify(value)) as JsonValue;
+    return JSON.stringify(value);
   } catch (err) {
     // yaml refuses documents whose aliases expand too far ("billion laughs").
     located.push({ file, line: 1, column: 1, path: [], message: `cannot expand the document: ${(err as Error).message}` });

@@ -66,6 +66,8 @@ export class YamlFiles {
   readonly failed: ConfigPath[] = [];
   /** Read as Home Assistant reads them, and worth saying (a folder an `!include_dir_*` names that is not there). */
   readonly warnings: LocatedIssue[] = [];
+  /** Whether a value came from outside the texts: a secret, an included file or folder, a variable (or failed to). */
+  outside = false;
   private anchorSeq = 0;
   /** Where the tag being resolved is, for a warning about it. */
   private lastTag: Omit<LocatedIssue, 'message'> = { file: '', line: 1, column: 1, path: [] };
@@ -124,8 +126,12 @@ export class YamlFiles {
       const issue = this.located[i] as LocatedIssue;
       if (issue.file === file && at.length > 0) this.located[i] = { ...issue, path: [...at, ...issue.path] };
     }
-    for (const p of secrets.failed) this.failed.push([...at, ...p]);
+    for (const p of secrets.failed) {
+      this.failed.push([...at, ...p]);
+      this.outside = true;
+    }
     for (const [node, use] of secrets.replaced) {
+      this.outside = true;
       this.secrets.push({ file, line: positionAt(lines, node.range?.[0] ?? 0).line, name: use.name, value: use.value });
     }
     checkKeys(doc, source, at, this.located);
@@ -166,6 +172,7 @@ export class YamlFiles {
       Scalar: (_k, node, ancestors) => {
         const tag = node.tag;
         if (!isIncludeTag(tag)) return undefined;
+        this.outside = true;
         const path = [...at, ...pathFromAncestors(ancestors, node)];
         const place = { file: source.file, ...tagPosition(text, source.lines, node, tag), path };
         this.lastTag = place;

@@ -36,7 +36,7 @@ export function page(o: PageOptions): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>${o.title} · ${o.hubName}</title>
+<title>${o.title} &middot; ${o.hubName}</title>
 <link rel="stylesheet" href="${base}hearth.css">
 <link rel="icon" href="${base}icon.svg" type="image/svg+xml">
 ${Object.entries(o.meta ?? {}).map(([name, content]) => html`<meta name="${name}" content="${content}">\n`)}${preload.map((m) => html`<link rel="modulepreload" href="${base}${m}">\n`)}${(o.scripts ?? []).map((s) => html`<script type="module" src="${base}${s}"></script>\n`)}</head>
