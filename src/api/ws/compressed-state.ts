@@ -125,7 +125,8 @@ export class EntityMessageCache {
     if (state !== this.replacementState || entityId !== this.replacementId) {
       this.replacementState = state;
       this.replacementId = entityId;
-      const body = state === null ? entityChangeJson(entityId, null, null) : `{"a":{${JSON.stringify(entityId)}:${compressedStateOnce(state)}}}`;
+      const body =
+        state === null ? entityChangeJson(entityId, null, null) : `{"a":{${JSON.stringify(entityId)}:${compressedStateOnce(state)}}}`;
       this.replacement = internHead(this.heads, eventHead(body), this.replacement);
     }
     return this.replacement;
