@@ -11,18 +11,13 @@ import type { Logger } from '../../src/core/log.js';
  */
 export function addOrRefuse<T>(env: { readonly core: Core; readonly log: Logger }, what: string, make: () => T): T | undefined {
   const { core } = env;
-  const devicesBefore = new Set<string>();
-  for (const d of core.devices.all()) devicesBefore.add(d.id);
-  try {
-    return make();
-  } catch (err) {
+  return core.devices.createdWhile(make, (added, err) => {
     // Undo the devices this unit registered (and any entity it added to them before the failure).
-    const added = [...core.devices.all()].filter((d) => !devicesBefore.has(d.id)).map((d) => d.id);
     if (added.length > 0) {
       for (const e of [...core.entities.all()]) if (e.deviceId !== undefined && added.includes(e.deviceId)) core.entities.remove(e.id);
       for (const id of added) core.devices.remove(id);
     }
     env.log.error({ err, entity: what }, '%s not added: %s', what, err instanceof Error ? err.message : String(err));
     return undefined;
-  }
+  });
 }

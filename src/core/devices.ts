@@ -91,6 +91,8 @@ export class DeviceRegistry {
   private readonly byIdentifier = new Map<string, string>();
   private hooks: DeviceRegistryHooks | undefined;
   private kept = false;
+  /** Lists that collect the ids of devices created meanwhile (createdWhile). */
+  private readonly trackers: string[][] = [];
 
   constructor(
     private readonly bus: EventBus,
@@ -153,8 +155,26 @@ export class DeviceRegistry {
     };
     this.byId.set(entry.id, entry);
     for (const i of init.identifiers) this.byIdentifier.set(key(i), entry.id);
+    for (const created of this.trackers) created.push(entry.id);
     this.fire('create', entry.id);
     return entry;
+  }
+
+  /**
+   * Runs `fn`; when it throws, `undo` gets the ids of the devices it created before the throw (entries new to the
+   * registry, not ones it updated) and answers instead. What a driver adding one unit uses to leave nothing behind,
+   * at the cost of one list per call: not a copy of every device, which made a start with 10,000 entities quadratic.
+   */
+  createdWhile<T>(fn: () => T, undo: (created: readonly string[], err: unknown) => T): T {
+    const created: string[] = [];
+    this.trackers.push(created);
+    try {
+      return fn();
+    } catch (err) {
+      return undo(created, err);
+    } finally {
+      this.trackers.splice(this.trackers.lastIndexOf(created), 1);
+    }
   }
 
   /**
