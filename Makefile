@@ -10,11 +10,14 @@ NODE_FLAGS ?= --max-semi-space-size=1 --max-old-space-size=192 --v8-pool-size=1 
 
 # package-lock.json lists biome's binaries for platforms this registry does not carry (optional, os/cpu-gated)
 # so that `npm ci` accepts the lock; `npm install` may drop those entries again: re-add them if npm ci complains.
-node_modules/.installed: package.json package-lock.json
-	$(NPM) ci --no-audit --no-fund
-	@touch $@
+# npm ci when package.json or package-lock.json differ from what node_modules was installed from, compared by content:
+# a fresh checkout or git worktree has new file times and the same packages (and a worktree whose node_modules links to
+# another checkout's would otherwise empty that one).
+LOCK_SUM := $(shell cat package.json package-lock.json 2>/dev/null | sha1sum | cut -c1-40)
 
-install: check-node node_modules/.installed
+install: check-node
+	@if [ "$$(cat node_modules/.installed 2>/dev/null)" != "$(LOCK_SUM)" ]; then \
+	  $(NPM) ci --no-audit --no-fund && echo "$(LOCK_SUM)" > node_modules/.installed; fi
 
 check-node:
 	@node -e 'const [a,b]=process.versions.node.split(".").map(Number); if (a!==20||b<19) { console.error("hearth needs Node 20.19 or later 20.x (uWebSockets.js ships binaries for Node 20); this is " + process.version); process.exit(1) }'
