@@ -128,20 +128,32 @@ async function bundleHomekit(outdir) {
 // from node_modules, become one minified file of 2.6 MB (docs/performance.md, "Matter bridge"). Each module still
 // runs only when first imported (esbuild wraps them, import() becomes a call): lib.ts sets matter.js's config before
 // anything reads it. matter.js reads function and class names (its log formats), hence keepNames (see namesAtLoad).
-// lib.ts's one import of matter.js (matterModule) becomes a lookup in that file.
+// lib.ts's one import of matter.js (matterModule) becomes a lookup in that file. So does src/util/qr.ts's (its QR
+// encoder, for the HomeKit and Matter pages) while the bridge has that file loaded: a second matter.js from
+// node_modules cost 23 MB more after GET /matter. Without the bridge qr.ts imports from node_modules as before, which
+// costs less than loading hearth/matter.cjs (27 against 45 MB in a bare node with the unit's flags).
 const MATTER_FILE = './matter.cjs';
-// biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal
-const MATTER_IMPORT = 'import(`${MATTER_SCOPE}${path}`)';
+const matterLookup = (module) => `Promise.resolve().then(() => require(${JSON.stringify(MATTER_FILE)}).load(${module}))`;
+const MATTER_LOOKUPS = [
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal
+  { file: join('matter', 'lib.js'), from: 'import(`${MATTER_SCOPE}${path}`)', to: matterLookup('path') },
+  {
+    file: join('util', 'qr.js'),
+    from: 'import(MATTER_TYPES)',
+    // The other way is what outsideImports (below) makes of the import, which this replaces.
+    to: `(require.cache[require.resolve(${JSON.stringify(MATTER_FILE)})] === undefined ? Promise.resolve().then(() => require(MATTER_TYPES)) : ${matterLookup(JSON.stringify('types/schema'))})`,
+  },
+];
 const matterFile = (buildDir) => ({
   name: 'matter-file',
   setup(b) {
-    const file = join(buildDir, 'src', 'matter', 'lib.js');
-    b.onLoad({ filter: /[\\/]matter[\\/]lib\.js$/ }, async (args) => {
-      if (args.path !== file) return undefined;
+    b.onLoad({ filter: /[\\/](matter[\\/]lib|util[\\/]qr)\.js$/ }, async (args) => {
+      const lookup = MATTER_LOOKUPS.find((l) => args.path === join(buildDir, 'src', l.file));
+      if (lookup === undefined) return undefined;
       const text = await readFile(args.path, 'utf8');
-      if (!text.includes(MATTER_IMPORT)) throw new Error(`src/matter/lib.ts no longer imports matter.js through ${MATTER_IMPORT}`);
+      if (!text.includes(lookup.from)) throw new Error(`src/${lookup.file} no longer imports matter.js through ${lookup.from}`);
       return {
-        contents: text.replace(MATTER_IMPORT, `Promise.resolve().then(() => require(${JSON.stringify(MATTER_FILE)}).load(path))`),
+        contents: text.replace(lookup.from, lookup.to),
         loader: 'js',
         resolveDir: dirname(args.path),
       };
