@@ -1,7 +1,8 @@
 /**
  * Where the Matter bridge's memory goes: the built hub with N bridged virtual entities (MATTER_ENTITIES, default
  * 100; 0 runs the hub without a `matter:` section), settled, then /proc/<pid>/smaps by mapping and, with
- * MATTER_SNAPSHOT=<file>, a heap snapshot (--heapsnapshot-signal). Runs in a network namespace as bench/matter.ts.
+ * MATTER_SNAPSHOT=<file>, a heap snapshot (--heapsnapshot-signal); MATTER_PAGE=1 views the /matter page (its QR code)
+ * first. Runs in a network namespace as bench/matter.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -48,6 +49,20 @@ let readyAt = performance.now();
 if (N > 0) {
   const last = join(data.dir, 'matter', 'bridge', `root.parts.aggregator.parts.switch-s${N / 2 - 1}.__number__`);
   while (!existsSync(last)) await sleep(50);
+  readyAt = performance.now();
+}
+if (process.env.MATTER_PAGE === '1' && N > 0) {
+  // GET /matter as an admin (a web session from the bench's token, as the Companion app's web view gets one): the page
+  // draws the pairing QR code with matter.js's encoder.
+  const base = `http://127.0.0.1:${hub.port}`;
+  const session = await fetch(`${base}/auth/external/session`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${hub.token}`, 'x-requested-with': 'external-auth' },
+  });
+  const cookie = session.headers.get('set-cookie')?.split(';')[0] ?? '';
+  const page = await (await fetch(`${base}/matter`, { headers: { cookie } })).text();
+  if (!page.includes('<img class="qr" src="data:image/svg+xml;base64,')) throw new Error('GET /matter showed no QR code');
+  console.log('GET /matter: the page has its QR code');
   readyAt = performance.now();
 }
 const reading = await settle(pid, readyAt, hub.readyMs, true);

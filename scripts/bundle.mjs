@@ -128,20 +128,32 @@ async function bundleHomekit(outdir) {
 // from node_modules, become one minified file of 2.6 MB (docs/performance.md, "Matter bridge"). Each module still
 // runs only when first imported (esbuild wraps them, import() becomes a call): lib.ts sets matter.js's config before
 // anything reads it. matter.js reads function and class names (its log formats), hence keepNames (see namesAtLoad).
-// lib.ts's one import of matter.js (matterModule) becomes a lookup in that file.
+// lib.ts's one import of matter.js (matterModule) becomes a lookup in that file. So does src/util/qr.ts's (its QR
+// encoder, for the HomeKit and Matter pages) while the bridge has that file loaded: a second matter.js from
+// node_modules cost 16 MB more RSS after GET /matter. Without the bridge qr.ts imports from node_modules as before,
+// which costs less than loading hearth/matter.cjs (27 against 45 MB in a bare node with the unit's flags).
 const MATTER_FILE = './matter.cjs';
-// biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal
-const MATTER_IMPORT = 'import(`${MATTER_SCOPE}${path}`)';
+const matterLookup = (module) => `Promise.resolve().then(() => require(${JSON.stringify(MATTER_FILE)}).load(${module}))`;
+const MATTER_LOOKUPS = [
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal
+  { file: join('matter', 'lib.js'), from: 'import(`${MATTER_SCOPE}${path}`)', to: matterLookup('path') },
+  {
+    file: join('util', 'qr.js'),
+    from: 'import(MATTER_TYPES)',
+    // The other way is what outsideImports (below) makes of the import, which this replaces.
+    to: `(require.cache[require.resolve(${JSON.stringify(MATTER_FILE)})] === undefined ? Promise.resolve().then(() => require(MATTER_TYPES)) : ${matterLookup(JSON.stringify('types/schema'))})`,
+  },
+];
 const matterFile = (buildDir) => ({
   name: 'matter-file',
   setup(b) {
-    const file = join(buildDir, 'src', 'matter', 'lib.js');
-    b.onLoad({ filter: /[\\/]matter[\\/]lib\.js$/ }, async (args) => {
-      if (args.path !== file) return undefined;
+    b.onLoad({ filter: /[\\/](matter[\\/]lib|util[\\/]qr)\.js$/ }, async (args) => {
+      const lookup = MATTER_LOOKUPS.find((l) => args.path === join(buildDir, 'src', l.file));
+      if (lookup === undefined) return undefined;
       const text = await readFile(args.path, 'utf8');
-      if (!text.includes(MATTER_IMPORT)) throw new Error(`src/matter/lib.ts no longer imports matter.js through ${MATTER_IMPORT}`);
+      if (!text.includes(lookup.from)) throw new Error(`src/${lookup.file} no longer imports matter.js through ${lookup.from}`);
       return {
-        contents: text.replace(MATTER_IMPORT, `Promise.resolve().then(() => require(${JSON.stringify(MATTER_FILE)}).load(path))`),
+        contents: text.replace(lookup.from, lookup.to),
         loader: 'js',
         resolveDir: dirname(args.path),
       };
@@ -152,6 +164,7 @@ const matterFile = (buildDir) => ({
 
 // Changes to matter.js's own code in hearth/matter.cjs, each for memory that grows with the bridged endpoints. The build
 // fails when matter.js no longer has the text a change replaces.
+const DATASOURCE = 'node/dist/esm/behavior/state/managed/Datasource.js';
 const MATTER_PATCHES = [
   {
     // A behaviour's datasource emits its attributes' $Changing and $Changed events through the behaviour's event
@@ -162,6 +175,38 @@ const MATTER_PATCHES = [
     file: 'node/dist/esm/behavior/internal/BehaviorBacking.js',
     from: '      events: this.events,\n',
     to: '      events: this.#endpoint.eventsOf(this.#type),\n',
+  },
+  // A cluster's Events make an attribute's $Changing and $Changed events on first access, and the datasource looks
+  // them up at every commit only to ask whether anyone observes them: so every endpoint had an event object for each
+  // of its attributes' two events (about 93 an endpoint, 1.4 MB of heap with 100 endpoints), nearly all never
+  // observed. An event nobody has made has no observers: the datasource now asks only for the events already made
+  // (existingEvent, below), and the events of changed attributes are no longer remembered while not made.
+  {
+    file: DATASOURCE,
+    from: '        const event = events?.[`${name}$Changing`];\n',
+    to: '        const event = existingEvent(events, `${name}$Changing`);\n',
+  },
+  {
+    file: DATASOURCE,
+    from: '      event = this.events[`${key}$Changed`];\n',
+    to: '      event = existingEvent(this.events, `${key}$Changed`);\n',
+  },
+  {
+    file: DATASOURCE,
+    from: '        event = this.events[`${field.propertyName}$Changed`];\n',
+    to: '        event = existingEvent(this.events, `${field.propertyName}$Changed`);\n',
+  },
+  {
+    file: DATASOURCE,
+    from: '    this.#changedEventIndex.set(key, event);\n',
+    to: '    if (event !== void 0) this.#changedEventIndex.set(key, event);\n',
+  },
+  {
+    file: DATASOURCE,
+    from: 'export {\n  Datasource\n};\n',
+    // A cluster's Events (an EventEmitter) registers the events its getters make on first access in `events`, made or
+    // not (hasEvent(name)); an event defined otherwise (a class field) is read as before.
+    to: 'function existingEvent(events, name) {\n  return events?.hasEvent?.(name) && !events.hasEvent(name, true) ? void 0 : events?.[name];\n}\nexport {\n  Datasource\n};\n',
   },
 ];
 const matterPatches = () => ({

@@ -1,8 +1,13 @@
 // A setup QR code (HomeKit's X-HM:// URI, Matter's MT: payload) as an SVG. matter.js's QR encoder
 // draws it with half-block characters, two modules a character; they become squares here. Loaded only when asked.
 
-/** Through a constant: the compiler would otherwise read matter.js's declarations, which need the DOM's types. */
-const MATTER_TYPES: string = '@matter/types';
+/**
+ * Through a constant: the compiler would otherwise read matter.js's declarations, which need the DOM's types. In the
+ * built hub scripts/bundle.mjs makes this import a lookup in hearth/matter.cjs (src/matter/lib.ts's MATTER_MODULES
+ * has it) while the Matter bridge has that file loaded: its own copy of matter.js, where a second one from
+ * node_modules cost 16 MB more RSS once the /matter page was viewed.
+ */
+const MATTER_TYPES: string = '@matter/types/schema';
 
 /** SVG of the QR code for `text` (dark modules on white, with the quiet zone). */
 export async function qrSvg(text: string, label = 'HomeKit setup code'): Promise<string> {
