@@ -128,26 +128,17 @@ async function bundleHomekit(outdir) {
 // from node_modules, become one minified file of 2.6 MB (docs/performance.md, "Matter bridge"). Each module still
 // runs only when first imported (esbuild wraps them, import() becomes a call): lib.ts sets matter.js's config before
 // anything reads it. matter.js reads function and class names (its log formats), hence keepNames (see namesAtLoad).
-// lib.ts's one import of matter.js (matterModule) becomes a lookup in that file. So does src/util/qr.ts's (its QR
-// encoder, for the HomeKit and Matter pages) while the bridge has that file loaded: a second matter.js from
-// node_modules cost 16 MB more RSS after GET /matter. Without the bridge qr.ts imports from node_modules as before,
-// which costs less than loading hearth/matter.cjs (27 against 45 MB in a bare node with the unit's flags).
+// lib.ts's one import of matter.js (matterModule) becomes a lookup in that file.
 const MATTER_FILE = './matter.cjs';
 const matterLookup = (module) => `Promise.resolve().then(() => require(${JSON.stringify(MATTER_FILE)}).load(${module}))`;
 const MATTER_LOOKUPS = [
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal
   { file: join('matter', 'lib.js'), from: 'import(`${MATTER_SCOPE}${path}`)', to: matterLookup('path') },
-  {
-    file: join('util', 'qr.js'),
-    from: 'import(MATTER_TYPES)',
-    // The other way is what outsideImports (below) makes of the import, which this replaces.
-    to: `(require.cache[require.resolve(${JSON.stringify(MATTER_FILE)})] === undefined ? Promise.resolve().then(() => require(MATTER_TYPES)) : ${matterLookup(JSON.stringify('types/schema'))})`,
-  },
 ];
 const matterFile = (buildDir) => ({
   name: 'matter-file',
   setup(b) {
-    b.onLoad({ filter: /[\\/](matter[\\/]lib|util[\\/]qr)\.js$/ }, async (args) => {
+    b.onLoad({ filter: /[\\/]matter[\\/]lib\.js$/ }, async (args) => {
       const lookup = MATTER_LOOKUPS.find((l) => args.path === join(buildDir, 'src', l.file));
       if (lookup === undefined) return undefined;
       const text = await readFile(args.path, 'utf8');
@@ -297,13 +288,14 @@ const EXTERNAL = [
   '@homebridge/ciao',
   '@matter/*',
   'tweetnacl',
+  'uqr',
 ];
 
 // hearth.cjs runs as a vm.Script (for its code cache), where Node 20 has no loader for `import()`: a dynamic import of
 // an outside package (all of them CommonJS) becomes a require, which the script's wrapper gives it. The specifier is
 // a string of the list above, or one of the constants the sources import such packages through.
 const DYNAMIC_IMPORT =
-  /\bimport\((["'](?:uWebSockets\.js|serialport|@serialport\/[^"']+|onoff|i2c-bus|zigbee-herdsman(?:-converters)?(?:\/[^"']+)?|hap-nodejs|@homebridge\/ciao|@matter\/[^"']+|tweetnacl)["']|ONOFF|MATTER_[A-Z]+)\)/g;
+  /\bimport\((["'](?:uWebSockets\.js|serialport|@serialport\/[^"']+|onoff|i2c-bus|zigbee-herdsman(?:-converters)?(?:\/[^"']+)?|hap-nodejs|@homebridge\/ciao|@matter\/[^"']+|tweetnacl|uqr)["']|ONOFF|MATTER_[A-Z]+|UQR)\)/g;
 const outsideImports = (buildDir) => ({
   name: 'outside-imports',
   setup(b) {

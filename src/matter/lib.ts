@@ -33,8 +33,6 @@ export const MATTER_MODULES: readonly string[] = [
   'main/endpoints/aggregator',
   ...DEVICE_MODULES.map((name) => `main/devices/${name}`),
   ...BEHAVIOR_MODULES.map((name) => `main/behaviors/${name}`),
-  // src/util/qr.ts's QR encoder (QrCode), which scripts/bundle.mjs also takes from the bundle.
-  'types/schema',
 ];
 
 const MATTER_SCOPE: string = '@matter/';
