@@ -4,30 +4,13 @@
  * MATTER_SNAPSHOT=<file>, a heap snapshot (--heapsnapshot-signal); MATTER_PAGE=1 views the /matter page (its QR code)
  * first. Runs in a network namespace as bench/matter.ts.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { rerunInNetns } from '../test/helpers/netns.js';
 import { makeDataDir, PI_NODE_ARGS, ROOT, sleep, startHub } from './procs.js';
 import { settle } from './settle.js';
 
-const NETNS = 'HEARTH_MATTER_NETNS';
-const SETUP = [
-  'ip link set lo up',
-  'ip link add m0 type veth peer name m1',
-  'ip addr add 10.77.0.1/24 dev m0',
-  'ip addr add 10.77.0.2/24 dev m1',
-  'ip link set m0 up',
-  'ip link set m1 up',
-  'ip route add 224.0.0.0/4 dev m0',
-].join(' && ');
-if (process.env[NETNS] !== '1') {
-  execFileSync('unshare', ['-n', 'sh', '-c', `${SETUP} && exec "${process.execPath}" --import tsx bench/matter-breakdown.ts`], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, [NETNS]: '1' },
-  });
-  process.exit(0);
-}
+rerunInNetns('bench/matter-breakdown.ts', ROOT);
 
 const N = Number(process.env.MATTER_ENTITIES ?? 100);
 const SNAPSHOT = process.env.MATTER_SNAPSHOT;

@@ -8,37 +8,20 @@
  * machine's load. matter.js needs mDNS, so the bench runs in a network namespace of its own (a veth pair, as
  * test/matter/bridge.test.ts does): nothing reaches a real network.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../src/core/log.js';
 import { loadMatter } from '../src/matter/lib.js';
+import { rerunInNetns } from '../test/helpers/netns.js';
 import { BENCH, fmt, type Hub, httpRequest, makeDataDir, median, PI_NODE_ARGS, percentile, ROOT, sleep, startHub } from './procs.js';
 import { settle } from './settle.js';
 import { stateSocket } from './state-socket.js';
 
 const ROUNDS = Number(process.env.MATTER_BENCH_ROUNDS ?? 2);
 const CHANGES = Number(process.env.MATTER_BENCH_CHANGES ?? 300);
-const NETNS = 'HEARTH_MATTER_NETNS';
-const SETUP = [
-  'ip link set lo up',
-  'ip link add m0 type veth peer name m1',
-  'ip addr add 10.77.0.1/24 dev m0',
-  'ip addr add 10.77.0.2/24 dev m1',
-  'ip link set m0 up',
-  'ip link set m1 up',
-  'ip route add 224.0.0.0/4 dev m0',
-].join(' && ');
 
-if (process.env[NETNS] !== '1') {
-  execFileSync('unshare', ['-n', 'sh', '-c', `${SETUP} && exec "${process.execPath}" --import tsx bench/matter.ts`], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, [NETNS]: '1' },
-  });
-  process.exit(0);
-}
+rerunInNetns('bench/matter.ts', ROOT);
 
 function config(withMatter: boolean): string {
   const lines = ['hub:', '  name: Bench', '  latitude: 52.37', '  longitude: 4.89', '  time_zone: UTC', 'virtual:'];

@@ -13,17 +13,7 @@ import { loadMatter } from '../../src/matter/lib.js';
 import { packageRoot } from '../../src/util/paths.js';
 import { BUILT_CLI, runCli, ServeProcess } from '../cli/cli-process.js';
 import { withoutCoverage } from '../helpers/child-env.js';
-
-const NETNS = 'HEARTH_MATTER_NETNS';
-const SETUP = [
-  'ip link set lo up',
-  'ip link add m0 type veth peer name m1',
-  'ip addr add 10.77.0.1/24 dev m0',
-  'ip addr add 10.77.0.2/24 dev m1',
-  'ip link set m0 up',
-  'ip link set m1 up',
-  'ip route add 224.0.0.0/4 dev m0',
-].join(' && ');
+import { canUnshare, inNetns, netnsEnv, unshareArgs } from '../helpers/netns.js';
 
 const YAML = `
 hub:
@@ -62,16 +52,15 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
   }
 }
 
-if (process.env[NETNS] !== '1') {
-  const canUnshare = await new Promise<boolean>((resolve) => execFile('unshare', ['-n', 'true'], (err) => resolve(err === null)));
-  if (!canUnshare) t.comment('skipped: a network namespace (unshare -n) needs root');
+if (!inNetns()) {
+  if (!(await canUnshare())) t.comment('skipped: a network namespace (unshare -n) needs root');
   else if (!existsSync(BUILT_CLI)) t.fail(`${BUILT_CLI} is missing: run \`npm run build\` (make test does)`);
   else {
     t.setTimeout(180_000);
     t.spawn(
       'unshare',
-      ['-n', 'sh', '-c', `${SETUP} && exec "${process.execPath}" --import tsx test/matter/built-bridge.test.ts`],
-      { cwd: packageRoot(), env: { ...withoutCoverage(process.env), [NETNS]: '1' }, timeout: 150_000 },
+      unshareArgs('test/matter/built-bridge.test.ts'),
+      { cwd: packageRoot(), env: netnsEnv(withoutCoverage(process.env)), timeout: 150_000 },
       'in a network namespace of its own',
     );
   }

@@ -13,18 +13,20 @@ t.test('a HomeKit setup URI: a version 1 code with a quiet zone of four modules 
   t.match(svg, /aria-label="HomeKit setup code"/);
   const dark = darkModules(svg);
   // A finder pattern: a 7x7 dark ring, a light ring, a 3x3 dark centre; at the top left, top right and bottom left.
-  for (const [ox, oy] of [
+  const corners: readonly (readonly [number, number])[] = [
     [4, 4],
     [18, 4],
     [4, 18],
-  ]) {
+  ];
+  for (const [ox, oy] of corners) {
     for (let i = 0; i < 7; i++) {
-      for (const [x, y] of [
+      const ring: readonly (readonly [number, number])[] = [
         [ox + i, oy],
         [ox + i, oy + 6],
         [ox, oy + i],
         [ox + 6, oy + i],
-      ]) {
+      ];
+      for (const [x, y] of ring) {
         t.ok(dark.has(`${x},${y}`), `finder ring at ${x},${y}`);
       }
     }

@@ -6,12 +6,7 @@ import { packageRoot } from '../../src/util/paths.js';
 import { HA_VERSION } from '../../src/version.js';
 import { parseZeroconf, serviceName, txtRecord } from '../../src/zeroconf/index.js';
 import { withoutCoverage } from '../helpers/child-env.js';
-
-const SETUP = 'ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo';
-
-function canUnshare(): Promise<boolean> {
-  return new Promise((resolve) => execFile('unshare', ['-n', 'true'], (err) => resolve(err === null)));
-}
+import { canUnshare, LOOPBACK_SETUP, unshareArgs } from '../helpers/netns.js';
 
 t.test("_home-assistant._tcp with HA's TXT keys answers an mDNS query", async (t) => {
   if (!(await canUnshare())) {
@@ -21,7 +16,7 @@ t.test("_home-assistant._tcp with HA's TXT keys answers an mDNS query", async (t
   const out = await new Promise<string>((resolve, reject) =>
     execFile(
       'unshare',
-      ['-n', 'sh', '-c', `${SETUP} && exec "${process.execPath}" --import tsx test/zeroconf/announce-child.ts`],
+      unshareArgs('test/zeroconf/announce-child.ts', LOOPBACK_SETUP),
       { cwd: packageRoot(), env: withoutCoverage(process.env), timeout: 40_000 },
       (err, stdout, stderr) => (err === null ? resolve(stdout) : reject(new Error(`${err.message}\n${stderr}`))),
     ),
