@@ -12,9 +12,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { BENCH, fmt, freePort, type Hub, httpRequest, makeDataDir, median, PI_NODE_ARGS, percentile, startHub } from './procs.js';
+import { BENCH, fmt, freePort, type Hub, makeDataDir, median, PI_NODE_ARGS, percentile, startHub } from './procs.js';
 import { settle } from './settle.js';
-import { stateSocket } from './state-socket.js';
+import { type ToggleLatencies, toggleLatencies } from './state-socket.js';
 
 const ROUNDS = Number(process.env.HOMEKIT_BENCH_ROUNDS ?? 5);
 const CHANGES = Number(process.env.HOMEKIT_BENCH_CHANGES ?? 1000);
@@ -94,7 +94,7 @@ for (let round = 0; round < ROUNDS; round++) {
     if (withHomekit) withBridge = { rssMb, anonMb, fileMb, load };
     else without = { rssMb, anonMb, fileMb, load };
     if (withHomekit && round === ROUNDS - 1 && r.homekitPort !== undefined)
-      ({ homekit: latencies, websocket: baseline } = await eventLatencies(r.hub, r.homekitPort));
+      ({ bridge: latencies, websocket: baseline } = await eventLatencies(r.hub, r.homekitPort));
     await r.stop();
   }
   if (without === undefined || withBridge === undefined) throw new Error('a round without both readings');
@@ -103,7 +103,7 @@ for (let round = 0; round < ROUNDS; round++) {
   console.error(`round ${round + 1}/${ROUNDS}: ${fmt(d, 1)} MB added (load ${without.load} / ${withBridge.load})`);
 }
 
-async function eventLatencies(hub: Hub, port: number): Promise<{ homekit: number[]; websocket: number[] }> {
+async function eventLatencies(hub: Hub, port: number): Promise<ToggleLatencies> {
   const setup = JSON.parse(readFileSync(join(hub.dataDir, 'homekit', 'setup.json'), 'utf8')) as { pincode: string };
   const client = new HttpClient('bench', '127.0.0.1', port);
   await client.pairSetup(setup.pincode);
@@ -114,33 +114,20 @@ async function eventLatencies(hub: Hub, port: number): Promise<{ homekit: number
   if (light === undefined || on === undefined) throw new Error('light.l0 not bridged');
   const id = `${light.aid}.${on.iid}`;
   let atController: ((t: number) => void) | undefined;
-  let atSocket: ((t: number) => void) | undefined;
   client.on('event', (e) => {
     if (e.characteristics.some((c) => `${c.aid}.${c.iid}` === id)) atController?.(performance.now());
   });
   await client.subscribeCharacteristics([id]);
-  const ws = await stateSocket(hub, 'light.l0', (t) => atSocket?.(t));
-  const homekit: number[] = [];
-  const websocket: number[] = [];
-  for (let i = 0; i < CHANGES; i++) {
-    const arrived = new Promise<number>((resolve) => {
-      atController = resolve;
-    });
-    const broadcast = new Promise<number>((resolve) => {
-      atSocket = resolve;
-    });
-    const t0 = performance.now();
-    await httpRequest(hub.port, `/api/services/light/${i % 2 === 0 ? 'turn_on' : 'turn_off'}`, {
-      token: hub.token,
-      method: 'POST',
-      body: '{"entity_id":"light.l0"}',
-    });
-    homekit.push((await arrived) - t0);
-    websocket.push((await broadcast) - t0);
-  }
-  ws.close();
+  const latencies = await toggleLatencies(
+    hub,
+    CHANGES,
+    () =>
+      new Promise<number>((resolve) => {
+        atController = resolve;
+      }),
+  );
   await client.close();
-  return { homekit: homekit.sort((x, y) => x - y), websocket: websocket.sort((x, y) => x - y) };
+  return latencies;
 }
 
 const diff = (k: keyof Omit<Reading, 'load'>) => rounds.map((r) => r.withBridge[k] - r.without[k]);

@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import { silentLogger } from '../src/core/log.js';
 import { loadMatter } from '../src/matter/lib.js';
 import { rerunInNetns } from '../test/helpers/netns.js';
-import { BENCH, fmt, type Hub, httpRequest, makeDataDir, median, PI_NODE_ARGS, percentile, ROOT, sleep, startHub } from './procs.js';
+import { BENCH, fmt, type Hub, makeDataDir, median, PI_NODE_ARGS, percentile, ROOT, sleep, startHub } from './procs.js';
 import { settle } from './settle.js';
-import { stateSocket } from './state-socket.js';
+import { type ToggleLatencies, toggleLatencies } from './state-socket.js';
 
 const ROUNDS = Number(process.env.MATTER_BENCH_ROUNDS ?? 2);
 const CHANGES = Number(process.env.MATTER_BENCH_CHANGES ?? 300);
@@ -70,7 +70,7 @@ interface Controller {
   readonly peers: { commission(options: Record<string, unknown>): Promise<{ readonly endpoints: Iterable<ClientEndpoint> }> };
 }
 
-async function reportLatencies(hub: Hub): Promise<{ matter: number[]; websocket: number[] }> {
+async function reportLatencies(hub: Hub): Promise<ToggleLatencies> {
   const setup = JSON.parse(readFileSync(join(hub.dataDir, 'matter', 'setup.json'), 'utf8')) as { passcode: number; discriminator: number };
   const lib = await loadMatter(silentLogger);
   const dir = mkdtempSync(join(tmpdir(), 'hearth-bench-controller-'));
@@ -85,31 +85,18 @@ async function reportLatencies(hub: Hub): Promise<{ matter: number[]; websocket:
   if (light === undefined) throw new Error('light.l0 not bridged');
   let waiting: ((t: number) => void) | undefined;
   light.events.onOff?.onOff$Changed?.on(() => waiting?.(performance.now()));
-  let atSocket: ((t: number) => void) | undefined;
-  const ws = await stateSocket(hub, 'light.l0', (t) => atSocket?.(t));
-  const matter: number[] = [];
-  const websocket: number[] = [];
-  for (let i = 0; i < CHANGES; i++) {
-    const arrived = new Promise<number>((resolve) => {
-      waiting = resolve;
-    });
-    const broadcast = new Promise<number>((resolve) => {
-      atSocket = resolve;
-    });
-    const t0 = performance.now();
-    await httpRequest(hub.port, `/api/services/light/${i % 2 === 0 ? 'turn_on' : 'turn_off'}`, {
-      token: hub.token,
-      method: 'POST',
-      body: '{"entity_id":"light.l0"}',
-    });
-    matter.push((await arrived) - t0);
-    websocket.push((await broadcast) - t0);
-  }
-  ws.close();
+  const latencies = await toggleLatencies(
+    hub,
+    CHANGES,
+    () =>
+      new Promise<number>((resolve) => {
+        waiting = resolve;
+      }),
+  );
   await controller.close();
   await lib.closeMdns();
   rmSync(dir, { recursive: true, force: true });
-  return { matter: matter.sort((x, y) => x - y), websocket: websocket.sort((x, y) => x - y) };
+  return latencies;
 }
 
 const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -124,7 +111,7 @@ for (let round = 0; round < ROUNDS; round++) {
   await a.stop();
   const b = await run(true);
   withBridge.push(b.rssMb);
-  if (round === ROUNDS - 1) ({ matter: latencies, websocket: baseline } = await reportLatencies(b.hub));
+  if (round === ROUNDS - 1) ({ bridge: latencies, websocket: baseline } = await reportLatencies(b.hub));
   await b.stop();
 }
 

@@ -1,7 +1,7 @@
 // The hub's own WebSocket API subscribed to state_changed: the baseline a bridge's latency is read against (the same
 // changes, the same hub, the same moment of the machine's load).
 import WebSocket from 'ws';
-import type { Hub } from './procs.js';
+import { type Hub, httpRequest } from './procs.js';
 
 /** Calls `onEntity` with the time of each state_changed event of `entityId`. */
 export async function stateSocket(hub: Hub, entityId: string, onEntity: (t: number) => void): Promise<WebSocket> {
@@ -18,4 +18,38 @@ export async function stateSocket(hub: Hub, entityId: string, onEntity: (t: numb
     });
   });
   return ws;
+}
+
+/** Times, sorted, from each REST call to the change at the bridge's controller and at the hub's own WebSocket client. */
+export interface ToggleLatencies {
+  readonly bridge: number[];
+  readonly websocket: number[];
+}
+
+/**
+ * Switches light.l0 `changes` times by REST call, one at a time, and times each change to the bridge's controller
+ * (`nextAtBridge` gives a promise of the time the controller sees the next change) and to a WebSocket client of the
+ * same hub, the baseline.
+ */
+export async function toggleLatencies(hub: Hub, changes: number, nextAtBridge: () => Promise<number>): Promise<ToggleLatencies> {
+  let atSocket: ((t: number) => void) | undefined;
+  const ws = await stateSocket(hub, 'light.l0', (t) => atSocket?.(t));
+  const bridge: number[] = [];
+  const websocket: number[] = [];
+  for (let i = 0; i < changes; i++) {
+    const arrived = nextAtBridge();
+    const broadcast = new Promise<number>((resolve) => {
+      atSocket = resolve;
+    });
+    const t0 = performance.now();
+    await httpRequest(hub.port, `/api/services/light/${i % 2 === 0 ? 'turn_on' : 'turn_off'}`, {
+      token: hub.token,
+      method: 'POST',
+      body: '{"entity_id":"light.l0"}',
+    });
+    bridge.push((await arrived) - t0);
+    websocket.push((await broadcast) - t0);
+  }
+  ws.close();
+  return { bridge: bridge.sort((x, y) => x - y), websocket: websocket.sort((x, y) => x - y) };
 }
