@@ -1,6 +1,7 @@
 // Home Assistant's RequestDataValidator answers (homeassistant/components/http/data_validator.py): a body that is
 // not a JSON object is "Invalid JSON.", a voluptuous schema problem is "Message format incorrect: <error>".
 import { isJsonObject, type JsonObject } from '../../core/json.js';
+import { ownValue, setOwn } from '../../core/own-keys.js';
 import type { Reply } from '../../http/http.js';
 import { readJsonBody } from './json-body.js';
 
@@ -19,7 +20,7 @@ export async function jsonObjectBody(reply: Reply): Promise<JsonObject | undefin
 
 /** The string at `key`, or Home Assistant's RequestDataValidator message (answered) when it is missing or not one. */
 export function requiredString(reply: Reply, data: JsonObject, key: string): string | undefined {
-  const value = data[key];
+  const value = ownValue(data, key);
   if (value === undefined) reply.message(400, `Message format incorrect: required key not provided @ data['${key}']`);
   else if (typeof value !== 'string' || value.length > MAX_FIELD) {
     reply.message(400, `Message format incorrect: expected str for dictionary value @ data['${key}']`);
@@ -36,7 +37,7 @@ export function requiredStrings<K extends string>(reply: Reply, data: JsonObject
   for (const key of keys) {
     const value = requiredString(reply, data, key);
     if (value === undefined) return undefined;
-    out[key] = value;
+    setOwn(out, key, value);
   }
   const extra = Object.keys(data).find((k) => !(keys as readonly string[]).includes(k));
   if (extra !== undefined) {

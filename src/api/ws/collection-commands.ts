@@ -1,6 +1,6 @@
 import { describeValue, HubError } from '../../core/errors.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
-import { setOwn } from '../../core/own-keys.js';
+import { ownValue, setOwn } from '../../core/own-keys.js';
 import type { HelperItems } from '../../http/context.js';
 import { requireAdmin } from './command.js';
 import type { Command, Connection } from './connection.js';
@@ -18,7 +18,7 @@ export interface CollectionAccess {
 }
 
 function itemId(message: JsonObject, key: string): string {
-  const value = message[key];
+  const value = ownValue(message, key);
   if (value === undefined) throw new HubError('invalid_format', `required key not provided @ data['${key}']`);
   if (typeof value !== 'string')
     throw new HubError('invalid_format', `expected str for dictionary value @ data['${key}']. Got ${describeValue(value)}`);
