@@ -90,14 +90,7 @@ async function stepFlow(ctx: ApiContext, req: Request, reply: Reply): Promise<vo
   if (typeof username !== 'string' || typeof password !== 'string' || extra || username.length > MAX_FIELD || password.length > MAX_FIELD) {
     return reply.message(400, 'User input malformed');
   }
-  const waitMs = ctx.guard.retryAfterMs(address);
-  if (waitMs > 0) {
-    ctx.guard.recordFailure(address, req.url);
-    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-    return reply.message(429, `Too many failed login attempts from your address. Wait ${seconds} seconds, then try again.`, [
-      ['Retry-After', String(seconds)],
-    ]);
-  }
+  if (throttled(ctx, reply, req.url, 'login attempts')) return;
   let user: Awaited<ReturnType<typeof ctx.auth.checkPassword>>;
   try {
     user = await ctx.auth.checkPassword(username.trim(), password);
@@ -128,6 +121,22 @@ async function stepFlow(ctx: ApiContext, req: Request, reply: Reply): Promise<vo
       result: flows.issueCode(clientId, user.id),
     }),
   );
+}
+
+/**
+ * Answers 429 with Retry-After while the address has failed too often lately (the login guard's throttle), and counts
+ * the attempt as another failure, as the login page does. `what` names the attempts in the message.
+ */
+export function throttled(ctx: ApiContext, reply: Reply, url: string, what: string): boolean {
+  const address = reply.remoteAddress();
+  const waitMs = ctx.guard.retryAfterMs(address);
+  if (waitMs <= 0) return false;
+  ctx.guard.recordFailure(address, url);
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  reply.message(429, `Too many failed ${what} from your address. Wait ${seconds} seconds, then try again.`, [
+    ['Retry-After', String(seconds)],
+  ]);
+  return true;
 }
 
 function abortFlow(ctx: ApiContext, req: Request, reply: Reply) {

@@ -15,6 +15,7 @@ import type { ApiContext } from '../../http/context.js';
 import type { Reply } from '../../http/http.js';
 import type { HttpServer } from '../../http/server.js';
 import { type RequestAuth, UNAUTHORIZED_TEXT } from './auth-check.js';
+import { throttled } from './auth-flow.js';
 import { jsonObjectBody, requiredStrings } from './request-data.js';
 
 const STEPS = ['user', 'core_config', 'analytics', 'integration'] as const;
@@ -57,15 +58,7 @@ async function createOwner(ctx: ApiContext, reply: Reply): Promise<void> {
   if (body === undefined) return;
   const data = requiredStrings(reply, body, USER_FIELDS);
   if (data === undefined) return;
-  const address = reply.remoteAddress();
-  const waitMs = ctx.guard.retryAfterMs(address);
-  if (waitMs > 0) {
-    ctx.guard.recordFailure(address, '/api/onboarding/users');
-    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-    return reply.message(429, `Too many failed attempts from your address. Wait ${seconds} seconds, then try again.`, [
-      ['Retry-After', String(seconds)],
-    ]);
-  }
+  if (throttled(ctx, reply, '/api/onboarding/users', 'attempts')) return;
   const name = data.name.trim();
   const username = normalizeUsername(data.username.trim());
   const problem =
@@ -99,7 +92,7 @@ async function createOwner(ctx: ApiContext, reply: Reply): Promise<void> {
     }
   });
   if (typeof outcome !== 'string') return reply.message(outcome.status, outcome.message);
-  ctx.guard.recordSuccess(address);
+  ctx.guard.recordSuccess(reply.remoteAddress());
   reply.json(200, JSON.stringify({ auth_code: outcome }));
 }
 
