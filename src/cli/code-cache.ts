@@ -24,7 +24,8 @@ export const CODE_CACHE_MOMENT = 'hearth:code-cache-moment';
 
 const MAGIC = Buffer.from('hearth-code-cache-1\n');
 const DIGEST_BYTES = 20;
-const FOLDER = 'code-cache';
+/** The data directory's folder of what one start keeps for the next (config-cache.ts keeps its file there too). */
+export const CODE_CACHE_FOLDER = 'code-cache';
 
 /** The cache file for `script` run by this node with these flags, in `dataDir`. */
 export function codeCacheFile(dataDir: string, script: string, execArgv: readonly string[]): string {
@@ -33,7 +34,7 @@ export function codeCacheFile(dataDir: string, script: string, execArgv: readonl
     .update(JSON.stringify([script, size, mtimeMs, process.version, process.arch, execArgv]))
     .digest('hex')
     .slice(0, 16);
-  return join(dataDir, FOLDER, `hub-${key}.bin`);
+  return join(dataDir, CODE_CACHE_FOLDER, `hub-${key}.bin`);
 }
 
 /** The cached data in `file`, or undefined when there is none or it is damaged. */

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { ParsedBefore } from '../config/load.js';
 import type { JsonValue } from '../core/json.js';
 import { writeFileAtomic } from '../storage/atomic-file.js';
+import { CODE_CACHE_FOLDER } from './code-cache.js';
 
 /**
  * The configuration's YAML as the previous start of the same build parsed it, kept as JSON in the data directory
@@ -28,7 +29,7 @@ export class ParsedConfigCache implements ParsedBefore {
 
   /** The cache of the data directory `dataDir`. */
   static in(dataDir: string): ParsedConfigCache {
-    return new ParsedConfigCache(join(dataDir, 'code-cache', 'parsed-config.json'));
+    return new ParsedConfigCache(join(dataDir, CODE_CACHE_FOLDER, 'parsed-config.json'));
   }
 
   get(text: string): JsonValue | undefined {
