@@ -24,25 +24,8 @@ import { build } from 'esbuild';
 // mqtt.js goes into a file of its own (hearth/mqtt.cjs), loaded only with an `mqtt:` section: one whitespace-free file
 // instead of some hundred modules from node_modules keeps about half a MB of source text and module records out of
 // memory. The source imports it through a variable (so tsc never reads mqtt.js's declarations, which need DOM
-// types); here that import becomes a require of that file.
+// types); here that import becomes a require of that file (SOURCE_EDITS).
 const MQTT_FILE = './mqtt.cjs';
-const mqttFile = (buildDir) => ({
-  name: 'mqtt-file',
-  setup(b) {
-    const file = join(buildDir, 'src', 'mqtt', 'connection.js');
-    b.onLoad({ filter: /[\\/]mqtt[\\/]connection\.js$/ }, async (args) => {
-      if (args.path !== file) return undefined;
-      const text = await readFile(args.path, 'utf8');
-      if (!text.includes('import(MQTT_PACKAGE)')) throw new Error('src/mqtt/connection.ts no longer imports mqtt.js through MQTT_PACKAGE');
-      return {
-        contents: text.replace('import(MQTT_PACKAGE)', `Promise.resolve().then(() => require(${JSON.stringify(MQTT_FILE)}))`),
-        loader: 'js',
-        resolveDir: dirname(args.path),
-      };
-    });
-    b.onResolve({ filter: /^\.\/mqtt\.cjs$/ }, (args) => ({ path: args.path, external: true }));
-  },
-});
 
 // HomeKit: hap-nodejs with the packages it runs (fast-srp, tweetnacl, node-persist, debug, tslib) goes into
 // hearth/hap.cjs and ciao, its mDNS advertiser, into hearth/ciao.cjs, which zeroconf's announcer loads too (one copy
@@ -92,29 +75,6 @@ const homekitPackages = {
   },
 };
 
-/**
- * esbuild plugin for hearth.cjs: src/homekit/load-hap.ts loads hap.cjs instead of hap-nodejs from node_modules, and
- * the announcer's `@homebridge/ciao` is ciao.cjs.
- */
-const homekitFiles = (buildDir) => ({
-  name: 'homekit-files',
-  setup(b) {
-    const file = join(buildDir, 'src', 'homekit', 'load-hap.js');
-    b.onLoad({ filter: /[\\/]homekit[\\/]load-hap\.js$/ }, async (args) => {
-      if (args.path !== file) return undefined;
-      const text = await readFile(args.path, 'utf8');
-      const marker = "const HAP_BUNDLE = '';";
-      if (!text.includes(marker)) throw new Error('src/homekit/load-hap.ts no longer declares HAP_BUNDLE');
-      return {
-        contents: text.replace(marker, `const HAP_BUNDLE = ${JSON.stringify(HAP_FILE)};`),
-        loader: 'js',
-        resolveDir: dirname(args.path),
-      };
-    });
-    b.onResolve({ filter: /^@homebridge\/ciao$/ }, () => ({ path: CIAO_FILE, external: true }));
-  },
-});
-
 /** hap.cjs and ciao.cjs in `outdir`. */
 async function bundleHomekit(outdir) {
   const require = createRequire(import.meta.url);
@@ -128,30 +88,8 @@ async function bundleHomekit(outdir) {
 // from node_modules, become one minified file of 2.6 MB (docs/performance.md, "Matter bridge"). Each module still
 // runs only when first imported (esbuild wraps them, import() becomes a call): lib.ts sets matter.js's config before
 // anything reads it. matter.js reads function and class names (its log formats), hence keepNames (see namesAtLoad).
-// lib.ts's one import of matter.js (matterModule) becomes a lookup in that file.
+// lib.ts's one import of matter.js (matterModule) becomes a lookup in that file (SOURCE_EDITS).
 const MATTER_FILE = './matter.cjs';
-const matterLookup = (module) => `Promise.resolve().then(() => require(${JSON.stringify(MATTER_FILE)}).load(${module}))`;
-const MATTER_LOOKUPS = [
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal
-  { file: join('matter', 'lib.js'), from: 'import(`${MATTER_SCOPE}${path}`)', to: matterLookup('path') },
-];
-const matterFile = (buildDir) => ({
-  name: 'matter-file',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]matter[\\/]lib\.js$/ }, async (args) => {
-      const lookup = MATTER_LOOKUPS.find((l) => args.path === join(buildDir, 'src', l.file));
-      if (lookup === undefined) return undefined;
-      const text = await readFile(args.path, 'utf8');
-      if (!text.includes(lookup.from)) throw new Error(`src/${lookup.file} no longer imports matter.js through ${lookup.from}`);
-      return {
-        contents: text.replace(lookup.from, lookup.to),
-        loader: 'js',
-        resolveDir: dirname(args.path),
-      };
-    });
-    b.onResolve({ filter: /^\.\/matter\.cjs$/ }, (args) => ({ path: args.path, external: true }));
-  },
-});
 
 // Changes to matter.js's own code in hearth/matter.cjs, each for memory that grows with the bridged endpoints. The build
 // fails when matter.js no longer has the text a change replaces.
@@ -315,6 +253,48 @@ const outsideImports = (buildDir) => ({
   },
 });
 
+/**
+ * What hearth.cjs's build changes in tsc's output: each source's import of a package that has a file of its own
+ * beside hearth.cjs becomes a load of that file. The build fails when a source no longer has the text.
+ */
+const SOURCE_EDITS = [
+  {
+    file: join('mqtt', 'connection.js'),
+    from: 'import(MQTT_PACKAGE)',
+    to: `Promise.resolve().then(() => require(${JSON.stringify(MQTT_FILE)}))`,
+  },
+  { file: join('homekit', 'load-hap.js'), from: "const HAP_BUNDLE = '';", to: `const HAP_BUNDLE = ${JSON.stringify(HAP_FILE)};` },
+  {
+    file: join('matter', 'lib.js'),
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal
+    from: 'import(`${MATTER_SCOPE}${path}`)',
+    to: `Promise.resolve().then(() => require(${JSON.stringify(MATTER_FILE)}).load(path))`,
+  },
+];
+/** Imports in the sources that stay outside hearth.cjs as the files of their own: the announcer's ciao is ciao.cjs. */
+const OWN_FILES = new Map([
+  [MQTT_FILE, MQTT_FILE],
+  [MATTER_FILE, MATTER_FILE],
+  ['@homebridge/ciao', CIAO_FILE],
+]);
+
+/** esbuild plugin for hearth.cjs: SOURCE_EDITS and OWN_FILES. */
+const sourceEdits = (buildDir) => ({
+  name: 'source-edits',
+  setup(b) {
+    const edits = new Map(SOURCE_EDITS.map((edit) => [join(buildDir, 'src', edit.file), edit]));
+    b.onLoad({ filter: /\.js$/ }, async (args) => {
+      const edit = edits.get(args.path);
+      if (edit === undefined) return undefined;
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes(edit.from)) throw new Error(`src/${edit.file} no longer has ${JSON.stringify(edit.from)}: see SOURCE_EDITS`);
+      return { contents: text.replace(edit.from, edit.to), loader: 'js', resolveDir: dirname(args.path) };
+    });
+    const specifiers = [...OWN_FILES.keys()].map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+    b.onResolve({ filter: new RegExp(`^(${specifiers.join('|')})$`) }, (args) => ({ path: OWN_FILES.get(args.path), external: true }));
+  },
+});
+
 const COMMON = {
   bundle: true,
   platform: 'node',
@@ -337,7 +317,7 @@ export async function bundle(buildDir) {
     entryPoints: [join(buildDir, 'src', 'cli.js')],
     outfile: join(outdir, 'hearth.cjs'),
     format: 'cjs',
-    plugins: [mqttFile(buildDir), homekitFiles(buildDir), matterFile(buildDir), outsideImports(buildDir)],
+    plugins: [sourceEdits(buildDir), outsideImports(buildDir)],
     external: EXTERNAL,
     // The sources are ES modules: import.meta.url is this file's URL, as it was each module's.
     define: { 'import.meta.url': '__hearthFileUrl' },
