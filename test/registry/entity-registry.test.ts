@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { JsonObject } from '../../src/core/json.js';
-import { recordAll, recordEvents, startCore, testSwitch } from './helpers.js';
+import { ENTITY_ENTRY_KEYS, recordAll, recordEvents, startCore, testSwitch } from './helpers.js';
 
 /** Entity entries: Home Assistant's fields, renaming, disabling and their events. */
 
@@ -16,28 +16,7 @@ t.test('entity entries: Home Assistant fields; a name and an icon replace the at
   testSwitch(core, 'switch.fan', { name: 'Fan' });
   testSwitch(core, 'switch.porch', { name: 'Porch' });
   const list = registries.entities.list();
-  t.same(Object.keys(list[0] as JsonObject), [
-    'area_id',
-    'categories',
-    'config_entry_id',
-    'created_at',
-    'device_id',
-    'disabled_by',
-    'entity_category',
-    'entity_id',
-    'has_entity_name',
-    'hidden_by',
-    'icon',
-    'id',
-    'labels',
-    'modified_at',
-    'name',
-    'options',
-    'original_name',
-    'platform',
-    'translation_key',
-    'unique_id',
-  ]);
+  t.same(Object.keys(list[0] as JsonObject), ENTITY_ENTRY_KEYS);
   t.match(list[0], {
     entity_id: 'switch.fan',
     platform: 'test',

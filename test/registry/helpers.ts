@@ -127,6 +127,30 @@ export function recordAll(core: Core, types: readonly string[]): { type: string;
 }
 
 /** A home with floors, areas, labels, devices and customized entities, for the tests of the registries through a hub. */
+/** The keys of an entity registry entry as Home Assistant's `config/entity_registry/list` gives them, in order. */
+export const ENTITY_ENTRY_KEYS: readonly string[] = [
+  'area_id',
+  'categories',
+  'config_entry_id',
+  'created_at',
+  'device_id',
+  'disabled_by',
+  'entity_category',
+  'entity_id',
+  'has_entity_name',
+  'hidden_by',
+  'icon',
+  'id',
+  'labels',
+  'modified_at',
+  'name',
+  'options',
+  'original_name',
+  'platform',
+  'translation_key',
+  'unique_id',
+];
+
 export const REGISTRY_HOME_YAML = `
 hub:
   name: Test Home

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { writeGuestAuth } from '../../helpers/guest.js';
 import { startTestHub } from '../../helpers/hub.js';
-import { REGISTRY_HOME_YAML } from '../../registry/helpers.js';
+import { ENTITY_ENTRY_KEYS, REGISTRY_HOME_YAML } from '../../registry/helpers.js';
 import { WsClient } from './client.js';
 import { deviceIdOf, type Entry, error, result, setup } from './registry-setup.js';
 
@@ -17,28 +17,7 @@ t.test('the five list commands answer with the registries in Home Assistant shap
   const entities = result<Entry[]>(await client.command('config/entity_registry/list'));
   t.same(entities, reg.entities.list());
   const bedside = entities.find((e) => e.entity_id === 'light.bedside');
-  t.same(Object.keys(bedside ?? {}).sort(), [
-    'area_id',
-    'categories',
-    'config_entry_id',
-    'created_at',
-    'device_id',
-    'disabled_by',
-    'entity_category',
-    'entity_id',
-    'has_entity_name',
-    'hidden_by',
-    'icon',
-    'id',
-    'labels',
-    'modified_at',
-    'name',
-    'options',
-    'original_name',
-    'platform',
-    'translation_key',
-    'unique_id',
-  ]);
+  t.same(Object.keys(bedside ?? {}).sort(), ENTITY_ENTRY_KEYS);
   t.match(bedside, { area_id: 'bedroom', labels: ['christmas'], platform: 'virtual', original_name: 'Bedside' });
 
   const devices = result<Entry[]>(await client.command('config/device_registry/list'));
