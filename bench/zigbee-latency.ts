@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { startFloorServer, stateChangedFrame } from './floor-ws-server.js';
 import { monoMs, percentile } from './procs.js';
 import { next, receiptLatencies, stopChild } from './ws-client-process.js';
 
@@ -111,43 +112,25 @@ async function drive(startAt: number, report: (n: number) => void): Promise<numb
   return stamps;
 }
 
-/**
- * The reference in the same run: a bare `ws` server sending a ready-made state_changed frame to every client on the
- * same timer. No hub, no herdsman: its latency is the machine's (scheduling, loopback, the client process).
- */
+/** The reference in the same run: bench/floor-ws-server.ts's bare server, the same frame on the same timer. */
 async function floorServer(): Promise<void> {
-  const { WebSocketServer } = await import('ws');
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/api/websocket', perMessageDeflate: false });
-  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
-  const sockets = new Set<WebSocket>();
-  wss.on('connection', (ws) => {
-    ws.send('{"type":"auth_required","ha_version":"2025.1.0"}');
-    ws.on('message', (data: Buffer) => {
-      const text = data.toString();
-      if (text.includes('"auth"')) ws.send('{"type":"auth_ok","ha_version":"2025.1.0"}');
-      const id = /"id":(\d+)/.exec(text)?.[1];
-      if (id !== undefined) ws.send(`{"id":${id},"type":"result","success":true,"result":null}`);
-      if (text.includes('subscribe_events')) sockets.add(ws);
-    });
-    ws.on('close', () => sockets.delete(ws));
-  });
-  const frame = `{"id":2,"type":"event","event":{"event_type":"state_changed","data":{"entity_id":"${SENSOR}","old_state":null,"new_state":{"entity_id":"${SENSOR}","state":"21.5","attributes":{"device_class":"temperature","unit_of_measurement":"°C","friendly_name":"Bench Weather Temperature"},"last_changed":"2026-01-01T00:00:00+00:00","last_reported":"2026-01-01T00:00:00+00:00","last_updated":"2026-01-01T00:00:00+00:00","context":{"id":"01JGZ0000000000000000000000","parent_id":null,"user_id":null}}},"origin":"LOCAL","time_fired":"2026-01-01T00:00:00+00:00","context":{"id":"01JGZ0000000000000000000000","parent_id":null,"user_id":null}}}`;
+  const server = await startFloorServer();
+  const frame = stateChangedFrame(
+    SENSOR,
+    '21.5',
+    '{"device_class":"temperature","unit_of_measurement":"°C","friendly_name":"Bench Weather Temperature"}',
+  );
   process.on('message', (m: ToServer) => {
     if (m.type === 'exit') {
-      wss.close();
+      server.close();
       process.exit(0);
     }
-    void drive(m.startAt, () => {
-      for (const ws of sockets) ws.send(frame);
-    }).then((reports) => process.send?.({ type: 'done', reports, busMs: [] } satisfies FromServer));
+    void drive(m.startAt, () => server.broadcast(frame)).then((reports) =>
+      process.send?.({ type: 'done', reports, busMs: [] } satisfies FromServer),
+    );
   });
   process.on('disconnect', () => process.exit(0));
-  const address = wss.address();
-  process.send?.({
-    type: 'listening',
-    port: typeof address === 'object' && address !== null ? address.port : 0,
-    token: '',
-  } satisfies FromServer);
+  process.send?.({ type: 'listening', port: server.port, token: '' } satisfies FromServer);
 }
 
 function clients(): void {
