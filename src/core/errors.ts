@@ -103,3 +103,14 @@ export function describeValue(value: unknown): string {
   }
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
+
+/**
+ * Home Assistant's voluptuous message when `data[key]` is not a string of at most `maxLength` (a RequestDataValidator
+ * answers it after "Message format incorrect: "), or undefined when it is one.
+ */
+export function stringFieldProblem(data: Readonly<Record<string, unknown>>, key: string, maxLength: number): string | undefined {
+  const value = Object.hasOwn(data, key) ? data[key] : undefined;
+  if (value === undefined) return `required key not provided @ data['${key}']`;
+  if (typeof value !== 'string' || value.length > maxLength) return `expected str for dictionary value @ data['${key}']`;
+  return undefined;
+}

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConfigIssue, ConfigPath } from '../config/reader.js';
 import type { Component } from '../core/component.js';
 import type { Core } from '../core/core.js';
+import { stringFieldProblem } from '../core/errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../core/json.js';
 import type { Logger } from '../core/log.js';
 import type { Integration, IntegrationContext } from '../integration/integration.js';
@@ -81,12 +82,8 @@ export class MobileApp implements Component {
   register(userId: string, body: JsonValue): { readonly status: number; readonly body: JsonObject } {
     if (!isJsonObject(body)) return { status: 400, body: { message: 'Message format incorrect: expected a dictionary' } };
     for (const key of REQUIRED_FIELDS) {
-      const value = body[key];
-      if (value === undefined)
-        return { status: 400, body: { message: `Message format incorrect: required key not provided @ data['${key}']` } };
-      if (typeof value !== 'string' || value.length > MAX_FIELD) {
-        return { status: 400, body: { message: `Message format incorrect: expected str for dictionary value @ data['${key}']` } };
-      }
+      const problem = stringFieldProblem(body, key, MAX_FIELD);
+      if (problem !== undefined) return { status: 400, body: { message: `Message format incorrect: ${problem}` } };
     }
     const str = (key: string): string => String(body[key]);
     const encryption = body.supports_encryption === true;

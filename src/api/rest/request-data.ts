@@ -1,5 +1,6 @@
 // Home Assistant's RequestDataValidator answers (homeassistant/components/http/data_validator.py): a body that is
 // not a JSON object is "Invalid JSON.", a voluptuous schema problem is "Message format incorrect: <error>".
+import { stringFieldProblem } from '../../core/errors.js';
 import { isJsonObject, type JsonObject } from '../../core/json.js';
 import { ownValue, setOwn } from '../../core/own-keys.js';
 import type { Reply } from '../../http/http.js';
@@ -21,10 +22,9 @@ export async function jsonObjectBody(reply: Reply): Promise<JsonObject | undefin
 /** The string at `key`, or Home Assistant's RequestDataValidator message (answered) when it is missing or not one. */
 export function requiredString(reply: Reply, data: JsonObject, key: string): string | undefined {
   const value = ownValue(data, key);
-  if (value === undefined) reply.message(400, `Message format incorrect: required key not provided @ data['${key}']`);
-  else if (typeof value !== 'string' || value.length > MAX_FIELD) {
-    reply.message(400, `Message format incorrect: expected str for dictionary value @ data['${key}']`);
-  } else return value;
+  const problem = stringFieldProblem(data, key, MAX_FIELD);
+  if (typeof value === 'string' && problem === undefined) return value;
+  reply.message(400, `Message format incorrect: ${problem}`);
   return undefined;
 }
 
