@@ -43,14 +43,14 @@ const decoder = new TextDecoder();
 export function registerWebSocketApi(server: HttpServer, ctx: ApiContext, limits: Partial<WsLimits> = {}): WebSocketApi {
   const log = ctx.log.child({ module: 'websocket' });
   const allLimits: WsLimits = { ...DEFAULT_WS_LIMITS, ...limits };
-  const scheduler = new FlushScheduler(allLimits.flushIntervalMs);
+  const scheduler = new FlushScheduler(allLimits.flushIntervalMs, allLimits.maxPending);
   const connections = new Set<Connection>();
   const env: WsEnv = {
     ctx,
     limits: allLimits,
     log,
     scheduler,
-    events: new EventMessageCache(scheduler.heads),
+    events: new EventMessageCache(scheduler.heads, scheduler.log),
     entities: new EntityMessageCache(scheduler.heads),
     snapshots: new SnapshotCache(),
     commands: COMMANDS,

@@ -1,6 +1,7 @@
 import type { WsErrorCode } from '../../core/errors.js';
 import type { HubEvent } from '../../core/event-bus.js';
 import { HA_VERSION, HUB_VERSION } from '../../version.js';
+import type { EventLog } from './event-log.js';
 import type { HeadSlab } from './head-slab.js';
 import type { Chunk } from './queue.js';
 
@@ -43,18 +44,23 @@ export function pongMessage(id: number): string {
  * for the last event seen (the bus dispatches one event to all listeners before the next), and each
  * subscriber's queue holds that shared head plus its own `<id>}` tail. No subscriber serialises anything.
  * With a HeadSlab the head is encoded at once into the slab shared by every queue (head-slab.ts says why), and
- * the cache holds its bytes there until the next event.
+ * the cache holds its bytes there until the next event. With an EventLog the head is its newest entry, so each
+ * subscriber's queue holds it as part of a run (queue.ts).
  */
 export class EventMessageCache {
   private event: HubEvent | undefined;
   private head: Chunk = '';
 
-  constructor(private readonly heads?: HeadSlab) {}
+  constructor(
+    private readonly heads?: HeadSlab,
+    private readonly log?: EventLog,
+  ) {}
 
   headFor(event: HubEvent): Chunk {
     if (event !== this.event) {
       this.event = event;
       this.head = internHead(this.heads, eventHead(event.json), this.head);
+      this.log?.append(this.head);
     }
     return this.head;
   }

@@ -1,6 +1,7 @@
+import { EventLog } from './event-log.js';
 import { FrameBuilder } from './frame-builder.js';
 import { HeadSlab } from './head-slab.js';
-import type { WsLimits } from './limits.js';
+import { DEFAULT_WS_LIMITS, type WsLimits } from './limits.js';
 import { type Chunk, MessageRing } from './queue.js';
 
 /**
@@ -35,11 +36,14 @@ export interface OutboxHooks {
  * Runs due flushes for every outbox that has something to send: on the next turn of the event loop, but
  * no sooner than `minIntervalMs` after the previous run. A lone event goes out at once; a steady stream is
  * sent in batches, so a client costs one write (and with coalescing one frame) per interval rather than
- * one per event. It also holds the one FrameBuilder all outboxes share, and the slab their shared heads are in.
+ * one per event. It also holds the one FrameBuilder all outboxes share, the slab their shared heads are in, and the
+ * log of the events they share.
  */
 export class FlushScheduler {
   readonly frames = new FrameBuilder();
   readonly heads = new HeadSlab();
+  /** The events every subscriber's queue shares (as long as the slowest may fall behind before it is dropped). */
+  readonly log: EventLog;
   private due: Outbox[] = [];
   private spare: Outbox[] = [];
   private armed = false;
@@ -58,7 +62,12 @@ export class FlushScheduler {
     due.length = 0;
   };
 
-  constructor(private readonly minIntervalMs = 0) {}
+  constructor(
+    private readonly minIntervalMs = 0,
+    maxPending = DEFAULT_WS_LIMITS.maxPending,
+  ) {
+    this.log = new EventLog(maxPending, this.heads);
+  }
 
   schedule(outbox: Outbox): void {
     this.due.push(outbox);
@@ -101,7 +110,7 @@ export class Outbox {
     private readonly scheduler: FlushScheduler,
     private readonly hooks: OutboxHooks,
   ) {
-    this.ring = new MessageRing(limits.maxPending, scheduler.heads);
+    this.ring = new MessageRing(limits.maxPending, scheduler.heads, scheduler.log);
   }
 
   get pending(): number {
