@@ -4,7 +4,7 @@
 // commissioning with the bridge's code, the bridged endpoints, control both ways, a burst of changes in one turn as one
 // report, a controller's minIntervalFloor, and a restart that keeps the fabric.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -15,6 +15,7 @@ import { recordingLogger } from '../api/ws/client.js';
 import { withoutCoverage } from '../helpers/child-env.js';
 import { startTestHub, type TestHub } from '../helpers/hub.js';
 import { canUnshare, inNetns, netnsEnv, unshareArgs } from '../helpers/netns.js';
+import { filesUnder } from './data-files.js';
 
 const YAML = `
 hub:
@@ -75,18 +76,6 @@ async function until(check: () => boolean, what: string, ms = 10_000): Promise<v
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }
-}
-
-/** Every file under a directory with its size and mtime: what a write would change. */
-async function filesUnder(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    const info = await stat(path);
-    files.set(path.slice(dir.length + 1), `${info.size} ${info.mtimeMs}`);
-  }
-  return files;
 }
 
 /** The controller's endpoint for a bridged entity (its serial number is the entity id). */
