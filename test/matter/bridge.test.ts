@@ -3,7 +3,6 @@
 // the test's own (a veth pair, since matter.js's mDNS leaves loopback out), so nothing reaches a real network:
 // commissioning with the bridge's code, the bridged endpoints, control both ways, a burst of changes in one turn as one
 // report, a controller's minIntervalFloor, and a restart that keeps the fabric.
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
