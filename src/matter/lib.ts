@@ -3,6 +3,7 @@
 // Every module is imported through matterModule(), from node_modules when run from the sources; in the built hub,
 // scripts/bundle.mjs makes that one import a lookup in hearth/matter.cjs, a minified bundle of MATTER_MODULES.
 import type { Logger } from '../core/log.js';
+import { bridgeStorageDriver, type KvDriver } from './bridge-storage.js';
 import { type MatterTime, shortenReportDelay } from './report-timer.js';
 
 /** Device types and behaviours one module each: their indexes load every one of Matter's (57 MB more). */
@@ -164,7 +165,8 @@ async function load(): Promise<MatterLib> {
       const env = new Env(name, Env.default);
       env.set(main.Filesystem, new Filesystem(dir));
       const storage = new Storage(env);
-      storage.registerDriver(nodejs.FileStorageDriver);
+      // The bridged endpoints' attribute values in memory: no SD-card write per state change (bridge-storage.ts).
+      storage.registerDriver(bridgeStorageDriver(nodejs.FileStorageDriver as new (ns: unknown) => KvDriver));
       storage.registerBlobDriver(nodejs.DirectoryBlobStorageDriver);
       storage.defaultDriver = 'file';
       storage.defaultBlobDriver = 'dir';

@@ -3,7 +3,6 @@
 // the test's own (a veth pair, since matter.js's mDNS leaves loopback out), so nothing reaches a real network:
 // commissioning with the bridge's code, the bridged endpoints, control both ways, a burst of changes in one turn as one
 // report, a controller's minIntervalFloor, and a restart that keeps the fabric.
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { recordingLogger } from '../api/ws/client.js';
 import { withoutCoverage } from '../helpers/child-env.js';
 import { startTestHub, type TestHub } from '../helpers/hub.js';
 import { canUnshare, inNetns, netnsEnv, unshareArgs } from '../helpers/netns.js';
+import { filesUnder } from './data-files.js';
 
 const YAML = `
 hub:
@@ -250,6 +250,11 @@ if (!inNetns()) {
     t.ok(parts().includes(late), "in the aggregator's parts");
     hub.hub.core.states.remove('switch.late');
     await until(() => !parts().includes(late), "the endpoint to leave the aggregator's parts");
+    // The controller then erases its copy of the endpoint (from its own storage, tens of ms). matter.js's controller
+    // fails a report that comes meanwhile, after another: the report's exchange reads the node's physical properties,
+    // which walk the half-erased endpoint and throw, so no status response goes back and the bridge waits ~10 s for it
+    // before it sends again. So the next changes wait until the controller has dropped the endpoint.
+    await until(() => ![...node.endpoints].some((ep) => ep.number === late), 'the controller to drop the endpoint');
     t.pass('an entity that goes loses its endpoint');
 
     await t.test('changes made in one turn reach the controller as one change, to the final value', async (t) => {
@@ -266,6 +271,33 @@ if (!inNetns()) {
       t.equal(hub.hub.core.states.get('light.kitchen')?.state, before ? 'off' : 'on', 'the hub keeps the final value');
     });
 
+    await t.test('state changes reach the controller and write nothing to disk', async (t) => {
+      const dir = join(dataDir, 'matter');
+      const before = await filesUnder(dir);
+      t.ok(
+        [...before.keys()].some((f) => f.endsWith('.light-kitchen.__number__')),
+        'the endpoint number is stored',
+      );
+      const attributes = hub.hub.core.states.get('light.kitchen')?.attributes ?? {};
+      let on = kitchen.stateOf('onOff').onOff === true;
+      for (let i = 0; i < 6; i++) {
+        on = !on;
+        hub.hub.core.states.set('light.kitchen', on ? 'on' : 'off', attributes);
+        await until(() => kitchen.stateOf('onOff').onOff === on, `change ${i + 1} at the controller`);
+      }
+      t.pass('the controller got every change');
+      t.same(
+        Object.fromEntries(await filesUnder(dir)),
+        Object.fromEntries(before),
+        'no file under <data>/matter written, added or removed',
+      );
+      t.same(
+        [...before.keys()].filter((f) => /\.parts\.aggregator\.parts\.[^.]+\.(?!__number__)/.test(f)),
+        [],
+        "no bridged endpoint's attribute values on disk",
+      );
+    });
+
     await t.test("a controller's minIntervalFloor still holds", async (t) => {
       const { Subscribe } = (await import(MATTER_PROTOCOL)) as { Subscribe(options: Record<string, unknown>): Record<string, unknown> };
       const floorMs = 3000;
@@ -279,17 +311,23 @@ if (!inNetns()) {
         },
       });
       t.teardown(() => subscription.close());
-      const subscribedAt = performance.now();
-      const primed = reports.length;
-      // Three changes, each seen through the controller's own subscription (no floor) before the next.
+      // matter.js sends a change that reaches the subscription before it is active (right after the priming report)
+      // as soon as it is, floor or not: the floor is counted from a first report after it.
       let on = kitchen.stateOf('onOff').onOff === true;
       const attributes = hub.hub.core.states.get('light.kitchen')?.attributes ?? {};
+      const before = reports.length;
+      on = !on;
+      hub.hub.core.states.set('light.kitchen', on ? 'on' : 'off', attributes);
+      await until(() => reports.length > before, 'a first report on the floored subscription', 20_000);
+      const reportedAt = performance.now();
+      const primed = reports.length;
+      // Three changes, each seen through the controller's own subscription (no floor) before the next.
       for (let i = 0; i < 3; i++) {
         on = !on;
         hub.hub.core.states.set('light.kitchen', on ? 'on' : 'off', attributes);
         await until(() => kitchen.stateOf('onOff').onOff === on, 'the change through the unfloored subscription');
       }
-      const within = performance.now() - subscribedAt < floorMs;
+      const within = performance.now() - reportedAt < floorMs - 500;
       if (within) t.equal(reports.length, primed, 'nothing for the floored subscription within its floor');
       await until(() => reports.length > primed, 'the floored report', 20_000);
       if (within) t.same(reports.slice(primed), [[on]], 'then one report with the final value');
