@@ -17,7 +17,7 @@
 import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
@@ -154,12 +154,92 @@ const matterPatches = () => ({
   },
 });
 
+// Matter's standard data model (`Matter` of @matter/model) is built as matter.js loads: a model object tree for every
+// cluster (141), device type (92), datatype and semantic namespace of the specification, beside the element trees it
+// is built from. The bridge serves some 50 clusters; matter.js imports each cluster it has a behaviour for (its
+// @matter/types cluster is made from that cluster's model), and looks the rest up by id or name only to decode or name
+// what a peer sends. So the bundle's model has the clusters and device types some bundled module imports by name,
+// the clusters those are derived from or borrow a datatype of, and every element that is neither (datatypes, global
+// attributes, semantic namespaces): a first build (without the model cut) finds the modules and their imports. A
+// cluster missing here that a module needs fails the build (esbuild: no matching export), and so does a change in how
+// matter.js lists the model (the checks below).
+const MODEL_DIR = join('model', 'dist', 'esm', 'standard', 'elements');
+const MODEL_KINDS = /^const (\w+) = new (\w+)\(definitions\.\1\);$/gm;
+
+/** Names of the standard model's elements the bundled modules import, from the inputs of a first build. */
+async function modelImports(inputs) {
+  const names = new Set();
+  const from = /import\s*\{([^}]*)\}\s*from\s*"(?:@matter\/model|[^"]*standard\/elements\/(?:models|definitions)\.js)"/g;
+  for (const file of Object.keys(inputs)) {
+    if (!file.includes('node_modules/@matter/')) continue;
+    for (const m of (await readFile(file, 'utf8')).matchAll(from))
+      for (const spec of m[1].split(',')) names.add(spec.trim().split(/\s+as\s+/)[0]);
+  }
+  return names;
+}
+
+/** The standard model's element files (name, kind and the clusters it refers to), by file name. */
+function modelElements(dir) {
+  const models = readFileSync(join(dir, 'models.js'), 'utf8');
+  const kinds = new Map([...models.matchAll(MODEL_KINDS)].map((m) => [m[1], m[2]]));
+  const elements = new Map();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.element.js'))) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    const name = /^export \{\n {2}(\w+)\n\};$/m.exec(text)?.[1];
+    if (name === undefined || !kinds.has(name))
+      throw new Error(`@matter/model: ${file} exports no element models.js builds: see MODEL_DIR`);
+    // Its base (`type: "ModeBase"` on the cluster) and the clusters whose datatypes it uses ("ModeSelect.SemanticTagStruct").
+    const refers = new Set([...text.matchAll(/type: "(\w+)(?:\.\w+)*"/g)].map((m) => m[1]));
+    elements.set(file, { name, kind: kinds.get(name), refers });
+  }
+  if (elements.size !== kinds.size) throw new Error('@matter/model: models.js builds elements its folder has no file for: see MODEL_DIR');
+  return elements;
+}
+
+/** The plugin that leaves out of the standard model the clusters and device types nothing imports (see MODEL_DIR). */
+function standardModel(imported, dir) {
+  const elements = modelElements(dir);
+  const byName = new Map([...elements.values()].map((e) => [e.name, e]));
+  const cut = (e) => e.kind === 'ClusterModel' || e.kind === 'DeviceTypeModel';
+  const keep = new Set([...byName.values()].filter((e) => !cut(e) || imported.has(e.name)).map((e) => e.name));
+  for (const name of keep) for (const other of byName.get(name).refers) if (byName.has(other) && !keep.has(other)) keep.add(other);
+  // (A Set visits what is added while it is iterated: bases of bases are kept too.)
+  const dropped = new Set([...byName.keys()].filter((name) => !keep.has(name)));
+  return {
+    name: 'matter-standard-model',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]standard[\\/]elements[\\/](definitions|models)\.js$/ }, async (args) => {
+        if (!args.path.endsWith(join(MODEL_DIR, 'definitions.js')) && !args.path.endsWith(join(MODEL_DIR, 'models.js'))) return undefined;
+        const text = await readFile(args.path, 'utf8');
+        let out;
+        if (args.path.endsWith('definitions.js')) {
+          const lines = text.split('\n').filter((line) => {
+            const file = /^export \* from "\.\/([\w-]+\.element\.js)";$/.exec(line)?.[1];
+            if (file === undefined) return true;
+            if (!elements.has(file)) throw new Error(`@matter/model: definitions.js exports ${file}, unknown: see MODEL_DIR`);
+            return !dropped.has(elements.get(file).name);
+          });
+          out = lines.join('\n');
+        } else {
+          let removed = 0;
+          out = text
+            .replace(MODEL_KINDS, (line, name) => (dropped.has(name) ? (removed++, '') : line))
+            .replace(/^ {2}(\w+),?$/gm, (line, name) => (dropped.has(name) ? '' : line));
+          if (removed !== dropped.size)
+            throw new Error('@matter/model: models.js no longer builds each element on a line of its own: see MODEL_DIR');
+        }
+        return { contents: out, loader: 'js', resolveDir: dirname(args.path) };
+      });
+    },
+  };
+}
+
 /** hearth/matter.cjs: `load(path)` imports one of lib.ts's MATTER_MODULES from the bundle. */
 async function bundleMatter(buildDir, outdir) {
   const { MATTER_MODULES } = await import(pathToFileURL(join(buildDir, 'src', 'matter', 'lib.js')).href);
   const entries = MATTER_MODULES.map((path) => `[${JSON.stringify(path)}, () => import(${JSON.stringify(`@matter/${path}`)})]`);
   const outfile = join(outdir, MATTER_FILE);
-  await build({
+  const options = {
     ...COMMON,
     stdin: {
       contents: `const modules = new Map([${entries.join(',\n')}]);
@@ -174,12 +254,17 @@ export function load(path) {
     },
     outfile,
     format: 'cjs',
-    plugins: [matterPatches()],
     keepNames: true,
     // matter.js's Bun storage driver, never loaded under Node.
     external: ['bun:*'],
     charset: 'ascii',
-  });
+  };
+  // The first build finds which of the standard model's elements the bundled modules import (see MODEL_DIR).
+  const first = await build({ ...options, plugins: [matterPatches()], write: false, metafile: true, sourcemap: false });
+  const models = Object.keys(first.metafile.inputs).find((file) => resolve(file).endsWith(join(MODEL_DIR, 'models.js')));
+  if (models === undefined) throw new Error(`hearth/matter.cjs: matter.js has no standard model at @matter/${MODEL_DIR}`);
+  const model = standardModel(await modelImports(first.metafile.inputs), dirname(resolve(models)));
+  await build({ ...options, plugins: [matterPatches(), model] });
   // esbuild leaves characters beyond ASCII in regular expression literals as they are (matter.js has a few):
   // escapes keep the file Latin-1 (see below).
   const text = readFileSync(outfile, 'utf8').replace(/[\u0100-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
