@@ -84,10 +84,10 @@ async function bundleHomekit(outdir) {
 }
 
 // matter.js goes into a file of its own too (hearth/matter.cjs), loaded only with a `matter:` section: the modules
-// src/matter/lib.ts imports (its MATTER_MODULES) and what they import, some 1,600 modules and 7 MB of source text
-// from node_modules, become one minified file of 2.6 MB (docs/performance.md, "Matter bridge"). Each module still
-// runs only when first imported (esbuild wraps them, import() becomes a call): lib.ts sets matter.js's config before
-// anything reads it. matter.js reads function and class names (its log formats), hence keepNames (see namesAtLoad).
+// src/matter/lib.ts imports (its MATTER_MODULES) and what they import, some 1,400 modules and 7 MB of source text
+// from node_modules, become one minified file of 2.2 MB (docs/performance.md, "Matter bridge"), which runs them all
+// when lib.ts first requires it (see matterEntries), with a standard data model of only the clusters it serves (see
+// MODEL_DIR). matter.js reads function and class names (its log formats), hence keepNames (see namesAtLoad).
 // lib.ts's one import of matter.js (matterModule) becomes a lookup in that file (SOURCE_EDITS).
 const MATTER_FILE = './matter.cjs';
 
@@ -234,19 +234,56 @@ function standardModel(imported, dir) {
   };
 }
 
-/** hearth/matter.cjs: `load(path)` imports one of lib.ts's MATTER_MODULES from the bundle. */
+// The bundle's entry imports the modules lib.ts loads (its MATTER_MODULES) statically, so that esbuild puts matter.js's
+// modules one after the other at the bundle's top level, as one scope, instead of each in a function of its own that
+// runs on first import: it can then leave out what nothing uses (down to functions and classes of a module), and
+// there is no closure, context and export object for each of some 1,400 modules. The bundle runs them all as it
+// loads, in the order of their imports; first `hearth-matter:settings`, which sets lib.ts's MATTER_CONFIG before
+// matter.js builds its default environment (matter.js refuses those settings after). Of the package indexes lib.ts
+// imports, the bundle exports only the names lib.ts takes (its MATTER_NAMES, `hearth-matter:<path>`).
+// (Telling esbuild that matter.js's re-exporting index modules have no side effects would leave out more modules, but
+// matter.js registers classes as their modules load, e.g. a model class for each element tag, which nothing
+// imports by name: a bridged endpoint then fails with `Unknown element tag "condition"`.)
+const SETTINGS = 'settings';
+
+function matterEntries({ names, settings }, resolveDir) {
+  return {
+    name: 'matter-entries',
+    setup(b) {
+      b.onResolve({ filter: /^hearth-matter:/ }, (args) => ({
+        path: args.path.slice('hearth-matter:'.length),
+        namespace: 'hearth-matter',
+      }));
+      b.onLoad({ filter: /.*/, namespace: 'hearth-matter' }, (args) => ({
+        contents:
+          args.path === SETTINGS
+            ? `import { config } from "@matter/nodejs/config";\nObject.assign(config, ${JSON.stringify(settings)});`
+            : `export { ${names[args.path].join(', ')} } from ${JSON.stringify(`@matter/${args.path}`)};`,
+        resolveDir,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** hearth/matter.cjs: `load(path)` gives one of lib.ts's MATTER_MODULES from the bundle. */
 async function bundleMatter(buildDir, outdir) {
-  const { MATTER_MODULES } = await import(pathToFileURL(join(buildDir, 'src', 'matter', 'lib.js')).href);
-  const entries = MATTER_MODULES.map((path) => `[${JSON.stringify(path)}, () => import(${JSON.stringify(`@matter/${path}`)})]`);
+  const lib = await import(pathToFileURL(join(buildDir, 'src', 'matter', 'lib.js')).href);
+  const names = Object.assign(Object.create(null), lib.MATTER_NAMES);
+  const specifier = (path) => JSON.stringify(`${path in names ? 'hearth-matter:' : '@matter/'}${path}`);
+  const imports = lib.MATTER_MODULES.map((path, i) => `import * as m${i} from ${specifier(path)};`);
+  const entries = lib.MATTER_MODULES.map((path, i) => `[${JSON.stringify(path)}, m${i}]`);
   const outfile = join(outdir, MATTER_FILE);
   const options = {
     ...COMMON,
     stdin: {
-      contents: `const modules = new Map([${entries.join(',\n')}]);
+      contents: `import ${JSON.stringify(`hearth-matter:${SETTINGS}`)};
+${imports.join('\n')}
+const modules = new Map([${entries.join(',\n')}]);
 export function load(path) {
   const module = modules.get(path);
   if (module === undefined) throw new Error('hearth/matter.cjs has no module @matter/' + path);
-  return module();
+  return Promise.resolve(module);
 }`,
       resolveDir: buildDir,
       sourcefile: 'matter-modules.js',
@@ -259,12 +296,13 @@ export function load(path) {
     external: ['bun:*'],
     charset: 'ascii',
   };
-  // The first build finds which of the standard model's elements the bundled modules import (see MODEL_DIR).
-  const first = await build({ ...options, plugins: [matterPatches()], write: false, metafile: true, sourcemap: false });
-  const models = Object.keys(first.metafile.inputs).find((file) => resolve(file).endsWith(join(MODEL_DIR, 'models.js')));
+  const virtual = matterEntries({ names, settings: lib.MATTER_CONFIG }, buildDir);
+  // A first build finds which of the standard model's elements the bundled modules import (see MODEL_DIR).
+  const { inputs } = (await build({ ...options, plugins: [matterPatches(), virtual], write: false, metafile: true, sourcemap: false }))
+    .metafile;
+  const models = Object.keys(inputs).find((file) => resolve(file).endsWith(join(MODEL_DIR, 'models.js')));
   if (models === undefined) throw new Error(`hearth/matter.cjs: matter.js has no standard model at @matter/${MODEL_DIR}`);
-  const model = standardModel(await modelImports(first.metafile.inputs), dirname(resolve(models)));
-  await build({ ...options, plugins: [matterPatches(), model] });
+  await build({ ...options, plugins: [matterPatches(), virtual, standardModel(await modelImports(inputs), dirname(resolve(models)))] });
   // esbuild leaves characters beyond ASCII in regular expression literals as they are (matter.js has a few):
   // escapes keep the file Latin-1 (see below).
   const text = readFileSync(outfile, 'utf8').replace(/[\u0100-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -275,18 +313,23 @@ export function load(path) {
 // and a hidden class: for the arrow functions matter.js makes per endpoint and per transaction (some 40 an endpoint)
 // 1.5 MB with 100 endpoints. matter.js reads the names of its classes, functions and of functions made as a module
 // loads (its log formats), never those of arrow functions made later: those are left as V8 names them. Done on
-// esbuild's two helpers, `__name` and the lazy module initialiser `__esm`, which counts the modules loading.
+// esbuild's helper `__name`, with a count of the modules loading: the bundle's top level (its modules, which run as it
+// loads) and the lazy module initialiser `__esm` (a module matter.js imports with import(), if any).
 const NAME_HELPER = /var (\w+)=\((\w+),(\w+)\)=>(\w+)\(\2,"name",\{value:\3,configurable:true\}\);/;
 const ESM_HELPER =
   /var (\w+)=\((\w+),(\w+),(\w+)\)=>\(\)=>\{if\(\4\)throw \4\[0\];try\{return \2&&\(\3=\2\(\2=0\)\),\3\}catch\((\w+)\)\{throw \4=\[\5\],\5\}\};/;
 function namesAtLoad(text) {
-  if (!NAME_HELPER.test(text) || !ESM_HELPER.test(text))
-    throw new Error("hearth/matter.cjs: esbuild's __name or __esm helper has changed: see namesAtLoad");
-  return text
+  const sourceMap = '\n//# sourceMappingURL=';
+  if (!NAME_HELPER.test(text) || !text.includes(sourceMap))
+    throw new Error("hearth/matter.cjs: esbuild's __name helper or its source map comment has changed: see namesAtLoad");
+  // The bundle's modules run as it loads (the top level, until the source map comment), and those loaded later by
+  // import() in esbuild's lazy initialiser, if any.
+  const at = text.lastIndexOf(sourceMap);
+  return `${text.slice(0, at)}\n__hearthLoading=0;${text.slice(at)}`
     .replace(
       NAME_HELPER,
       (_m, name, fn, value, define) =>
-        `var __hearthLoading=0;var ${name}=(${fn},${value})=>__hearthLoading>0||${fn}.prototype!==void 0?${define}(${fn},"name",{value:${value},configurable:true}):${fn};`,
+        `var __hearthLoading=1;var ${name}=(${fn},${value})=>__hearthLoading>0||${fn}.prototype!==void 0?${define}(${fn},"name",{value:${value},configurable:true}):${fn};`,
     )
     .replace(
       ESM_HELPER,
