@@ -292,6 +292,8 @@ export function load(path) {
     outfile,
     format: 'cjs',
     keepNames: true,
+    minifySyntax: true,
+    legalComments: 'linked',
     // matter.js's Bun storage driver, never loaded under Node.
     external: ['bun:*'],
     charset: 'ascii',
@@ -315,7 +317,7 @@ export function load(path) {
 // loads (its log formats), never those of arrow functions made later: those are left as V8 names them. Done on
 // esbuild's helper `__name`, with a count of the modules loading: the bundle's top level (its modules, which run as it
 // loads) and the lazy module initialiser `__esm` (a module matter.js imports with import(), if any).
-const NAME_HELPER = /var (\w+)=\((\w+),(\w+)\)=>(\w+)\(\2,"name",\{value:\3,configurable:true\}\);/;
+const NAME_HELPER = /var (\w+)=\((\w+),(\w+)\)=>(\w+)\(\2,"name",\{value:\3,configurable:(?:true|!0)\}\);/;
 const ESM_HELPER =
   /var (\w+)=\((\w+),(\w+),(\w+)\)=>\(\)=>\{if\(\4\)throw \4\[0\];try\{return \2&&\(\3=\2\(\2=0\)\),\3\}catch\((\w+)\)\{throw \4=\[\5\],\5\}\};/;
 function namesAtLoad(text) {
