@@ -94,6 +94,7 @@ const MATTER_FILE = './matter.cjs';
 // Changes to matter.js's own code in hearth/matter.cjs, each for memory that grows with the bridged endpoints. The build
 // fails when matter.js no longer has the text a change replaces.
 const DATASOURCE = 'node/dist/esm/behavior/state/managed/Datasource.js';
+const CLUSTER_BEHAVIOR_TYPE = 'node/dist/esm/behavior/cluster/ClusterBehaviorType.js';
 const MATTER_PATCHES = [
   {
     // A behaviour's datasource emits its attributes' $Changing and $Changed events through the behaviour's event
@@ -104,6 +105,38 @@ const MATTER_PATCHES = [
     file: 'node/dist/esm/behavior/internal/BehaviorBacking.js',
     from: '      events: this.events,\n',
     to: '      events: this.#endpoint.eventsOf(this.#type),\n',
+  },
+  // Every instance of a cluster's Events (one per behaviour of each endpoint) registered the names of all its events
+  // (two for each attribute, about 100 a cluster) as properties of its own `events`, each undefined until made:
+  // an object in dictionary mode, some 3 KB, for each behaviour of each endpoint. The names now sit in one object
+  // per Events class, the prototype of each instance's `events`, which holds only the events made: `name in events`
+  // (hasEvent, getEvent) sees both, as before.
+  {
+    file: CLUSTER_BEHAVIOR_TYPE,
+    from: '    initialize() {\n      for (const name of eventNames) {\n        this.addEvent(name);\n      }\n    }\n',
+    to: '    initialize() {\n      this.events = declaredEvents(this.events, eventNames);\n    }\n',
+  },
+  {
+    file: CLUSTER_BEHAVIOR_TYPE,
+    from: 'export {\n  ClusterBehaviorType\n};\n',
+    // The names a class's base registered (its base's initialize ran first) and its own, once per class.
+    to: `const declaredNames = new WeakMap();
+function declaredEvents(made, eventNames) {
+  let names = declaredNames.get(eventNames);
+  if (names === void 0) {
+    names = Object.create(null);
+    for (const name in made) names[name] = void 0;
+    for (const name of eventNames) names[name] = void 0;
+    declaredNames.set(eventNames, names);
+  }
+  const events = Object.create(names);
+  for (const name in made) if (Object.hasOwn(made, name) && made[name] !== void 0) events[name] = made[name];
+  return events;
+}
+export {
+  ClusterBehaviorType
+};
+`,
   },
   // A cluster's Events make an attribute's $Changing and $Changed events on first access, and the datasource looks
   // them up at every commit only to ask whether anyone observes them: so every endpoint had an event object for each
