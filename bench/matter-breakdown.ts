@@ -1,8 +1,9 @@
 /**
  * Where the Matter bridge's memory goes: the built hub with N bridged virtual entities (MATTER_ENTITIES, default
  * 100; 0 runs the hub without a `matter:` section), settled, then /proc/<pid>/smaps by mapping and, with
- * MATTER_SNAPSHOT=<file>, a heap snapshot (--heapsnapshot-signal); MATTER_PAGE=1 views the /matter page (its QR code)
- * first. Runs in a network namespace as bench/matter.ts.
+ * MATTER_SNAPSHOT=<file>, a heap snapshot (--heapsnapshot-signal) and its live size by kind of object (the names are
+ * the bundle's, minified); MATTER_PAGE=1 views the /matter page (its QR code) first. Runs in a network namespace as
+ * bench/matter.ts.
  */
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -94,8 +95,35 @@ if (SNAPSHOT !== undefined) {
       }
     }
   }
-  if (written !== undefined) renameSync(join(cwd, written), SNAPSHOT);
+  if (written !== undefined) {
+    renameSync(join(cwd, written), SNAPSHOT);
+    summarise(SNAPSHOT);
+  }
 }
 await hub.stop();
 await data.remove();
 process.exit(0);
+
+/** The snapshot's live heap and its largest kinds of object (V8's type, and the constructor's name for objects). */
+function summarise(file: string): void {
+  const snapshot = JSON.parse(readFileSync(file, 'utf8')) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+    nodes: number[];
+    strings: string[];
+  };
+  const fields = snapshot.snapshot.meta.node_fields;
+  const types = snapshot.snapshot.meta.node_types[0];
+  const [typeAt, nameAt, sizeAt] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f)) as [number, number, number];
+  const bySize = new Map<string, number>();
+  let total = 0;
+  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+    const type = types[snapshot.nodes[i + typeAt] ?? 0] ?? '?';
+    const key = type === 'object' || type === 'closure' ? (snapshot.strings[snapshot.nodes[i + nameAt] ?? 0] ?? '?') : `(${type})`;
+    const size = snapshot.nodes[i + sizeAt] ?? 0;
+    total += size;
+    bySize.set(key, (bySize.get(key) ?? 0) + size);
+  }
+  console.log(`heap snapshot ${file}: ${(total / 1048576).toFixed(2)} MB live; the largest kinds:`);
+  for (const [key, size] of [...bySize].sort((a, b) => b[1] - a[1]).slice(0, 12))
+    console.log(`  ${key.slice(0, 40).padEnd(40)} ${(size / 1048576).toFixed(2)} MB`);
+}

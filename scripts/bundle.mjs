@@ -17,7 +17,7 @@
 import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
@@ -84,16 +84,18 @@ async function bundleHomekit(outdir) {
 }
 
 // matter.js goes into a file of its own too (hearth/matter.cjs), loaded only with a `matter:` section: the modules
-// src/matter/lib.ts imports (its MATTER_MODULES) and what they import, some 1,600 modules and 7 MB of source text
-// from node_modules, become one minified file of 2.6 MB (docs/performance.md, "Matter bridge"). Each module still
-// runs only when first imported (esbuild wraps them, import() becomes a call): lib.ts sets matter.js's config before
-// anything reads it. matter.js reads function and class names (its log formats), hence keepNames (see namesAtLoad).
+// src/matter/lib.ts imports (its MATTER_MODULES) and what they import, some 1,400 modules and 7 MB of source text
+// from node_modules, become one minified file of 2.2 MB (docs/performance.md, "Matter bridge"), which runs them all
+// when lib.ts first requires it (see matterEntries), with a standard data model of only the clusters it serves (see
+// MODEL_DIR). matter.js reads function and class names (its log formats), hence keepNames (see namesAtLoad).
 // lib.ts's one import of matter.js (matterModule) becomes a lookup in that file (SOURCE_EDITS).
 const MATTER_FILE = './matter.cjs';
 
 // Changes to matter.js's own code in hearth/matter.cjs, each for memory that grows with the bridged endpoints. The build
 // fails when matter.js no longer has the text a change replaces.
 const DATASOURCE = 'node/dist/esm/behavior/state/managed/Datasource.js';
+const CLUSTER_BEHAVIOR_TYPE = 'node/dist/esm/behavior/cluster/ClusterBehaviorType.js';
+const SERVER_BEHAVIOR_BACKING = 'node/dist/esm/behavior/internal/ServerBehaviorBacking.js';
 const MATTER_PATCHES = [
   {
     // A behaviour's datasource emits its attributes' $Changing and $Changed events through the behaviour's event
@@ -104,6 +106,71 @@ const MATTER_PATCHES = [
     file: 'node/dist/esm/behavior/internal/BehaviorBacking.js',
     from: '      events: this.events,\n',
     to: '      events: this.#endpoint.eventsOf(this.#type),\n',
+  },
+  // Every instance of a cluster's Events (one per behaviour of each endpoint) registered the names of all its events
+  // (two for each attribute, about 100 a cluster) as properties of its own `events`, each undefined until made:
+  // an object in dictionary mode, some 3 KB, for each behaviour of each endpoint. The names now sit in one object
+  // per Events class, the prototype of each instance's `events`, which holds only the events made: `name in events`
+  // (hasEvent, getEvent) sees both, as before.
+  {
+    file: CLUSTER_BEHAVIOR_TYPE,
+    from: '    initialize() {\n      for (const name of eventNames) {\n        this.addEvent(name);\n      }\n    }\n',
+    to: '    initialize() {\n      this.events = declaredEvents(this.events, eventNames);\n    }\n',
+  },
+  {
+    file: CLUSTER_BEHAVIOR_TYPE,
+    from: 'export {\n  ClusterBehaviorType\n};\n',
+    // The names a class's base registered (its base's initialize ran first) and its own, once per class.
+    to: `const declaredNames = new WeakMap();
+function declaredEvents(made, eventNames) {
+  let names = declaredNames.get(eventNames);
+  if (names === void 0) {
+    names = Object.create(null);
+    for (const name in made) names[name] = void 0;
+    for (const name of eventNames) names[name] = void 0;
+    declaredNames.set(eventNames, names);
+  }
+  const events = Object.create(names);
+  for (const name in made) if (Object.hasOwn(made, name) && made[name] !== void 0) events[name] = made[name];
+  return events;
+}
+export {
+  ClusterBehaviorType
+};
+`,
+  },
+  // Each behaviour of each endpoint kept the names of its supported attributes, commands and events in three Sets of
+  // its own (ValidatedElements', made per behaviour as it starts), the same for every behaviour of a type with the same
+  // state: about 0.4 MB with 100 endpoints. Read only once made (iterated, `has`, `size`): equal Sets are now shared.
+  {
+    file: SERVER_BEHAVIOR_BACKING,
+    from: '      attributes: validation.attributes,\n      commands: validation.commands,\n      events: validation.events\n',
+    to: '      attributes: sharedNames(validation.attributes),\n      commands: sharedNames(validation.commands),\n      events: sharedNames(validation.events)\n',
+  },
+  {
+    file: SERVER_BEHAVIOR_BACKING,
+    from: 'export {\n  FeatureMismatchError,\n  ServerBehaviorBacking\n};\n',
+    // One Set for each list of names; there are a few dozen (behaviour types and their features).
+    to: `const namesByList = new Map();
+function sharedNames(names) {
+  const key = [...names].join(",");
+  const shared = namesByList.get(key);
+  if (shared !== void 0) return shared;
+  namesByList.set(key, names);
+  return names;
+}
+export {
+  FeatureMismatchError,
+  ServerBehaviorBacking
+};
+`,
+  },
+  // A behaviour's datasource (one for each behaviour of each endpoint) asked its type's supervisor for the names of its
+  // persistent attributes, which made a new Set each time; the datasource only asks it `has`. Made once a supervisor.
+  {
+    file: 'node/dist/esm/behavior/supervision/RootSupervisor.js',
+    from: '  persistentKeys(primaryKey = "name") {\n    const persistent = /* @__PURE__ */ new Set();\n',
+    to: '  persistentKeys(primaryKey = "name") {\n    this.persistentKeysByPrimaryKey ??= /* @__PURE__ */ new Map();\n    let persistent = this.persistentKeysByPrimaryKey.get(primaryKey);\n    if (persistent !== void 0) return persistent;\n    persistent = /* @__PURE__ */ new Set();\n    this.persistentKeysByPrimaryKey.set(primaryKey, persistent);\n',
   },
   // A cluster's Events make an attribute's $Changing and $Changed events on first access, and the datasource looks
   // them up at every commit only to ask whether anyone observes them: so every endpoint had an event object for each
@@ -154,19 +221,136 @@ const matterPatches = () => ({
   },
 });
 
-/** hearth/matter.cjs: `load(path)` imports one of lib.ts's MATTER_MODULES from the bundle. */
+// Matter's standard data model (`Matter` of @matter/model) is built as matter.js loads: a model object tree for every
+// cluster (141), device type (92), datatype and semantic namespace of the specification, beside the element trees it
+// is built from. The bridge serves some 50 clusters; matter.js imports each cluster it has a behaviour for (its
+// @matter/types cluster is made from that cluster's model), and looks the rest up by id or name only to decode or name
+// what a peer sends. So the bundle's model has the clusters and device types some bundled module imports by name,
+// the clusters those are derived from or borrow a datatype of, and every element that is neither (datatypes, global
+// attributes, semantic namespaces): a first build (without the model cut) finds the modules and their imports. A
+// cluster missing here that a module needs fails the build (esbuild: no matching export), and so does a change in how
+// matter.js lists the model (the checks below).
+const MODEL_DIR = join('model', 'dist', 'esm', 'standard', 'elements');
+const MODEL_KINDS = /^const (\w+) = new (\w+)\(definitions\.\1\);$/gm;
+
+/** Names of the standard model's elements the bundled modules import, from the inputs of a first build. */
+async function modelImports(inputs) {
+  const names = new Set();
+  const from = /import\s*\{([^}]*)\}\s*from\s*"(?:@matter\/model|[^"]*standard\/elements\/(?:models|definitions)\.js)"/g;
+  for (const file of Object.keys(inputs)) {
+    if (!file.includes('node_modules/@matter/')) continue;
+    for (const m of (await readFile(file, 'utf8')).matchAll(from))
+      for (const spec of m[1].split(',')) names.add(spec.trim().split(/\s+as\s+/)[0]);
+  }
+  return names;
+}
+
+/** The standard model's element files (name, kind and the clusters it refers to), by file name. */
+function modelElements(dir) {
+  const models = readFileSync(join(dir, 'models.js'), 'utf8');
+  const kinds = new Map([...models.matchAll(MODEL_KINDS)].map((m) => [m[1], m[2]]));
+  const elements = new Map();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.element.js'))) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    const name = /^export \{\n {2}(\w+)\n\};$/m.exec(text)?.[1];
+    if (name === undefined || !kinds.has(name))
+      throw new Error(`@matter/model: ${file} exports no element models.js builds: see MODEL_DIR`);
+    // Its base (`type: "ModeBase"` on the cluster) and the clusters whose datatypes it uses ("ModeSelect.SemanticTagStruct").
+    const refers = new Set([...text.matchAll(/type: "(\w+)(?:\.\w+)*"/g)].map((m) => m[1]));
+    elements.set(file, { name, kind: kinds.get(name), refers });
+  }
+  if (elements.size !== kinds.size) throw new Error('@matter/model: models.js builds elements its folder has no file for: see MODEL_DIR');
+  return elements;
+}
+
+/** The plugin that leaves out of the standard model the clusters and device types nothing imports (see MODEL_DIR). */
+function standardModel(imported, dir) {
+  const elements = modelElements(dir);
+  const byName = new Map([...elements.values()].map((e) => [e.name, e]));
+  const cut = (e) => e.kind === 'ClusterModel' || e.kind === 'DeviceTypeModel';
+  const keep = new Set([...byName.values()].filter((e) => !cut(e) || imported.has(e.name)).map((e) => e.name));
+  for (const name of keep) for (const other of byName.get(name).refers) if (byName.has(other) && !keep.has(other)) keep.add(other);
+  // (A Set visits what is added while it is iterated: bases of bases are kept too.)
+  const dropped = new Set([...byName.keys()].filter((name) => !keep.has(name)));
+  return {
+    name: 'matter-standard-model',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]standard[\\/]elements[\\/](definitions|models)\.js$/ }, async (args) => {
+        if (!args.path.endsWith(join(MODEL_DIR, 'definitions.js')) && !args.path.endsWith(join(MODEL_DIR, 'models.js'))) return undefined;
+        const text = await readFile(args.path, 'utf8');
+        let out;
+        if (args.path.endsWith('definitions.js')) {
+          const lines = text.split('\n').filter((line) => {
+            const file = /^export \* from "\.\/([\w-]+\.element\.js)";$/.exec(line)?.[1];
+            if (file === undefined) return true;
+            if (!elements.has(file)) throw new Error(`@matter/model: definitions.js exports ${file}, unknown: see MODEL_DIR`);
+            return !dropped.has(elements.get(file).name);
+          });
+          out = lines.join('\n');
+        } else {
+          let removed = 0;
+          out = text
+            .replace(MODEL_KINDS, (line, name) => (dropped.has(name) ? (removed++, '') : line))
+            .replace(/^ {2}(\w+),?$/gm, (line, name) => (dropped.has(name) ? '' : line));
+          if (removed !== dropped.size)
+            throw new Error('@matter/model: models.js no longer builds each element on a line of its own: see MODEL_DIR');
+        }
+        return { contents: out, loader: 'js', resolveDir: dirname(args.path) };
+      });
+    },
+  };
+}
+
+// The bundle's entry imports the modules lib.ts loads (its MATTER_MODULES) statically, so that esbuild puts matter.js's
+// modules one after the other at the bundle's top level, as one scope, instead of each in a function of its own that
+// runs on first import: it can then leave out what nothing uses (down to functions and classes of a module), and
+// there is no closure, context and export object for each of some 1,400 modules. The bundle runs them all as it
+// loads, in the order of their imports; first `hearth-matter:settings`, which sets lib.ts's MATTER_CONFIG before
+// matter.js builds its default environment (matter.js refuses those settings after). Of the package indexes lib.ts
+// imports, the bundle exports only the names lib.ts takes (its MATTER_NAMES, `hearth-matter:<path>`).
+// (Telling esbuild that matter.js's re-exporting index modules have no side effects would leave out more modules, but
+// matter.js registers classes as their modules load, e.g. a model class for each element tag, which nothing
+// imports by name: a bridged endpoint then fails with `Unknown element tag "condition"`.)
+const SETTINGS = 'settings';
+
+function matterEntries({ names, settings }, resolveDir) {
+  return {
+    name: 'matter-entries',
+    setup(b) {
+      b.onResolve({ filter: /^hearth-matter:/ }, (args) => ({
+        path: args.path.slice('hearth-matter:'.length),
+        namespace: 'hearth-matter',
+      }));
+      b.onLoad({ filter: /.*/, namespace: 'hearth-matter' }, (args) => ({
+        contents:
+          args.path === SETTINGS
+            ? `import { config } from "@matter/nodejs/config";\nObject.assign(config, ${JSON.stringify(settings)});`
+            : `export { ${names[args.path].join(', ')} } from ${JSON.stringify(`@matter/${args.path}`)};`,
+        resolveDir,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** hearth/matter.cjs: `load(path)` gives one of lib.ts's MATTER_MODULES from the bundle. */
 async function bundleMatter(buildDir, outdir) {
-  const { MATTER_MODULES } = await import(pathToFileURL(join(buildDir, 'src', 'matter', 'lib.js')).href);
-  const entries = MATTER_MODULES.map((path) => `[${JSON.stringify(path)}, () => import(${JSON.stringify(`@matter/${path}`)})]`);
+  const lib = await import(pathToFileURL(join(buildDir, 'src', 'matter', 'lib.js')).href);
+  const names = Object.assign(Object.create(null), lib.MATTER_NAMES);
+  const specifier = (path) => JSON.stringify(`${path in names ? 'hearth-matter:' : '@matter/'}${path}`);
+  const imports = lib.MATTER_MODULES.map((path, i) => `import * as m${i} from ${specifier(path)};`);
+  const entries = lib.MATTER_MODULES.map((path, i) => `[${JSON.stringify(path)}, m${i}]`);
   const outfile = join(outdir, MATTER_FILE);
-  await build({
+  const options = {
     ...COMMON,
     stdin: {
-      contents: `const modules = new Map([${entries.join(',\n')}]);
+      contents: `import ${JSON.stringify(`hearth-matter:${SETTINGS}`)};
+${imports.join('\n')}
+const modules = new Map([${entries.join(',\n')}]);
 export function load(path) {
   const module = modules.get(path);
   if (module === undefined) throw new Error('hearth/matter.cjs has no module @matter/' + path);
-  return module();
+  return Promise.resolve(module);
 }`,
       resolveDir: buildDir,
       sourcefile: 'matter-modules.js',
@@ -174,12 +358,20 @@ export function load(path) {
     },
     outfile,
     format: 'cjs',
-    plugins: [matterPatches()],
     keepNames: true,
+    minifySyntax: true,
+    legalComments: 'linked',
     // matter.js's Bun storage driver, never loaded under Node.
     external: ['bun:*'],
     charset: 'ascii',
-  });
+  };
+  const virtual = matterEntries({ names, settings: lib.MATTER_CONFIG }, buildDir);
+  // A first build finds which of the standard model's elements the bundled modules import (see MODEL_DIR).
+  const { inputs } = (await build({ ...options, plugins: [matterPatches(), virtual], write: false, metafile: true, sourcemap: false }))
+    .metafile;
+  const models = Object.keys(inputs).find((file) => resolve(file).endsWith(join(MODEL_DIR, 'models.js')));
+  if (models === undefined) throw new Error(`hearth/matter.cjs: matter.js has no standard model at @matter/${MODEL_DIR}`);
+  await build({ ...options, plugins: [matterPatches(), virtual, standardModel(await modelImports(inputs), dirname(resolve(models)))] });
   // esbuild leaves characters beyond ASCII in regular expression literals as they are (matter.js has a few):
   // escapes keep the file Latin-1 (see below).
   const text = readFileSync(outfile, 'utf8').replace(/[\u0100-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -190,18 +382,23 @@ export function load(path) {
 // and a hidden class: for the arrow functions matter.js makes per endpoint and per transaction (some 40 an endpoint)
 // 1.5 MB with 100 endpoints. matter.js reads the names of its classes, functions and of functions made as a module
 // loads (its log formats), never those of arrow functions made later: those are left as V8 names them. Done on
-// esbuild's two helpers, `__name` and the lazy module initialiser `__esm`, which counts the modules loading.
-const NAME_HELPER = /var (\w+)=\((\w+),(\w+)\)=>(\w+)\(\2,"name",\{value:\3,configurable:true\}\);/;
+// esbuild's helper `__name`, with a count of the modules loading: the bundle's top level (its modules, which run as it
+// loads) and the lazy module initialiser `__esm` (a module matter.js imports with import(), if any).
+const NAME_HELPER = /var (\w+)=\((\w+),(\w+)\)=>(\w+)\(\2,"name",\{value:\3,configurable:(?:true|!0)\}\);/;
 const ESM_HELPER =
   /var (\w+)=\((\w+),(\w+),(\w+)\)=>\(\)=>\{if\(\4\)throw \4\[0\];try\{return \2&&\(\3=\2\(\2=0\)\),\3\}catch\((\w+)\)\{throw \4=\[\5\],\5\}\};/;
 function namesAtLoad(text) {
-  if (!NAME_HELPER.test(text) || !ESM_HELPER.test(text))
-    throw new Error("hearth/matter.cjs: esbuild's __name or __esm helper has changed: see namesAtLoad");
-  return text
+  const sourceMap = '\n//# sourceMappingURL=';
+  if (!NAME_HELPER.test(text) || !text.includes(sourceMap))
+    throw new Error("hearth/matter.cjs: esbuild's __name helper or its source map comment has changed: see namesAtLoad");
+  // The bundle's modules run as it loads (the top level, until the source map comment), and those loaded later by
+  // import() in esbuild's lazy initialiser, if any.
+  const at = text.lastIndexOf(sourceMap);
+  return `${text.slice(0, at)}\n__hearthLoading=0;${text.slice(at)}`
     .replace(
       NAME_HELPER,
       (_m, name, fn, value, define) =>
-        `var __hearthLoading=0;var ${name}=(${fn},${value})=>__hearthLoading>0||${fn}.prototype!==void 0?${define}(${fn},"name",{value:${value},configurable:true}):${fn};`,
+        `var __hearthLoading=1;var ${name}=(${fn},${value})=>__hearthLoading>0||${fn}.prototype!==void 0?${define}(${fn},"name",{value:${value},configurable:true}):${fn};`,
     )
     .replace(
       ESM_HELPER,

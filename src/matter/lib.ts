@@ -36,6 +36,31 @@ export const MATTER_MODULES: readonly string[] = [
   ...BEHAVIOR_MODULES.map((name) => `main/behaviors/${name}`),
 ];
 
+/**
+ * What the hub takes from MATTER_MODULES that are package indexes, by name: the built hub's bundle holds only these
+ * and what they need (scripts/bundle.mjs), not all of matter.js the indexes export (its controller side, every cluster).
+ */
+export const MATTER_NAMES: Readonly<Record<string, readonly string[]>> = {
+  main: ['Time', 'ServerSubscription', 'Logger', 'Environment', 'StorageService', 'Filesystem', 'Endpoint', 'ServerNode', 'VendorId'],
+  nodejs: ['NodeJsFilesystem', 'FileStorageDriver', 'DirectoryBlobStorageDriver'],
+  'main/protocol': ['MdnsService'],
+};
+
+/**
+ * matter.js's Node.js settings (`@matter/nodejs/config`), set before it builds its default environment: no process
+ * arguments, environment variables or config file of its own, no signal or error traps (the hub has them), and no
+ * default storage in the home directory.
+ */
+export const MATTER_CONFIG: Readonly<Record<string, boolean>> = {
+  loadProcessArgv: false,
+  loadProcessEnv: false,
+  loadConfigFile: false,
+  trapProcessSignals: false,
+  trapUnhandledErrors: false,
+  setProcessExitCodeOnError: false,
+  initializeStorage: false,
+};
+
 const MATTER_SCOPE: string = '@matter/';
 
 /** One of MATTER_MODULES: the one import of matter.js, which scripts/bundle.mjs rewrites for the built hub. */
@@ -119,20 +144,9 @@ export function loadMatter(log: Logger): Promise<MatterLib> {
 }
 
 async function load(): Promise<MatterLib> {
-  // Before matter.js builds its default environment: no process arguments, environment variables or config file of
-  // its own, no signal or error traps (the hub has them), and no default storage in the home directory.
+  // The built hub's bundle has set these as it loaded (matter.js refuses them once its environment is built).
   const { config } = (await matterModule('nodejs/config')) as { config: Record<string, unknown> };
-  if (config.isInitialized !== true) {
-    Object.assign(config, {
-      loadProcessArgv: false,
-      loadProcessEnv: false,
-      loadConfigFile: false,
-      trapProcessSignals: false,
-      trapUnhandledErrors: false,
-      setProcessExitCodeOnError: false,
-      initializeStorage: false,
-    });
-  }
+  if (Object.entries(MATTER_CONFIG).some(([key, value]) => config[key] !== value)) Object.assign(config, MATTER_CONFIG);
   const main = await matterModule<unknown>('main');
   if (!shortenReportDelay(main.Time as MatterTime, main.ServerSubscription))
     logTo?.warn("Matter reports wait for matter.js's 50 ms delay: its subscriptions are not the ones hearth knows");
