@@ -33,6 +33,8 @@ interface Bridged {
   /** The state being written to the endpoint, if one is, and the newest to write once it is written. */
   writing?: State;
   next?: State;
+  /** What the endpoint's bridgedDeviceBasicInformation.reachable was set to (only the bridge sets it); unknown after a failed write. */
+  reachable: boolean | undefined;
   /** Writes `next` (queued at the end of the turn), and what follows a write: made once per endpoint. */
   readonly flush: () => void;
   readonly written: () => void;
@@ -241,10 +243,12 @@ export class MatterBridge implements Component {
     const state = bridged.next;
     if (state === undefined || this.bridged.get(entityId) !== bridged) return;
     bridged.next = undefined;
-    const current = bridged.endpoint.state;
-    const patch = changes(current, bridged.kind.patch(state));
+    const patch = changes(bridged.endpoint.state, bridged.kind.patch(state));
     const reachable = state.state !== 'unavailable';
-    if (current.bridgedDeviceBasicInformation?.reachable !== reachable) patch.bridgedDeviceBasicInformation = { reachable };
+    if (bridged.reachable !== reachable) {
+      patch.bridgedDeviceBasicInformation = { reachable };
+      bridged.reachable = reachable;
+    }
     if (isEmpty(patch)) return;
     bridged.writing = state;
     bridged.endpoint.set(patch).then(bridged.written, bridged.failed);
@@ -307,6 +311,7 @@ export class MatterBridge implements Component {
     const bridged: Bridged = {
       endpoint,
       kind,
+      reachable: state.state !== 'unavailable',
       flush: () => this.write(entityId, bridged),
       written: () => {
         bridged.writing = undefined;
@@ -314,6 +319,7 @@ export class MatterBridge implements Component {
       },
       failed: (err: unknown) => {
         this.log.warn({ entity_id: entityId, err: (err as Error).message }, 'Matter could not show the state of %s', entityId);
+        bridged.reachable = undefined;
         bridged.written();
       },
     };
