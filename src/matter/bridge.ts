@@ -16,7 +16,7 @@ import { HUB_VERSION } from '../version.js';
 import type { MatterConfig } from './config.js';
 import { kindFor } from './devices.js';
 import type { DeviceKind, EntityLink } from './kind.js';
-import { loadMatter, type MatterEndpoint, type MatterLib, type MatterServerNode } from './lib.js';
+import { loadMatter, type MatterEndpoint, type MatterLib, type MatterServerNode, type Patch } from './lib.js';
 import { loadSetup, type MatterSetup } from './setup.js';
 
 /** Matter's test vendor id (0xFFF1) and a product id from its test range: what uncertified bridges announce. */
@@ -33,6 +33,33 @@ interface Bridged {
   /** The state being written to the endpoint, if one is, and the newest to write once it is written. */
   writing?: State;
   next?: State;
+  /** What the endpoint's bridgedDeviceBasicInformation.reachable was set to (only the bridge sets it); unknown after a failed write. */
+  reachable: boolean | undefined;
+  /** Writes `next` (queued at the end of the turn), and what follows a write: made once per endpoint. */
+  readonly flush: () => void;
+  readonly written: () => void;
+  readonly failed: (err: unknown) => void;
+}
+
+function isEmpty(patch: Patch): boolean {
+  for (const _ in patch) return false;
+  return true;
+}
+
+/** `patch` without the attributes that already hold its values (and without clusters left empty). */
+function changes(current: MatterEndpoint['state'], patch: Patch): Patch {
+  for (const cluster in patch) {
+    const values = patch[cluster];
+    const now = current[cluster];
+    if (values === undefined || now === undefined) continue;
+    let left = false;
+    for (const attribute in values) {
+      if (Object.is(values[attribute], now[attribute])) delete values[attribute];
+      else left = true;
+    }
+    if (!left) delete patch[cluster];
+  }
+  return patch;
 }
 
 export interface MatterPairing {
@@ -161,7 +188,7 @@ export class MatterBridge implements Component {
       const bridged = this.bridged.get(entityId);
       if (bridged !== undefined) {
         if (state === null) this.remove(entityId, bridged);
-        else this.update(entityId, bridged, state);
+        else this.update(bridged, state);
       } else if (state !== null) void this.consider(entityId);
     });
     await server.start();
@@ -202,29 +229,29 @@ export class MatterBridge implements Component {
    * one turn are one write and one report; matter.js reports the changes to subscribers. One write per endpoint at a
    * time, then the newest state: matter.js may apply concurrent writes out of order.
    */
-  private update(entityId: string, bridged: Bridged, state: State): void {
+  private update(bridged: Bridged, state: State): void {
     const idle = bridged.writing === undefined && bridged.next === undefined;
     bridged.next = state;
-    if (idle) queueMicrotask(() => this.write(entityId, bridged));
+    if (idle) queueMicrotask(bridged.flush);
   }
 
+  /**
+   * Writes the newest state, only the attributes whose values differ from the endpoint's: every behaviour in the
+   * patch is a resource matter.js's transaction locks and checks, and a state change moves one or two attributes.
+   */
   private write(entityId: string, bridged: Bridged): void {
     const state = bridged.next;
     if (state === undefined || this.bridged.get(entityId) !== bridged) return;
     bridged.next = undefined;
-    bridged.writing = state;
-    const patch = bridged.kind.patch(state);
+    const patch = changes(bridged.endpoint.state, bridged.kind.patch(state));
     const reachable = state.state !== 'unavailable';
-    if (bridged.endpoint.state.bridgedDeviceBasicInformation?.reachable !== reachable) patch.bridgedDeviceBasicInformation = { reachable };
-    bridged.endpoint
-      .set(patch)
-      .catch((err: unknown) => {
-        this.log.warn({ entity_id: entityId, err: (err as Error).message }, 'Matter could not show the state of %s', entityId);
-      })
-      .finally(() => {
-        bridged.writing = undefined;
-        this.write(entityId, bridged);
-      });
+    if (bridged.reachable !== reachable) {
+      patch.bridgedDeviceBasicInformation = { reachable };
+      bridged.reachable = reachable;
+    }
+    if (isEmpty(patch)) return;
+    bridged.writing = state;
+    bridged.endpoint.set(patch).then(bridged.written, bridged.failed);
   }
 
   private remove(entityId: string, bridged: Bridged): void {
@@ -281,13 +308,27 @@ export class MatterBridge implements Component {
       this.pending.delete(entityId);
     }
     if (this.stopped || this.aggregator !== aggregator) return;
-    const bridged = { endpoint, kind };
+    const bridged: Bridged = {
+      endpoint,
+      kind,
+      reachable: state.state !== 'unavailable',
+      flush: () => this.write(entityId, bridged),
+      written: () => {
+        bridged.writing = undefined;
+        this.write(entityId, bridged);
+      },
+      failed: (err: unknown) => {
+        this.log.warn({ entity_id: entityId, err: (err as Error).message }, 'Matter could not show the state of %s', entityId);
+        bridged.reachable = undefined;
+        bridged.written();
+      },
+    };
     this.bridged.set(entityId, bridged);
     kind.listen(endpoint, this.link(entityId));
     // The entity may have changed, or gone, while the endpoint was being added.
     const now = this.ctx.core.states.get(entityId);
     if (now === undefined) this.remove(entityId, bridged);
-    else if (now !== state) this.update(entityId, bridged, now);
+    else if (now !== state) this.update(bridged, now);
   }
 
   private link(entityId: string): EntityLink {

@@ -9,11 +9,14 @@
 // before it starts the delay timer at all). hearth sets the attributes of every entity changed in one turn within
 // that turn, so 50 ms gathered nothing more and made every change reach Apple Home or Google Home at least 50 ms
 // late (bench/matter.ts: p50 61 ms on a quiet machine). The delay timer is created through matter.js's replaceable
-// `Time.getTimer`; the wrapper installed here gives that one timer, matched by name and duration, 0 ms: Node runs it
-// in the timers phase after the current turn, so every change of the turn (and its transactions' microtasks) still
-// goes out in one report, the floor still holds, and a report already being sent still takes later changes right
-// after it (matter.js's own #sendNextUpdateImmediately). Written against matter.js 0.17's source, which is checked
-// once at load: if the timer is not built the way this knows, nothing is changed and reports keep the 50 ms.
+// `Time.getTimer`; the wrapper installed here gives that one timer, matched by name and duration, 0 ms, run by
+// setImmediate: Node runs it in the check phase right after the current turn's I/O callbacks, once every microtask of
+// the turn has run, so every change of the turn (and its transactions' microtasks) still goes out in one report, the
+// floor still holds, and a report already being sent still takes later changes right after it (matter.js's own
+// #sendNextUpdateImmediately). Not a 0 ms setTimeout: Node makes that 1 ms and runs it only in the next loop's timers
+// phase, after whatever else that loop polls (bench/matter.ts: 1.9 ms at p50, 7 ms at p90 from the change to the
+// report's start). Written against matter.js 0.17's source, which is checked once at load: if the timer is not built
+// the way this knows, nothing is changed and reports keep the 50 ms.
 
 /** matter.js's `Time` class, whose static `getTimer` every timer of the library is made through. */
 export interface MatterTime {
@@ -53,8 +56,59 @@ export function shortenReportDelay(time: MatterTime, serverSubscription: unknown
   if (field === undefined || !floorFirst(field).test(source)) return false;
   const original = time.getTimer;
   const getTimer: MatterTime['getTimer'] = (name, duration, callback) =>
-    original(name, duration === MATTER_REPORT_DELAY_MS && DELAY_TIMER.test(name) ? REPORT_DELAY_MS : duration, callback);
+    duration === MATTER_REPORT_DELAY_MS && DELAY_TIMER.test(name) ? new ImmediateTimer(name, callback) : original(name, duration, callback);
   installed.add(getTimer);
   time.getTimer = getTimer;
   return true;
+}
+
+/**
+ * matter.js's `Timer` (what ServerSubscription uses of it: start, stop, isRunning; the rest for its diagnostics) on
+ * setImmediate: one handle at a time, none allocated while it waits.
+ */
+export class ImmediateTimer {
+  readonly interval = REPORT_DELAY_MS;
+  readonly isPeriodic = false;
+  isRunning = false;
+  #utility = false;
+  #handle: NodeJS.Immediate | undefined;
+  readonly #fire = (): void => {
+    this.#handle = undefined;
+    this.isRunning = false;
+    this.callback();
+  };
+
+  constructor(
+    readonly name: string,
+    private readonly callback: () => unknown,
+  ) {}
+
+  get systemId(): number {
+    return 0;
+  }
+
+  get utility(): boolean {
+    return this.#utility;
+  }
+
+  set utility(utility: boolean) {
+    this.#utility = utility;
+    if (utility) this.#handle?.unref();
+    else this.#handle?.ref();
+  }
+
+  start(): this {
+    if (this.#handle !== undefined) clearImmediate(this.#handle);
+    this.#handle = setImmediate(this.#fire);
+    if (this.#utility) this.#handle.unref();
+    this.isRunning = true;
+    return this;
+  }
+
+  stop(): this {
+    if (this.#handle !== undefined) clearImmediate(this.#handle);
+    this.#handle = undefined;
+    this.isRunning = false;
+    return this;
+  }
 }

@@ -10,7 +10,9 @@ const MATTER_MAIN: string = '@matter/main';
 
 interface Timer {
   readonly interval: number;
-  stop(): void;
+  readonly isRunning: boolean;
+  start(): Timer;
+  stop(): Timer;
 }
 interface TimerTime {
   getTimer(name: string, duration: number, callback: () => void): Timer;
@@ -34,6 +36,27 @@ t.test("loading matter.js shortens its subscriptions' report delay and no other 
   const wrapped = Time.getTimer;
   t.ok(shortenReportDelay(Time, ServerSubscription), 'a second call says it is in effect');
   t.equal(Time.getTimer, wrapped, 'and does not wrap twice');
+});
+
+t.test('the report delay runs right after the turn: before a 0 ms setTimeout, once per start, and not once stopped', async (t) => {
+  const { Time } = (await import(MATTER_MAIN)) as { Time: TimerTime };
+  const order: string[] = [];
+  const delay = Time.getTimer('Subscription 0a1b2c3d delay', MATTER_REPORT_DELAY_MS, () => order.push('report'));
+  const done = new Promise<void>((resolve) => setTimeout(resolve, 0));
+  setTimeout(() => order.push('timeout 0'), 0);
+  t.equal(delay.start(), delay, 'start is chainable');
+  t.ok(delay.isRunning, 'running once started');
+  delay.start();
+  queueMicrotask(() => order.push('microtask'));
+  await done;
+  await new Promise((resolve) => setImmediate(resolve));
+  t.same(order, ['microtask', 'report', 'timeout 0'], "after the turn's microtasks, before the 0 ms timeout, once though started twice");
+  t.notOk(delay.isRunning, 'not running once it ran');
+  order.length = 0;
+  delay.start().stop();
+  t.notOk(delay.isRunning, 'not running once stopped');
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  t.same(order, [], 'a stopped delay does not run');
 });
 
 t.test("a ServerSubscription that builds its delay otherwise leaves matter.js's timers alone", async (t) => {
