@@ -185,6 +185,14 @@ if (!inNetns()) {
     await until(() => kitchen.stateOf('onOff').onOff === false, "the controller's subscription to report off");
     t.pass('a change in the hub reaches the controller through its subscription');
 
+    const desk = endpointOf(node, 'light.desk');
+    const deskAttributes = hub.hub.core.states.get('light.desk')?.attributes ?? {};
+    hub.hub.core.states.set('light.desk', 'unavailable', deskAttributes);
+    await until(() => desk.stateOf('bridgedDeviceBasicInformation').reachable === false, 'the desk light to be unreachable');
+    hub.hub.core.states.set('light.desk', 'off', deskAttributes);
+    await until(() => desk.stateOf('bridgedDeviceBasicInformation').reachable === true, 'the desk light to be reachable again');
+    t.pass('an unavailable entity is unreachable at the controller, and reachable again once it reports');
+
     const coffee = endpointOf(node, 'switch.coffee_maker');
     await coffee.commandsOf('onOff').toggle?.();
     await until(() => hub.hub.core.states.get('switch.coffee_maker')?.state === 'on', 'the outlet to toggle');
