@@ -306,7 +306,11 @@ function standardModel(imported, dir) {
         } else {
           let removed = 0;
           out = text
-            .replace(MODEL_KINDS, (line, name) => (dropped.has(name) ? (removed++, '') : line))
+            .replace(MODEL_KINDS, (line, name) => {
+              if (!dropped.has(name)) return line;
+              removed++;
+              return '';
+            })
             .replace(/^ {2}(\w+),?$/gm, (line, name) => (dropped.has(name) ? '' : line));
           if (removed !== dropped.size)
             throw new Error('@matter/model: models.js no longer builds each element on a line of its own: see MODEL_DIR');

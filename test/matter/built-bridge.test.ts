@@ -2,7 +2,6 @@
 // scripts/bundle.mjs makes (hearth/matter.cjs, with its changes to matter.js's code): commissioned by matter.js's own
 // controller (from node_modules, as in bridge.test.ts) over real UDP and mDNS in a network namespace of the test's
 // own, and controlled both ways. bridge.test.ts covers the bridge in depth from the sources.
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
