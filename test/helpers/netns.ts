@@ -2,6 +2,9 @@
 // reaches a real network. matter.js's mDNS leaves the loopback interface out, so the Matter ones get a veth pair
 // that stands in for a LAN; the zeroconf test makes do with loopback, multicast on.
 import { execFile, execFileSync } from 'node:child_process';
+import type { Test } from 'tap';
+import { packageRoot } from '../../src/util/paths.js';
+import { withoutCoverage } from './child-env.js';
 
 const FLAG = 'HEARTH_NETNS';
 
@@ -44,4 +47,18 @@ export function rerunInNetns(script: string, cwd: string): void {
   if (inNetns()) return;
   execFileSync('unshare', unshareArgs(script), { cwd, stdio: 'inherit', env: netnsEnv(process.env) });
   process.exit(0);
+}
+
+/**
+ * For a tap test file: runs `script` (this file) again inside a namespace of its own, as a subtest. matter.js loads
+ * slowly through tsx on a busy machine, and commissioning itself takes a few seconds: hence the long deadlines.
+ */
+export function spawnInNetns(t: Test, script: string): void {
+  t.setTimeout(180_000);
+  t.spawn(
+    'unshare',
+    unshareArgs(script),
+    { cwd: packageRoot(), env: netnsEnv(withoutCoverage(process.env)), timeout: 150_000 },
+    'in a network namespace of its own',
+  );
 }

@@ -9,11 +9,9 @@ import { join } from 'node:path';
 import t from 'tap';
 import { silentLogger } from '../../src/core/log.js';
 import { loadMatter } from '../../src/matter/lib.js';
-import { packageRoot } from '../../src/util/paths.js';
 import { recordingLogger } from '../api/ws/client.js';
-import { withoutCoverage } from '../helpers/child-env.js';
 import { startTestHub, type TestHub } from '../helpers/hub.js';
-import { canUnshare, inNetns, netnsEnv, unshareArgs } from '../helpers/netns.js';
+import { canUnshare, inNetns, spawnInNetns } from '../helpers/netns.js';
 import { filesUnder } from './data-files.js';
 
 const YAML = `
@@ -96,16 +94,7 @@ async function controllerIn(dir: string): Promise<Controller> {
 
 if (!inNetns()) {
   if (!(await canUnshare())) t.comment('skipped: a network namespace (unshare -n) needs root');
-  else {
-    // matter.js loads slowly through tsx on a busy machine; commissioning itself takes a few seconds.
-    t.setTimeout(180_000);
-    t.spawn(
-      'unshare',
-      unshareArgs('test/matter/bridge.test.ts'),
-      { cwd: packageRoot(), env: netnsEnv(withoutCoverage(process.env)), timeout: 150_000 },
-      'in a network namespace of its own',
-    );
-  }
+  else spawnInNetns(t, 'test/matter/bridge.test.ts');
 } else {
   const controllerDir = await mkdtemp(join(tmpdir(), 'hearth-matter-controller-'));
   const dataDir = await mkdtemp(join(tmpdir(), 'hearth-matter-hub-'));

@@ -9,10 +9,8 @@ import { join } from 'node:path';
 import t from 'tap';
 import { silentLogger } from '../../src/core/log.js';
 import { loadMatter } from '../../src/matter/lib.js';
-import { packageRoot } from '../../src/util/paths.js';
 import { BUILT_CLI, runCli, ServeProcess } from '../cli/cli-process.js';
-import { withoutCoverage } from '../helpers/child-env.js';
-import { canUnshare, inNetns, netnsEnv, unshareArgs } from '../helpers/netns.js';
+import { canUnshare, inNetns, spawnInNetns } from '../helpers/netns.js';
 
 const YAML = `
 hub:
@@ -54,15 +52,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
 if (!inNetns()) {
   if (!(await canUnshare())) t.comment('skipped: a network namespace (unshare -n) needs root');
   else if (!existsSync(BUILT_CLI)) t.fail(`${BUILT_CLI} is missing: run \`npm run build\` (make test does)`);
-  else {
-    t.setTimeout(180_000);
-    t.spawn(
-      'unshare',
-      unshareArgs('test/matter/built-bridge.test.ts'),
-      { cwd: packageRoot(), env: netnsEnv(withoutCoverage(process.env)), timeout: 150_000 },
-      'in a network namespace of its own',
-    );
-  }
+  else spawnInNetns(t, 'test/matter/built-bridge.test.ts');
 } else {
   t.test("the built hub's bridge is commissioned and controlled both ways", async (t) => {
     const dir = await mkdtemp(join(tmpdir(), 'hearth-matter-built-'));
