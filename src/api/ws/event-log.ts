@@ -69,10 +69,10 @@ export class EventLog {
     return this.heads[position % this.size] as Chunk;
   }
 
-  /** `n` more queue items hold the entry at `position`. */
-  retain(position: number, n = 1): void {
+  /** One more queue item holds the entry at `position`. */
+  retain(position: number): void {
     const i = position % this.size;
-    this.refs[i] = (this.refs[i] as number) + n;
+    this.refs[i] = (this.refs[i] as number) + 1;
   }
 
   /** A queue item let go of the entry at `position`. */
