@@ -186,7 +186,8 @@ gpio:
   for (const key of ['HEARTH_GPIO_FAKE_KERNEL', 'HEARTH_GPIO_SIM_SOCKET', 'HEARTH_GPIO_SIM_CHIPS']) env[key] = sim.env[key] ?? '';
   const p = new ServeProcess(['--config', config, '--data', join(dir, 'data'), '--host', '127.0.0.1', '--port', '0'], env);
   t.teardown(() => p.kill());
-  await sim.waitLine('gpiochip4', 17, (l) => l.requested && l.value === 1, 'held on by the hub');
+  // A whole hub's start and its GPIO helper's: on a loaded 2-core CI machine that has taken over 5 s.
+  await sim.waitLine('gpiochip4', 17, (l) => l.requested && l.value === 1, 'held on by the hub', 20_000);
   return { sim, p };
 }
 
