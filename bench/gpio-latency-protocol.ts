@@ -1,7 +1,7 @@
 /**
  * What the processes of bench/gpio-latency.ts share: the entity they watch and the messages they exchange over
  * IPC (the parent with a server, `gpio-latency-server.ts` or `gpio-latency-floor.ts`, and with
- * `gpio-latency-clients.ts`).
+ * `stamp-clients.ts`).
  */
 
 export const PIR = 'binary_sensor.bench_pir';
@@ -21,8 +21,6 @@ export type RunResult = {
   cpuPercent: number;
 };
 export type FromServer = { type: 'listening'; port: number; token: string } | { type: 'error'; message: string } | RunResult;
-export type ToClients = { type: 'connect'; url: string; token: string; clients: number; coalesce: boolean } | { type: 'report' };
-export type FromClients = { type: 'ready' } | { type: 'error'; message: string } | { type: 'report'; receipts: number[][]; events: number };
 
 /** Runs a server process's body; a failure is reported to the parent before the process exits. */
 export function runServer(body: () => Promise<void>): void {

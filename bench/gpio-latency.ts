@@ -8,16 +8,16 @@
  * Three processes, as in bench/ws-fanout.ts, so neither side's work is counted in the other's latency: this
  * one runs the cases; a server (gpio-latency-server.ts: a real Hub with the GPIO driver on a fake backend, or
  * gpio-latency-floor.ts: a bare `ws` server, the machine's floor) drives the edges and the load
- * (gpio-latency-drive.ts); gpio-latency-clients.ts runs the ws clients. They speak gpio-latency-protocol.ts and
+ * (gpio-latency-drive.ts); stamp-clients.ts runs the ws clients. They speak gpio-latency-protocol.ts and
  * stamp with process.hrtime (CLOCK_MONOTONIC, shared by every process).
  * Writes bench/out/gpio-latency.json and prints a markdown table.
  */
-import { type ForkOptions, fork } from 'node:child_process';
+import { type ChildProcess, type ForkOptions, fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import type { FromClients, FromServer, ToClients, ToServer } from './gpio-latency-protocol.js';
+import { type FromServer, PIR, type ToServer } from './gpio-latency-protocol.js';
 import { BENCH, monoMs, percentile, TSX } from './procs.js';
-import { next, receiptLatencies, stopChild } from './ws-client-process.js';
+import { next, receiptLatencies, stampClients, stampReport, stopChild } from './ws-client-process.js';
 
 const CLIENTS = 10;
 const EDGE_HZ = Number(process.env.GPIO_BENCH_EDGE_HZ ?? 100);
@@ -55,18 +55,11 @@ interface Row extends Case {
 async function runCase(c: Case): Promise<Row> {
   const options: ForkOptions = { execArgv: TSX, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] };
   const srv = fork(`${BENCH}gpio-latency-${c.server === 'hub' ? 'server' : 'floor'}.ts`, [], options);
-  const cli = fork(`${BENCH}gpio-latency-clients.ts`, [], options);
+  let cli: ChildProcess | undefined;
   try {
     const listening = await next<Extract<FromServer, { type: 'listening' }>>(srv, 'listening', 30_000);
-    const ready = next<Extract<FromClients, { type: 'ready' }>>(cli, 'ready', 30_000);
-    cli.send({
-      type: 'connect',
-      url: `ws://127.0.0.1:${listening.port}/api/websocket`,
-      token: listening.token,
-      clients: CLIENTS,
-      coalesce: c.coalesce,
-    } satisfies ToClients);
-    await ready;
+    const url = `ws://127.0.0.1:${listening.port}/api/websocket`;
+    cli = await stampClients(url, listening.token, { clients: CLIENTS, coalesce: c.coalesce, entityId: PIR });
     const startAt = monoMs() + 200;
     const done = next<Extract<FromServer, { type: 'done' }>>(srv, 'done', WARMUP_MS + DURATION_MS + 30_000);
     srv.send({
@@ -78,11 +71,7 @@ async function runCase(c: Case): Promise<Row> {
       durationMs: DURATION_MS,
     } satisfies ToServer);
     const result = await done;
-    // Let the last frames land before asking.
-    await new Promise((r) => setTimeout(r, 200));
-    const reportP = next<Extract<FromClients, { type: 'report' }>>(cli, 'report', 30_000);
-    cli.send({ type: 'report' } satisfies ToClients);
-    const report = await reportP;
+    const report = await stampReport(cli);
 
     const {
       measured: measuredEdges,
@@ -110,7 +99,7 @@ async function runCase(c: Case): Promise<Row> {
       meetsTarget: missing === 0 && p99 < TARGET_P99_MS,
     };
   } finally {
-    await Promise.all([stopChild(srv), stopChild(cli)]);
+    await Promise.all([stopChild(srv), cli === undefined ? undefined : stopChild(cli)]);
   }
 }
 

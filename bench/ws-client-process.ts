@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { BENCH, stopProcess, TSX } from './procs.js';
+import type { FromClients as StampFromClients, ToClients as StampToClients } from './stamp-clients.js';
 import type { FromClients, SubscriberKind, ToClients } from './ws-clients.js';
 
 export function next<T extends { type: string }>(child: ChildProcess, type: T['type'], ms: number): Promise<T> {
@@ -55,6 +56,36 @@ export async function connectClients(port: number, token: string, kinds: readonl
     throw err;
   }
   return clients;
+}
+
+/**
+ * Forks bench/stamp-clients.ts (the latency benches' clients, stamping each `state_changed` of `entityId` on arrival)
+ * and resolves once its `clients` are subscribed; the caller stops it with stopChild.
+ */
+export async function stampClients(
+  url: string,
+  token: string,
+  options: { readonly clients: number; readonly coalesce: boolean; readonly entityId: string },
+): Promise<ChildProcess> {
+  const cli = fork(`${BENCH}stamp-clients.ts`, [], { execArgv: TSX, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const ready = next<Extract<StampFromClients, { type: 'ready' }>>(cli, 'ready', 30_000);
+  cli.send({ type: 'connect', url, token, ...options } satisfies StampToClients);
+  try {
+    await ready;
+  } catch (err) {
+    cli.kill('SIGKILL');
+    throw err;
+  }
+  return cli;
+}
+
+/** Each stamping client's receipts (monotonic ms, in order) and the frames they got in all; the process then exits. */
+export async function stampReport(cli: ChildProcess): Promise<{ receipts: number[][]; events: number }> {
+  // Let the last frames land before asking.
+  await new Promise((r) => setTimeout(r, 200));
+  const report = next<Extract<StampFromClients, { type: 'report' }>>(cli, 'report', 30_000);
+  cli.send({ type: 'report' } satisfies StampToClients);
+  return await report;
 }
 
 /** Latencies of events sent at known times (monotonic ms) and stamped on arrival by each client, from `from` on. */

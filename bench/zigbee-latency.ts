@@ -2,19 +2,18 @@
  * Zigbee attribute report to WebSocket latency: the fake stick's temperature report of an Aqara sensor (through
  * herdsman's Controller, the converters and the hub) to CLIENTS WebSocket clients subscribed to `state_changed`, at
  * REPORT_HZ for DURATION_MS after a warm-up. Two processes besides the parent, as in bench/gpio-latency.ts: `server`
- * runs a real Hub with the Zigbee driver on the fake stick; `clients` runs the clients. Both stamp with
+ * runs a real Hub with the Zigbee driver on the fake stick; bench/stamp-clients.ts runs the clients. Both stamp with
  * process.hrtime (CLOCK_MONOTONIC, shared by every process). Also the in-process part: report to the event on the
  * hub's bus.
  */
-import { fork } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import WebSocket from 'ws';
 import { startFloorServer, stateChangedFrame } from './floor-ws-server.js';
 import { monoMs, percentile } from './procs.js';
-import { next, receiptLatencies, stopChild } from './ws-client-process.js';
+import { next, receiptLatencies, stampClients, stampReport, stopChild } from './ws-client-process.js';
 
 export const CLIENTS = 10;
 export const REPORT_HZ = Number(process.env.ZIGBEE_BENCH_REPORT_HZ ?? 100);
@@ -29,8 +28,6 @@ type FromServer =
   | { type: 'listening'; port: number; token: string }
   | { type: 'error'; message: string }
   | { type: 'done'; reports: number[]; busMs: number[] };
-type ToClients = { type: 'connect'; url: string; token: string } | { type: 'report' };
-type FromClients = { type: 'ready' } | { type: 'error'; message: string } | { type: 'report'; receipts: number[][] };
 
 async function server(): Promise<void> {
   const { default: pino } = await import('pino');
@@ -133,49 +130,6 @@ async function floorServer(): Promise<void> {
   process.send?.({ type: 'listening', port: server.port, token: '' } satisfies FromServer);
 }
 
-function clients(): void {
-  const MARK = Buffer.from(`{"entity_id":"${SENSOR}","old_state":`);
-  const sockets: WebSocket[] = [];
-  const receipts: number[][] = [];
-  const open = (url: string, token: string, index: number): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true });
-      sockets.push(ws);
-      const mine: number[] = [];
-      receipts[index] = mine;
-      let subscribed = false;
-      ws.on('error', reject);
-      ws.on('open', () => ws.send(JSON.stringify({ type: 'auth', access_token: token })));
-      ws.on('message', (data: Buffer) => {
-        if (subscribed) {
-          // Stamp first, then look: the search is not part of the hub's latency.
-          const now = monoMs();
-          for (let at = data.indexOf(MARK); at !== -1; at = data.indexOf(MARK, at + MARK.length)) mine.push(now);
-          return;
-        }
-        const text = data.toString();
-        if (text.includes('"auth_ok"')) ws.send(JSON.stringify({ id: 2, type: 'subscribe_events', event_type: 'state_changed' }));
-        else if (text.includes('"auth_invalid"')) reject(new Error(text));
-        else if (/"id":2[,}]/.test(text) && text.includes('"success":true')) {
-          subscribed = true;
-          resolve();
-        }
-      });
-    });
-  process.on('message', (m: ToClients) => {
-    if (m.type === 'connect') {
-      Promise.all(Array.from({ length: CLIENTS }, (_, i) => open(m.url, m.token, i)))
-        .then(() => process.send?.({ type: 'ready' } satisfies FromClients))
-        .catch((err: unknown) => process.send?.({ type: 'error', message: String(err) } satisfies FromClients));
-    } else {
-      for (const ws of sockets) ws.terminate();
-      // Exit once the report is written to the pipe: it is larger than one write.
-      process.send?.({ type: 'report', receipts } satisfies FromClients, undefined, {}, () => process.exit(0));
-    }
-  });
-  process.on('disconnect', () => process.exit(0));
-}
-
 export interface LatencyResult {
   readonly reports: number;
   readonly samples: number;
@@ -192,20 +146,16 @@ export interface LatencyResult {
 export async function zigbeeLatency(serverRole: 'server' | 'floor-server'): Promise<LatencyResult> {
   const execArgv = ['--import', 'tsx'];
   const srv = fork(self, [serverRole], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const cli = fork(self, ['clients'], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  let cli: ChildProcess | undefined;
   try {
     const listening = await next<Extract<FromServer, { type: 'listening' }>>(srv, 'listening', 60_000);
-    const ready = next<Extract<FromClients, { type: 'ready' }>>(cli, 'ready', 30_000);
-    cli.send({ type: 'connect', url: `ws://127.0.0.1:${listening.port}/api/websocket`, token: listening.token } satisfies ToClients);
-    await ready;
+    const url = `ws://127.0.0.1:${listening.port}/api/websocket`;
+    cli = await stampClients(url, listening.token, { clients: CLIENTS, coalesce: false, entityId: SENSOR });
     const startAt = monoMs() + 200;
     const done = next<Extract<FromServer, { type: 'done' }>>(srv, 'done', WARMUP_MS + DURATION_MS + 30_000);
     srv.send({ type: 'run', startAt } satisfies ToServer);
     const result = await done;
-    await new Promise((r) => setTimeout(r, 200));
-    const reportP = next<Extract<FromClients, { type: 'report' }>>(cli, 'report', 30_000);
-    cli.send({ type: 'report' } satisfies ToClients);
-    const report = await reportP;
+    const report = await stampReport(cli);
 
     const { measured, latencies, missing, bus } = receiptLatencies(result.reports, result.busMs, report.receipts, startAt + WARMUP_MS);
     return {
@@ -219,7 +169,7 @@ export async function zigbeeLatency(serverRole: 'server' | 'floor-server'): Prom
       busP99Ms: percentile(bus, 0.99),
     };
   } finally {
-    await Promise.all([stopChild(srv), stopChild(cli)]);
+    await Promise.all([stopChild(srv), cli === undefined ? undefined : stopChild(cli)]);
   }
 }
 
@@ -234,4 +184,4 @@ if (role === 'server') {
     process.send?.({ type: 'error', message: String(err) } satisfies FromServer);
     process.exit(1);
   });
-} else if (role === 'clients') clients();
+}

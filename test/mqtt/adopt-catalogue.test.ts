@@ -64,7 +64,7 @@ t.test('discovery payloads of four publishers: states, attributes and commands a
         }
         const from = w.log.length;
         await core.services.call(cmd.domain, cmd.service, cmd.data, { context: core.newContext() });
-        const sent = await waitForMessage(w.log, from, cmd.topic);
+        const sent = await waitForMessage(w.log, from, cmd.topic, cmd.payload);
         t.equal(sent, cmd.payload, `${cmd.domain}.${cmd.service} ${JSON.stringify(cmd.data)} publishes ${cmd.payload} on ${cmd.topic}`);
       }
     });
@@ -81,15 +81,27 @@ function within(want: JsonObject, have: JsonObject): boolean {
   return Object.entries(want).every(([k, v]) => JSON.stringify(have[k] ?? null) === JSON.stringify(v));
 }
 
-/** The first message on `topic` logged at or after index `from`, waiting for it (bounded). */
-function waitForMessage(log: readonly { topic: string; payload: string }[], from: number, topic: string, ms = 5000): Promise<string> {
+/**
+ * The payload `expected` on `topic` once it is logged at or after index `from`, waiting for it (bounded); at the
+ * deadline the last payload seen there instead. A command that publishes on two topics (a two-point target) may still
+ * have its second message in flight when the next command's `from` is taken, so the first message after `from` can be
+ * the previous command's.
+ */
+function waitForMessage(
+  log: readonly { topic: string; payload: string }[],
+  from: number,
+  topic: string,
+  expected: string,
+  ms = 5000,
+): Promise<string> {
   const deadline = Date.now() + ms;
   return new Promise((resolve, reject) => {
     const check = (): void => {
-      const found = log.slice(from).find((m) => m.topic === topic);
-      if (found) resolve(found.payload);
-      else if (Date.now() > deadline) reject(new Error(`nothing on ${topic} within ${ms} ms`));
-      else setTimeout(check, 5);
+      const seen = log.slice(from).filter((m) => m.topic === topic);
+      if (seen.some((m) => m.payload === expected)) resolve(expected);
+      else if (Date.now() <= deadline) setTimeout(check, 5);
+      else if (seen.length > 0) resolve(seen.at(-1)?.payload ?? '');
+      else reject(new Error(`nothing on ${topic} within ${ms} ms`));
     };
     check();
   });

@@ -20,6 +20,8 @@ import { PI5_OLD_KERNEL, SimChips } from './sim.js';
 
 const PI4 = fileURLToPath(new URL('../../fixtures/gpio/pi4-6.6', import.meta.url));
 const CRASH = fileURLToPath(new URL('../../fixtures/gpio/crash-after-start.ts', import.meta.url));
+// The crash test's child may take up to its 60 s deadline to start (below): more than the suite's 60 s per file.
+t.setTimeout(180_000);
 /** BCM line n is sysfs 512 + n on the Pi 4 fixture (kernel 6.6). */
 const sys = (bcm: number) => 512 + bcm;
 

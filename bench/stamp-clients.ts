@@ -1,19 +1,22 @@
 /**
- * bench/gpio-latency.ts's client process: the WebSocket clients, subscribed to `state_changed`, stamping each
- * frame that carries the watched entity's change when it arrives (apart from the server, so neither side's work
- * is counted in the other's latency).
+ * The client process of the latency benches (bench/gpio-latency.ts, bench/zigbee-latency.ts): WebSocket clients
+ * subscribed to `state_changed`, stamping each frame that carries the watched entity's change when it arrives (apart
+ * from the server, so neither side's work is counted in the other's latency).
  */
 import WebSocket from 'ws';
-import { type FromClients, PIR, type ToClients } from './gpio-latency-protocol.js';
 import { monoMs } from './procs.js';
 
+export type ToClients =
+  | { type: 'connect'; url: string; token: string; clients: number; coalesce: boolean; entityId: string }
+  | { type: 'report' };
+export type FromClients = { type: 'ready' } | { type: 'error'; message: string } | { type: 'report'; receipts: number[][]; events: number };
+
 function clients(): void {
-  const MARK = Buffer.from(`{"entity_id":"${PIR}","old_state":`);
   const sockets: WebSocket[] = [];
   const receipts: number[][] = [];
   let events = 0;
 
-  const open = (url: string, token: string, coalesce: boolean, index: number): Promise<void> =>
+  const open = (url: string, token: string, coalesce: boolean, mark: Buffer, index: number): Promise<void> =>
     new Promise((resolve, reject) => {
       const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true });
       sockets.push(ws);
@@ -27,7 +30,7 @@ function clients(): void {
           // Stamp first, then look: the search is not part of the hub's latency.
           const now = monoMs();
           events++;
-          for (let at = data.indexOf(MARK); at !== -1; at = data.indexOf(MARK, at + MARK.length)) mine.push(now);
+          for (let at = data.indexOf(mark); at !== -1; at = data.indexOf(mark, at + mark.length)) mine.push(now);
           return;
         }
         const text = data.toString();
@@ -44,13 +47,14 @@ function clients(): void {
 
   process.on('message', (m: ToClients) => {
     if (m.type === 'connect') {
-      Promise.all(Array.from({ length: m.clients }, (_, i) => open(m.url, m.token, m.coalesce, i)))
+      const mark = Buffer.from(`{"entity_id":"${m.entityId}","old_state":`);
+      Promise.all(Array.from({ length: m.clients }, (_, i) => open(m.url, m.token, m.coalesce, mark, i)))
         .then(() => process.send?.({ type: 'ready' } satisfies FromClients))
         .catch((err: unknown) => process.send?.({ type: 'error', message: String(err) } satisfies FromClients));
     } else {
-      process.send?.({ type: 'report', receipts, events } satisfies FromClients);
       for (const ws of sockets) ws.terminate();
-      setImmediate(() => process.exit(0));
+      // Exit once the report is written to the pipe: it is larger than one write.
+      process.send?.({ type: 'report', receipts, events } satisfies FromClients, undefined, {}, () => process.exit(0));
     }
   });
   process.on('disconnect', () => process.exit(0));
