@@ -97,6 +97,7 @@ const MATTER_FILE = './matter.cjs';
 const DATASOURCE = 'node/dist/esm/behavior/state/managed/Datasource.js';
 const CLUSTER_BEHAVIOR_TYPE = 'node/dist/esm/behavior/cluster/ClusterBehaviorType.js';
 const SERVER_BEHAVIOR_BACKING = 'node/dist/esm/behavior/internal/ServerBehaviorBacking.js';
+const CHILDREN = 'model/dist/esm/models/Children.js';
 const MATTER_PATCHES = [
   {
     // A behaviour's datasource emits its attributes' $Changing and $Changed events through the behaviour's event
@@ -220,6 +221,27 @@ export {
       '      logger.debug("Message", Mark.OUTBOUND, Message.diagnosticsOf(exchange ?? this.session, message, logContext));\n' +
       '      break;\n' +
       '    }\n',
+  },
+  // mfixed: each of the data model's child lists (some 5,400 as matter.js loads, one for each model object its
+  // behaviours use) made its proxy a handler of its own, three closures over the list: the list is now its proxy's
+  // handler, with the three traps as methods (it has no other member a proxy would take for a trap).
+  {
+    file: CHILDREN,
+    from:
+      '    const impl = this;\n    this.#proxy = new Proxy(this.#children, {\n      get(target, name, receiver) {\n' +
+      '        return impl.#proxyGet(target, name, receiver);\n      },\n      set(_target, name, value, receiver) {\n' +
+      '        return impl.#proxySet(name, value, receiver);\n      },\n      deleteProperty(_target, p) {\n' +
+      '        return impl.#proxyDeleteProperty(p);\n      }\n    });\n',
+    to: '    this.#proxy = new Proxy(this.#children, this);\n',
+  },
+  {
+    file: CHILDREN,
+    from: '  #proxyGet(_target, name, receiver) {\n',
+    to:
+      '  get(target, name, receiver) {\n    return this.#proxyGet(target, name, receiver);\n  }\n' +
+      '  set(_target, name, value, receiver) {\n    return this.#proxySet(name, value, receiver);\n  }\n' +
+      '  deleteProperty(_target, p) {\n    return this.#proxyDeleteProperty(p);\n  }\n' +
+      '  #proxyGet(_target, name, receiver) {\n',
   },
 ];
 const matterPatches = () => ({
