@@ -483,7 +483,13 @@ function lazyModule(path, group, names) {
   let module;
   const getters = Object.create(null);
   for (const name of names)
-    Object.defineProperty(getters, name, { enumerable: true, get: () => (module ??= groups.get(group)().get(path))[name] });
+    Object.defineProperty(getters, name, {
+      enumerable: true,
+      get() {
+        module ??= groups.get(group)().get(path);
+        return module[name];
+      },
+    });
   return getters;
 }
 ${groupOf.map(([path, group]) => `modules.set(${JSON.stringify(path)}, lazyModule(${JSON.stringify(path)}, ${JSON.stringify(group)}, ${JSON.stringify(lazyNames.get(path))}));`).join('\n')}
@@ -524,6 +530,10 @@ async function bundleMatter(buildDir, outdir) {
     // matter.js's Bun storage driver, never loaded under Node.
     external: ['bun:*'],
     charset: 'ascii',
+    // matter.js's modules are ES modules, strict code, as the bundle is too. A function of sloppy code has two more
+    // properties (`arguments`, `caller`), which a function whose name is kept (namesAtLoad) holds in a dictionary of
+    // its own: 450 bytes a function instead of 260, for some 3,000 functions.
+    banner: { js: '"use strict";' },
   };
   const virtual = matterEntries({ names, settings: lib.MATTER_CONFIG }, buildDir);
   const stdin = (contents) => ({ contents, resolveDir: buildDir, sourcefile: 'matter-modules.js', loader: 'js' });
