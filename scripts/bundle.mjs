@@ -98,6 +98,7 @@ const DATASOURCE = 'node/dist/esm/behavior/state/managed/Datasource.js';
 const CLUSTER_BEHAVIOR_TYPE = 'node/dist/esm/behavior/cluster/ClusterBehaviorType.js';
 const SERVER_BEHAVIOR_BACKING = 'node/dist/esm/behavior/internal/ServerBehaviorBacking.js';
 const CHILDREN = 'model/dist/esm/models/Children.js';
+const KELVIN_TO_XY = 'node/dist/esm/behaviors/color-control/kelvinToXy.js';
 const MATTER_PATCHES = [
   {
     // A behaviour's datasource emits its attributes' $Changing and $Changed events through the behaviour's event
@@ -242,6 +243,23 @@ export {
       '  set(_target, name, value, receiver) {\n    return this.#proxySet(name, value, receiver);\n  }\n' +
       '  deleteProperty(_target, p) {\n    return this.#proxyDeleteProperty(p);\n  }\n' +
       '  #proxyGet(_target, name, receiver) {\n',
+  },
+  // mfixed: matter.js's colour temperature to x/y table (1,901 objects of two numbers in an object of 1,901 elements,
+  // 0.2 MB) was made as the bundle loads; it is now made when a colour light first converts a temperature.
+  {
+    file: KELVIN_TO_XY,
+    from: 'let lookupTableExpanded = false;\nconst lookupTable = {\n',
+    to: 'let lookupTableExpanded = false;\nlet lookupTable;\nconst lookupTableOf = () => ({\n',
+  },
+  {
+    file: KELVIN_TO_XY,
+    from: '\n};\nfunction expandLookupTable() {\n',
+    to: '\n});\nfunction expandLookupTable() {\n',
+  },
+  {
+    file: KELVIN_TO_XY,
+    from: '  if (!lookupTableExpanded) {\n    expandLookupTable();\n',
+    to: '  if (!lookupTableExpanded) {\n    lookupTable = lookupTableOf();\n    expandLookupTable();\n',
   },
 ];
 const matterPatches = () => ({
