@@ -99,6 +99,7 @@ const CLUSTER_BEHAVIOR_TYPE = 'node/dist/esm/behavior/cluster/ClusterBehaviorTyp
 const SERVER_BEHAVIOR_BACKING = 'node/dist/esm/behavior/internal/ServerBehaviorBacking.js';
 const CHILDREN = 'model/dist/esm/models/Children.js';
 const KELVIN_TO_XY = 'node/dist/esm/behaviors/color-control/kelvinToXy.js';
+const CLUSTER_BEHAVIOR = 'node/dist/esm/behavior/cluster/ClusterBehavior.js';
 const MATTER_PATCHES = [
   {
     // A behaviour's datasource emits its attributes' $Changing and $Changed events through the behaviour's event
@@ -260,6 +261,43 @@ export {
     file: KELVIN_TO_XY,
     from: '  if (!lookupTableExpanded) {\n    expandLookupTable();\n',
     to: '  if (!lookupTableExpanded) {\n    lookupTable = lookupTableOf();\n    expandLookupTable();\n',
+  },
+  // mfixed: a device type's module alters the behaviours it requires as it loads (`IdentifyServer.alter({ commands:
+  // { triggerEffect: { optional: false } } })`), and each alteration made a behaviour class of its own with a copy of
+  // its cluster's model, the same alteration of the same behaviour in each of the light and plug device types. An
+  // alteration of only plain values is now made once for each behaviour, as matter.js already makes each feature
+  // selection (`with`) once.
+  {
+    file: CLUSTER_BEHAVIOR,
+    from: '  static alter(alterations) {\n    const schema = ClusterModifier.applyRequirements(this.schema, alterations);\n    return this.for(this.cluster, schema);\n  }\n',
+    to:
+      '  static alter(alterations) {\n    const key = plainKey(alterations);\n' +
+      '    let altered = key === void 0 ? void 0 : alteredTypes.get(this)?.get(key)?.deref();\n' +
+      '    if (altered !== void 0) return altered;\n' +
+      '    const schema = ClusterModifier.applyRequirements(this.schema, alterations);\n    altered = this.for(this.cluster, schema);\n' +
+      '    if (key !== void 0) {\n      if (!alteredTypes.has(this)) alteredTypes.set(this, /* @__PURE__ */ new Map());\n' +
+      '      alteredTypes.get(this).set(key, new WeakRef(altered));\n    }\n    return altered;\n  }\n',
+  },
+  {
+    file: CLUSTER_BEHAVIOR,
+    from: 'export {\n  ClusterBehavior\n};\n',
+    // A key for alterations of nothing but plain objects, strings, numbers, booleans and null; undefined for others.
+    to: `const alteredTypes = /* @__PURE__ */ new WeakMap();
+function plainKey(value) {
+  if (value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean") return JSON.stringify(value);
+  if (typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return void 0;
+  const parts = [];
+  for (const name of Object.keys(value).sort()) {
+    const part = plainKey(value[name]);
+    if (part === void 0) return void 0;
+    parts.push(JSON.stringify(name) + ":" + part);
+  }
+  return "{" + parts.join(",") + "}";
+}
+export {
+  ClusterBehavior
+};
+`,
   },
 ];
 const matterPatches = () => ({
