@@ -20,6 +20,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import ts from 'typescript';
 
 // mqtt.js goes into a file of its own (hearth/mqtt.cjs), loaded only with an `mqtt:` section: one whitespace-free file
 // instead of some hundred modules from node_modules keeps about half a MB of source text and module records out of
@@ -689,8 +690,72 @@ async function bundleMatter(buildDir, outdir) {
     // esbuild leaves characters beyond ASCII in regular expression literals as they are (matter.js has a few):
     // escapes keep the file Latin-1 (see below).
     const text = readFileSync(outfile, 'utf8').replace(/[\u0100-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    writeFileSync(outfile, namesAtLoad(text));
+    writeFileSync(outfile, namesAtLoad(namesInSource(text)));
   }
+}
+
+// keepNames gives a function its name by defining a `name` property on it (`__name(fn, "name")`, below), and V8 then
+// keeps that function's properties in a dictionary of its own (260 bytes). A function or class expression without a
+// name of its own is given one by the source instead, as a property of an object literal is (`({ name: () => 1 }).name`
+// is "name"), which costs nothing: some 1,700 of esbuild's calls in the bundle, of which about 1,000 run as it loads.
+// What is left to __name: function declarations and classes that refer to themselves by their own (minified) name.
+// Read with TypeScript's parser (a dev dependency, as for tsc).
+function namesInSource(text) {
+  const helper = NAME_HELPER.exec(text)?.[1];
+  if (helper === undefined) throw new Error("hearth/matter.cjs: esbuild's __name helper has changed: see namesInSource");
+  const source = ts.createSourceFile('bundle.js', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const anonymous = (node) =>
+    ts.isArrowFunction(node) || ((ts.isFunctionExpression(node) || ts.isClassExpression(node)) && node.name === undefined);
+  const isNameCall = (node) => ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === helper;
+  const namesItself = (member) =>
+    ts.isClassStaticBlockDeclaration(member) &&
+    member.body.statements.some(
+      (s) => ts.isExpressionStatement(s) && isNameCall(s.expression) && s.expression.arguments[0]?.kind === ts.SyntaxKind.ThisKeyword,
+    );
+  // [start, end, replacement]: the call `__name(expression, "name")`, or for a class, its static block `static{__name(this, "name")}`.
+  const edits = [];
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === helper && node.arguments.length === 2) {
+      const [fn, name] = node.arguments;
+      // (A class that names itself in a static block and is then named again keeps both calls: the last one wins.)
+      if (ts.isStringLiteral(name) && anonymous(fn) && !(ts.isClassExpression(fn) && fn.members.some(namesItself)))
+        edits.push({ node, fn, name: name.text });
+      const block = node.parent?.parent?.parent;
+      if (
+        ts.isStringLiteral(name) &&
+        fn.kind === ts.SyntaxKind.ThisKeyword &&
+        block !== undefined &&
+        ts.isClassStaticBlockDeclaration(block) &&
+        block.body.statements.length === 1 &&
+        ts.isClassExpression(block.parent) &&
+        block.parent.name === undefined &&
+        !isNameCall(block.parent.parent)
+      )
+        edits.push({ node: block.parent, fn: block.parent, name: name.text, drop: block });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  // Applied from the last in the text to the first, each over the text as the ones within it left it.
+  edits.sort((a, b) => b.node.getStart(source) - a.node.getStart(source) || a.node.end - b.node.end);
+  let out = text;
+  const done = [];
+  const shifted = (from, to) => done.reduce((sum, d) => (d.start >= from && d.end <= to ? sum + d.delta : sum), 0);
+  for (const { node, fn, name, drop } of edits) {
+    const start = node.getStart(source);
+    const end = node.end + shifted(start, node.end);
+    const fnStart = fn.getStart(source);
+    let body = out.slice(fnStart, fn.end + shifted(fnStart, fn.end));
+    if (drop !== undefined) {
+      const at = drop.getStart(source) - fnStart + shifted(fnStart, drop.getStart(source));
+      body = body.slice(0, at) + body.slice(at + drop.end - drop.getStart(source));
+    }
+    const key = JSON.stringify(name);
+    const replacement = `({${key}:${body}})[${key}]`;
+    out = out.slice(0, start) + replacement + out.slice(end);
+    done.push({ start, end: node.end, delta: replacement.length - (end - start) });
+  }
+  return out;
 }
 
 // keepNames gives a function its name by defining a `name` property on it, which costs it a property store of its own
