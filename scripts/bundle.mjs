@@ -300,6 +300,20 @@ export {
 };
 `,
   },
+  // mfixed: a scope of the data model (one for each cluster a behaviour uses, kept in a cache) indexed its members by
+  // their identity (`n<tag>\u241C<name>\u241C`, a string of two bytes a character) to find which shadow others, and
+  // kept that index as long as the scope, its closures sharing the function's context: some 4,000 entries and their
+  // keys, of which only the shadowed ones are used later (in `shadows`). The index is let go once built.
+  {
+    file: 'model/dist/esm/logic/Scope.js',
+    from: '  const canonicalIdentityLevels = {};\n',
+    to: '  let canonicalIdentityLevels = {};\n',
+  },
+  {
+    file: 'model/dist/esm/logic/Scope.js',
+    from: '          shadows.set(model, canonical.models);\n        }\n      }\n    }\n  });\n',
+    to: '          shadows.set(model, canonical.models);\n        }\n      }\n    }\n  });\n  canonicalIdentityLevels = void 0;\n',
+  },
 ];
 const matterPatches = () => ({
   name: 'matter-patches',
