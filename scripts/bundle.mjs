@@ -86,7 +86,7 @@ async function bundleHomekit(outdir) {
 
 // matter.js goes into a file of its own too (hearth/matter.cjs), loaded only with a `matter:` section: the modules
 // src/matter/lib.ts imports (its MATTER_MODULES) and what they import, some 1,400 modules and 7 MB of source text
-// from node_modules, become one minified file of 1.9 MB (docs/performance.md, "Matter bridge"), which runs them all
+// from node_modules, become one minified file of 2.0 MB (docs/performance.md, "Matter bridge"), which runs them all
 // when lib.ts first requires it (see matterEntries), with a standard data model of only the clusters it serves (see
 // MODEL_DIR); the device types of LAZY_GROUPS go into files of their own, loaded when the bridge first needs one.
 // matter.js reads function and class names (its log formats), hence keepNames (see namesAtLoad).
@@ -98,9 +98,6 @@ const MATTER_FILE = './matter.cjs';
 const DATASOURCE = 'node/dist/esm/behavior/state/managed/Datasource.js';
 const CLUSTER_BEHAVIOR_TYPE = 'node/dist/esm/behavior/cluster/ClusterBehaviorType.js';
 const SERVER_BEHAVIOR_BACKING = 'node/dist/esm/behavior/internal/ServerBehaviorBacking.js';
-const CHILDREN = 'model/dist/esm/models/Children.js';
-const KELVIN_TO_XY = 'node/dist/esm/behaviors/color-control/kelvinToXy.js';
-const CLUSTER_BEHAVIOR = 'node/dist/esm/behavior/cluster/ClusterBehavior.js';
 const MATTER_PATCHES = [
   {
     // A behaviour's datasource emits its attributes' $Changing and $Changed events through the behaviour's event
@@ -225,11 +222,12 @@ export {
       '      break;\n' +
       '    }\n',
   },
-  // mfixed: each of the data model's child lists (some 5,400 as matter.js loads, one for each model object its
-  // behaviours use) made its proxy a handler of its own, three closures over the list: the list is now its proxy's
-  // handler, with the three traps as methods (it has no other member a proxy would take for a trap).
+  // mfixed: the memory matter.js takes as it loads, whatever the number of endpoints (docs/performance.md, "Matter
+  // bridge", the fixed part). Each of the data model's child lists (some 3,700 as the bundle loads, one for each model
+  // object its behaviours use) made its proxy a handler of its own, three closures over the list: the list is now its
+  // proxy's handler, with the three traps as methods (it has no other member a proxy would take for a trap).
   {
-    file: CHILDREN,
+    file: 'model/dist/esm/models/Children.js',
     from:
       '    const impl = this;\n    this.#proxy = new Proxy(this.#children, {\n      get(target, name, receiver) {\n' +
       '        return impl.#proxyGet(target, name, receiver);\n      },\n      set(_target, name, value, receiver) {\n' +
@@ -238,7 +236,7 @@ export {
     to: '    this.#proxy = new Proxy(this.#children, this);\n',
   },
   {
-    file: CHILDREN,
+    file: 'model/dist/esm/models/Children.js',
     from: '  #proxyGet(_target, name, receiver) {\n',
     to:
       '  get(target, name, receiver) {\n    return this.#proxyGet(target, name, receiver);\n  }\n' +
@@ -246,30 +244,30 @@ export {
       '  deleteProperty(_target, p) {\n    return this.#proxyDeleteProperty(p);\n  }\n' +
       '  #proxyGet(_target, name, receiver) {\n',
   },
-  // mfixed: matter.js's colour temperature to x/y table (1,901 objects of two numbers in an object of 1,901 elements,
+  // matter.js's colour temperature to x/y table (1,901 objects of two numbers in an object of 1,901 elements,
   // 0.2 MB) was made as the bundle loads; it is now made when a colour light first converts a temperature.
   {
-    file: KELVIN_TO_XY,
+    file: 'node/dist/esm/behaviors/color-control/kelvinToXy.js',
     from: 'let lookupTableExpanded = false;\nconst lookupTable = {\n',
     to: 'let lookupTableExpanded = false;\nlet lookupTable;\nconst lookupTableOf = () => ({\n',
   },
   {
-    file: KELVIN_TO_XY,
+    file: 'node/dist/esm/behaviors/color-control/kelvinToXy.js',
     from: '\n};\nfunction expandLookupTable() {\n',
     to: '\n});\nfunction expandLookupTable() {\n',
   },
   {
-    file: KELVIN_TO_XY,
+    file: 'node/dist/esm/behaviors/color-control/kelvinToXy.js',
     from: '  if (!lookupTableExpanded) {\n    expandLookupTable();\n',
     to: '  if (!lookupTableExpanded) {\n    lookupTable = lookupTableOf();\n    expandLookupTable();\n',
   },
-  // mfixed: a device type's module alters the behaviours it requires as it loads (`IdentifyServer.alter({ commands:
+  // A device type's module alters the behaviours it requires as it loads (`IdentifyServer.alter({ commands:
   // { triggerEffect: { optional: false } } })`), and each alteration made a behaviour class of its own with a copy of
   // its cluster's model, the same alteration of the same behaviour in each of the light and plug device types. An
   // alteration of only plain values is now made once for each behaviour, as matter.js already makes each feature
   // selection (`with`) once.
   {
-    file: CLUSTER_BEHAVIOR,
+    file: 'node/dist/esm/behavior/cluster/ClusterBehavior.js',
     from: '  static alter(alterations) {\n    const schema = ClusterModifier.applyRequirements(this.schema, alterations);\n    return this.for(this.cluster, schema);\n  }\n',
     to:
       '  static alter(alterations) {\n    const key = plainKey(alterations);\n' +
@@ -280,7 +278,7 @@ export {
       '      alteredTypes.get(this).set(key, new WeakRef(altered));\n    }\n    return altered;\n  }\n',
   },
   {
-    file: CLUSTER_BEHAVIOR,
+    file: 'node/dist/esm/behavior/cluster/ClusterBehavior.js',
     from: 'export {\n  ClusterBehavior\n};\n',
     // A key for alterations of nothing but plain objects, strings, numbers, booleans and null; undefined for others.
     to: `const alteredTypes = /* @__PURE__ */ new WeakMap();
@@ -300,7 +298,7 @@ export {
 };
 `,
   },
-  // mfixed: a scope of the data model (one for each cluster a behaviour uses, kept in a cache) indexed its members by
+  // A scope of the data model (one for each cluster a behaviour uses, kept in a cache) indexed its members by
   // their identity (`n<tag>\u241C<name>\u241C`, a string of two bytes a character) to find which shadow others, and
   // kept that index as long as the scope, its closures sharing the function's context: some 4,000 entries and their
   // keys, of which only the shadowed ones are used later (in `shadows`). The index is let go once built.
@@ -449,7 +447,7 @@ function matterEntries({ names, settings }, resolveDir) {
 
 // Device types a hub pays for only when it bridges one: the groups of MATTER_MODULES below go into files of their own,
 // hearth/matter-<group>.cjs, loaded the first time the bridge takes a name of theirs (a door lock's device type, say).
-// Door locks, thermostats and window coverings with their behaviours are 2.2 MB of heap as matter.js loads, which a hub
+// Door locks, thermostats and window coverings with their behaviours are 2.1 MB of heap as matter.js loads, which a hub
 // that bridges only lights, switches and sensors no longer pays (docs/performance.md, "Matter bridge"). A group's file
 // has only the modules hearth/matter.cjs has not: what it imports of the rest (matter.js's core) it takes from that
 // file's `shared`, which exports those names and nothing more, so both keep one copy of each module and its state. For
