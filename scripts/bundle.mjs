@@ -532,9 +532,11 @@ const matterSpecifier = (names, path) => JSON.stringify(`${path in names ? 'hear
 function coreEntry({ paths, names, lazyNames, boundary }) {
   const imports = paths.map((path, i) => `import * as m${i} from ${matterSpecifier(names, path)};`);
   const entries = paths.map((path, i) => `[${JSON.stringify(path)}, m${i}]`);
-  const shared = [...boundary].map(([file, taken], i) => {
+  // In a fixed order (the groups' builds find them in any): the same sources give the same file.
+  const sorted = [...boundary].sort(([a], [b]) => (sharedKey(a) < sharedKey(b) ? -1 : 1));
+  const shared = sorted.map(([file, taken], i) => {
     if (taken === '*') return [`import * as s${i} from ${JSON.stringify(file)};`, `[${JSON.stringify(sharedKey(file))}, () => s${i}]`];
-    const list = [...taken];
+    const list = [...taken].sort();
     return [
       `import { ${list.map((name, j) => `${name} as s${i}_${j}`).join(', ')} } from ${JSON.stringify(file)};`,
       `[${JSON.stringify(sharedKey(file))}, () => ({ ${list.map((name, j) => `${JSON.stringify(name)}: s${i}_${j}`).join(', ')} })]`,
