@@ -467,7 +467,8 @@ const sharedKey = (file) =>
   file.slice(file.lastIndexOf(`node_modules${file.includes('\\') ? '\\' : '/'}`) + 'node_modules/'.length).replaceAll('\\', '/');
 
 /**
- * What `importer` takes from `specifier`: the names, or '*' for all of them (a namespace import, `export *`, import()).
+ * What `text` (an importer) takes from `specifier`: the names, or '*' for all of them (a namespace import, `export *`,
+ * import()).
  * matter.js's files are esbuild's ES module output: one import or export statement for each module imported.
  */
 function importedNames(text, specifier) {
@@ -477,7 +478,9 @@ function importedNames(text, specifier) {
     `\\b(?:import|export)\\s*([^'";]*?)\\s*from\\s*["']${quoted}["']|\\bimport\\s*["']${quoted}["']|\\bimport\\(\\s*["']${quoted}["']`,
     'g',
   );
+  let found = false;
   for (const m of text.matchAll(statement)) {
+    found = true;
     const clause = m[1];
     if (clause === undefined) {
       if (m[0].includes('(')) return '*';
@@ -488,7 +491,8 @@ function importedNames(text, specifier) {
     for (const spec of braces?.[1].split(',') ?? []) if (spec.trim() !== '') names.add(spec.trim().split(/\s+as\s+/)[0]);
     if (/^[\w$]+/.test(clause)) names.add('default');
   }
-  return names;
+  // An import these statements do not show (a require, say): all of the module.
+  return found ? names : '*';
 }
 
 /**
