@@ -20,6 +20,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import ts from 'typescript';
 
 // mqtt.js goes into a file of its own (hearth/mqtt.cjs), loaded only with an `mqtt:` section: one whitespace-free file
 // instead of some hundred modules from node_modules keeps about half a MB of source text and module records out of
@@ -85,9 +86,10 @@ async function bundleHomekit(outdir) {
 
 // matter.js goes into a file of its own too (hearth/matter.cjs), loaded only with a `matter:` section: the modules
 // src/matter/lib.ts imports (its MATTER_MODULES) and what they import, some 1,400 modules and 7 MB of source text
-// from node_modules, become one minified file of 2.2 MB (docs/performance.md, "Matter bridge"), which runs them all
+// from node_modules, become one minified file of 2.0 MB (docs/performance.md, "Matter bridge"), which runs them all
 // when lib.ts first requires it (see matterEntries), with a standard data model of only the clusters it serves (see
-// MODEL_DIR). matter.js reads function and class names (its log formats), hence keepNames (see namesAtLoad).
+// MODEL_DIR); the device types of LAZY_GROUPS go into files of their own, loaded when the bridge first needs one.
+// matter.js reads function and class names (its log formats), hence keepNames (see namesAtLoad).
 // lib.ts's one import of matter.js (matterModule) becomes a lookup in that file (SOURCE_EDITS).
 const MATTER_FILE = './matter.cjs';
 
@@ -219,6 +221,96 @@ export {
       '      logger.debug("Message", Mark.OUTBOUND, Message.diagnosticsOf(exchange ?? this.session, message, logContext));\n' +
       '      break;\n' +
       '    }\n',
+  },
+  // mfixed: the memory matter.js takes as it loads, whatever the number of endpoints (docs/performance.md, "Matter
+  // bridge", the fixed part). Each of the data model's child lists (some 3,700 as the bundle loads, one for each model
+  // object its behaviours use) made its proxy a handler of its own, three closures over the list: the list is now its
+  // proxy's handler, with the three traps as methods (it has no other member a proxy would take for a trap).
+  {
+    file: 'model/dist/esm/models/Children.js',
+    from:
+      '    const impl = this;\n    this.#proxy = new Proxy(this.#children, {\n      get(target, name, receiver) {\n' +
+      '        return impl.#proxyGet(target, name, receiver);\n      },\n      set(_target, name, value, receiver) {\n' +
+      '        return impl.#proxySet(name, value, receiver);\n      },\n      deleteProperty(_target, p) {\n' +
+      '        return impl.#proxyDeleteProperty(p);\n      }\n    });\n',
+    to: '    this.#proxy = new Proxy(this.#children, this);\n',
+  },
+  {
+    file: 'model/dist/esm/models/Children.js',
+    from: '  #proxyGet(_target, name, receiver) {\n',
+    to:
+      '  get(target, name, receiver) {\n    return this.#proxyGet(target, name, receiver);\n  }\n' +
+      '  set(_target, name, value, receiver) {\n    return this.#proxySet(name, value, receiver);\n  }\n' +
+      '  deleteProperty(_target, p) {\n    return this.#proxyDeleteProperty(p);\n  }\n' +
+      '  #proxyGet(_target, name, receiver) {\n',
+  },
+  // matter.js's colour temperature to x/y table (1,901 objects of two numbers in an object of 1,901 elements,
+  // 0.2 MB) was made as the bundle loads; it is now made when a colour light first converts a temperature.
+  {
+    file: 'node/dist/esm/behaviors/color-control/kelvinToXy.js',
+    from: 'let lookupTableExpanded = false;\nconst lookupTable = {\n',
+    to: 'let lookupTableExpanded = false;\nlet lookupTable;\nconst lookupTableOf = () => ({\n',
+  },
+  {
+    file: 'node/dist/esm/behaviors/color-control/kelvinToXy.js',
+    from: '\n};\nfunction expandLookupTable() {\n',
+    to: '\n});\nfunction expandLookupTable() {\n',
+  },
+  {
+    file: 'node/dist/esm/behaviors/color-control/kelvinToXy.js',
+    from: '  if (!lookupTableExpanded) {\n    expandLookupTable();\n',
+    to: '  if (!lookupTableExpanded) {\n    lookupTable = lookupTableOf();\n    expandLookupTable();\n',
+  },
+  // A device type's module alters the behaviours it requires as it loads (`IdentifyServer.alter({ commands:
+  // { triggerEffect: { optional: false } } })`), and each alteration made a behaviour class of its own with a copy of
+  // its cluster's model, the same alteration of the same behaviour in each of the light and plug device types. An
+  // alteration of only plain values is now made once for each behaviour, as matter.js already makes each feature
+  // selection (`with`) once.
+  {
+    file: 'node/dist/esm/behavior/cluster/ClusterBehavior.js',
+    from: '  static alter(alterations) {\n    const schema = ClusterModifier.applyRequirements(this.schema, alterations);\n    return this.for(this.cluster, schema);\n  }\n',
+    to:
+      '  static alter(alterations) {\n    const key = plainKey(alterations);\n' +
+      '    let altered = key === void 0 ? void 0 : alteredTypes.get(this)?.get(key)?.deref();\n' +
+      '    if (altered !== void 0) return altered;\n' +
+      '    const schema = ClusterModifier.applyRequirements(this.schema, alterations);\n    altered = this.for(this.cluster, schema);\n' +
+      '    if (key !== void 0) {\n      if (!alteredTypes.has(this)) alteredTypes.set(this, /* @__PURE__ */ new Map());\n' +
+      '      alteredTypes.get(this).set(key, new WeakRef(altered));\n    }\n    return altered;\n  }\n',
+  },
+  {
+    file: 'node/dist/esm/behavior/cluster/ClusterBehavior.js',
+    from: 'export {\n  ClusterBehavior\n};\n',
+    // A key for alterations of nothing but plain objects, strings, numbers, booleans and null; undefined for others.
+    to: `const alteredTypes = /* @__PURE__ */ new WeakMap();
+function plainKey(value) {
+  if (value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean") return JSON.stringify(value);
+  if (typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return void 0;
+  const parts = [];
+  for (const name of Object.keys(value).sort()) {
+    const part = plainKey(value[name]);
+    if (part === void 0) return void 0;
+    parts.push(JSON.stringify(name) + ":" + part);
+  }
+  return "{" + parts.join(",") + "}";
+}
+export {
+  ClusterBehavior
+};
+`,
+  },
+  // A scope of the data model (one for each cluster a behaviour uses, kept in a cache) indexed its members by
+  // their identity (`n<tag>\u241C<name>\u241C`, a string of two bytes a character) to find which shadow others, and
+  // kept that index as long as the scope, its closures sharing the function's context: some 4,000 entries and their
+  // keys, of which only the shadowed ones are used later (in `shadows`). The index is let go once built.
+  {
+    file: 'model/dist/esm/logic/Scope.js',
+    from: '  const canonicalIdentityLevels = {};\n',
+    to: '  let canonicalIdentityLevels = {};\n',
+  },
+  {
+    file: 'model/dist/esm/logic/Scope.js',
+    from: '          shadows.set(model, canonical.models);\n        }\n      }\n    }\n  });\n',
+    to: '          shadows.set(model, canonical.models);\n        }\n      }\n    }\n  });\n  canonicalIdentityLevels = void 0;\n',
   },
 ];
 const matterPatches = () => ({
@@ -353,30 +445,159 @@ function matterEntries({ names, settings }, resolveDir) {
   };
 }
 
-/** hearth/matter.cjs: `load(path)` gives one of lib.ts's MATTER_MODULES from the bundle. */
-async function bundleMatter(buildDir, outdir) {
-  const lib = await import(pathToFileURL(join(buildDir, 'src', 'matter', 'lib.js')).href);
-  const names = Object.assign(Object.create(null), lib.MATTER_NAMES);
-  const specifier = (path) => JSON.stringify(`${path in names ? 'hearth-matter:' : '@matter/'}${path}`);
-  const imports = lib.MATTER_MODULES.map((path, i) => `import * as m${i} from ${specifier(path)};`);
-  const entries = lib.MATTER_MODULES.map((path, i) => `[${JSON.stringify(path)}, m${i}]`);
-  const outfile = join(outdir, MATTER_FILE);
-  const options = {
-    ...COMMON,
-    stdin: {
-      contents: `import ${JSON.stringify(`hearth-matter:${SETTINGS}`)};
+// Device types a hub pays for only when it bridges one: the groups of MATTER_MODULES below go into files of their own,
+// hearth/matter-<group>.cjs, loaded the first time the bridge takes a name of theirs (a door lock's device type, say).
+// Door locks, thermostats and window coverings with their behaviours are 2.1 MB of heap as matter.js loads, which a hub
+// that bridges only lights, switches and sensors no longer pays (docs/performance.md, "Matter bridge"). A group's file
+// has only the modules hearth/matter.cjs has not: what it imports of the rest (matter.js's core) it takes from that
+// file's `shared`, which exports those names and nothing more, so both keep one copy of each module and its state. For
+// a lazy module, matter.cjs's `load` gives an object of getters, one for each name the module exports, which load its
+// group's file when first read; lib.ts keeps them as getters. The build fails if two groups would each have a copy of a
+// module matter.cjs has not: those belong in one group.
+const LAZY_GROUPS = {
+  'door-lock': ['main/devices/door-lock'],
+  thermostat: ['main/devices/thermostat', 'main/behaviors/thermostat'],
+  'window-covering': ['main/devices/window-covering', 'main/behaviors/window-covering'],
+};
+const lazyFile = (group) => `./matter-${group}.cjs`;
+const OWN_FILE = /^\.\/matter(-[\w-]+)?\.cjs$/;
+
+/** A matter.js file by its path under node_modules, as the groups' files ask matter.cjs for it. */
+const sharedKey = (file) =>
+  file.slice(file.lastIndexOf(`node_modules${file.includes('\\') ? '\\' : '/'}`) + 'node_modules/'.length).replaceAll('\\', '/');
+
+/**
+ * What `text` (an importer) takes from `specifier`: the names, or '*' for all of them (a namespace import, `export *`,
+ * import()).
+ * matter.js's files are esbuild's ES module output: one import or export statement for each module imported.
+ */
+function importedNames(text, specifier) {
+  const quoted = specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const names = new Set();
+  const statement = new RegExp(
+    `\\b(?:import|export)\\s*([^'";]*?)\\s*from\\s*["']${quoted}["']|\\bimport\\s*["']${quoted}["']|\\bimport\\(\\s*["']${quoted}["']`,
+    'g',
+  );
+  let found = false;
+  for (const m of text.matchAll(statement)) {
+    found = true;
+    const clause = m[1];
+    if (clause === undefined) {
+      if (m[0].includes('(')) return '*';
+      continue;
+    }
+    if (clause.includes('*')) return '*';
+    const braces = /\{([^}]*)\}/.exec(clause);
+    for (const spec of braces?.[1].split(',') ?? []) if (spec.trim() !== '') names.add(spec.trim().split(/\s+as\s+/)[0]);
+    if (/^[\w$]+/.test(clause)) names.add('default');
+  }
+  // An import these statements do not show (a require, say): all of the module.
+  return found ? names : '*';
+}
+
+/**
+ * esbuild plugin for a group's file: each import of a module matter.cjs has (`core`, by file) becomes a require of
+ * matter.cjs's `shared`; what is taken from it is noted in `boundary` (file: a Set of names, or '*').
+ */
+function coreImports(core, boundary) {
+  const texts = new Map();
+  return {
+    name: 'matter-core-imports',
+    setup(b) {
+      b.onResolve({ filter: OWN_FILE }, (args) => ({ path: args.path, external: true }));
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.hearthCore === true || args.namespace === 'hearth-core' || args.importer === '') return undefined;
+        const found = await b.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          namespace: args.namespace,
+          pluginData: { hearthCore: true },
+        });
+        if (found.errors.length > 0 || found.external || !core.has(found.path)) return undefined;
+        if (!texts.has(args.importer)) texts.set(args.importer, args.namespace === 'file' ? await readFile(args.importer, 'utf8') : '');
+        const names = args.namespace === 'file' ? importedNames(texts.get(args.importer), args.path) : '*';
+        const had = boundary.get(found.path) ?? new Set();
+        boundary.set(found.path, had === '*' || names === '*' ? '*' : new Set([...had, ...names]));
+        return { path: found.path, namespace: 'hearth-core' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'hearth-core' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(MATTER_FILE)}).shared(${JSON.stringify(sharedKey(args.path))});`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** How the entries import one of MATTER_MODULES: of a package index, only the names lib.ts takes (see matterEntries). */
+const matterSpecifier = (names, path) => JSON.stringify(`${path in names ? 'hearth-matter:' : '@matter/'}${path}`);
+
+/** matter.cjs's entry: MATTER_MODULES but the lazy ones, the lazy ones as getters, and `shared` for the groups' files. */
+function coreEntry({ paths, names, lazyNames, boundary }) {
+  const imports = paths.map((path, i) => `import * as m${i} from ${matterSpecifier(names, path)};`);
+  const entries = paths.map((path, i) => `[${JSON.stringify(path)}, m${i}]`);
+  // In a fixed order (the groups' builds find them in any): the same sources give the same file.
+  const sorted = [...boundary].sort(([a], [b]) => (sharedKey(a) < sharedKey(b) ? -1 : 1));
+  const shared = sorted.map(([file, taken], i) => {
+    if (taken === '*') return [`import * as s${i} from ${JSON.stringify(file)};`, `[${JSON.stringify(sharedKey(file))}, () => s${i}]`];
+    const list = [...taken].sort();
+    return [
+      `import { ${list.map((name, j) => `${name} as s${i}_${j}`).join(', ')} } from ${JSON.stringify(file)};`,
+      `[${JSON.stringify(sharedKey(file))}, () => ({ ${list.map((name, j) => `${JSON.stringify(name)}: s${i}_${j}`).join(', ')} })]`,
+    ];
+  });
+  const groupOf = Object.entries(LAZY_GROUPS).flatMap(([group, members]) => members.map((path) => [path, group]));
+  return `import ${JSON.stringify(`hearth-matter:${SETTINGS}`)};
 ${imports.join('\n')}
+${shared.map((s) => s[0]).join('\n')}
 const modules = new Map([${entries.join(',\n')}]);
+const groups = new Map([${Object.keys(LAZY_GROUPS)
+    .map((group) => `[${JSON.stringify(group)}, () => require(${JSON.stringify(lazyFile(group))}).modules]`)
+    .join(',\n')}]);
+function lazyModule(path, group, names) {
+  let module;
+  const getters = Object.create(null);
+  for (const name of names)
+    Object.defineProperty(getters, name, {
+      enumerable: true,
+      get() {
+        module ??= groups.get(group)().get(path);
+        return module[name];
+      },
+    });
+  return getters;
+}
+${groupOf.map(([path, group]) => `modules.set(${JSON.stringify(path)}, lazyModule(${JSON.stringify(path)}, ${JSON.stringify(group)}, ${JSON.stringify(lazyNames.get(path))}));`).join('\n')}
+const sharedModules = new Map([${shared.map((s) => s[1]).join(',\n')}]);
+export function shared(key) {
+  const module = sharedModules.get(key);
+  if (module === undefined) throw new Error('hearth/matter.cjs shares no module ' + key);
+  return module();
+}
 export function load(path) {
   const module = modules.get(path);
   if (module === undefined) throw new Error('hearth/matter.cjs has no module @matter/' + path);
   return Promise.resolve(module);
-}`,
-      resolveDir: buildDir,
-      sourcefile: 'matter-modules.js',
-      loader: 'js',
-    },
-    outfile,
+}`;
+}
+
+/** A group's file: its modules by path, each as a module namespace. */
+const groupEntry = (paths) =>
+  `${paths.map((path, i) => `import * as m${i} from ${JSON.stringify(`@matter/${path}`)};`).join('\n')}
+export const modules = new Map([${paths.map((path, i) => `[${JSON.stringify(path)}, m${i}]`).join(', ')}]);`;
+
+/**
+ * hearth/matter.cjs: `load(path)` gives one of lib.ts's MATTER_MODULES from the bundle; and a file of each of
+ * LAZY_GROUPS, hearth/matter-<group>.cjs.
+ */
+async function bundleMatter(buildDir, outdir) {
+  const lib = await import(pathToFileURL(join(buildDir, 'src', 'matter', 'lib.js')).href);
+  const names = Object.assign(Object.create(null), lib.MATTER_NAMES);
+  const lazy = Object.values(LAZY_GROUPS).flat();
+  for (const path of lazy)
+    if (!lib.MATTER_MODULES.includes(path)) throw new Error(`LAZY_GROUPS: ${path} is not one of lib.ts's MATTER_MODULES`);
+  const options = {
+    ...COMMON,
     format: 'cjs',
     keepNames: true,
     minifySyntax: true,
@@ -384,18 +605,175 @@ export function load(path) {
     // matter.js's Bun storage driver, never loaded under Node.
     external: ['bun:*'],
     charset: 'ascii',
+    // matter.js's modules are ES modules, strict code, as the bundle is too. A function of sloppy code has two more
+    // properties (`arguments`, `caller`), which a function whose name is kept (namesAtLoad) holds in a dictionary of
+    // its own: 450 bytes a function instead of 260, for some 3,000 functions.
+    banner: { js: '"use strict";' },
   };
   const virtual = matterEntries({ names, settings: lib.MATTER_CONFIG }, buildDir);
-  // A first build finds which of the standard model's elements the bundled modules import (see MODEL_DIR).
-  const { inputs } = (await build({ ...options, plugins: [matterPatches(), virtual], write: false, metafile: true, sourcemap: false }))
-    .metafile;
+  const stdin = (contents) => ({ contents, resolveDir: buildDir, sourcefile: 'matter-modules.js', loader: 'js' });
+  const entryOf = (boundary) => coreEntry({ paths: lib.MATTER_MODULES.filter((p) => !lazy.includes(p)), names, lazyNames, boundary });
+  // A first build of every module finds which of the standard model's elements the bundled modules import (see
+  // MODEL_DIR), and the names each lazy module exports (an entry point of its own each, as ES modules).
+  const lazyNames = new Map();
+  const first = await build({
+    ...options,
+    format: 'esm',
+    entryPoints: [{ in: 'hearth-lazy:all', out: 'all' }, ...lazy.map((path, i) => ({ in: `hearth-lazy:${path}`, out: `lazy${i}` }))],
+    outdir: join(outdir, 'matter-first'),
+    plugins: [
+      matterPatches(),
+      virtual,
+      {
+        name: 'matter-first',
+        setup(b) {
+          b.onResolve({ filter: /^hearth-lazy:/ }, (args) => ({ path: args.path.slice('hearth-lazy:'.length), namespace: 'hearth-lazy' }));
+          b.onLoad({ filter: /.*/, namespace: 'hearth-lazy' }, (args) => ({
+            contents:
+              args.path === 'all'
+                ? lib.MATTER_MODULES.map((path, i) => `export * as m${i} from ${matterSpecifier(names, path)};`).join('\n')
+                : `export * from ${JSON.stringify(`@matter/${args.path}`)};`,
+            resolveDir: buildDir,
+            loader: 'js',
+          }));
+        },
+      },
+    ],
+    write: false,
+    metafile: true,
+    sourcemap: false,
+    legalComments: 'none',
+  });
+  for (const { entryPoint, exports } of Object.values(first.metafile.outputs)) {
+    const path = entryPoint?.slice('hearth-lazy:'.length);
+    if (!lazy.includes(path)) continue;
+    if (exports.length === 0) throw new Error(`LAZY_GROUPS: @matter/${path} exports nothing`);
+    lazyNames.set(path, exports);
+  }
+  for (const path of lazy) if (!lazyNames.has(path)) throw new Error(`LAZY_GROUPS: esbuild gave no exports of @matter/${path}`);
+  const { inputs } = first.metafile;
   const models = Object.keys(inputs).find((file) => resolve(file).endsWith(join(MODEL_DIR, 'models.js')));
   if (models === undefined) throw new Error(`hearth/matter.cjs: matter.js has no standard model at @matter/${MODEL_DIR}`);
-  await build({ ...options, plugins: [matterPatches(), virtual, standardModel(await modelImports(inputs), dirname(resolve(models)))] });
-  // esbuild leaves characters beyond ASCII in regular expression literals as they are (matter.js has a few):
-  // escapes keep the file Latin-1 (see below).
-  const text = readFileSync(outfile, 'utf8').replace(/[\u0100-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  writeFileSync(outfile, namesAtLoad(text));
+  const model = standardModel(await modelImports(inputs), dirname(resolve(models)));
+  const plugins = [
+    matterPatches(),
+    virtual,
+    model,
+    { name: 'matter-own-files', setup: (b) => b.onResolve({ filter: OWN_FILE }, (args) => ({ path: args.path, external: true })) },
+  ];
+  // matter.cjs's modules (as files), for the groups' files to take from it; then the groups' files, which say what
+  // they take.
+  const inputFiles = (result) =>
+    new Set(
+      Object.keys(result.metafile.inputs)
+        .filter((f) => !f.includes(':') && f !== '<stdin>')
+        .map((f) => resolve(f)),
+    );
+  const core = inputFiles(
+    await build({
+      ...options,
+      stdin: stdin(entryOf(new Map())),
+      outfile: join(outdir, MATTER_FILE),
+      plugins,
+      write: false,
+      metafile: true,
+      sourcemap: false,
+    }),
+  );
+  const boundary = new Map();
+  const owner = new Map();
+  const outfiles = [join(outdir, MATTER_FILE)];
+  for (const [group, paths] of Object.entries(LAZY_GROUPS)) {
+    const outfile = join(outdir, lazyFile(group));
+    const result = await build({
+      ...options,
+      stdin: { ...stdin(groupEntry(paths)), sourcefile: `matter-${group}.js` },
+      outfile,
+      plugins: [coreImports(core, boundary), matterPatches(), model],
+      metafile: true,
+    });
+    for (const file of inputFiles(result)) {
+      const other = owner.get(file);
+      if (other !== undefined && other !== group)
+        throw new Error(`LAZY_GROUPS: ${file} would be in both ${lazyFile(other)} and ${lazyFile(group)}; put those in one group`);
+      owner.set(file, group);
+    }
+    outfiles.push(outfile);
+  }
+  const result = await build({ ...options, stdin: stdin(entryOf(boundary)), outfile: join(outdir, MATTER_FILE), plugins, metafile: true });
+  const final = inputFiles(result);
+  if (final.size !== core.size || [...final].some((f) => !core.has(f)))
+    throw new Error('hearth/matter.cjs: the modules shared with its groups brought in more modules; see LAZY_GROUPS');
+  for (const outfile of outfiles) {
+    // esbuild leaves characters beyond ASCII in regular expression literals as they are (matter.js has a few):
+    // escapes keep the file Latin-1 (see below).
+    const text = readFileSync(outfile, 'utf8').replace(/[\u0100-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    writeFileSync(outfile, namesAtLoad(namesInSource(text)));
+  }
+}
+
+// keepNames gives a function its name by defining a `name` property on it (`__name(fn, "name")`, below), and V8 then
+// keeps that function's properties in a dictionary of its own (260 bytes). A function or class expression without a
+// name of its own is given one by the source instead, as a property of an object literal is (`({ name: () => 1 }).name`
+// is "name"), which costs nothing: some 1,700 of esbuild's calls in the bundle, of which about 1,000 run as it loads.
+// What is left to __name: function declarations and classes that refer to themselves by their own (minified) name.
+// Read with TypeScript's parser (a dev dependency, as for tsc).
+function namesInSource(text) {
+  const helper = NAME_HELPER.exec(text)?.[1];
+  if (helper === undefined) throw new Error("hearth/matter.cjs: esbuild's __name helper has changed: see namesInSource");
+  const source = ts.createSourceFile('bundle.js', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const anonymous = (node) =>
+    ts.isArrowFunction(node) || ((ts.isFunctionExpression(node) || ts.isClassExpression(node)) && node.name === undefined);
+  const isNameCall = (node) => ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === helper;
+  const namesItself = (member) =>
+    ts.isClassStaticBlockDeclaration(member) &&
+    member.body.statements.some(
+      (s) => ts.isExpressionStatement(s) && isNameCall(s.expression) && s.expression.arguments[0]?.kind === ts.SyntaxKind.ThisKeyword,
+    );
+  // [start, end, replacement]: the call `__name(expression, "name")`, or for a class, its static block `static{__name(this, "name")}`.
+  const edits = [];
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === helper && node.arguments.length === 2) {
+      const [fn, name] = node.arguments;
+      // (A class that names itself in a static block and is then named again keeps both calls: the last one wins.)
+      if (ts.isStringLiteral(name) && anonymous(fn) && !(ts.isClassExpression(fn) && fn.members.some(namesItself)))
+        edits.push({ node, fn, name: name.text });
+      const block = node.parent?.parent?.parent;
+      if (
+        ts.isStringLiteral(name) &&
+        fn.kind === ts.SyntaxKind.ThisKeyword &&
+        block !== undefined &&
+        ts.isClassStaticBlockDeclaration(block) &&
+        block.body.statements.length === 1 &&
+        ts.isClassExpression(block.parent) &&
+        block.parent.name === undefined &&
+        !isNameCall(block.parent.parent)
+      )
+        edits.push({ node: block.parent, fn: block.parent, name: name.text, drop: block });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  // Applied from the last in the text to the first, each over the text as the ones within it left it.
+  edits.sort((a, b) => b.node.getStart(source) - a.node.getStart(source) || a.node.end - b.node.end);
+  let out = text;
+  const done = [];
+  const shifted = (from, to) => done.reduce((sum, d) => (d.start >= from && d.end <= to ? sum + d.delta : sum), 0);
+  for (const { node, fn, name, drop } of edits) {
+    const start = node.getStart(source);
+    const end = node.end + shifted(start, node.end);
+    const fnStart = fn.getStart(source);
+    let body = out.slice(fnStart, fn.end + shifted(fnStart, fn.end));
+    if (drop !== undefined) {
+      const at = drop.getStart(source) - fnStart + shifted(fnStart, drop.getStart(source));
+      body = body.slice(0, at) + body.slice(at + drop.end - drop.getStart(source));
+    }
+    const key = JSON.stringify(name);
+    const replacement = `({${key}:${body}})[${key}]`;
+    out = out.slice(0, start) + replacement + out.slice(end);
+    done.push({ start, end: node.end, delta: replacement.length - (end - start) });
+  }
+  return out;
 }
 
 // keepNames gives a function its name by defining a `name` property on it, which costs it a property store of its own

@@ -68,9 +68,18 @@ function matterModule<T>(path: string): Promise<Record<string, T>> {
   return import(`${MATTER_SCOPE}${path}`) as Promise<Record<string, T>>;
 }
 
+/**
+ * The modules' names in one object. Copied as they are defined: the built hub's bundle gives a device type it loads only
+ * when first used (door locks, thermostats, window coverings: LAZY_GROUPS in scripts/bundle.mjs) as getters, which
+ * Object.assign would read.
+ */
 async function modules<T>(folder: string, names: readonly string[]): Promise<Record<string, T>> {
   const loaded = await Promise.all(names.map((name) => matterModule<T>(`${folder}/${name}`)));
-  return Object.assign(Object.create(null) as Record<string, T>, ...loaded);
+  const all = Object.create(null) as Record<string, T>;
+  for (const module of loaded)
+    for (const [name, property] of Object.entries(Object.getOwnPropertyDescriptors(module)))
+      Object.defineProperty(all, name, { ...property, configurable: true });
+  return all;
 }
 
 /** Attribute values by cluster (behaviour) id: `{ onOff: { onOff: true } }`. */

@@ -65,6 +65,11 @@ t.test('the release tarball: the bundle, the unit, install.sh, production packag
     'dist/hearth/mqtt.cjs',
     'dist/hearth/hap.cjs',
     'dist/hearth/ciao.cjs',
+    'dist/hearth/matter.cjs',
+    // Device types the Matter bridge loads when it first bridges one (LAZY_GROUPS in scripts/bundle.mjs).
+    'dist/hearth/matter-door-lock.cjs',
+    'dist/hearth/matter-thermostat.cjs',
+    'dist/hearth/matter-window-covering.cjs',
     'release.json',
     'package.json',
     'systemd/hearth.service',
