@@ -2,7 +2,7 @@
  * The Matter bridge: (1) the memory it adds with 100 bridged entities: the built hub with and without a `matter:`
  * section over the same 100 virtual entities, each settled (from the moment the bridge's last endpoint is stored),
  * same flags and environment as the unit, alternated; (2) a state change to a commissioning controller (matter.js's,
- * in this process, subscribed as Apple Home and Google Home are): from the REST call that changes a light to the
+ * in a process of its own, subscribed as Apple Home and Google Home are): from the REST call that changes a light to the
  * controller's attribute report, p50, p90, p99 and max over 300 changes (MATTER_BENCH_CHANGES), next to the same
  * changes' state_changed events at a WebSocket client of the same hub: the baseline that shows what of the tail is the
  * machine's load. matter.js needs mDNS, so the bench runs in a network namespace of its own (a veth pair, as
@@ -12,9 +12,9 @@
  * own; MATTER_BENCH_CONTROLLER=inline runs it in this process, next to the REST and WebSocket clients, as the bench
  * did before. MATTER_BENCH_GAP_MS puts a pause between changes (default 0: each change right after the previous one
  * reached both clients). MATTER_BENCH_CLI runs another build's cli.js (an A/B against a copy of an older dist/);
- * MATTER_BENCH_MEMORY=0 leaves out the memory rounds (one hub with the bridge, for the latency alone). The hub's CPU
- * time per change (its /proc stat over the changes) is printed with the latencies: less sensitive to the machine's
- * load than a latency, it shows what a change to the hub costs.
+ * MATTER_BENCH_MEMORY=0 leaves out the memory rounds (one hub with the bridge, for the latency alone). The CPU
+ * time per change of the hub, the clients and the controller (their /proc stat over the changes) is printed with the
+ * latencies: less sensitive to the machine's load than a latency, it shows what a change costs each.
  */
 import { fork } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
