@@ -2,24 +2,38 @@
  * The Matter bridge: (1) the memory it adds with 100 bridged entities: the built hub with and without a `matter:`
  * section over the same 100 virtual entities, each settled (from the moment the bridge's last endpoint is stored),
  * same flags and environment as the unit, alternated; (2) a state change to a commissioning controller (matter.js's,
- * in this process, subscribed as Apple Home and Google Home are): from the REST call that changes a light to the
+ * in a process of its own, subscribed as Apple Home and Google Home are): from the REST call that changes a light to the
  * controller's attribute report, p50, p90, p99 and max over 300 changes (MATTER_BENCH_CHANGES), next to the same
  * changes' state_changed events at a WebSocket client of the same hub: the baseline that shows what of the tail is the
  * machine's load. matter.js needs mDNS, so the bench runs in a network namespace of its own (a veth pair, as
  * test/matter/bridge.test.ts does): nothing reaches a real network.
+ *
+ * The controller runs in a process of its own (bench/matter-controller.ts), as a real one does on a device of its
+ * own; MATTER_BENCH_CONTROLLER=inline runs it in this process, next to the REST and WebSocket clients, as the bench
+ * did before. MATTER_BENCH_GAP_MS puts a pause between changes (default 0: each change right after the previous one
+ * reached both clients). MATTER_BENCH_CLI runs another build's cli.js (an A/B against a copy of an older dist/);
+ * MATTER_BENCH_MEMORY=0 leaves out the memory rounds (one hub with the bridge, for the latency alone). The CPU
+ * time per change of the hub, the clients and the controller (their /proc stat over the changes) is printed with the
+ * latencies: less sensitive to the machine's load than a latency, it shows what a change costs each.
  */
+import { fork } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../src/core/log.js';
 import { loadMatter } from '../src/matter/lib.js';
 import { rerunInNetns } from '../test/helpers/netns.js';
-import { BENCH, fmt, type Hub, makeDataDir, median, PI_NODE_ARGS, percentile, ROOT, sleep, startHub } from './procs.js';
+import type { FromController } from './matter-controller.js';
+import { BENCH, CLI, fmt, type Hub, makeDataDir, median, monoMs, PI_NODE_ARGS, percentile, ROOT, sleep, startHub, TSX } from './procs.js';
 import { settle } from './settle.js';
 import { type ToggleLatencies, toggleLatencies } from './state-socket.js';
 
 const ROUNDS = Number(process.env.MATTER_BENCH_ROUNDS ?? 2);
 const CHANGES = Number(process.env.MATTER_BENCH_CHANGES ?? 300);
+const INLINE = process.env.MATTER_BENCH_CONTROLLER === 'inline';
+const GAP_MS = Number(process.env.MATTER_BENCH_GAP_MS ?? 0);
+const HUB_CLI = process.env.MATTER_BENCH_CLI ?? CLI;
+const MEMORY = process.env.MATTER_BENCH_MEMORY !== '0';
 
 rerunInNetns('bench/matter.ts', ROOT);
 
@@ -46,11 +60,11 @@ async function run(withMatter: boolean): Promise<{ rssMb: number; hub: Hub; stop
   const data = await makeDataDir();
   const file = join(data.dir, 'configuration.yaml');
   writeFileSync(file, config(withMatter));
-  const hub = await startHub({ config: file, data, nodeArgs: PI_NODE_ARGS });
+  const hub = await startHub({ config: file, data, nodeArgs: PI_NODE_ARGS, cli: HUB_CLI });
   const readyAt = withMatter ? await bridgeUp(data.dir) : performance.now();
-  const reading = await settle(hub.child.pid ?? 0, readyAt, hub.readyMs, true);
+  const rssMb = MEMORY ? (await settle(hub.child.pid ?? 0, readyAt, hub.readyMs, true)).rssMb : Number.NaN;
   return {
-    rssMb: reading.rssMb,
+    rssMb,
     hub,
     stop: async () => {
       await hub.stop();
@@ -70,8 +84,16 @@ interface Controller {
   readonly peers: { commission(options: Record<string, unknown>): Promise<{ readonly endpoints: Iterable<ClientEndpoint> }> };
 }
 
-async function reportLatencies(hub: Hub): Promise<ToggleLatencies> {
-  const setup = JSON.parse(readFileSync(join(hub.dataDir, 'matter', 'setup.json'), 'utf8')) as { passcode: number; discriminator: number };
+interface Setup {
+  readonly passcode: number;
+  readonly discriminator: number;
+}
+
+/** Runs the changes, given a promise of the time the controller sees the next one (and its process, if its own). */
+type Toggles = (nextAtBridge: () => Promise<number>, controllerPid?: number) => Promise<ToggleLatencies>;
+
+/** The controller in this process, next to the REST and WebSocket clients (MATTER_BENCH_CONTROLLER=inline). */
+async function inlineLatencies(setup: Setup, toggles: Toggles): Promise<ToggleLatencies> {
   const lib = await loadMatter(silentLogger);
   const dir = mkdtempSync(join(tmpdir(), 'hearth-bench-controller-'));
   const controller = (await lib.ServerNode.create({
@@ -85,9 +107,7 @@ async function reportLatencies(hub: Hub): Promise<ToggleLatencies> {
   if (light === undefined) throw new Error('light.l0 not bridged');
   let waiting: ((t: number) => void) | undefined;
   light.events.onOff?.onOff$Changed?.on(() => waiting?.(performance.now()));
-  const latencies = await toggleLatencies(
-    hub,
-    CHANGES,
+  const latencies = await toggles(
     () =>
       new Promise<number>((resolve) => {
         waiting = resolve;
@@ -99,19 +119,89 @@ async function reportLatencies(hub: Hub): Promise<ToggleLatencies> {
   return latencies;
 }
 
+/** The controller in a process of its own (bench/matter-controller.ts); its times are monoMs, this process's performance.now() here. */
+async function processLatencies(setup: Setup, toggles: Toggles): Promise<ToggleLatencies> {
+  const child = fork(join(BENCH, 'matter-controller.ts'), [String(setup.passcode), String(setup.discriminator), 'light.l0'], {
+    execArgv: TSX,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const offset = monoMs() - performance.now();
+  let waiting: ((t: number) => void) | undefined;
+  const ready = new Promise<void>((resolve, reject) => {
+    child.on('message', (m: FromController) => {
+      if ('at' in m) waiting?.(m.at - offset);
+      else if ('ready' in m) resolve();
+      else reject(new Error(`the controller failed: ${m.error}`));
+    });
+    child.once('exit', (code) => reject(new Error(`the controller exited (${code})`)));
+  });
+  await ready;
+  const latencies = await toggles(
+    () =>
+      new Promise<number>((resolve) => {
+        waiting = resolve;
+      }),
+    child.pid,
+  );
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.send('close');
+  await exited;
+  return latencies;
+}
+
+/** A process's CPU time (user and system) in ms, from /proc (clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** CPU time per change, in ms: the hub's, this process's (the clients', and the controller's when inline), the controller's process's. */
+interface CpuPerChange {
+  readonly hub: number;
+  readonly bench: number;
+  readonly controller: number;
+}
+
+async function reportLatencies(hub: Hub): Promise<ToggleLatencies & { cpu: CpuPerChange }> {
+  const setup = JSON.parse(readFileSync(join(hub.dataDir, 'matter', 'setup.json'), 'utf8')) as Setup;
+  const pid = hub.child.pid ?? 0;
+  let cpu: CpuPerChange = { hub: Number.NaN, bench: Number.NaN, controller: Number.NaN };
+  const toggles: Toggles = async (nextAtBridge, controllerPid) => {
+    // What commissioning started (reading every endpoint, the subscription's first report) is over before the changes.
+    await sleep(1000);
+    const before = {
+      hub: cpuMs(pid),
+      bench: cpuMs(process.pid),
+      controller: controllerPid === undefined ? Number.NaN : cpuMs(controllerPid),
+    };
+    const latencies = await toggleLatencies(hub, CHANGES, nextAtBridge, GAP_MS);
+    cpu = {
+      hub: (cpuMs(pid) - before.hub) / CHANGES,
+      bench: (cpuMs(process.pid) - before.bench) / CHANGES,
+      controller: controllerPid === undefined ? Number.NaN : (cpuMs(controllerPid) - before.controller) / CHANGES,
+    };
+    return latencies;
+  };
+  const latencies = await (INLINE ? inlineLatencies : processLatencies)(setup, toggles);
+  return { ...latencies, cpu };
+}
+
 const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const loadBefore = loadAverage();
 const without: number[] = [];
 const withBridge: number[] = [];
 let latencies: number[] = [];
 let baseline: number[] = [];
-for (let round = 0; round < ROUNDS; round++) {
-  const a = await run(false);
-  without.push(a.rssMb);
-  await a.stop();
+let cpu: CpuPerChange = { hub: Number.NaN, bench: Number.NaN, controller: Number.NaN };
+for (let round = MEMORY ? 0 : ROUNDS - 1; round < ROUNDS; round++) {
+  if (MEMORY) {
+    const a = await run(false);
+    without.push(a.rssMb);
+    await a.stop();
+  }
   const b = await run(true);
-  withBridge.push(b.rssMb);
-  if (round === ROUNDS - 1) ({ bridge: latencies, websocket: baseline } = await reportLatencies(b.hub));
+  if (MEMORY) withBridge.push(b.rssMb);
+  if (round === ROUNDS - 1) ({ bridge: latencies, websocket: baseline, cpu } = await reportLatencies(b.hub));
   await b.stop();
 }
 
@@ -129,7 +219,21 @@ const targets = [
 mkdirSync(join(BENCH, 'out'), { recursive: true });
 writeFileSync(
   join(BENCH, 'out', 'matter.json'),
-  `${JSON.stringify({ without, withBridge, latencies, baseline, targets, load: { before: loadBefore, after: loadAverage() } }, null, 1)}\n`,
+  `${JSON.stringify(
+    {
+      without,
+      withBridge,
+      latencies,
+      baseline,
+      cpuMsPerChange: cpu,
+      controller: INLINE ? 'inline' : 'process',
+      gapMs: GAP_MS,
+      targets,
+      load: { before: loadBefore, after: loadAverage() },
+    },
+    null,
+    1,
+  )}\n`,
 );
 console.log('| hub (100 virtual entities) | settled RSS, median of rounds |');
 console.log('|---|---|');
@@ -141,7 +245,14 @@ console.log(`Load average ${loadBefore} before, ${loadAverage()} after (the mach
 console.log('');
 const spread = (l: readonly number[]) =>
   `p50 ${fmt(percentile(l, 0.5), 1)} ms, p90 ${fmt(percentile(l, 0.9), 1)} ms, p99 ${fmt(percentile(l, 0.99), 1)} ms, max ${fmt(l.at(-1) ?? Number.NaN, 1)} ms`;
-console.log(`REST call to the state change at a client, ${CHANGES} changes, the same changes to both clients:`);
+console.log(
+  `REST call to the state change at a client, ${CHANGES} changes${GAP_MS > 0 ? ` ${GAP_MS} ms apart` : ''}, the same changes to both clients` +
+    ` (the controller ${INLINE ? 'in the bench process, beside the clients' : 'in a process of its own'}):`,
+);
 console.log(`- the attribute report at a subscribed Matter controller: ${spread(latencies)}`);
 console.log(`- the state_changed event at a WebSocket client (the hub's own API, the baseline): ${spread(baseline)}`);
+console.log(
+  `- CPU time per change: the hub ${fmt(cpu.hub, 2)} ms (all it did meanwhile: REST, WebSocket, Matter, GC), the bench's clients` +
+    ` ${fmt(cpu.bench, 2)} ms${INLINE ? ' (with the controller)' : `, the controller ${fmt(cpu.controller, 2)} ms`}`,
+);
 process.exit(0);

@@ -1,7 +1,7 @@
 // The hub's own WebSocket API subscribed to state_changed: the baseline a bridge's latency is read against (the same
 // changes, the same hub, the same moment of the machine's load).
 import WebSocket from 'ws';
-import { type Hub, httpRequest } from './procs.js';
+import { type Hub, httpRequest, sleep } from './procs.js';
 
 /** Calls `onEntity` with the time of each state_changed event of `entityId`. */
 export async function stateSocket(hub: Hub, entityId: string, onEntity: (t: number) => void): Promise<WebSocket> {
@@ -29,9 +29,9 @@ export interface ToggleLatencies {
 /**
  * Switches light.l0 `changes` times by REST call, one at a time, and times each change to the bridge's controller
  * (`nextAtBridge` gives a promise of the time the controller sees the next change) and to a WebSocket client of the
- * same hub, the baseline.
+ * same hub, the baseline. `gapMs` apart (0: each change right after the previous one reached both clients).
  */
-export async function toggleLatencies(hub: Hub, changes: number, nextAtBridge: () => Promise<number>): Promise<ToggleLatencies> {
+export async function toggleLatencies(hub: Hub, changes: number, nextAtBridge: () => Promise<number>, gapMs = 0): Promise<ToggleLatencies> {
   let atSocket: ((t: number) => void) | undefined;
   const ws = await stateSocket(hub, 'light.l0', (t) => atSocket?.(t));
   const bridge: number[] = [];
@@ -49,6 +49,7 @@ export async function toggleLatencies(hub: Hub, changes: number, nextAtBridge: (
     });
     bridge.push((await arrived) - t0);
     websocket.push((await broadcast) - t0);
+    if (gapMs > 0) await sleep(gapMs);
   }
   ws.close();
   return { bridge: bridge.sort((x, y) => x - y), websocket: websocket.sort((x, y) => x - y) };

@@ -1,0 +1,71 @@
+/**
+ * bench/matter.ts's Matter controller in a process of its own, as Apple Home's or Google Home's is on a device of its
+ * own: matter.js's CommissioningController (a ServerNode that commissions) commissions the bridge, subscribes, and
+ * sends the time (monoMs, comparable across processes) of each onOff$Changed of the entity named on its command line
+ * to the parent. In the bench's own process it shared one event loop with the REST and WebSocket clients, so the
+ * report waited behind the HTTP response and the WebSocket event the same change brings, and the next change's
+ * request behind the controller's status response (docs/performance.md, "Matter state-change latency").
+ *
+ * Its storage is on tmpfs (/dev/shm) where there is one: matter.js's controller keeps what it learns of its peer in a
+ * file per attribute, and wrote the light's onOff and its cluster's version to the disk (a temporary file, flushed,
+ * renamed) at every change it was sent. What a controller stores is its own business, not the hub's.
+ *
+ * Usage (forked with an IPC channel, inside the bench's network namespace): matter-controller.ts <passcode>
+ * <discriminator> <entity id>. Messages: `{ready: true}` once subscribed, then `{at}` for each change; it closes
+ * on the message `close`.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { silentLogger } from '../src/core/log.js';
+import { loadMatter } from '../src/matter/lib.js';
+import { monoMs } from './procs.js';
+
+export type FromController = { readonly ready: true } | { readonly at: number } | { readonly error: string };
+
+interface ClientEndpoint {
+  maybeStateOf(id: string): Record<string, unknown> | undefined;
+  readonly events: Record<string, Record<string, { on(fn: (value: unknown) => void): void }> | undefined>;
+}
+interface Controller {
+  start(): Promise<void>;
+  close(): Promise<void>;
+  readonly peers: { commission(options: Record<string, unknown>): Promise<{ readonly endpoints: Iterable<ClientEndpoint> }> };
+}
+
+const send = (m: FromController): void => {
+  process.send?.(m);
+};
+
+async function main(): Promise<void> {
+  const [passcode, discriminator, entityId] = process.argv.slice(2);
+  const lib = await loadMatter(silentLogger);
+  const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'hearth-bench-controller-'));
+  const controller = (await lib.ServerNode.create({
+    id: 'controller',
+    environment: lib.environment('bench-controller', dir),
+    network: { port: 5550 },
+  })) as unknown as Controller;
+  await controller.start();
+  const node = await controller.peers.commission({ passcode: Number(passcode), discriminator: Number(discriminator), timeout: 60_000 });
+  const endpoint = [...node.endpoints].find((ep) => ep.maybeStateOf('bridgedDeviceBasicInformation')?.serialNumber === entityId);
+  const changed = endpoint?.events.onOff?.onOff$Changed;
+  if (changed === undefined) throw new Error(`${entityId} is not bridged as an on/off device`);
+  changed.on(() => send({ at: monoMs() }));
+  process.on('message', (m) => {
+    if (m !== 'close') return;
+    void controller
+      .close()
+      .then(() => lib.closeMdns())
+      .finally(() => {
+        rmSync(dir, { recursive: true, force: true });
+        process.exit(0);
+      });
+  });
+  send({ ready: true });
+}
+
+main().catch((err: unknown) => {
+  send({ error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  process.exit(1);
+});

@@ -1,0 +1,80 @@
+// The bundle's replacement of matter.js's DataWriter (scripts/bundle.mjs, MATTER_PATCHES) against matter.js's own
+// class: the same bytes for the same writes, whatever the sizes, values and order, and arrays taken midway unchanged
+// by later writes.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { MATTER_PATCHES } from '../../scripts/bundle.mjs';
+import { packageRoot } from '../../src/util/paths.js';
+
+const FILE = 'general/dist/esm/util/DataWriter.js';
+
+interface Writer {
+  readonly length: number;
+  toByteArray(): Uint8Array;
+  [method: string]: unknown;
+}
+type WriterClass = new (endian: number) => Writer;
+
+const source = readFileSync(join(packageRoot(), 'node_modules', '@matter', FILE), 'utf8');
+const patch = MATTER_PATCHES.find((p) => p.file === FILE);
+
+/** The module's text as a class, with what it imports given by hand (Endian.Little is 1; Bytes.of as matter.js has it). */
+function classOf(text: string): WriterClass {
+  const body = text
+    .replace(/^import .*$/gm, '')
+    .replace(/export \{[^}]*\};/, 'return DataWriter;')
+    .replace(/\/\/# sourceMappingURL.*$/m, '');
+  const bytesOf = (s: ArrayBufferView | ArrayBuffer): Uint8Array =>
+    s instanceof Uint8Array ? s : ArrayBuffer.isView(s) ? new Uint8Array(s.buffer, s.byteOffset, s.byteLength) : new Uint8Array(s);
+  const toNumber = (v: unknown): unknown => (typeof v === 'bigint' ? Number(v) : v);
+  return new Function('Endian', 'Bytes', 'toNumber', body)({ Little: 1, Big: 0 }, { of: bytesOf }, toNumber) as WriterClass;
+}
+
+t.test('the patch still finds its text in matter.js', async (t) => {
+  t.ok(patch, 'a MATTER_PATCHES entry for DataWriter.js');
+  t.ok(patch !== undefined && source.includes(patch.from));
+});
+
+t.test('the replacement writes what matter.js wrote', async (t) => {
+  if (patch === undefined) return;
+  const Original = classOf(source);
+  const Patched = classOf(source.replace(patch.from, patch.to));
+  let seed = 7;
+  const random = (): number => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const ops: [string, () => unknown][] = [
+    ['writeUInt8', () => Math.floor(random() * 300) - 20],
+    ['writeUInt16', () => Math.floor(random() * 70_000) - 100],
+    ['writeUInt32', () => (random() < 0.1 ? BigInt(Math.floor(random() * 2 ** 32)) : Math.floor(random() * 2 ** 33) - 5)],
+    ['writeUInt64', () => BigInt(Math.floor(random() * 2 ** 53))],
+    ['writeInt8', () => Math.floor(random() * 256) - 128],
+    ['writeInt16', () => Math.floor(random() * 65_536) - 32_768],
+    ['writeInt32', () => Math.floor(random() * 2 ** 32) - 2 ** 31],
+    ['writeInt64', () => -BigInt(Math.floor(random() * 2 ** 53))],
+    ['writeFloat', () => (random() - 0.5) * 1e6],
+    ['writeDouble', () => (random() - 0.5) * 1e12],
+    ['writeByteArray', () => Uint8Array.from({ length: Math.floor(random() * 90) }, () => Math.floor(random() * 256))],
+  ];
+  const differ: string[] = [];
+  for (let round = 0; round < 300; round++) {
+    const endian = round % 2;
+    const a = new Original(endian);
+    const b = new Patched(endian);
+    const taken: [Uint8Array, Uint8Array][] = [];
+    const count = Math.floor(random() * 60);
+    for (let i = 0; i < count; i++) {
+      const [method, value] = ops[Math.floor(random() * ops.length)] as [string, () => unknown];
+      const v = value();
+      (a[method] as (v: unknown) => void)(v);
+      (b[method] as (v: unknown) => void)(v);
+      if (random() < 0.05) taken.push([a.toByteArray().slice(), b.toByteArray()]);
+    }
+    taken.push([a.toByteArray(), b.toByteArray()]);
+    if (b.length !== a.length || taken.some(([x, y]) => Buffer.compare(Buffer.from(x), Buffer.from(y)) !== 0))
+      differ.push(`round ${round}`);
+  }
+  t.same(differ, [], 'the same bytes in every round');
+});
