@@ -96,6 +96,7 @@ const MATTER_FILE = './matter.cjs';
 const DATASOURCE = 'node/dist/esm/behavior/state/managed/Datasource.js';
 const CLUSTER_BEHAVIOR_TYPE = 'node/dist/esm/behavior/cluster/ClusterBehaviorType.js';
 const SERVER_BEHAVIOR_BACKING = 'node/dist/esm/behavior/internal/ServerBehaviorBacking.js';
+const GENERATED_CLASS = 'general/dist/esm/util/GeneratedClass.js';
 const MATTER_PATCHES = [
   {
     // A behaviour's datasource emits its attributes' $Changing and $Changed events through the behaviour's event
@@ -219,6 +220,70 @@ export {
       '      logger.debug("Message", Mark.OUTBOUND, Message.diagnosticsOf(exchange ?? this.session, message, logContext));\n' +
       '      break;\n' +
       '    }\n',
+  },
+  // mendpoint:
+  // A class matter.js generates (GeneratedClass: a behaviour's State and Events, the subclasses its features and
+  // defaults make) is a plain function that constructs its base with Reflect.construct(base, args, newTarget), and a
+  // generated base its own base in turn, with the same newTarget. V8 caches the initial map it derives for a newTarget
+  // only when newTarget is a class that extends another (and for one allocating constructor at a time); for a plain
+  // function it makes a new root map each time, so every instance of a behaviour's State and Events (one of each per
+  // behaviour of each endpoint) grew its own chain of hidden classes, one for each property it was given: 24 maps and
+  // a descriptor array for a level control's state, some 100 maps an endpoint. Two changes: a generated base runs its
+  // construction (its beforeSuper, its base's, its mixins) on the object at hand, as its own constructor would have on
+  // the object Reflect.construct made; a base that is not generated is constructed with, as newTarget, a class that
+  // extends it, one for each base and newTarget, whose prototype and statics inherit newTarget's: the object's
+  // prototype is that class's (one more link to newTarget's prototype, with `constructor` newTarget), so the base's
+  // constructor and everyone after see the same `constructor`, methods and statics. (Setting newTarget's prototype
+  // afterwards would undo it: in Node 20's V8 a map made by Object.setPrototypeOf caches no further transitions.)
+  {
+    file: GENERATED_CLASS,
+    from: 'function GeneratedClass(options) {\n',
+    to: 'const generatedConstructs = /* @__PURE__ */ new WeakMap();\nfunction GeneratedClass(options) {\n',
+  },
+  {
+    file: GENERATED_CLASS,
+    from: '  let construct;\n  if (base) {\n    construct = function(self, args) {\n',
+    to: '  let construct;\n  const baseConstruct = base === void 0 ? void 0 : generatedConstructs.get(base);\n  if (baseConstruct !== void 0) {\n    construct = baseConstruct;\n  } else if (base) {\n    construct = function(self, args) {\n',
+  },
+  {
+    file: GENERATED_CLASS,
+    from: '  return klass;\n}\nfunction configureClass(',
+    to: '  generatedConstructs.set(klass, beforeSuper ? (self, args) => construct(self, beforeSuper(...args)) : construct);\n  return klass;\n}\nfunction configureClass(',
+  },
+  {
+    file: GENERATED_CLASS,
+    from: '    construct = function(self, args) {\n      return reflectConstruct(base, args, self.constructor);\n',
+    to: '    construct = function(self, args) {\n      return constructFrom(base, args, self.constructor);\n',
+  },
+  {
+    file: GENERATED_CLASS,
+    from: 'export {\n  GeneratedClass\n};\n',
+    to: `const derivedTargets = /* @__PURE__ */ new WeakMap();
+function constructFrom(base, args, newTarget) {
+  if (typeof newTarget !== "function" || reflectConstruct !== Reflect.construct) {
+    return reflectConstruct(base, args, newTarget);
+  }
+  let targets = derivedTargets.get(base);
+  if (targets === void 0) {
+    targets = /* @__PURE__ */ new WeakMap();
+    derivedTargets.set(base, targets);
+  }
+  let target = targets.get(newTarget);
+  if (target === void 0) {
+    target = class extends base {
+    };
+    Object.setPrototypeOf(target, newTarget);
+    Object.setPrototypeOf(target.prototype, newTarget.prototype);
+    Object.defineProperty(target.prototype, "constructor", { value: newTarget, writable: true, configurable: true });
+    Object.defineProperty(target, "name", { value: newTarget.name, configurable: true });
+    targets.set(newTarget, target);
+  }
+  return Reflect.construct(base, args, target);
+}
+export {
+  GeneratedClass
+};
+`,
   },
 ];
 const matterPatches = () => ({
