@@ -97,6 +97,8 @@ const DATASOURCE = 'node/dist/esm/behavior/state/managed/Datasource.js';
 const CLUSTER_BEHAVIOR_TYPE = 'node/dist/esm/behavior/cluster/ClusterBehaviorType.js';
 const SERVER_BEHAVIOR_BACKING = 'node/dist/esm/behavior/internal/ServerBehaviorBacking.js';
 const GENERATED_CLASS = 'general/dist/esm/util/GeneratedClass.js';
+const PROTOCOL_SERVICE = 'node/dist/esm/node/integration/ProtocolService.js';
+const BEHAVIORS = 'node/dist/esm/endpoint/properties/Behaviors.js';
 const MATTER_PATCHES = [
   {
     // A behaviour's datasource emits its attributes' $Changing and $Changed events through the behaviour's event
@@ -284,6 +286,100 @@ export {
   GeneratedClass
 };
 `,
+  },
+  // A node's protocol view of each cluster of each endpoint (ClusterState) made, as it was made, a function for each of
+  // the cluster's commands (with a context, and the command's request and response models): about 1.3 kB for each
+  // behaviour of each endpoint, for commands a controller may never send. Made now when the cluster's first command
+  // comes (`commands` is read only to invoke one).
+  {
+    file: PROTOCOL_SERVICE,
+    from:
+      '  commands = {};\n  skipCommandValidation;\n  constructor(type, backing) {\n    this.type = type;\n    this.#datasource = backing.datasource;\n    this.#endpointId = backing.endpoint.number;\n    for (const cmd of type.commands) {\n      const commandModels = this.#commandModels(backing, cmd);\n      this.commands[cmd.id] = (args, session) => invokeCommand(backing, cmd, args, session, commandModels);\n    }\n',
+    to:
+      '  #backing;\n  #commands;\n  skipCommandValidation;\n  constructor(type, backing) {\n    this.type = type;\n    this.#datasource = backing.datasource;\n    this.#endpointId = backing.endpoint.number;\n    this.#backing = backing;\n',
+  },
+  {
+    file: PROTOCOL_SERVICE,
+    from: '  #commandModels(backing, cmd) {\n',
+    to:
+      '  get commands() {\n    if (this.#commands === void 0) {\n      const backing = this.#backing;\n      const commands = {};\n      for (const cmd of this.type.commands) {\n        const commandModels = this.#commandModels(backing, cmd);\n        commands[cmd.id] = (args, session) => invokeCommand(backing, cmd, args, session, commandModels);\n      }\n      this.#commands = commands;\n    }\n    return this.#commands;\n  }\n  #commandModels(backing, cmd) {\n',
+  },
+  // A datasource (one for each behaviour of each endpoint) kept the Map and Sets it made for a transaction's references,
+  // an interaction it observed and the change events it looked up, once they were empty again, or when it made one
+  // only to find nothing to put in it: some 450 bytes a behaviour, nearly all empty. They now go when empty, and the
+  // change events' Map is made for the first event. (The change events' line is the one the patch above wrote.)
+  {
+    file: DATASOURCE,
+    from: '    if (this.#changedEventIndex === void 0) {\n      this.#changedEventIndex = /* @__PURE__ */ new Map();\n    } else if (this.#changedEventIndex.has(key)) {\n',
+    to: '    if (this.#changedEventIndex?.has(key)) {\n',
+  },
+  {
+    file: DATASOURCE,
+    from: '    if (event !== void 0) this.#changedEventIndex.set(key, event);\n',
+    to: '    if (event !== void 0) (this.#changedEventIndex ??= /* @__PURE__ */ new Map()).set(key, event);\n',
+  },
+  {
+    file: DATASOURCE,
+    from: '      this.observedInteractions?.delete(session.interactionComplete);\n',
+    to: '      this.observedInteractions?.delete(session.interactionComplete);\n      if (this.observedInteractions?.size === 0) {\n        this.observedInteractions = void 0;\n      }\n',
+  },
+  {
+    file: DATASOURCE,
+    from: '        this.#internals.sessions?.delete(this.#session);\n',
+    to: '        this.#internals.sessions?.delete(this.#session);\n        if (this.#internals.sessions?.size === 0) {\n          this.#internals.sessions = void 0;\n        }\n',
+  },
+  // An endpoint's `state` and `events` had, for each behaviour, getters that were closures of their own (over the
+  // endpoint's Behaviors and the type): V8 gives an object whose accessor differs from the one its hidden class's
+  // transition has a dictionary of its own instead (Map::Normalize), so every endpoint's `state` and `events` were
+  // dictionaries, beside the closures and their contexts (some 3 kB an endpoint). The getter is now one for each
+  // behaviour id, shared by every endpoint's `state` and `events` (both start as `{}`: a second getter for the same name
+  // would make the other a dictionary), which finds the endpoint's Behaviors from the object it is read on, and the type
+  // the behaviour was added with (as the closure had it).
+  {
+    file: BEHAVIORS,
+    from: 'const logger = Logger.get("Behaviors");\n',
+    to: `const logger = Logger.get("Behaviors");
+const stateAugmentedBy = /* @__PURE__ */ new WeakMap();
+const eventsAugmentedBy = /* @__PURE__ */ new WeakMap();
+const AUGMENTED_STATE = Symbol("augmentedState");
+const AUGMENTED_EVENTS = Symbol("augmentedEvents");
+const accessorsById = /* @__PURE__ */ new Map();
+function sharedAccessor(id) {
+  let accessor = accessorsById.get(id);
+  if (accessor === void 0) {
+    accessor = {
+      get() {
+        const behaviors = stateAugmentedBy.get(this);
+        if (behaviors !== void 0) {
+          return behaviors[AUGMENTED_STATE](id);
+        }
+        return eventsAugmentedBy.get(this)?.[AUGMENTED_EVENTS](id);
+      }
+    }.get;
+    accessorsById.set(id, accessor);
+  }
+  return accessor;
+}
+`,
+  },
+  {
+    file: BEHAVIORS,
+    from: '  #detachedObservers;\n',
+    to: '  #detachedObservers;\n  #augmented = {};\n',
+  },
+  {
+    file: BEHAVIORS,
+    from:
+      '    const { id } = type;\n    const get = () => {\n      const status = this.#endpoint.construction.status;\n      if (status === Lifecycle.Status.Destroying || status === Lifecycle.Status.Destroyed) {\n        return void 0;\n      }\n      return this.#backingFor(type).stateView;\n    };\n',
+    to:
+      '    const { id } = type;\n    this.#augmented[id] = type;\n    stateAugmentedBy.set(this.#endpoint.state, this);\n    eventsAugmentedBy.set(this.#endpoint.events, this);\n    const get = sharedAccessor(id);\n',
+  },
+  {
+    file: BEHAVIORS,
+    from:
+      '    Object.defineProperty(this.#endpoint.events, id, {\n      get: () => {\n        let events = this.#events[id];\n        if (!events) {\n          events = this.#events[id] = this.#createEventsFor(type);\n        }\n        return events;\n      },\n      enumerable: true,\n      configurable: true\n    });\n  }\n',
+    to:
+      '    Object.defineProperty(this.#endpoint.events, id, { get, enumerable: true, configurable: true });\n  }\n  [AUGMENTED_STATE](id) {\n    const status = this.#endpoint.construction.status;\n    if (status === Lifecycle.Status.Destroying || status === Lifecycle.Status.Destroyed) {\n      return void 0;\n    }\n    return this.#backingFor(this.#augmented[id]).stateView;\n  }\n  [AUGMENTED_EVENTS](id) {\n    let events = this.#events[id];\n    if (!events) {\n      events = this.#events[id] = this.#createEventsFor(this.#augmented[id]);\n    }\n    return events;\n  }\n',
   },
 ];
 const matterPatches = () => ({
