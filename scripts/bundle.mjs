@@ -381,6 +381,55 @@ function sharedAccessor(id) {
     to:
       '    Object.defineProperty(this.#endpoint.events, id, { get, enumerable: true, configurable: true });\n  }\n  [AUGMENTED_STATE](id) {\n    const status = this.#endpoint.construction.status;\n    if (status === Lifecycle.Status.Destroying || status === Lifecycle.Status.Destroyed) {\n      return void 0;\n    }\n    return this.#backingFor(this.#augmented[id]).stateView;\n  }\n  [AUGMENTED_EVENTS](id) {\n    let events = this.#events[id];\n    if (!events) {\n      events = this.#events[id] = this.#createEventsFor(this.#augmented[id]);\n    }\n    return events;\n  }\n',
   },
+  // Every behaviour's Events has `interactionBegin`, `interactionEnd` and `stateChanged`, each an observable made when
+  // first read; the datasource read them (at each write and interaction) only to ask whether anyone observes them, so
+  // every behaviour of every endpoint had two or three of them (with an error handler each), never observed. It now
+  // reads one only once made (an own property, or registered by the getter that made it).
+  {
+    file: DATASOURCE,
+    from: '    if (this.events?.interactionEnd?.isObserved) {\n',
+    to: '    if (madeEvent(this.events, "interactionEnd")?.isObserved) {\n',
+  },
+  {
+    file: DATASOURCE,
+    from: '      if (emitBegin && this.#internals.events?.interactionBegin?.isObserved) {\n',
+    to: '      if (emitBegin && madeEvent(this.#internals.events, "interactionBegin")?.isObserved) {\n',
+  },
+  {
+    file: DATASOURCE,
+    from: '      if (this.#internals.events.stateChanged?.isObserved) {\n',
+    to: '      if (madeEvent(this.#internals.events, "stateChanged")?.isObserved) {\n',
+  },
+  {
+    file: DATASOURCE,
+    from: 'function existingEvent(events, name) {\n',
+    to: 'function madeEvent(events, name) {\n  if (typeof events?.hasEvent === "function" && !Object.hasOwn(events, name) && !events.hasEvent(name, true)) {\n    return void 0;\n  }\n  return events?.[name];\n}\nfunction existingEvent(events, name) {\n',
+  },
+  // Each endpoint made its own Agent class (Agent.for: a generated class with a getter for each behaviour) the first time
+  // it was acted on, the same for every endpoint of a type: one per set of supported behaviours (the type's own object,
+  // unless the endpoint added behaviours) and type name now.
+  {
+    file: 'node/dist/esm/endpoint/Endpoint.js',
+    from: '      this.#agentType = Agent.for(this.type, this.behaviors.supported);\n',
+    to: '      this.#agentType = sharedAgentType(this.type, this.behaviors.supported);\n',
+  },
+  {
+    file: 'node/dist/esm/endpoint/Endpoint.js',
+    from: 'const logger = Logger.get("Endpoint");\nclass Endpoint {\n',
+    to: `const logger = Logger.get("Endpoint");
+const agentTypes = /* @__PURE__ */ new WeakMap();
+function sharedAgentType(type, supported) {
+  const known = agentTypes.get(supported);
+  if (known !== void 0 && known.name === type.name) {
+    return known.agentType;
+  }
+  const agentType = Agent.for(type, supported);
+  agentTypes.set(supported, { name: type.name, agentType });
+  return agentType;
+}
+class Endpoint {
+`,
+  },
 ];
 const matterPatches = () => ({
   name: 'matter-patches',
