@@ -406,8 +406,8 @@ function sharedAccessor(id) {
     to: 'function madeEvent(events, name) {\n  if (typeof events?.hasEvent === "function" && !Object.hasOwn(events, name) && !events.hasEvent(name, true)) {\n    return void 0;\n  }\n  return events?.[name];\n}\nfunction existingEvent(events, name) {\n',
   },
   // Each endpoint made its own Agent class (Agent.for: a generated class with a getter for each behaviour) the first time
-  // it was acted on, the same for every endpoint of a type: one per set of supported behaviours (the type's own object,
-  // unless the endpoint added behaviours) and type name now.
+  // it was acted on, the same for every endpoint of a type: one now for each type name and set of supported behaviours
+  // (by id and class; an endpoint's set is a copy of its type's once it adds one, as every endpoint adds its descriptor).
   {
     file: 'node/dist/esm/endpoint/Endpoint.js',
     from: '      this.#agentType = Agent.for(this.type, this.behaviors.supported);\n',
@@ -417,14 +417,24 @@ function sharedAccessor(id) {
     file: 'node/dist/esm/endpoint/Endpoint.js',
     from: 'const logger = Logger.get("Endpoint");\nclass Endpoint {\n',
     to: `const logger = Logger.get("Endpoint");
-const agentTypes = /* @__PURE__ */ new WeakMap();
+const agentTypes = /* @__PURE__ */ new Map();
+const behaviorNumbers = /* @__PURE__ */ new WeakMap();
+let nextBehaviorNumber = 0;
 function sharedAgentType(type, supported) {
-  const known = agentTypes.get(supported);
-  if (known !== void 0 && known.name === type.name) {
-    return known.agentType;
+  let key = type.name;
+  for (const id in supported) {
+    let number = behaviorNumbers.get(supported[id]);
+    if (number === void 0) {
+      number = nextBehaviorNumber++;
+      behaviorNumbers.set(supported[id], number);
+    }
+    key += \`,\${id}:\${number}\`;
   }
-  const agentType = Agent.for(type, supported);
-  agentTypes.set(supported, { name: type.name, agentType });
+  let agentType = agentTypes.get(key);
+  if (agentType === void 0) {
+    agentType = Agent.for(type, supported);
+    agentTypes.set(key, agentType);
+  }
   return agentType;
 }
 class Endpoint {
