@@ -440,6 +440,27 @@ function sharedAgentType(type, supported) {
 class Endpoint {
 `,
   },
+  // A behaviour's events proxy (ObservableProxy: about 7 an endpoint) gave the function it observes its target with a
+  // getter of its own, a closure (`super.isObserved`): with a context, and as every proxy's function differed from the
+  // one its hidden class's transition had, a dictionary for each. The getter is now one function, which finds the proxy
+  // in a WeakMap and asks BasicObservable's `isObserved` of it, as `super.isObserved` did.
+  {
+    file: 'general/dist/esm/util/Observable.js',
+    from: '    Object.defineProperty(this.#emitter, observant, {\n      get() {\n        return super.isObserved;\n      }\n    });\n',
+    to: '    proxiedEmitters.set(this.#emitter, this);\n    Object.defineProperty(this.#emitter, observant, { get: proxiedIsObserved });\n',
+  },
+  {
+    file: 'general/dist/esm/util/Observable.js',
+    from: 'class ObservableProxy extends BasicObservable {\n',
+    to: `const proxiedEmitters = /* @__PURE__ */ new WeakMap();
+const basicIsObserved = Object.getOwnPropertyDescriptor(BasicObservable.prototype, "isObserved").get;
+function proxiedIsObserved() {
+  const proxy = proxiedEmitters.get(this);
+  return proxy !== void 0 && basicIsObserved.call(proxy);
+}
+class ObservableProxy extends BasicObservable {
+`,
+  },
 ];
 const matterPatches = () => ({
   name: 'matter-patches',
