@@ -461,6 +461,31 @@ function proxiedIsObserved() {
 class ObservableProxy extends BasicObservable {
 `,
   },
+  // A behaviour's elements named its features in a FeatureSet of its own (a cluster model's `supportedFeatures` is made
+  // anew at each read), the same for every behaviour of a type: shared now, one for each list of names, as the names
+  // of its attributes, commands and events are above.
+  {
+    file: SERVER_BEHAVIOR_BACKING,
+    from: '      features: behavior.type.schema.supportedFeatures ?? /* @__PURE__ */ new Set(),\n',
+    to: '      features: sharedFeatures(behavior.type.schema.supportedFeatures ?? /* @__PURE__ */ new Set()),\n',
+  },
+  {
+    file: SERVER_BEHAVIOR_BACKING,
+    from: 'export {\n  FeatureMismatchError,\n  ServerBehaviorBacking\n};\n',
+    to: `const featuresByList = /* @__PURE__ */ new Map();
+function sharedFeatures(features) {
+  const key = [...features].join(",");
+  const shared = featuresByList.get(key);
+  if (shared !== void 0 && shared.constructor === features.constructor) return shared;
+  featuresByList.set(key, features);
+  return features;
+}
+export {
+  FeatureMismatchError,
+  ServerBehaviorBacking
+};
+`,
+  },
 ];
 const matterPatches = () => ({
   name: 'matter-patches',
