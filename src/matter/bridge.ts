@@ -15,7 +15,7 @@ import { qrSvg } from '../util/qr.js';
 import { HUB_VERSION } from '../version.js';
 import type { MatterConfig } from './config.js';
 import { kindFor } from './devices.js';
-import type { DeviceKind, EntityLink } from './kind.js';
+import { type DeviceKind, type EntityLink, typeWith } from './kind.js';
 import { loadMatter, type MatterEndpoint, type MatterLib, type MatterServerNode, type Patch } from './lib.js';
 import { loadSetup, type MatterSetup } from './setup.js';
 
@@ -284,7 +284,7 @@ export class MatterBridge implements Component {
       this.config.names.get(entityId) ?? (typeof state.attributes.friendly_name === 'string' ? state.attributes.friendly_name : entityId),
       32,
     );
-    const type = kind.type.with(lib.behaviors.BridgedDeviceBasicInformationServer);
+    const type = typeWith(kind.type, lib.behaviors.BridgedDeviceBasicInformationServer);
     const endpoint = new lib.Endpoint(type, {
       id: endpointId(entityId),
       bridgedDeviceBasicInformation: {

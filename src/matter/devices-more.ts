@@ -1,7 +1,7 @@
 // The Matter devices besides lights and switches: fans, covers, locks, thermostats, sensors and binary sensors.
 // Matter's units: hundredths of a degree Celsius and of a percent; covers count closed from 0 (open) to 10000.
 import type { State } from '../core/state.js';
-import { clamp, type DeviceKind, num, onChange } from './kind.js';
+import { clamp, type DeviceKind, num, onChange, typeWith } from './kind.js';
 import type { MatterLib } from './lib.js';
 
 /** A sensor's state in degrees Celsius (HA may report Fahrenheit). */
@@ -54,7 +54,7 @@ function coverKind(lib: MatterLib): DeviceKind | undefined {
     return null;
   };
   return {
-    type: type.with(server.with('Lift', 'PositionAwareLift')),
+    type: typeWith(type, server.with('Lift', 'PositionAwareLift')),
     patch: (s) => {
       const position = closed(s);
       return {
@@ -148,7 +148,7 @@ function climateKind(lib: MatterLib, state: State): DeviceKind | undefined {
     return mode;
   };
   return {
-    type: type.with(server.with(...features)),
+    type: typeWith(type, server.with(...features)),
     patch(s) {
       const current = celsius(s, s.attributes.current_temperature);
       const t: Record<string, unknown> = {
@@ -239,7 +239,7 @@ function binaryKind(lib: MatterLib, state: State): DeviceKind | undefined {
   const server = lib.behaviors.OccupancySensingServer;
   if (typeof dc === 'string' && MOTION.has(dc) && occupancy !== undefined && server !== undefined)
     return {
-      type: occupancy.with(server.with('PassiveInfrared')),
+      type: typeWith(occupancy, server.with('PassiveInfrared')),
       patch: (s) => ({
         occupancySensing: {
           occupancy: { occupied: s.state === 'on' },

@@ -3,7 +3,7 @@
 // change that differs from the hub's state becomes a service call, so the hub's own updates never echo back.
 import type { State } from '../core/state.js';
 import { moreKindFor } from './devices-more.js';
-import { clamp, type DeviceKind, type EntityLink, num, onChange } from './kind.js';
+import { clamp, type DeviceKind, type EntityLink, num, onChange, typeWith } from './kind.js';
 import type { BehaviorType, MatterEndpoint, MatterLib, Patch } from './lib.js';
 
 function domainOf(entityId: string): string {
@@ -65,10 +65,11 @@ function lightKind(lib: MatterLib, state: State): DeviceKind | undefined {
   // Hue and saturation besides matter.js's X/Y and colour temperature: Apple Home and Alexa send hue/saturation.
   const colourServer = (lib.devices.ExtendedColorLightRequirements as unknown as { ColorControlServer?: BehaviorType } | undefined)
     ?.ColorControlServer;
+  const extended = lib.devices.ExtendedColorLightDevice;
   const type = colour
-    ? colourServer === undefined
-      ? lib.devices.ExtendedColorLightDevice
-      : lib.devices.ExtendedColorLightDevice?.with(colourServer.with('HueSaturation', 'Xy', 'ColorTemperature'))
+    ? colourServer === undefined || extended === undefined
+      ? extended
+      : typeWith(extended, colourServer.with('HueSaturation', 'Xy', 'ColorTemperature'))
     : temperature
       ? lib.devices.ColorTemperatureLightDevice
       : dimmable

@@ -20,6 +20,28 @@ export interface DeviceKind {
   listen(endpoint: MatterEndpoint, link: EntityLink): void;
 }
 
+/** Endpoint types derived with one more behaviour, by base type and behaviour (both matter.js's, made once each). */
+const derived = new WeakMap<EndpointType, Map<unknown, EndpointType>>();
+
+/**
+ * `type.with(behavior)`, made once for each type and behaviour: matter.js makes a new endpoint type at each call (with
+ * its own behaviours object and functions), which each endpoint made from it would keep. A behaviour's `with(...)` is
+ * matter.js's own cached class, so the same features give the same type.
+ */
+export function typeWith(type: EndpointType, behavior: unknown): EndpointType {
+  let byBehavior = derived.get(type);
+  if (byBehavior === undefined) {
+    byBehavior = new Map();
+    derived.set(type, byBehavior);
+  }
+  let out = byBehavior.get(behavior);
+  if (out === undefined) {
+    out = type.with(behavior);
+    byBehavior.set(behavior, out);
+  }
+  return out;
+}
+
 /** A finite number, or a string holding one (a sensor's state). */
 export function num(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
