@@ -70,7 +70,7 @@ function matterModule<T>(path: string): Promise<Record<string, T>> {
 
 /**
  * The modules' names in one object. Copied as they are defined: the built hub's bundle gives a device type it loads only
- * when first used (door locks, thermostats, window coverings: LAZY_GROUPS in scripts/bundle.mjs) as getters, which
+ * when first used (door locks, thermostats, window coverings: LAZY_GROUPS in scripts/bundle-matter.mjs) as getters, which
  * Object.assign would read.
  */
 async function modules<T>(folder: string, names: readonly string[]): Promise<Record<string, T>> {

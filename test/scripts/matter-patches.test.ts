@@ -1,10 +1,10 @@
-// The bundle's replacement of matter.js's DataWriter (scripts/bundle.mjs, MATTER_PATCHES) against matter.js's own
+// The bundle's replacement of matter.js's DataWriter (scripts/matter-patches-report.mjs, in MATTER_PATCHES) against matter.js's own
 // class: the same bytes for the same writes, whatever the sizes, values and order, and arrays taken midway unchanged
 // by later writes.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { MATTER_PATCHES } from '../../scripts/bundle.mjs';
+import { MATTER_PATCHES } from '../../scripts/matter-patches.mjs';
 import { packageRoot } from '../../src/util/paths.js';
 
 const FILE = 'general/dist/esm/util/DataWriter.js';

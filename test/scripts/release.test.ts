@@ -66,7 +66,7 @@ t.test('the release tarball: the bundle, the unit, install.sh, production packag
     'dist/hearth/hap.cjs',
     'dist/hearth/ciao.cjs',
     'dist/hearth/matter.cjs',
-    // Device types the Matter bridge loads when it first bridges one (LAZY_GROUPS in scripts/bundle.mjs).
+    // Device types the Matter bridge loads when it first bridges one (LAZY_GROUPS in scripts/bundle-matter.mjs).
     'dist/hearth/matter-door-lock.cjs',
     'dist/hearth/matter-thermostat.cjs',
     'dist/hearth/matter-window-covering.cjs',

@@ -1,3 +1,0 @@
-// Types for the tests, which read MATTER_PATCHES (scripts/bundle.mjs runs under plain node at build time).
-export declare const MATTER_PATCHES: readonly { readonly file: string; readonly from: string; readonly to: string }[];
-export declare function bundle(buildDir: string): Promise<void>;
