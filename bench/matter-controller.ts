@@ -14,24 +14,12 @@
  * <discriminator> <entity id>. Messages: `{ready: true}` once subscribed, then `{at}` for each change; it closes
  * on the message `close`.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { silentLogger } from '../src/core/log.js';
-import { loadMatter } from '../src/matter/lib.js';
+import { commissionBridge } from './matter-commission.js';
 import { monoMs } from './procs.js';
 
 export type FromController = { readonly ready: true } | { readonly at: number } | { readonly error: string };
-
-interface ClientEndpoint {
-  maybeStateOf(id: string): Record<string, unknown> | undefined;
-  readonly events: Record<string, Record<string, { on(fn: (value: unknown) => void): void }> | undefined>;
-}
-interface Controller {
-  start(): Promise<void>;
-  close(): Promise<void>;
-  readonly peers: { commission(options: Record<string, unknown>): Promise<{ readonly endpoints: Iterable<ClientEndpoint> }> };
-}
 
 const send = (m: FromController): void => {
   process.send?.(m);
@@ -39,28 +27,14 @@ const send = (m: FromController): void => {
 
 async function main(): Promise<void> {
   const [passcode, discriminator, entityId] = process.argv.slice(2);
-  const lib = await loadMatter(silentLogger);
-  const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'hearth-bench-controller-'));
-  const controller = (await lib.ServerNode.create({
-    id: 'controller',
-    environment: lib.environment('bench-controller', dir),
-    network: { port: 5550 },
-  })) as unknown as Controller;
-  await controller.start();
-  const node = await controller.peers.commission({ passcode: Number(passcode), discriminator: Number(discriminator), timeout: 60_000 });
-  const endpoint = [...node.endpoints].find((ep) => ep.maybeStateOf('bridgedDeviceBasicInformation')?.serialNumber === entityId);
-  const changed = endpoint?.events.onOff?.onOff$Changed;
+  const shm = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+  const bridge = await commissionBridge(shm, { passcode: Number(passcode), discriminator: Number(discriminator) }, entityId ?? '');
+  const changed = bridge.endpoint.events.onOff?.onOff$Changed;
   if (changed === undefined) throw new Error(`${entityId} is not bridged as an on/off device`);
   changed.on(() => send({ at: monoMs() }));
   process.on('message', (m) => {
     if (m !== 'close') return;
-    void controller
-      .close()
-      .then(() => lib.closeMdns())
-      .finally(() => {
-        rmSync(dir, { recursive: true, force: true });
-        process.exit(0);
-      });
+    void bridge.close().finally(() => process.exit(0));
   });
   send({ ready: true });
 }

@@ -17,12 +17,11 @@
  * latencies: less sensitive to the machine's load than a latency, it shows what a change costs each.
  */
 import { fork } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { silentLogger } from '../src/core/log.js';
-import { loadMatter } from '../src/matter/lib.js';
 import { rerunInNetns } from '../test/helpers/netns.js';
+import { commissionBridge } from './matter-commission.js';
 import type { FromController } from './matter-controller.js';
 import { BENCH, CLI, fmt, type Hub, makeDataDir, median, monoMs, PI_NODE_ARGS, percentile, ROOT, sleep, startHub, TSX } from './procs.js';
 import { settle } from './settle.js';
@@ -73,17 +72,6 @@ async function run(withMatter: boolean): Promise<{ rssMb: number; hub: Hub; stop
   };
 }
 
-interface ClientEndpoint {
-  readonly number: number;
-  maybeStateOf(id: string): Record<string, unknown> | undefined;
-  readonly events: Record<string, Record<string, { on(fn: (value: unknown) => void): void }>>;
-}
-interface Controller {
-  start(): Promise<void>;
-  close(): Promise<void>;
-  readonly peers: { commission(options: Record<string, unknown>): Promise<{ readonly endpoints: Iterable<ClientEndpoint> }> };
-}
-
 interface Setup {
   readonly passcode: number;
   readonly discriminator: number;
@@ -94,17 +82,7 @@ type Toggles = (nextAtBridge: () => Promise<number>, controllerPid?: number) => 
 
 /** The controller in this process, next to the REST and WebSocket clients (MATTER_BENCH_CONTROLLER=inline). */
 async function inlineLatencies(setup: Setup, toggles: Toggles): Promise<ToggleLatencies> {
-  const lib = await loadMatter(silentLogger);
-  const dir = mkdtempSync(join(tmpdir(), 'hearth-bench-controller-'));
-  const controller = (await lib.ServerNode.create({
-    id: 'controller',
-    environment: lib.environment('bench-controller', dir),
-    network: { port: 5550 },
-  })) as unknown as Controller;
-  await controller.start();
-  const node = await controller.peers.commission({ passcode: setup.passcode, discriminator: setup.discriminator, timeout: 60_000 });
-  const light = [...node.endpoints].find((ep) => ep.maybeStateOf('bridgedDeviceBasicInformation')?.serialNumber === 'light.l0');
-  if (light === undefined) throw new Error('light.l0 not bridged');
+  const { endpoint: light, close } = await commissionBridge(tmpdir(), setup, 'light.l0');
   let waiting: ((t: number) => void) | undefined;
   light.events.onOff?.onOff$Changed?.on(() => waiting?.(performance.now()));
   const latencies = await toggles(
@@ -113,9 +91,7 @@ async function inlineLatencies(setup: Setup, toggles: Toggles): Promise<ToggleLa
         waiting = resolve;
       }),
   );
-  await controller.close();
-  await lib.closeMdns();
-  rmSync(dir, { recursive: true, force: true });
+  await close();
   return latencies;
 }
 
