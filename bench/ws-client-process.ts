@@ -3,9 +3,9 @@
  * typed wait for a message from a child process and its stop that the benchmarks share.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { BENCH, stopProcess, TSX } from './procs.js';
+import { BENCH, sleep, stopProcess, TSX } from './procs.js';
 import type { FromClients as StampFromClients, ToClients as StampToClients } from './stamp-clients.js';
-import type { FromClients, SubscriberKind, ToClients } from './ws-clients.js';
+import type { SubscriberKind, ToClients } from './ws-clients.js';
 
 export function next<T extends { type: string }>(child: ChildProcess, type: T['type'], ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -44,45 +44,44 @@ export function subscribers(count: number, coalesce: boolean): SubscriberKind[] 
   return new Array<SubscriberKind>(count).fill(coalesce ? 'coalesced-events' : 'events');
 }
 
-/** Connects subscribed clients of these kinds from a separate process; resolves with that process once they all are. */
-export async function connectClients(port: number, token: string, kinds: readonly SubscriberKind[]): Promise<ChildProcess> {
-  const clients = fork(`${BENCH}ws-clients.ts`, [], { execArgv: TSX, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const ready = next<Extract<FromClients, { type: 'ready' }>>(clients, 'ready', 60_000);
-  clients.send({ type: 'connect', url: `ws://127.0.0.1:${port}/api/websocket`, token, kinds } satisfies ToClients);
+/**
+ * Forks a client process (`file` under bench/), sends it `connect` and resolves with it once it says it is ready; a
+ * process that fails to get there is killed.
+ */
+async function forkReady(file: string, connect: ToClients | StampToClients, ms: number): Promise<ChildProcess> {
+  const child = fork(`${BENCH}${file}`, [], { execArgv: TSX, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const ready = next<{ type: 'ready' }>(child, 'ready', ms);
+  child.send(connect);
   try {
     await ready;
   } catch (err) {
-    clients.kill('SIGKILL');
+    child.kill('SIGKILL');
     throw err;
   }
-  return clients;
+  return child;
+}
+
+/** Connects subscribed clients of these kinds from a separate process; resolves with that process once they all are. */
+export function connectClients(port: number, token: string, kinds: readonly SubscriberKind[]): Promise<ChildProcess> {
+  return forkReady('ws-clients.ts', { type: 'connect', url: `ws://127.0.0.1:${port}/api/websocket`, token, kinds }, 60_000);
 }
 
 /**
  * Forks bench/stamp-clients.ts (the latency benches' clients, stamping each `state_changed` of `entityId` on arrival)
  * and resolves once its `clients` are subscribed; the caller stops it with stopChild.
  */
-export async function stampClients(
+export function stampClients(
   url: string,
   token: string,
   options: { readonly clients: number; readonly coalesce: boolean; readonly entityId: string },
 ): Promise<ChildProcess> {
-  const cli = fork(`${BENCH}stamp-clients.ts`, [], { execArgv: TSX, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const ready = next<Extract<StampFromClients, { type: 'ready' }>>(cli, 'ready', 30_000);
-  cli.send({ type: 'connect', url, token, ...options } satisfies StampToClients);
-  try {
-    await ready;
-  } catch (err) {
-    cli.kill('SIGKILL');
-    throw err;
-  }
-  return cli;
+  return forkReady('stamp-clients.ts', { type: 'connect', url, token, ...options }, 30_000);
 }
 
 /** Each stamping client's receipts (monotonic ms, in order) and the frames they got in all; the process then exits. */
 export async function stampReport(cli: ChildProcess): Promise<{ receipts: number[][]; events: number }> {
   // Let the last frames land before asking.
-  await new Promise((r) => setTimeout(r, 200));
+  await sleep(200);
   const report = next<Extract<StampFromClients, { type: 'report' }>>(cli, 'report', 30_000);
   cli.send({ type: 'report' } satisfies StampToClients);
   return await report;
