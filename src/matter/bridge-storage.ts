@@ -77,7 +77,7 @@ export function bridgeStorageDriver(FileDriver: KvDriverClass): KvDriverClass & 
         this.#memory.set(name, values);
       }
       if (typeof keyOrValues === 'string') values.set(keyOrValues, value);
-      else for (const key of Object.keys(keyOrValues)) values.set(key, keyOrValues[key]);
+      else for (const [key, v] of Object.entries(keyOrValues)) values.set(key, v);
     }
 
     override async delete(contexts: string[], key: string): Promise<void> {
