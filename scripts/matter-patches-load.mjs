@@ -92,4 +92,30 @@ export {
     from: '          shadows.set(model, canonical.models);\n        }\n      }\n    }\n  });\n',
     to: '          shadows.set(model, canonical.models);\n        }\n      }\n    }\n  });\n  canonicalIdentityLevels = void 0;\n',
   },
+  // matter.js's HTTP endpoint (for its remote API, which hearth does not serve) imported node's http and https as
+  // the bundle loads, and its request class extends the global `Request`, whose first read loads undici, node's
+  // fetch (with tls, http2, zlib and worker_threads): node modules the hub does not otherwise load (it serves HTTP
+  // with uWebSockets.js), some 5 MB of RSS in a bare Node. They now load when the endpoint is first used.
+  {
+    file: 'nodejs/dist/esm/net/NodeJsHttpEndpoint.js',
+    from:
+      'import { createServer as createHttpServer, IncomingMessage } from "node:http";\n' +
+      'import { createServer as createHttpsServer } from "node:https";\n',
+    to:
+      'const createHttpServer = (...args) => require("node:http").createServer(...args);\n' +
+      'const createHttpsServer = (...args) => require("node:https").createServer(...args);\n' +
+      'const IncomingMessage = { toWeb: (message) => require("node:http").IncomingMessage.toWeb(message) };\n',
+  },
+  {
+    file: 'nodejs/dist/esm/net/NodeJsHttpEndpoint.js',
+    from: 'class NodeJsHttpRequest extends Request {\n  constructor(message) {\n',
+    to:
+      'let NodeJsHttpRequestClass;\nfunction NodeJsHttpRequest(message) {\n' +
+      '  NodeJsHttpRequestClass ??= class extends Request {\n  constructor(message) {\n',
+  },
+  {
+    file: 'nodejs/dist/esm/net/NodeJsHttpEndpoint.js',
+    from: '    super(url, init);\n  }\n}\nfunction respondError(',
+    to: '    super(url, init);\n  }\n  };\n  return new NodeJsHttpRequestClass(message);\n}\nfunction respondError(',
+  },
 ];
