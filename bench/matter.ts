@@ -1,7 +1,10 @@
 /**
  * The Matter bridge: (1) the memory it adds with 100 bridged entities: the built hub with and without a `matter:`
- * section over the same 100 virtual entities, each settled (from the moment the bridge's last endpoint is stored),
- * same flags and environment as the unit, alternated; (2) a state change to a commissioning controller (matter.js's,
+ * section over the same 100 virtual entities, same flags and environment as the unit, alternated, each read twice:
+ * settled after its start (from the moment the bridge's last endpoint is stored), and settled in use, after the same
+ * changes through REST to a WebSocket client (and, with the bridge, to the commissioned controller, still subscribed).
+ * The second is the one the target is read on: a hub that has done any work has V8's optimising compiler's code
+ * resident (some 4 MB of node's own binary, clean pages), which a hub that has only started may not have yet; (2) a state change to a commissioning controller (matter.js's,
  * in a process of its own, subscribed as Apple Home and Google Home are): from the REST call that changes a light to the
  * controller's attribute report, p50, p90, p99 and max over 300 changes (MATTER_BENCH_CHANGES), next to the same
  * changes' state_changed events at a WebSocket client of the same hub: the baseline that shows what of the tail is the
@@ -138,7 +141,12 @@ interface CpuPerChange {
   readonly controller: number;
 }
 
-async function reportLatencies(hub: Hub): Promise<ToggleLatencies & { cpu: CpuPerChange }> {
+/** The hub's RSS settled after the changes (the controller still subscribed), or NaN without the memory rounds. */
+async function inUseRss(hub: Hub): Promise<number> {
+  return MEMORY ? (await settle(hub.child.pid ?? 0, performance.now(), hub.readyMs)).rssMb : Number.NaN;
+}
+
+async function reportLatencies(hub: Hub): Promise<ToggleLatencies & { cpu: CpuPerChange; rssMb: number }> {
   const setup = JSON.parse(readFileSync(join(hub.dataDir, 'matter', 'setup.json'), 'utf8')) as Setup;
   const pid = hub.child.pid ?? 0;
   let cpu: CpuPerChange = { hub: Number.NaN, bench: Number.NaN, controller: Number.NaN };
@@ -156,16 +164,20 @@ async function reportLatencies(hub: Hub): Promise<ToggleLatencies & { cpu: CpuPe
       bench: (cpuMs(process.pid) - before.bench) / CHANGES,
       controller: controllerPid === undefined ? Number.NaN : (cpuMs(controllerPid) - before.controller) / CHANGES,
     };
+    rssMb = await inUseRss(hub);
     return latencies;
   };
+  let rssMb = Number.NaN;
   const latencies = await (INLINE ? inlineLatencies : processLatencies)(setup, toggles);
-  return { ...latencies, cpu };
+  return { ...latencies, cpu, rssMb };
 }
 
 const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const loadBefore = loadAverage();
 const without: number[] = [];
 const withBridge: number[] = [];
+const withoutInUse: number[] = [];
+const withBridgeInUse: number[] = [];
 let latencies: number[] = [];
 let baseline: number[] = [];
 let cpu: CpuPerChange = { hub: Number.NaN, bench: Number.NaN, controller: Number.NaN };
@@ -173,19 +185,31 @@ for (let round = MEMORY ? 0 : ROUNDS - 1; round < ROUNDS; round++) {
   if (MEMORY) {
     const a = await run(false);
     without.push(a.rssMb);
+    // The same changes and WebSocket client as the bridge's hub gets below, with no controller to wait for.
+    await toggleLatencies(a.hub, CHANGES, async () => performance.now(), GAP_MS);
+    withoutInUse.push(await inUseRss(a.hub));
     await a.stop();
   }
   const b = await run(true);
   if (MEMORY) withBridge.push(b.rssMb);
-  if (round === ROUNDS - 1) ({ bridge: latencies, websocket: baseline, cpu } = await reportLatencies(b.hub));
+  if (MEMORY || round === ROUNDS - 1) {
+    const report = await reportLatencies(b.hub);
+    ({ bridge: latencies, websocket: baseline, cpu } = report);
+    withBridgeInUse.push(report.rssMb);
+  }
   await b.stop();
 }
 
-const added = median(withBridge) - median(without);
+const addedAtStart = median(withBridge) - median(without);
+const added = median(withBridgeInUse) - median(withoutInUse);
 const p50 = percentile(latencies, 0.5);
 const p99 = percentile(latencies, 0.99);
 const targets = [
-  { target: 'Matter bridge with 100 entities adds ≤ 20 MB RSS', text: `${fmt(added, 1)} MB`, met: added <= 20 },
+  {
+    target: 'Matter bridge with 100 entities adds ≤ 20 MB RSS (in use)',
+    text: `${fmt(added, 1)} MB in use, ${fmt(addedAtStart, 1)} MB settled after the start`,
+    met: added <= 20,
+  },
   {
     target: 'state change to a subscribed Matter controller, p99 ≤ 20 ms',
     text: `p50 ${fmt(p50, 1)} ms, p99 ${fmt(p99, 1)} ms`,
@@ -199,6 +223,8 @@ writeFileSync(
     {
       without,
       withBridge,
+      withoutInUse,
+      withBridgeInUse,
       latencies,
       baseline,
       cpuMsPerChange: cpu,
@@ -211,11 +237,12 @@ writeFileSync(
     1,
   )}\n`,
 );
-console.log('| hub (100 virtual entities) | settled RSS, median of rounds |');
-console.log('|---|---|');
-console.log(`| without matter: | ${fmt(median(without), 1)} MB (${without.map((x) => fmt(x, 1)).join(', ')}) |`);
-console.log(`| with matter: (100 bridged) | ${fmt(median(withBridge), 1)} MB (${withBridge.map((x) => fmt(x, 1)).join(', ')}) |`);
-console.log(`| added by the bridge | ${fmt(added, 1)} MB |`);
+const rounds = (l: readonly number[]) => `${fmt(median(l), 1)} MB (${l.map((x) => fmt(x, 1)).join(', ')})`;
+console.log(`| hub (100 virtual entities) | settled RSS after the start | settled RSS in use (after ${CHANGES} changes) |`);
+console.log('|---|---|---|');
+console.log(`| without matter: | ${rounds(without)} | ${rounds(withoutInUse)} |`);
+console.log(`| with matter: (100 bridged) | ${rounds(withBridge)} | ${rounds(withBridgeInUse)} |`);
+console.log(`| added by the bridge | ${fmt(addedAtStart, 1)} MB | **${fmt(added, 1)} MB** |`);
 console.log('');
 console.log(`Load average ${loadBefore} before, ${loadAverage()} after (the machine is shared).`);
 console.log('');
