@@ -15,6 +15,8 @@
  * MATTER_BENCH_MEMORY=0 leaves out the memory rounds (one hub with the bridge, for the latency alone). The CPU
  * time per change of the hub, the clients and the controller (their /proc stat over the changes) is printed with the
  * latencies: less sensitive to the machine's load than a latency, it shows what a change costs each.
+ * MATTER_BENCH_HUB_ARGS adds node flags to the hub's (a preload that instruments it); with MATTER_BENCH_MARK=1 the hub
+ * gets SIGUSR2 right before the changes and right after, for such a preload to start and stop on.
  */
 import { fork } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
