@@ -18,6 +18,8 @@
  * MATTER_BENCH_MEMORY=0 leaves out the memory rounds (one hub with the bridge, for the latency alone). The CPU
  * time per change of the hub, the clients and the controller (their /proc stat over the changes) is printed with the
  * latencies: less sensitive to the machine's load than a latency, it shows what a change costs each.
+ * MATTER_BENCH_HUB_ARGS adds node flags to the hub's (a preload that instruments it); with MATTER_BENCH_MARK=1 the hub
+ * gets SIGUSR2 right before the changes and right after, for such a preload to start and stop on.
  */
 import { fork } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -36,6 +38,10 @@ const INLINE = process.env.MATTER_BENCH_CONTROLLER === 'inline';
 const GAP_MS = Number(process.env.MATTER_BENCH_GAP_MS ?? 0);
 const HUB_CLI = process.env.MATTER_BENCH_CLI ?? CLI;
 const MEMORY = process.env.MATTER_BENCH_MEMORY !== '0';
+/** Node flags for the hub on top of the unit's (a preload that instruments it, --trace-gc...). */
+const HUB_ARGS = (process.env.MATTER_BENCH_HUB_ARGS ?? '').split(' ').filter(Boolean);
+/** MATTER_BENCH_MARK=1: the hub gets SIGUSR2 right before the changes and right after (for such a preload). */
+const MARK = process.env.MATTER_BENCH_MARK === '1';
 
 rerunInNetns('bench/matter.ts', ROOT);
 
@@ -62,7 +68,7 @@ async function run(withMatter: boolean): Promise<{ rssMb: number; hub: Hub; stop
   const data = await makeDataDir();
   const file = join(data.dir, 'configuration.yaml');
   writeFileSync(file, config(withMatter));
-  const hub = await startHub({ config: file, data, nodeArgs: PI_NODE_ARGS, cli: HUB_CLI });
+  const hub = await startHub({ config: file, data, nodeArgs: [...PI_NODE_ARGS, ...HUB_ARGS], cli: HUB_CLI });
   const readyAt = withMatter ? await bridgeUp(data.dir) : performance.now();
   const rssMb = MEMORY ? (await settle(hub.child.pid ?? 0, readyAt, hub.readyMs, true)).rssMb : Number.NaN;
   return {
@@ -158,7 +164,9 @@ async function reportLatencies(hub: Hub): Promise<ToggleLatencies & { cpu: CpuPe
       bench: cpuMs(process.pid),
       controller: controllerPid === undefined ? Number.NaN : cpuMs(controllerPid),
     };
+    if (MARK) process.kill(pid, 'SIGUSR2');
     const latencies = await toggleLatencies(hub, CHANGES, nextAtBridge, GAP_MS);
+    if (MARK) process.kill(pid, 'SIGUSR2');
     cpu = {
       hub: (cpuMs(pid) - before.hub) / CHANGES,
       bench: (cpuMs(process.pid) - before.bench) / CHANGES,

@@ -210,6 +210,175 @@ class DataWriter {
     from: '    const { tagControl, typeLength } = ControlByteSchema.decode(reader.readUInt8());\n',
     to: '    const controlByte = reader.readUInt8();\n    const tagControl = controlByte >> 5;\n    const typeLength = controlByte & 31;\n',
   },
+  // what a report's garbage keeps alive until a full collection. bench/matter.ts with the hub's allocations sampled
+  // without those its young collections freed (the inspector's sampling heap profiler): some 50 KB a change live
+  // through two young collections and so moved to the old generation, which grew by about 44 KB a change and was
+  // collected whole every 200 or so changes. The largest part is diagnostics matter.js makes whether or not anything
+  // ever shows them, held by what lives for the length of an exchange (its timers, the node's record of who is
+  // acting on it):
+  // - Diagnostic.elapsed(), made for every timer started (matter.js's Time.register) and every activity begun, an
+  //   object literal with two getters and a method: three functions and the object's accessors each time. It is now an
+  //   instance of a class with those on its prototype (the same properties, read the same way).
+  {
+    file: 'general/dist/esm/log/Diagnostic.js',
+    from: `  function elapsed() {
+    return {
+      startedAt: Time.nowUs,
+      get time() {
+        return Millis(Time.nowUs - this.startedAt);
+      },
+      toString() {
+        return Duration.format(this.time);
+      },
+      get [Diagnostic2.value]() {
+        return this.toString();
+      }
+    };
+  }
+`,
+    to: `  class Elapsed {
+    startedAt = Time.nowUs;
+    get time() {
+      return Millis(Time.nowUs - this.startedAt);
+    }
+    toString() {
+      return Duration.format(this.time);
+    }
+    get [Diagnostic2.value]() {
+      return this.toString();
+    }
+  }
+  function elapsed() {
+    return new Elapsed();
+  }
+`,
+  },
+  // - NodeActivity.begin, once for each transaction of the bridge's writes and each report's read: an object literal with
+  //   two getters and four functions of its own (two of them closures over the activity). Its actors are now
+  //   instances of a class with the same members, on its prototype (matter.js calls `close` and the disposer on the
+  //   actor, or binds it first, as LocalActorContext does), and the activity's part of closing one is a function made
+  //   once per activity.
+  {
+    file: 'node/dist/esm/behavior/context/NodeActivity.js',
+    from: `  begin(description, onClose) {
+    const elapsed = Diagnostic.elapsed();
+    const actor = {
+      stack: [description],
+      get elapsed() {
+        return elapsed;
+      },
+      get [Diagnostic.value]() {
+        const result = Array();
+        for (const frame of this.stack) {
+          if (result.length) {
+            result.push("\\u25B8");
+          }
+          result.push(frame);
+        }
+        return result;
+      },
+      frame(description2) {
+        this.stack.push(description2);
+        return {
+          [Symbol.dispose]: () => {
+            this.stack.pop();
+          }
+        };
+      },
+      close: () => {
+        onClose?.();
+        this.#actors.delete(actor);
+        if (!this.#actors.size) {
+          this.#inactive.emit(true);
+        }
+      },
+      [Symbol.dispose]: () => {
+        actor.close();
+      }
+    };
+    this.#actors.add(actor);
+`,
+    to: `  #end = (actor) => {
+    this.#actors.delete(actor);
+    if (!this.#actors.size) {
+      this.#inactive.emit(true);
+    }
+  };
+  begin(description, onClose) {
+    const actor = new NodeActivityActor(description, onClose, this.#end);
+    this.#actors.add(actor);
+`,
+  },
+  {
+    file: 'node/dist/esm/behavior/context/NodeActivity.js',
+    from: 'class NodeActivity {\n',
+    to: `class NodeActivityActor {
+  stack;
+  #elapsed = Diagnostic.elapsed();
+  #onClose;
+  #end;
+  constructor(description, onClose, end) {
+    this.stack = [description];
+    this.#onClose = onClose;
+    this.#end = end;
+  }
+  get elapsed() {
+    return this.#elapsed;
+  }
+  get [Diagnostic.value]() {
+    const result = Array();
+    for (const frame of this.stack) {
+      if (result.length) {
+        result.push("\\u25B8");
+      }
+      result.push(frame);
+    }
+    return result;
+  }
+  frame(description2) {
+    this.stack.push(description2);
+    return {
+      [Symbol.dispose]: () => {
+        this.stack.pop();
+      }
+    };
+  }
+  close() {
+    this.#onClose?.();
+    this.#end(this);
+  }
+  [Symbol.dispose]() {
+    this.close();
+  }
+}
+class NodeActivity {
+`,
+  },
+  // - ClusterState.readState, once for each cluster a report reads: a copy of matter.js's read-only context without its
+  //   interactionComplete (an object rest of some dozen properties), then that copy and the report's session spread
+  //   into one more object. The read-only context is made once for the process (LocalActorContext.ReadOnly), so is
+  //   its copy now: only the spread into the session's object is made each time.
+  {
+    file: 'node/dist/esm/node/integration/ProtocolService.js',
+    from: `  readState(session) {
+    const { interactionComplete: _ic, ...readOnly } = LocalActorContext.ReadOnly;
+    const supervisorSession = {
+      ...readOnly,
+      ...session
+    };
+`,
+    to: `  static #readOnly;
+  readState(session) {
+    if (ClusterState.#readOnly === void 0) {
+      const { interactionComplete: _ic, ...readOnly } = LocalActorContext.ReadOnly;
+      ClusterState.#readOnly = readOnly;
+    }
+    const supervisorSession = {
+      ...ClusterState.#readOnly,
+      ...session
+    };
+`,
+  },
   // a subscription's report after a change looked at every endpoint of the node for a controller that
   // subscribed to all of them (Apple Home, Google Home and matter.js's controller do), made a generator for each to
   // find it had changed nothing, and read the changed one: some 17 KB of the hub's allocation per report with 100

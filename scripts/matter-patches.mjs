@@ -1,6 +1,6 @@
 // Changes to matter.js's own code in hearth/matter.cjs (scripts/bundle-matter.mjs), by what they save: the heap of each
-// bridged endpoint, what matter.js takes as it loads, the work of each report. No two of them change the same file. The
-// build fails when matter.js no longer has the text a change replaces.
+// bridged endpoint, what matter.js takes as it loads, the work of each report. Two may change one file, never the same
+// text. The build fails when matter.js no longer has the text a change replaces.
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ENDPOINT_PATCHES } from './matter-patches-endpoint.mjs';

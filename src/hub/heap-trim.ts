@@ -11,8 +11,11 @@ import { type Scheduler, timersScheduler } from '../util/scheduler.js';
  * once committed memory has grown by 10 MB since its last run. So a flood of state changes to a hundred
  * dashboards left a Pi hub some 8-10 MB larger for good (bench/RESULTS.md, the flood). When the committed heap
  * has grown by GROWTH_BYTES over its floor, stopped growing, and the event loop has been quiet for a check, one
- * compacting full collection gives the empty pages back; at most one per MIN_GAP_CHECKS checks, so its pause (10-15 ms
- * on a PC, a few times that on a Pi) never comes often, and never in the middle of a burst.
+ * compacting full collection gives the empty pages back; at most one per MIN_GAP_CHECKS checks, never in the middle
+ * of a burst, and only when its pause, estimated from the last one's, stays within the project's 50 ms for holding the
+ * loop: a collection of the whole heap in one pause takes about 2.5 ms per MB of it on a PC (47 ms for a
+ * 1,000-entity hub's 17 MB, 91 to 133 ms for a Matter bridge's 33 to 43 MB), a few times that on a Pi. A larger heap
+ * is left to V8, whose own full collections mark incrementally, in steps of a few ms.
  *
  * Needs Node's --expose-gc (the systemd unit and `make run` pass it); without it, this does nothing and the
  * heap is left to V8.
@@ -30,6 +33,19 @@ const GROWTH_BYTES = 1 * MB;
 const QUIET_LOOP = 0.25;
 /** At most one collection every 30 s. */
 const MIN_GAP_CHECKS = 6;
+/** The longest a collection here may hold the event loop (the project's rule for any one task). */
+const PAUSE_BUDGET_MS = 50;
+/**
+ * A compacting full collection's pause per MB of committed heap until one has been timed here: on the bench machine
+ * (2 cores, shared) 1.9 to 3.4 ms, the most for a Matter bridge's heap (`--expose-gc` timed from a preload:
+ * docs/performance.md, "Matter state-change latency").
+ */
+const INITIAL_MS_PER_MB = 2.5;
+/**
+ * Each trim passed over brings an estimate above the initial one this much closer to it: a collection timed while
+ * the machine was busy with something else does not switch trims off for good.
+ */
+const ESTIMATE_DECAY = 0.9;
 
 export interface HeapTrimOptions {
   readonly log: Logger;
@@ -40,6 +56,10 @@ export interface HeapTrimOptions {
   /** The share of the time since the previous call that the event loop was busy, 0 to 1. */
   readonly loopBusy?: () => number;
   readonly scheduler?: Scheduler;
+  /** Milliseconds, for timing a collection (performance.now). */
+  readonly now?: () => number;
+  /** The pause per MB of committed heap to expect until a collection has been timed (INITIAL_MS_PER_MB). */
+  readonly pauseMsPerMb?: number;
 }
 
 /**
@@ -78,8 +98,15 @@ export class HeapTrim implements Component {
   private previous = Number.POSITIVE_INFINITY;
   private timer: unknown;
   private running = false;
+  private readonly now: () => number;
+  private readonly initialMsPerMb: number;
+  /** The last collection's pause per MB of the heap it collected (the initial estimate before one). */
+  private msPerMb: number;
 
   constructor(private readonly options: HeapTrimOptions) {
+    this.now = options.now ?? (() => performance.now());
+    this.initialMsPerMb = options.pauseMsPerMb ?? INITIAL_MS_PER_MB;
+    this.msPerMb = this.initialMsPerMb;
     this.heapBytes = options.heapBytes ?? committedHeap;
     this.loopBusy = options.loopBusy ?? loopBusySincePrevious();
     this.scheduler = options.scheduler ?? timersScheduler((err) => options.log.error({ err }, 'heap trim check failed'));
@@ -122,16 +149,29 @@ export class HeapTrim implements Component {
     this.previous = heap;
     if (heap < this.floor) this.floor = heap;
     this.checksSinceTrim++;
-    if (gc !== undefined && settled && busy <= QUIET_LOOP && heap >= this.floor + GROWTH_BYTES && this.checksSinceTrim >= MIN_GAP_CHECKS) {
-      const t0 = performance.now();
-      gc();
-      this.floor = this.heapBytes();
-      this.previous = this.floor;
+    if (gc === undefined || !settled || busy > QUIET_LOOP || heap < this.floor + GROWTH_BYTES || this.checksSinceTrim < MIN_GAP_CHECKS)
+      return;
+    const estimateMs = (this.msPerMb * heap) / MB;
+    if (estimateMs > PAUSE_BUDGET_MS) {
+      // Left to V8; looked at again in 30 s, with an estimate a little nearer the initial one.
+      if (this.msPerMb > this.initialMsPerMb) this.msPerMb = Math.max(this.initialMsPerMb, this.msPerMb * ESTIMATE_DECAY);
       this.checksSinceTrim = 0;
       this.options.log.debug(
-        { heapMb: Math.round(heap / MB), afterMb: Math.round(this.floor / MB), ms: Math.round(performance.now() - t0) },
-        'heap given back after a burst',
+        { heapMb: Math.round(heap / MB), estimateMs: Math.round(estimateMs) },
+        'heap left to V8: collecting it would hold the loop too long',
       );
+      return;
     }
+    const t0 = this.now();
+    gc();
+    const ms = this.now() - t0;
+    this.msPerMb = (ms * MB) / heap;
+    this.floor = this.heapBytes();
+    this.previous = this.floor;
+    this.checksSinceTrim = 0;
+    this.options.log.debug(
+      { heapMb: Math.round(heap / MB), afterMb: Math.round(this.floor / MB), ms: Math.round(ms) },
+      'heap given back after a burst',
+    );
   }
 }

@@ -6,19 +6,25 @@ import { ManualScheduler } from '../helpers/manual-scheduler.js';
 
 const MB = 1024 * 1024;
 
-/** A heap that grows by hand and shrinks back to `live` when collected, and a loop whose business is set by hand. */
-function rig() {
+/**
+ * A heap that grows by hand and shrinks back to `live` when collected, taking `pauseMs`, and a loop whose business
+ * is set by hand. Its collections are expected to take 1 ms per MB until one is timed (`pauseMsPerMb`).
+ */
+function rig({ pauseMsPerMb }: { pauseMsPerMb?: number } = { pauseMsPerMb: 1 }) {
   const scheduler = new ManualScheduler(new ManualClock());
-  const heap = { committed: 20 * MB, live: 16 * MB, busy: 0, collections: 0 };
+  const heap = { committed: 20 * MB, live: 16 * MB, busy: 0, collections: 0, pauseMs: 10, now: 0 };
   const trim = new HeapTrim({
     log: silentLogger,
     gc: () => {
       heap.collections++;
       heap.committed = heap.live;
+      heap.now += heap.pauseMs;
     },
     heapBytes: () => heap.committed,
     loopBusy: () => heap.busy,
     scheduler,
+    now: () => heap.now,
+    pauseMsPerMb,
   });
   return { scheduler, heap, trim };
 }
@@ -84,6 +90,47 @@ t.test("V8's own collections lower the floor", async (t) => {
   heap.committed = 16.5 * MB;
   scheduler.advance(10_000);
   t.equal(heap.collections, 1, '2.5 MB over the lower floor of 14 MB, where 20 MB was the first reading');
+  await trim.stop();
+});
+
+t.test('a heap whose collection would hold the loop over 50 ms is left to V8', async (t) => {
+  // The default estimate, 2.5 ms per MB: a Matter bridge's heap of 33 to 43 MB took 91 to 133 ms on a PC.
+  const { scheduler, heap, trim } = rig({});
+  heap.committed = 36 * MB;
+  heap.live = 30 * MB;
+  await trim.start();
+  scheduler.advance(5000);
+  heap.committed += 4 * MB;
+  scheduler.advance(60_000);
+  t.equal(heap.collections, 0, '40 MB: about 100 ms, over the 50 ms');
+  heap.committed = 18 * MB;
+  heap.live = 16 * MB;
+  scheduler.advance(5000);
+  heap.committed = 19.5 * MB;
+  scheduler.advance(35_000);
+  t.equal(heap.collections, 1, '19.5 MB: about 49 ms, collected');
+  await trim.stop();
+});
+
+t.test('the estimate follows the last collection timed, and a slow one does not switch trims off for good', async (t) => {
+  const { scheduler, heap, trim } = rig();
+  await trim.start();
+  scheduler.advance(5000);
+  heap.committed = 22 * MB;
+  heap.pauseMs = 60;
+  scheduler.advance(10_000);
+  t.equal(heap.collections, 1, '22 MB expected to take 22 ms; it took 60 (2.7 ms per MB)');
+  heap.committed = 21 * MB;
+  heap.pauseMs = 20;
+  scheduler.advance(30_000);
+  t.equal(heap.collections, 1, '21 MB now expected to take 57 ms: left to V8');
+  scheduler.advance(30_000);
+  t.equal(heap.collections, 1, 'expected 52 ms 30 s later: still left');
+  scheduler.advance(30_000);
+  t.equal(heap.collections, 2, 'expected 46 ms another 30 s on: collected');
+  heap.committed = 21 * MB;
+  scheduler.advance(30_000);
+  t.equal(heap.collections, 3, 'it took 20 ms: 21 MB is expected to take 20 again');
   await trim.stop();
 });
 

@@ -1,6 +1,6 @@
-// The bundle's replacement of matter.js's DataWriter (scripts/matter-patches-report.mjs, in MATTER_PATCHES) against matter.js's own
-// class: the same bytes for the same writes, whatever the sizes, values and order, and arrays taken midway unchanged
-// by later writes.
+// The bundle's replacement of matter.js's DataWriter (scripts/matter-patches-report.mjs, in MATTER_PATCHES) against
+// matter.js's own class: the same bytes for the same writes, whatever the sizes, values and order, and arrays taken
+// midway unchanged by later writes; and of NodeActivity's actors (below).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
@@ -77,4 +77,70 @@ t.test('the replacement writes what matter.js wrote', async (t) => {
       differ.push(`round ${round}`);
   }
   t.same(differ, [], 'the same bytes in every round');
+});
+
+// NodeActivity (report patches): its actors as instances of a class, against matter.js's object literals. The same
+// script runs on both, with matter.js's Diagnostic and ObservableValue given by hand, and logs what a caller sees.
+const ACTIVITY = 'node/dist/esm/behavior/context/NodeActivity.js';
+
+function activityLog(text: string): string[] {
+  const body = text
+    .replace(/^import .*$/gm, '')
+    .replace(/export \{[^}]*\};/, 'return NodeActivity;')
+    .replace(/\/\/# sourceMappingURL.*$/m, '');
+  const log: string[] = [];
+  const value = Symbol('value');
+  let started = 0;
+  const Diagnostic = {
+    value,
+    elapsed: () => ({ startedAt: ++started }),
+    list: (items: unknown[]) => items,
+    weak: (s: string) => s,
+  };
+  const ObservableValue = (initial: boolean) => ({ value: initial, emit: (v: boolean) => log.push(`inactive ${v}`) });
+  type Actor = { stack: string[]; elapsed: { startedAt: number }; close(): void; frame(d: string): { [Symbol.dispose](): void } } & Record<
+    symbol,
+    unknown
+  >;
+  const NodeActivity = new Function('Diagnostic', 'ObservableValue', body)(Diagnostic, ObservableValue) as new () => {
+    begin(description: string, onClose?: () => void): Actor;
+    readonly actors: Actor[];
+    readonly [value]: unknown;
+  };
+  const activity = new NodeActivity();
+  const a = activity.begin('a', () => log.push('a closed'));
+  const b = activity.begin('b');
+  const first = a.elapsed;
+  log.push(`elapsed ${a.elapsed.startedAt} ${b.elapsed.startedAt} ${first === a.elapsed}`);
+  const frame = a.frame('read');
+  // What matter.js's diagnostics show of each actor: its Diagnostic.value.
+  const shown = (): string =>
+    JSON.stringify((activity[value] as Actor[]).map((actor) => (typeof actor === 'string' ? actor : actor[value])));
+  log.push(`frames ${JSON.stringify(a[value])} actors ${activity.actors.length} ${shown()}`);
+  frame[Symbol.dispose]();
+  log.push(`frames ${JSON.stringify(a[value])} stack ${JSON.stringify(a.stack)}`);
+  const close = a.close.bind(a);
+  close();
+  log.push(`actors ${activity.actors.length}`);
+  (b[Symbol.dispose] as () => void)();
+  log.push(`actors ${activity.actors.length} ${shown()}`);
+  const c = activity.begin('c');
+  c.close();
+  c.close();
+  return log;
+}
+
+t.test("NodeActivity's actors behave as matter.js's", async (t) => {
+  const original = readFileSync(join(packageRoot(), 'node_modules', '@matter', ACTIVITY), 'utf8');
+  const patches = MATTER_PATCHES.filter((p) => p.file === ACTIVITY);
+  t.ok(patches.length > 0, 'MATTER_PATCHES change NodeActivity.js');
+  let patched = original;
+  for (const p of patches) {
+    t.ok(patched.includes(p.from), 'each finds its text');
+    patched = patched.replace(p.from, p.to);
+  }
+  t.not(patched, original);
+  const expected = activityLog(original);
+  t.same(activityLog(patched), expected);
+  t.ok(expected.includes('inactive true') && expected.includes('a closed'), 'the script saw the activity end and onClose run');
 });
