@@ -630,4 +630,120 @@ export {
 };
 `,
   },
+  // An ObserverGroup (a behaviour backing's quiet observers, Scenes Management's attribute observers: some 2.5 an
+  // endpoint) made its two Maps as it was made, most never used (the one of bound observers nothing fills): now when
+  // the first observer comes.
+  {
+    file: OBSERVABLE,
+    from: '  #observers = /* @__PURE__ */ new Map();\n  #boundObservers = /* @__PURE__ */ new Map();\n  constructor(target) {\n    this.#defaultTarget = target;\n  }\n',
+    to: '  #observers;\n  #boundObservers;\n  constructor(target) {\n    this.#defaultTarget = target;\n  }\n',
+  },
+  {
+    file: OBSERVABLE,
+    from: '    const observers = this.#observers.get(observable);\n    if (observers === void 0) {\n      this.#observers.set(observable, [observer]);\n',
+    to: '    const observers = this.#observers?.get(observable);\n    if (observers === void 0) {\n      (this.#observers ??= /* @__PURE__ */ new Map()).set(observable, [observer]);\n',
+  },
+  {
+    file: OBSERVABLE,
+    from: '      const observers2 = this.#boundObservers.get(observer);\n',
+    to: '      const observers2 = this.#boundObservers?.get(observer);\n',
+  },
+  {
+    file: OBSERVABLE,
+    from: '    const observers = this.#observers.get(observable);\n    if (observers) {\n',
+    to: '    const observers = this.#observers?.get(observable);\n    if (observers) {\n',
+  },
+  {
+    file: OBSERVABLE,
+    from: '    return (this.#observers.get(observable)?.length ?? 0) > 0;\n',
+    to: '    return (this.#observers?.get(observable)?.length ?? 0) > 0;\n',
+  },
+  {
+    file: OBSERVABLE,
+    from: '    return this.#observers.get(observable)?.includes(observer) ?? false;\n',
+    to: '    return this.#observers?.get(observable)?.includes(observer) ?? false;\n',
+  },
+  {
+    file: OBSERVABLE,
+    from: '    for (const [observable, observers] of this.#observers.entries()) {\n',
+    to: '    for (const [observable, observers] of this.#observers?.entries() ?? []) {\n',
+  },
+  {
+    file: OBSERVABLE,
+    from: '    this.#observers.clear();\n    this.#boundObservers.clear();\n',
+    to: '    this.#observers = this.#boundObservers = void 0;\n',
+  },
+  // Each behaviour of each endpoint has a store (DatasourceStore) that was an object with a closure of its own for
+  // `set` (and a context): an instance of one class now, whose method does what the closure did.
+  {
+    file: 'node/dist/esm/storage/server/DatasourceStore.js',
+    from: `function DatasourceStore(endpointStore, behaviorId, initialValues) {
+  return {
+    initialValues,
+    async set(transaction, values) {
+      if (behaviorId === "__proto__") {
+        return;
+      }
+      const participant = participantFor(transaction, endpointStore);
+      if (!participant.mutations) {
+        participant.mutations = {};
+      }
+      const behaviorMutations = participant.mutations[behaviorId];
+      if (behaviorMutations) {
+        for (const key in values) {
+          behaviorMutations[key] = values[key];
+        }
+      } else {
+        participant.mutations[behaviorId] = { ...values };
+      }
+    }
+  };
+}
+`,
+    to: `class BehaviorStore {
+  #endpointStore;
+  #behaviorId;
+  constructor(endpointStore, behaviorId, initialValues) {
+    this.initialValues = initialValues;
+    this.#endpointStore = endpointStore;
+    this.#behaviorId = behaviorId;
+  }
+  set(transaction, values) {
+    return setBehaviorValues(this.#endpointStore, this.#behaviorId, transaction, values);
+  }
+}
+function DatasourceStore(endpointStore, behaviorId, initialValues) {
+  return new BehaviorStore(endpointStore, behaviorId, initialValues);
+}
+async function setBehaviorValues(endpointStore, behaviorId, transaction, values) {
+  if (behaviorId === "__proto__") {
+    return;
+  }
+  const participant = participantFor(transaction, endpointStore);
+  if (!participant.mutations) {
+    participant.mutations = {};
+  }
+  const behaviorMutations = participant.mutations[behaviorId];
+  if (behaviorMutations) {
+    for (const key in values) {
+      behaviorMutations[key] = values[key];
+    }
+  } else {
+    participant.mutations[behaviorId] = { ...values };
+  }
+}
+`,
+  },
+  // Each behaviour's datasource made, as it was made, the function it observes an interaction's end with (a closure
+  // and its context), for interactions that write to it: now when the first does.
+  {
+    file: DATASOURCE,
+    from: '  interactionObserver = (session) => {\n    if (session?.interactionComplete) {\n',
+    to: '  #interactionObserver;\n  get interactionObserver() {\n    return this.#interactionObserver ??= (session) => {\n    if (session?.interactionComplete) {\n',
+  },
+  {
+    file: DATASOURCE,
+    from: '        handleObserverError(e);\n      }\n    }\n  };\n  changedEventFor(key) {\n',
+    to: '        handleObserverError(e);\n      }\n    }\n  };\n  }\n  changedEventFor(key) {\n',
+  },
 ];
