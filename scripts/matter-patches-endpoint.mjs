@@ -734,16 +734,4 @@ async function setBehaviorValues(endpointStore, behaviorId, transaction, values)
 }
 `,
   },
-  // Each behaviour's datasource made, as it was made, the function it observes an interaction's end with (a closure
-  // and its context), for interactions that write to it: now when the first does.
-  {
-    file: DATASOURCE,
-    from: '  interactionObserver = (session) => {\n    if (session?.interactionComplete) {\n',
-    to: '  #interactionObserver;\n  get interactionObserver() {\n    return this.#interactionObserver ??= (session) => {\n    if (session?.interactionComplete) {\n',
-  },
-  {
-    file: DATASOURCE,
-    from: '        handleObserverError(e);\n      }\n    }\n  };\n  changedEventFor(key) {\n',
-    to: '        handleObserverError(e);\n      }\n    }\n  };\n  }\n  changedEventFor(key) {\n',
-  },
 ];
