@@ -9,6 +9,7 @@ const PROTOCOL_SERVICE = 'node/dist/esm/node/integration/ProtocolService.js';
 const OBSERVABLE = 'general/dist/esm/util/Observable.js';
 const ENDPOINT = 'node/dist/esm/endpoint/Endpoint.js';
 const CONSTRUCTION = 'general/dist/esm/util/Construction.js';
+const DESCRIPTOR_SERVER = 'node/dist/esm/behaviors/descriptor/DescriptorServer.js';
 const REACTORS = 'node/dist/esm/behavior/internal/Reactors.js';
 
 export const HELD_PATCHES = [
@@ -96,7 +97,7 @@ export const HELD_PATCHES = [
 `,
   },
   // A reactor (one for each behaviour's reaction to an event, some 8 an endpoint) made the array for reactions that
-  // come while it reacts as it was made: now when the first comes.
+  // come while it reacts as it was made: now when the first comes, and let go when emptied.
   {
     file: REACTORS,
     from: '  #deferred = Array();\n',
@@ -106,6 +107,11 @@ export const HELD_PATCHES = [
     file: REACTORS,
     from: '      if (this.#deferred.length) {\n',
     to: '      if (this.#deferred?.length) {\n',
+  },
+  {
+    file: REACTORS,
+    from: '        const next = this.#deferred.shift();\n',
+    to: '        const next = this.#deferred.shift();\n        if (this.#deferred.length === 0) {\n          this.#deferred = void 0;\n        }\n',
   },
   {
     file: REACTORS,
@@ -368,6 +374,44 @@ async function setBehaviorValues(endpointStore, behaviorId, transaction, values)
     participant.mutations[behaviorId] = { ...values };
   }
 }
+`,
+  },
+  // A storage context (two an endpoint, and one for each of its behaviours' stores) names its place by an array of the
+  // context names above it and its own, made by spreading the parent's into a literal, which V8 gives room to grow:
+  // 24 slots for six names. `concat` makes it exactly as long.
+  {
+    file: 'general/dist/esm/storage/StorageContext.js',
+    from: '    return new StorageContext(this.storage, [...this.thisContexts, context]);\n',
+    to: '    return new StorageContext(\n      this.storage,\n      typeof context === "string" ? this.thisContexts.concat(context) : [...this.thisContexts, context]\n    );\n',
+  },
+  // An endpoint's Descriptor lists the ids of its server and client clusters, arrays pushed one id at a time (room for
+  // 16 more), the same for every endpoint of a type: one array for each list of ids now, as the attribute and command
+  // ids above.
+  {
+    file: DESCRIPTOR_SERVER,
+    from: '  get #serverList() {\n',
+    to: '  get #serverList() {\n    return sharedClusterIds(this.#ownServerList);\n  }\n  get #clientList() {\n    return sharedClusterIds(this.#ownClientList);\n  }\n  get #ownServerList() {\n',
+  },
+  {
+    file: DESCRIPTOR_SERVER,
+    from: '  get #clientList() {\n    const list = new Array();\n',
+    to: '  get #ownClientList() {\n    const list = new Array();\n',
+  },
+  {
+    file: DESCRIPTOR_SERVER,
+    from: 'export {\n  DescriptorServer\n};\n',
+    to: `const clusterIdLists = /* @__PURE__ */ new Map();
+function sharedClusterIds(ids) {
+  const key = ids.join(",");
+  const shared = clusterIdLists.get(key);
+  if (shared !== void 0) return shared;
+  const exact = ids.slice();
+  clusterIdLists.set(key, exact);
+  return exact;
+}
+export {
+  DescriptorServer
+};
 `,
   },
 ];
