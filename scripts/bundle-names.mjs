@@ -69,8 +69,9 @@ export function namesInSource(text) {
 // 1.5 MB with 100 endpoints. matter.js reads the names of its classes, functions and of functions made as a module
 // loads (its log formats), never those of arrow functions made later: those are left as V8 names them. Done on
 // esbuild's helper `__name`, with a count of the modules loading: the bundle's top level (its modules, which run as it
-// loads) and the lazy module initialiser `__esm` (a module matter.js imports with import(), if any).
-const NAME_HELPER = /var (\w+)=\((\w+),(\w+)\)=>(\w+)\(\2,"name",\{value:\3,configurable:(?:true|!0)\}\);/;
+// loads) and the lazy module initialiser `__esm` (a module matter.js imports with import(), if any). Its value is
+// written `{value}` when identifiers are not shortened (HEARTH_READABLE, scripts/bundle.mjs).
+const NAME_HELPER = /var (\w+)=\((\w+),(\w+)\)=>(\w+)\(\2,"name",\{value(?::\3)?,configurable:(?:true|!0)\}\);/;
 const ESM_HELPER =
   /var (\w+)=\((\w+),(\w+),(\w+)\)=>\(\)=>\{if\(\4\)throw \4\[0\];try\{return \2&&\(\3=\2\(\2=0\)\),\3\}catch\((\w+)\)\{throw \4=\[\5\],\5\}\};/;
 export function namesAtLoad(text) {

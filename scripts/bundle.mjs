@@ -174,7 +174,9 @@ const COMMON = {
   sourcemap: 'linked',
   logLevel: 'warning',
   minifyWhitespace: true,
-  minifyIdentifiers: true,
+  // HEARTH_READABLE=1 keeps identifiers, for heap snapshots that name matter.js's classes (docs/performance.md,
+  // "Matter bridge"); not for a build that ships.
+  minifyIdentifiers: process.env.HEARTH_READABLE !== '1',
 };
 
 /**

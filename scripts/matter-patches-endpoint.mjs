@@ -1,6 +1,7 @@
 // Changes to matter.js's own code in hearth/matter.cjs for the heap each bridged endpoint takes (docs/performance.md,
 // "Matter bridge"). Part of MATTER_PATCHES (scripts/matter-patches.mjs): the build fails when matter.js no longer has
 // the text a change replaces.
+import { HELD_PATCHES } from './matter-patches-endpoint-held.mjs';
 
 const DATASOURCE = 'node/dist/esm/behavior/state/managed/Datasource.js';
 const CLUSTER_BEHAVIOR_TYPE = 'node/dist/esm/behavior/cluster/ClusterBehaviorType.js';
@@ -372,4 +373,5 @@ export {
 };
 `,
   },
+  ...HELD_PATCHES,
 ];
