@@ -64,13 +64,21 @@ async function bridgeUp(dataDir: string): Promise<number> {
   return performance.now();
 }
 
+/**
+ * The hub's RSS settled from `from` (with `awaitDrop`, once V8 gave start-up's garbage back), or NaN without the memory
+ * rounds: after its start, and in use after the changes (the controller still subscribed).
+ */
+async function settledRss(hub: Hub, from: number, awaitDrop = false): Promise<number> {
+  return MEMORY ? (await settle(hub.child.pid ?? 0, from, hub.readyMs, awaitDrop)).rssMb : Number.NaN;
+}
+
 async function run(withMatter: boolean): Promise<{ rssMb: number; hub: Hub; stop(): Promise<void> }> {
   const data = await makeDataDir();
   const file = join(data.dir, 'configuration.yaml');
   writeFileSync(file, config(withMatter));
   const hub = await startHub({ config: file, data, nodeArgs: [...PI_NODE_ARGS, ...HUB_ARGS], cli: HUB_CLI });
   const readyAt = withMatter ? await bridgeUp(data.dir) : performance.now();
-  const rssMb = MEMORY ? (await settle(hub.child.pid ?? 0, readyAt, hub.readyMs, true)).rssMb : Number.NaN;
+  const rssMb = await settledRss(hub, readyAt, true);
   return {
     rssMb,
     hub,
@@ -147,11 +155,6 @@ interface CpuPerChange {
   readonly controller: number;
 }
 
-/** The hub's RSS settled after the changes (the controller still subscribed), or NaN without the memory rounds. */
-async function inUseRss(hub: Hub): Promise<number> {
-  return MEMORY ? (await settle(hub.child.pid ?? 0, performance.now(), hub.readyMs)).rssMb : Number.NaN;
-}
-
 async function reportLatencies(hub: Hub): Promise<ToggleLatencies & { cpu: CpuPerChange; rssMb: number }> {
   const setup = JSON.parse(readFileSync(join(hub.dataDir, 'matter', 'setup.json'), 'utf8')) as Setup;
   const pid = hub.child.pid ?? 0;
@@ -172,7 +175,7 @@ async function reportLatencies(hub: Hub): Promise<ToggleLatencies & { cpu: CpuPe
       bench: (cpuMs(process.pid) - before.bench) / CHANGES,
       controller: controllerPid === undefined ? Number.NaN : (cpuMs(controllerPid) - before.controller) / CHANGES,
     };
-    rssMb = await inUseRss(hub);
+    rssMb = await settledRss(hub, performance.now());
     return latencies;
   };
   let rssMb = Number.NaN;
@@ -195,7 +198,7 @@ for (let round = MEMORY ? 0 : ROUNDS - 1; round < ROUNDS; round++) {
     without.push(a.rssMb);
     // The same changes and WebSocket client as the bridge's hub gets below, with no controller to wait for.
     await toggleLatencies(a.hub, CHANGES, async () => performance.now(), GAP_MS);
-    withoutInUse.push(await inUseRss(a.hub));
+    withoutInUse.push(await settledRss(a.hub, performance.now()));
     await a.stop();
   }
   const b = await run(true);
