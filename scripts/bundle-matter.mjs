@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { namesAtLoad, namesInSource } from './bundle-names.mjs';
 import { MODEL_DIR, modelImports, standardModel } from './matter-model.mjs';
 import { matterPatches } from './matter-patches.mjs';
+import { assertAllUsed, matterStubs } from './matter-stubs.mjs';
 
 // matter.js goes into a file of its own too (hearth/matter.cjs), loaded only with a `matter:` section: the modules
 // src/matter/lib.ts imports (its MATTER_MODULES) and what they import, some 1,400 modules and 7 MB of source text
@@ -62,6 +63,7 @@ const LAZY_GROUPS = {
   'door-lock': ['main/devices/door-lock'],
   thermostat: ['main/devices/thermostat', 'main/behaviors/thermostat'],
   'window-covering': ['main/devices/window-covering', 'main/behaviors/window-covering'],
+  color: ['main/devices/color-temperature-light', 'main/devices/extended-color-light'],
 };
 const lazyFile = (group) => `./matter-${group}.cjs`;
 const OWN_FILE = /^\.\/matter(-[\w-]+)?\.cjs$/;
@@ -220,12 +222,14 @@ export async function bundleMatter(buildDir, outdir, COMMON) {
   // A first build of every module finds which of the standard model's elements the bundled modules import (see
   // MODEL_DIR), and the names each lazy module exports (an entry point of its own each, as ES modules).
   const lazyNames = new Map();
+  const stubsUsed = new Set();
   const first = await build({
     ...options,
     format: 'esm',
     entryPoints: [{ in: 'hearth-lazy:all', out: 'all' }, ...lazy.map((path, i) => ({ in: `hearth-lazy:${path}`, out: `lazy${i}` }))],
     outdir: join(outdir, 'matter-first'),
     plugins: [
+      matterStubs(stubsUsed),
       matterPatches(),
       virtual,
       {
@@ -260,6 +264,7 @@ export async function bundleMatter(buildDir, outdir, COMMON) {
   if (models === undefined) throw new Error(`hearth/matter.cjs: matter.js has no standard model at @matter/${MODEL_DIR}`);
   const model = standardModel(await modelImports(inputs), dirname(resolve(models)));
   const plugins = [
+    matterStubs(stubsUsed),
     matterPatches(),
     virtual,
     model,
@@ -293,7 +298,7 @@ export async function bundleMatter(buildDir, outdir, COMMON) {
       ...options,
       stdin: { ...stdin(groupEntry(paths)), sourcefile: `matter-${group}.js` },
       outfile,
-      plugins: [coreImports(core, boundary), matterPatches(), model],
+      plugins: [coreImports(core, boundary), matterStubs(stubsUsed), matterPatches(), model],
       metafile: true,
     });
     for (const file of inputFiles(result)) {
@@ -305,6 +310,10 @@ export async function bundleMatter(buildDir, outdir, COMMON) {
     outfiles.push(outfile);
   }
   const result = await build({ ...options, stdin: stdin(entryOf(boundary)), outfile: join(outdir, MATTER_FILE), plugins, metafile: true });
+  assertAllUsed(stubsUsed);
+  // HEARTH_MATTER_METAFILE=<file>: esbuild's account of matter.cjs (each module's bytes in it, its imports), to find
+  // what the bundle holds and why (docs/performance.md, "Matter bridge").
+  if (process.env.HEARTH_MATTER_METAFILE) writeFileSync(process.env.HEARTH_MATTER_METAFILE, JSON.stringify(result.metafile));
   const final = inputFiles(result);
   if (final.size !== core.size || [...final].some((f) => !core.has(f)))
     throw new Error('hearth/matter.cjs: the modules shared with its groups brought in more modules; see LAZY_GROUPS');

@@ -71,9 +71,10 @@ export function namesInSource(text) {
 // esbuild's helper `__name`, with a count of the modules loading: the bundle's top level (its modules, which run as it
 // loads) and the lazy module initialiser `__esm` (a module matter.js imports with import(), if any). Its value is
 // written `{value}` when identifiers are not shortened (HEARTH_READABLE, scripts/bundle.mjs).
-const NAME_HELPER = /var (\w+)=\((\w+),(\w+)\)=>(\w+)\(\2,"name",\{value(?::\3)?,configurable:(?:true|!0)\}\);/;
+// (Minified identifiers may have a `$`.)
+const NAME_HELPER = /var ([\w$]+)=\(([\w$]+),([\w$]+)\)=>([\w$]+)\(\2,"name",\{value(?::\3)?,configurable:(?:true|!0)\}\);/;
 const ESM_HELPER =
-  /var (\w+)=\((\w+),(\w+),(\w+)\)=>\(\)=>\{if\(\4\)throw \4\[0\];try\{return \2&&\(\3=\2\(\2=0\)\),\3\}catch\((\w+)\)\{throw \4=\[\5\],\5\}\};/;
+  /var ([\w$]+)=\(([\w$]+),([\w$]+),([\w$]+)\)=>\(\)=>\{if\(\4\)throw \4\[0\];try\{return \2&&\(\3=\2\(\2=0\)\),\3\}catch\(([\w$]+)\)\{throw \4=\[\5\],\5\}\};/;
 export function namesAtLoad(text) {
   const sourceMap = '\n//# sourceMappingURL=';
   if (!NAME_HELPER.test(text) || !text.includes(sourceMap))

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { stubbed } from './matter-stubs.mjs';
 
 // Matter's standard data model (`Matter` of @matter/model) is built as matter.js loads: a model object tree for every
 // cluster (141), device type (92), datatype and semantic namespace of the specification, beside the element trees it
@@ -19,7 +20,7 @@ export async function modelImports(inputs) {
   const names = new Set();
   const from = /import\s*\{([^}]*)\}\s*from\s*"(?:@matter\/model|[^"]*standard\/elements\/(?:models|definitions)\.js)"/g;
   for (const file of Object.keys(inputs)) {
-    if (!file.includes('node_modules/@matter/')) continue;
+    if (!file.includes('node_modules/@matter/') || stubbed(file)) continue;
     for (const m of (await readFile(file, 'utf8')).matchAll(from))
       for (const spec of m[1].split(',')) names.add(spec.trim().split(/\s+as\s+/)[0]);
   }

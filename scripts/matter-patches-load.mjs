@@ -118,4 +118,52 @@ export {
     from: '    super(url, init);\n  }\n}\nfunction respondError(',
     to: '    super(url, init);\n  }\n  };\n  return new NodeJsHttpRequestClass(message);\n}\nfunction respondError(',
   },
+  // A server node's `peers` (the other nodes it reaches as a controller) are a stub of scripts/matter-stubs.mjs, yet
+  // each server node reads them as it starts (its change notifications observe peers added): an empty set of peers.
+  {
+    file: 'node/dist/esm/node/ServerNode.js',
+    from: 'import { Peers } from "./client/Peers.js";\n',
+    to:
+      'import { Observable as PeersObservable, ImplementationError as PeersError } from "@matter/general";\n' +
+      'class Peers {\n  added = PeersObservable();\n  constructor(_owner) {}\n  initialize() {}\n  async close() {}\n' +
+      '  get size() {\n    return 0;\n  }\n  [Symbol.iterator]() {\n    return [][Symbol.iterator]();\n  }\n' +
+      '  get(_id) {\n    return void 0;\n  }\n  map(_fn) {\n    return [];\n  }\n' +
+      '  forAddress(address) {\n    throw new PeersError("hearth\'s Matter bridge reaches no other node (" + address + ")");\n  }\n}\n',
+  },
+  // The storage drivers the default environment offers: hearth gives the bridge its own (src/matter/lib.ts), so
+  // matter.js's write-ahead log, SQLite and flat-file drivers are never used; only the file drivers stay.
+  {
+    file: 'nodejs/dist/esm/environment/NodeJsEnvironment.js',
+    from:
+      '      service.registerDriver(MemoryStorageDriver);\n      service.registerDriver(WalStorageDriver);\n' +
+      '      service.registerDriver(FileStorageDriver);\n      service.registerDriver({\n        id: "sqlite",\n' +
+      '        async create(namespace) {\n          const { SqliteStorageDriver } = await import("#storage/sqlite/index.js");\n' +
+      '          return SqliteStorageDriver.create(namespace);\n        }\n      });\n' +
+      '      service.registerBlobDriver(FlatFileBlobStorageDriver);\n      service.registerBlobDriver(DirectoryBlobStorageDriver);\n' +
+      '      service.registerBlobDriver(WalBlobStorageDriver);\n      service.registerBlobDriver({\n        id: "sqlite",\n' +
+      '        async create(namespace) {\n          const { SqliteBlobStorageDriver } = await import("#storage/sqlite/index.js");\n' +
+      '          return new SqliteBlobStorageDriver({ namespaceOrPath: namespace });\n        }\n      });\n',
+    to:
+      '      service.registerDriver(MemoryStorageDriver);\n      service.registerDriver(FileStorageDriver);\n' +
+      '      service.registerBlobDriver(DirectoryBlobStorageDriver);\n',
+  },
+  // Level Control's server couples colour temperature to level, and imported Color Control's server only to find it
+  // on its endpoint: Color Control (its server, conversions and cluster, some 110 KB of the bundle) came with every
+  // bridge. It is found by its id now, so colour lights go into a file of their own (LAZY_GROUPS, `color`).
+  {
+    file: 'node/dist/esm/behaviors/level-control/LevelControlServer.js',
+    from: 'import { ColorControlServer } from "#behaviors/color-control";\n',
+    to: '',
+  },
+  {
+    file: 'node/dist/esm/behaviors/level-control/LevelControlServer.js',
+    from:
+      '    if (this.features.lighting && options.coupleColorTempToLevel && this.agent.has(ColorControlServer)) {\n' +
+      '      this.context.transaction.addParticipants({\n        preCommit: () => {\n' +
+      '          const colorControl = this.agent.get(ColorControlServer);\n',
+    to:
+      '    if (this.features.lighting && options.coupleColorTempToLevel && this.agent.has("colorControl")) {\n' +
+      '      this.context.transaction.addParticipants({\n        preCommit: () => {\n' +
+      '          const colorControl = this.agent.get(this.endpoint.behaviors.supported.colorControl);\n',
+  },
 ];

@@ -4,7 +4,7 @@
 import type { State } from '../core/state.js';
 import { moreKindFor } from './devices-more.js';
 import { clamp, type DeviceKind, type EntityLink, num, onChange, typeWith } from './kind.js';
-import type { BehaviorType, MatterEndpoint, MatterLib, Patch } from './lib.js';
+import type { BehaviorType, EndpointType, MatterEndpoint, MatterLib, Patch } from './lib.js';
 
 function domainOf(entityId: string): string {
   return entityId.slice(0, entityId.indexOf('.'));
@@ -57,19 +57,28 @@ const satOf = (percent: number): number => clamp((percent / 100) * 254, 0, 254);
 export const levelOf = (brightness: number): number => clamp((brightness * 254) / 255, 1, 254);
 export const brightnessOf = (level: number): number => clamp((level * 255) / 254, 1, 255);
 
+/**
+ * An extended colour light with hue and saturation besides matter.js's X/Y and colour temperature (Apple Home and Alexa
+ * send hue/saturation). Read only for a colour light: the built hub loads colour lights' code when first read.
+ */
+function extendedColourLight(lib: MatterLib): { type: EndpointType | undefined; hueSaturation: boolean } {
+  const colourServer = (lib.devices.ExtendedColorLightRequirements as unknown as { ColorControlServer?: BehaviorType } | undefined)
+    ?.ColorControlServer;
+  const extended = lib.devices.ExtendedColorLightDevice;
+  return colourServer === undefined || extended === undefined
+    ? { type: extended, hueSaturation: false }
+    : { type: typeWith(extended, colourServer.with('HueSaturation', 'Xy', 'ColorTemperature')), hueSaturation: true };
+}
+
 function lightKind(lib: MatterLib, state: State): DeviceKind | undefined {
   const modes = Array.isArray(state.attributes.supported_color_modes) ? state.attributes.supported_color_modes : [];
   const colour = modes.some((m) => m === 'hs' || m === 'xy' || m === 'rgb' || m === 'rgbw' || m === 'rgbww');
   const temperature = modes.includes('color_temp');
   const dimmable = colour || temperature || modes.includes('brightness') || modes.includes('white');
-  // Hue and saturation besides matter.js's X/Y and colour temperature: Apple Home and Alexa send hue/saturation.
-  const colourServer = (lib.devices.ExtendedColorLightRequirements as unknown as { ColorControlServer?: BehaviorType } | undefined)
-    ?.ColorControlServer;
-  const extended = lib.devices.ExtendedColorLightDevice;
+  const extended = colour ? extendedColourLight(lib) : undefined;
+  const hueSaturation = extended?.hueSaturation === true;
   const type = colour
-    ? colourServer === undefined || extended === undefined
-      ? extended
-      : typeWith(extended, colourServer.with('HueSaturation', 'Xy', 'ColorTemperature'))
+    ? extended?.type
     : temperature
       ? lib.devices.ColorTemperatureLightDevice
       : dimmable
@@ -98,11 +107,11 @@ function lightKind(lib: MatterLib, state: State): DeviceKind | undefined {
         const hs = pair(s.attributes.hs_color);
         if (kelvin !== undefined && kelvin > 0) cc.colorTemperatureMireds = clamp(1e6 / kelvin, minMireds, maxMireds);
         if (colour && xy !== undefined) [cc.currentX, cc.currentY] = [xyOf(xy[0]), xyOf(xy[1])];
-        if (colour && colourServer !== undefined && hs !== undefined) [cc.currentHue, cc.currentSaturation] = [hueOf(hs[0]), satOf(hs[1])];
+        if (colour && hueSaturation && hs !== undefined) [cc.currentHue, cc.currentSaturation] = [hueOf(hs[0]), satOf(hs[1])];
         const mode =
           s.attributes.color_mode === 'color_temp' || !colour
             ? 2
-            : s.attributes.color_mode === 'xy' || colourServer === undefined
+            : s.attributes.color_mode === 'xy' || !hueSaturation
               ? 1
               : hs !== undefined
                 ? 0

@@ -1,0 +1,94 @@
+import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+// matter.js's controller side in hearth/matter.cjs (scripts/bundle-matter.mjs): the bridge is a server and reaches no
+// other node, yet a server node's modules refer to a controller's (ServerNode's `peers`, bindings to other nodes,
+// over-the-air updates fetched from peers, the distributed compliance ledger a commissioner checks a device against,
+// bulk data transfer for updates), so esbuild keeps some 300 KB of them, 15 % of the bundle, which V8 parses and
+// partly builds as the bundle loads (docs/performance.md, "Matter bridge"). Each module below is replaced by one that
+// exports the same names as stubs: a class whose construction, and any read of a property it does not have, throws
+// "hearth's Matter bridge has no <name>" (the bridge's setup reports it as any failure; matter.js logs it when a
+// peer's request reaches one). Plus test doubles that matter.js's own indexes export and esbuild keeps for their
+// `extends` clauses. The build fails when a pattern matches no module, or a module has runtime code beside its one
+// export list. The sources and the tests load matter.js whole from node_modules.
+export const MATTER_STUBS = [
+  // The controller: commissioning other nodes, their clients and interactions, discovering them.
+  /protocol\/dist\/esm\/peer\/Controller\w+\.js$/,
+  /protocol\/dist\/esm\/action\/client\/.*\.js$/,
+  /protocol\/dist\/esm\/session\/(case\/CaseClient|pase\/PaseClient)\.js$/,
+  /protocol\/dist\/esm\/certificate\/(DeviceAttestationValidator|CertificateAuthority)\.js$/,
+  /node\/dist\/esm\/node\/client\/\w+\.js$/,
+  /node\/dist\/esm\/node\/Client(Node|Group)\.js$/,
+  /node\/dist\/esm\/behavior\/system\/commissioning\/CommissioningClient\.js$/,
+  /node\/dist\/esm\/behavior\/system\/icd\/IcdClient\.js$/,
+  /node\/dist\/esm\/behavior\/system\/network\/(NetworkClient|ClientNetworkRuntime)\.js$/,
+  /node\/dist\/esm\/behavior\/system\/controller\/.*\.js$/,
+  // The distributed compliance ledger (over HTTPS) and over-the-air updates with their bulk data transfer.
+  /protocol\/dist\/esm\/dcl\/\w+\.js$/,
+  /protocol\/dist\/esm\/bdx\/.*\.js$/,
+  /protocol\/dist\/esm\/ota\/\w+\.js$/,
+  /node\/dist\/esm\/behavior\/system\/software-update\/\w+\.js$/,
+  // Test doubles and matter.js's remote API's WebSocket client.
+  /general\/dist\/esm\/fs\/MockFilesystem\.js$/,
+  /general\/dist\/esm\/net\/http\/(MockHttpEndpointFactory|WebSocketClient)\.js$/,
+  /protocol\/dist\/esm\/protocol\/ProtocolMocks\.js$/,
+  /protocol\/dist\/esm\/fabric\/TestFabric\.js$/,
+];
+
+const slashed = (path) => path.replaceAll('\\', '/');
+
+/** Whether `path` (a file of matter.js) is one of MATTER_STUBS. */
+export const stubbed = (path) => !slashed(path).endsWith('/index.js') && MATTER_STUBS.some((re) => re.test(slashed(path)));
+
+/** The names a module of matter.js's dist exports: its one closing `export { … };` (none for a module of types). */
+export function exportedNames(text, path) {
+  const list = /\nexport \{([^}]*)\};\s*(?:\/\/# sourceMappingURL=\S*\s*)?$/.exec(text);
+  const code = list === null ? text : text.slice(0, list.index);
+  if (/^export\s/m.test(code)) throw new Error(`MATTER_STUBS: ${path} exports other than by one closing list`);
+  if (list === null) {
+    if (/^\s*(?:import\s+\S|class\s|function\s|const\s|let\s|var\s)/m.test(code))
+      throw new Error(`MATTER_STUBS: ${path} has code but no exports`);
+    return [];
+  }
+  return list[1]
+    .split(',')
+    .map((s) =>
+      s
+        .trim()
+        .split(/\s+as\s+/)
+        .pop(),
+    )
+    .filter((name) => name !== undefined && name !== '');
+}
+
+// One copy of the stub maker for all the stubbed modules of a file.
+const STUB_MODULE = 'hearth-matter-stub';
+const STUB = `export function hearthStub(name) {
+  const fail = (what) => { throw new Error("hearth's Matter bridge has no " + what); };
+  const stub = class { constructor() { fail(name); } };
+  return new Proxy(stub, { get: (target, key, receiver) => (key in target ? Reflect.get(target, key, receiver) : fail(name + "." + String(key))) });
+}
+`;
+
+/** esbuild plugin: MATTER_STUBS in place of those modules; `used` collects the patterns that matched (see assertAllUsed). */
+export const matterStubs = (used = new Set()) => ({
+  name: 'matter-stubs',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^${STUB_MODULE}$`) }, () => ({ path: STUB_MODULE, namespace: STUB_MODULE }));
+    b.onLoad({ filter: /.*/, namespace: STUB_MODULE }, () => ({ contents: STUB, loader: 'js' }));
+    b.onLoad({ filter: /[\\/]node_modules[\\/]@matter[\\/].*\.js$/ }, async (args) => {
+      if (!stubbed(args.path)) return undefined;
+      for (const re of MATTER_STUBS) if (re.test(slashed(args.path))) used.add(re);
+      const names = exportedNames(await readFile(args.path, 'utf8'), args.path);
+      const stubs = names.map((name) => `export const ${name} = /* @__PURE__ */ hearthStub(${JSON.stringify(name)});`);
+      const contents = names.length === 0 ? 'export {};\n' : `import { hearthStub } from "${STUB_MODULE}";\n${stubs.join('\n')}\n`;
+      return { contents, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+});
+
+/** Fails when one of MATTER_STUBS matched no module of a build: matter.js moved or renamed it. */
+export function assertAllUsed(used) {
+  const unused = MATTER_STUBS.filter((re) => !used.has(re));
+  if (unused.length > 0) throw new Error(`MATTER_STUBS: no module of matter.js matches ${unused.join(', ')}; see scripts/matter-stubs.mjs`);
+}
