@@ -49,7 +49,7 @@ function modelElements(dir) {
 export function standardModel(imported, dir) {
   const elements = modelElements(dir);
   const byName = new Map([...elements.values()].map((e) => [e.name, e]));
-  const cut = (e) => e.kind === 'ClusterModel' || e.kind === 'DeviceTypeModel';
+  const cut = (e) => e.kind === 'ClusterModel' || e.kind === 'DeviceTypeModel' || e.kind === 'SemanticNamespaceModel';
   const keep = new Set([...byName.values()].filter((e) => !cut(e) || imported.has(e.name)).map((e) => e.name));
   for (const name of keep) for (const other of byName.get(name).refers) if (byName.has(other) && !keep.has(other)) keep.add(other);
   // (A Set visits what is added while it is iterated: bases of bases are kept too.)

@@ -118,18 +118,6 @@ export {
     from: '    super(url, init);\n  }\n}\nfunction respondError(',
     to: '    super(url, init);\n  }\n  };\n  return new NodeJsHttpRequestClass(message);\n}\nfunction respondError(',
   },
-  // A server node's `peers` (the other nodes it reaches as a controller) are a stub of scripts/matter-stubs.mjs, yet
-  // each server node reads them as it starts (its change notifications observe peers added): an empty set of peers.
-  {
-    file: 'node/dist/esm/node/ServerNode.js',
-    from: 'import { Peers } from "./client/Peers.js";\n',
-    to:
-      'import { Observable as PeersObservable, ImplementationError as PeersError } from "@matter/general";\n' +
-      'class Peers {\n  added = PeersObservable();\n  constructor(_owner) {}\n  initialize() {}\n  async close() {}\n' +
-      '  get size() {\n    return 0;\n  }\n  [Symbol.iterator]() {\n    return [][Symbol.iterator]();\n  }\n' +
-      '  get(_id) {\n    return void 0;\n  }\n  map(_fn) {\n    return [];\n  }\n' +
-      '  forAddress(address) {\n    throw new PeersError("hearth\'s Matter bridge reaches no other node (" + address + ")");\n  }\n}\n',
-  },
   // The storage drivers the default environment offers: hearth gives the bridge its own (src/matter/lib.ts), so
   // matter.js's write-ahead log, SQLite and flat-file drivers are never used; only the file drivers stay.
   {

@@ -6,8 +6,9 @@ import { dirname, join } from 'node:path';
 import { ENDPOINT_PATCHES } from './matter-patches-endpoint.mjs';
 import { LOAD_PATCHES } from './matter-patches-load.mjs';
 import { REPORT_PATCHES } from './matter-patches-report.mjs';
+import { STUB_PATCHES } from './matter-stubs.mjs';
 
-export const MATTER_PATCHES = [...ENDPOINT_PATCHES, ...LOAD_PATCHES, ...REPORT_PATCHES];
+export const MATTER_PATCHES = [...ENDPOINT_PATCHES, ...LOAD_PATCHES, ...REPORT_PATCHES, ...STUB_PATCHES];
 
 /** esbuild plugin: MATTER_PATCHES applied to matter.js's files as they are read. */
 export const matterPatches = () => ({

@@ -33,6 +33,8 @@ export const MATTER_STUBS = [
   /general\/dist\/esm\/net\/http\/(MockHttpEndpointFactory|WebSocketClient)\.js$/,
   /protocol\/dist\/esm\/protocol\/ProtocolMocks\.js$/,
   /protocol\/dist\/esm\/fabric\/TestFabric\.js$/,
+  // Semantic tags for endpoints' tag lists, which the bridge's endpoints do not have.
+  /node\/dist\/esm\/tags\/\w+Tag\.js$/,
 ];
 
 const slashed = (path) => path.replaceAll('\\', '/');
@@ -86,6 +88,60 @@ export const matterStubs = (used = new Set()) => ({
     });
   },
 });
+
+// The root endpoint's optional servers (a node's clusters it may add): hearth's bridge adds none of them, yet each
+// became a behaviour class with its cluster's model as the bundle loaded. They are stubs too.
+const ROOT_OPTIONAL = [
+  ['LocalizationConfigurationServer', 'localization-configuration'],
+  ['TimeFormatLocalizationServer', 'time-format-localization'],
+  ['UnitLocalizationServer', 'unit-localization'],
+  ['PowerSourceConfigurationServer', 'power-source-configuration'],
+  ['NetworkCommissioningServer', 'network-commissioning'],
+  ['DiagnosticLogsServer', 'diagnostic-logs', 'one line'],
+  ['SoftwareDiagnosticsServer', 'software-diagnostics'],
+  ['ThreadNetworkDiagnosticsServer', 'thread-network-diagnostics'],
+  ['WiFiNetworkDiagnosticsServer', 'wi-fi-network-diagnostics'],
+  ['EthernetNetworkDiagnosticsServer', 'ethernet-network-diagnostics'],
+  ['TimeSynchronizationServer', 'time-synchronization'],
+  ['TlsCertificateManagementServer', 'tls-certificate-management'],
+  ['TlsClientManagementServer', 'tls-client-management'],
+  ['TimeSynchronizationClient', 'time-synchronization'],
+];
+const ROOT = 'node/dist/esm/endpoints/root.js';
+
+/** Changes to matter.js's code for the stubs (part of MATTER_PATCHES, scripts/matter-patches.mjs). */
+export const STUB_PATCHES = [
+  // A server node's `peers` (the other nodes it reaches as a controller) are a stub of scripts/matter-stubs.mjs, yet
+  // each server node reads them as it starts (its change notifications observe peers added): an empty set of peers.
+  {
+    file: 'node/dist/esm/node/ServerNode.js',
+    from: 'import { Peers } from "./client/Peers.js";\n',
+    to:
+      'import { Observable as PeersObservable, ImplementationError as PeersError } from "@matter/general";\n' +
+      'class Peers {\n  added = PeersObservable();\n  constructor(_owner) {}\n  initialize() {}\n  async close() {}\n' +
+      '  get size() {\n    return 0;\n  }\n  [Symbol.iterator]() {\n    return [][Symbol.iterator]();\n  }\n' +
+      '  get(_id) {\n    return void 0;\n  }\n  map(_fn) {\n    return [];\n  }\n' +
+      '  forAddress(address) {\n    throw new PeersError("hearth\'s Matter bridge reaches no other node (" + address + ")");\n  }\n}\n',
+  },
+  {
+    file: ROOT,
+    from: 'import { MutableEndpoint } from "../endpoint/type/MutableEndpoint.js";\n',
+    to: `import { hearthStub } from "${STUB_MODULE}";\nimport { MutableEndpoint } from "../endpoint/type/MutableEndpoint.js";\n`,
+  },
+  // The checks of a model's definitions (matter.js's own tooling) registered themselves as the bundle loaded.
+  {
+    file: 'model/dist/esm/logic/index.js',
+    from: 'import "./definition-validation/index.js";\n',
+    to: '',
+  },
+  ...ROOT_OPTIONAL.map(([name, folder, oneLine]) => ({
+    file: ROOT,
+    from: oneLine
+      ? `import { ${name} as Base${name} } from "../behaviors/${folder}/${name}.js";\n`
+      : `import {\n  ${name} as Base${name}\n} from "../behaviors/${folder}/${name}.js";\n`,
+    to: `const Base${name} = hearthStub(${JSON.stringify(name)});\n`,
+  })),
+];
 
 /** Fails when one of MATTER_STUBS matched no module of a build: matter.js moved or renamed it. */
 export function assertAllUsed(used) {
