@@ -23,6 +23,10 @@ export const MATTER_STUBS = [
   /node\/dist\/esm\/behavior\/system\/icd\/IcdClient\.js$/,
   /node\/dist\/esm\/behavior\/system\/network\/(NetworkClient|ClientNetworkRuntime)\.js$/,
   /node\/dist\/esm\/behavior\/system\/controller\/.*\.js$/,
+  // Client behaviours (a cluster as a controller sees it on a peer), each a behaviour class with its cluster's model
+  // as the bundle loaded, and the peer's physical properties read through them.
+  /node\/dist\/esm\/behaviors\/[\w-]+\/\w+Client\.js$/,
+  /node\/dist\/esm\/node\/NodePhysicalProperties\.js$/,
   // The distributed compliance ledger (over HTTPS) and over-the-air updates with their bulk data transfer.
   /protocol\/dist\/esm\/dcl\/\w+\.js$/,
   /protocol\/dist\/esm\/bdx\/.*\.js$/,
@@ -89,25 +93,35 @@ export const matterStubs = (used = new Set()) => ({
   },
 });
 
-// The root endpoint's optional servers (a node's clusters it may add): hearth's bridge adds none of them, yet each
-// became a behaviour class with its cluster's model as the bundle loaded. They are stubs too.
-const ROOT_OPTIONAL = [
-  ['LocalizationConfigurationServer', 'localization-configuration'],
-  ['TimeFormatLocalizationServer', 'time-format-localization'],
-  ['UnitLocalizationServer', 'unit-localization'],
-  ['PowerSourceConfigurationServer', 'power-source-configuration'],
-  ['NetworkCommissioningServer', 'network-commissioning'],
-  ['DiagnosticLogsServer', 'diagnostic-logs', 'one line'],
-  ['SoftwareDiagnosticsServer', 'software-diagnostics'],
-  ['ThreadNetworkDiagnosticsServer', 'thread-network-diagnostics'],
-  ['WiFiNetworkDiagnosticsServer', 'wi-fi-network-diagnostics'],
-  ['EthernetNetworkDiagnosticsServer', 'ethernet-network-diagnostics'],
-  ['TimeSynchronizationServer', 'time-synchronization'],
-  ['TlsCertificateManagementServer', 'tls-certificate-management'],
-  ['TlsClientManagementServer', 'tls-client-management'],
-  ['TimeSynchronizationClient', 'time-synchronization'],
-];
-const ROOT = 'node/dist/esm/endpoints/root.js';
+// Optional servers of the endpoint types the bridge uses (clusters an endpoint of the type may add): the root's
+// (localization, network diagnostics, time synchronization, TLS and others), the aggregator's (Actions, Commissioner
+// Control) and the sensors' (Boolean State Configuration). hearth's bridge adds none of them, yet each became a
+// behaviour class with its cluster's model as the bundle loaded. They are stubs too: by file, [name, folder, and
+// whether matter.js imports it on one line].
+const OPTIONAL_SERVERS = {
+  'endpoints/root.js': [
+    ['LocalizationConfigurationServer', 'localization-configuration'],
+    ['TimeFormatLocalizationServer', 'time-format-localization'],
+    ['UnitLocalizationServer', 'unit-localization'],
+    ['PowerSourceConfigurationServer', 'power-source-configuration'],
+    ['NetworkCommissioningServer', 'network-commissioning'],
+    ['DiagnosticLogsServer', 'diagnostic-logs', 'one line'],
+    ['SoftwareDiagnosticsServer', 'software-diagnostics'],
+    ['ThreadNetworkDiagnosticsServer', 'thread-network-diagnostics'],
+    ['WiFiNetworkDiagnosticsServer', 'wi-fi-network-diagnostics'],
+    ['EthernetNetworkDiagnosticsServer', 'ethernet-network-diagnostics'],
+    ['TimeSynchronizationServer', 'time-synchronization'],
+    ['TlsCertificateManagementServer', 'tls-certificate-management'],
+    ['TlsClientManagementServer', 'tls-client-management'],
+    ['TimeSynchronizationClient', 'time-synchronization'],
+  ],
+  'endpoints/aggregator.js': [
+    ['ActionsServer', 'actions', 'one line'],
+    ['CommissionerControlServer', 'commissioner-control'],
+  ],
+  'devices/contact-sensor.js': [['BooleanStateConfigurationServer', 'boolean-state-configuration']],
+  'devices/occupancy-sensor.js': [['BooleanStateConfigurationServer', 'boolean-state-configuration']],
+};
 
 /** Changes to matter.js's code for the stubs (part of MATTER_PATCHES, scripts/matter-patches.mjs). */
 export const STUB_PATCHES = [
@@ -123,24 +137,20 @@ export const STUB_PATCHES = [
       '  get(_id) {\n    return void 0;\n  }\n  map(_fn) {\n    return [];\n  }\n' +
       '  forAddress(address) {\n    throw new PeersError("hearth\'s Matter bridge reaches no other node (" + address + ")");\n  }\n}\n',
   },
-  {
-    file: ROOT,
-    from: 'import { MutableEndpoint } from "../endpoint/type/MutableEndpoint.js";\n',
-    to: `import { hearthStub } from "${STUB_MODULE}";\nimport { MutableEndpoint } from "../endpoint/type/MutableEndpoint.js";\n`,
-  },
-  // The checks of a model's definitions (matter.js's own tooling) registered themselves as the bundle loaded.
-  {
-    file: 'model/dist/esm/logic/index.js',
-    from: 'import "./definition-validation/index.js";\n',
-    to: '',
-  },
-  ...ROOT_OPTIONAL.map(([name, folder, oneLine]) => ({
-    file: ROOT,
-    from: oneLine
-      ? `import { ${name} as Base${name} } from "../behaviors/${folder}/${name}.js";\n`
-      : `import {\n  ${name} as Base${name}\n} from "../behaviors/${folder}/${name}.js";\n`,
-    to: `const Base${name} = hearthStub(${JSON.stringify(name)});\n`,
-  })),
+  ...Object.entries(OPTIONAL_SERVERS).flatMap(([file, servers]) => [
+    {
+      file: `node/dist/esm/${file}`,
+      from: 'import { MutableEndpoint } from "../endpoint/type/MutableEndpoint.js";\n',
+      to: `import { hearthStub } from "${STUB_MODULE}";\nimport { MutableEndpoint } from "../endpoint/type/MutableEndpoint.js";\n`,
+    },
+    ...servers.map(([name, folder, oneLine]) => ({
+      file: `node/dist/esm/${file}`,
+      from: oneLine
+        ? `import { ${name} as Base${name} } from "../behaviors/${folder}/${name}.js";\n`
+        : `import {\n  ${name} as Base${name}\n} from "../behaviors/${folder}/${name}.js";\n`,
+      to: `const Base${name} = hearthStub(${JSON.stringify(name)});\n`,
+    })),
+  ]),
 ];
 
 /** Fails when one of MATTER_STUBS matched no module of a build: matter.js moved or renamed it. */

@@ -25,6 +25,8 @@ virtual:
   - {platform: sensor, id: outdoor, name: Outdoor, device_class: temperature, min: 4, max: 17, interval: 3600}
   - {platform: cover, id: blind, name: Blind, travel_time: 0}
   - {platform: lock, id: back_door, name: Back Door, transition_time: 0}
+  - {platform: binary_sensor, id: motion, name: Motion, device_class: motion, mean_interval: 3600, on_duration: 1}
+  - {platform: binary_sensor, id: front_door, name: Front Door, device_class: door, mean_interval: 3600, on_duration: 1}
   - {platform: climate, id: hall, name: Hall, hvac_modes: ["off", heat], hvac_mode: heat, current_temperature: 19}
 matter:
   name: Built Bridge
@@ -68,7 +70,7 @@ if (!inNetns()) {
     const hub = new ServeProcess(['--config', config, '--data', data, '--host', '127.0.0.1', '--port', '0'], undefined, 'built');
     t.teardown(() => hub.stop('SIGTERM', 10_000));
     const port = (await hub.waitForLog('API listening', 60_000)).port as number;
-    const ready = await hub.waitForLog(/^Matter bridge "Built Bridge" ready with 7 endpoints/, 90_000);
+    const ready = await hub.waitForLog(/^Matter bridge "Built Bridge" ready with 9 endpoints/, 90_000);
     t.match(ready.manual_code, /^\d{11}$/, 'the pairing code in the log');
     const state = async (entityId: string): Promise<string | undefined> => {
       const res = await fetch(`http://127.0.0.1:${port}/api/states/${entityId}`, { headers: auth });
@@ -96,6 +98,8 @@ if (!inNetns()) {
     const kitchen = endpointOf('light.kitchen');
     t.equal(kitchen.maybeStateOf('bridgedDeviceBasicInformation')?.nodeLabel, 'Kitchen', 'the bridged light and its name');
     t.ok(endpointOf('sensor.outdoor').maybeStateOf('temperatureMeasurement'), 'the temperature sensor');
+    t.equal(typeof endpointOf('binary_sensor.front_door').maybeStateOf('booleanState')?.stateValue, 'boolean', 'the contact sensor');
+    t.ok(endpointOf('binary_sensor.motion').maybeStateOf('occupancySensing'), 'the occupancy sensor');
 
     await kitchen.commandsOf('onOff').on?.();
     await until(async () => (await state('light.kitchen')) === 'on', 'the light to turn on in the hub');
