@@ -94,10 +94,10 @@ export const matterStubs = (used = new Set()) => ({
 });
 
 // Optional servers of the endpoint types the bridge uses (clusters an endpoint of the type may add): the root's
-// (localization, network diagnostics, time synchronization, TLS and others), the aggregator's (Actions, Commissioner
-// Control) and the sensors' (Boolean State Configuration). hearth's bridge adds none of them, yet each became a
-// behaviour class with its cluster's model as the bundle loaded. They are stubs too: by file, [name, folder, and
-// whether matter.js imports it on one line].
+// (localization, network diagnostics, time synchronization, ICD management, TLS and others), the aggregator's
+// (Actions, Commissioner Control) and the sensors' (Boolean State Configuration). hearth's bridge adds none of them,
+// yet each became a behaviour class with its cluster's model as the bundle loaded. They are stubs too: by file,
+// [name, folder, and whether matter.js imports it on one line].
 const OPTIONAL_SERVERS = {
   'endpoints/root.js': [
     ['LocalizationConfigurationServer', 'localization-configuration'],
@@ -111,6 +111,7 @@ const OPTIONAL_SERVERS = {
     ['WiFiNetworkDiagnosticsServer', 'wi-fi-network-diagnostics'],
     ['EthernetNetworkDiagnosticsServer', 'ethernet-network-diagnostics'],
     ['TimeSynchronizationServer', 'time-synchronization'],
+    ['IcdManagementServer', 'icd-management', 'one line'],
     ['TlsCertificateManagementServer', 'tls-certificate-management'],
     ['TlsClientManagementServer', 'tls-client-management'],
     ['TimeSynchronizationClient', 'time-synchronization'],
@@ -136,6 +137,23 @@ export const STUB_PATCHES = [
       '  get size() {\n    return 0;\n  }\n  [Symbol.iterator]() {\n    return [][Symbol.iterator]();\n  }\n' +
       '  get(_id) {\n    return void 0;\n  }\n  map(_fn) {\n    return [];\n  }\n' +
       '  forAddress(address) {\n    throw new PeersError("hearth\'s Matter bridge reaches no other node (" + address + ")");\n  }\n}\n',
+  },
+  // A subscription asks the node for its ICD management server (a long idle time lengthens the interval of its
+  // reports), the one module beside the root that imported it: it asks by the behaviour's id now.
+  {
+    file: 'node/dist/esm/node/server/ServerSubscription.js',
+    from: 'import { IcdManagementServer } from "#behaviors/icd-management";\n',
+    to: '',
+  },
+  {
+    file: 'node/dist/esm/node/server/ServerSubscription.js',
+    from:
+      '    if (node.maybeFeaturesOf(IcdManagementServer)?.longIdleTimeSupport !== true) {\n      return void 0;\n    }\n' +
+      '    const idleModeDuration = node.maybeStateOf(IcdManagementServer)?.idleModeDuration;\n',
+    to:
+      '    const icd = node.behaviors.supported.icdManagement;\n' +
+      '    if (icd === void 0 || node.maybeFeaturesOf(icd)?.longIdleTimeSupport !== true) {\n      return void 0;\n    }\n' +
+      '    const idleModeDuration = node.maybeStateOf(icd)?.idleModeDuration;\n',
   },
   ...Object.entries(OPTIONAL_SERVERS).flatMap(([file, servers]) => [
     {
