@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { namesAtLoad, namesInSource } from './bundle-names.mjs';
 import { MODEL_DIR, modelImports, standardModel } from './matter-model.mjs';
-import { matterPatches } from './matter-patches.mjs';
+import { matterPatches, patched } from './matter-patches.mjs';
 import { assertAllUsed, matterStubs } from './matter-stubs.mjs';
 
 // matter.js goes into a file of its own too (hearth/matter.cjs), loaded only with a `matter:` section: the modules
@@ -121,7 +121,8 @@ function coreImports(core, boundary) {
           pluginData: { hearthCore: true },
         });
         if (found.errors.length > 0 || found.external || !core.has(found.path)) return undefined;
-        if (!texts.has(args.importer)) texts.set(args.importer, args.namespace === 'file' ? await readFile(args.importer, 'utf8') : '');
+        if (!texts.has(args.importer))
+          texts.set(args.importer, args.namespace === 'file' ? patched(args.importer, await readFile(args.importer, 'utf8')) : '');
         const names = args.namespace === 'file' ? importedNames(texts.get(args.importer), args.path) : '*';
         const had = boundary.get(found.path) ?? new Set();
         boundary.set(found.path, had === '*' || names === '*' ? '*' : new Set([...had, ...names]));

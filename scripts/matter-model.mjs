@@ -45,14 +45,42 @@ function modelElements(dir) {
   return elements;
 }
 
-/** The plugin that leaves out of the standard model the clusters and device types nothing imports (see MODEL_DIR). */
+// The clusters of the device types in files of their own (LAZY_GROUPS, scripts/bundle-matter.mjs): their models are
+// made and added to the standard model when the file loads, by the module that makes their @matter/types cluster
+// (types/dist/esm/clusters/<file>.js; MODEL_PATCHES), not as the bundle loads: [name, that module, its element file].
+export const LAZY_MODELS = [
+  ['DoorLock', 'door-lock', 'door-lock-cluster'],
+  ['Thermostat', 'thermostat', 'thermostat-cluster'],
+  ['WindowCovering', 'window-covering', 'window-covering-cluster'],
+  ['ColorControl', 'color-control', 'color-control'],
+];
+
+/** Changes to matter.js's code for LAZY_MODELS (part of MATTER_PATCHES, scripts/matter-patches.mjs). */
+export const MODEL_PATCHES = LAZY_MODELS.map(([name, file, element]) => ({
+  file: `types/dist/esm/clusters/${file}.js`,
+  from: `import { ${name} as ${name}Model } from "@matter/model";\n`,
+  to:
+    `import { ClusterModel as HearthClusterModel, Matter as HearthMatter } from "@matter/model";\n` +
+    `import { ${name} as ${name}Definition } from "../../../../model/dist/esm/standard/elements/${element}.element.js";\n` +
+    `const ${name}Model = new HearthClusterModel(${name}Definition);\nHearthMatter.children.push(${name}Model);\n`,
+}));
+
+/**
+ * The plugin that leaves out of the standard model the clusters and device types nothing imports (see MODEL_DIR),
+ * and LAZY_MODELS.
+ */
 export function standardModel(imported, dir) {
   const elements = modelElements(dir);
   const byName = new Map([...elements.values()].map((e) => [e.name, e]));
+  const lazy = new Set(LAZY_MODELS.map(([name]) => name));
   const cut = (e) => e.kind === 'ClusterModel' || e.kind === 'DeviceTypeModel' || e.kind === 'SemanticNamespaceModel';
-  const keep = new Set([...byName.values()].filter((e) => !cut(e) || imported.has(e.name)).map((e) => e.name));
+  const keep = new Set([...byName.values()].filter((e) => !cut(e) || (imported.has(e.name) && !lazy.has(e.name))).map((e) => e.name));
   for (const name of keep) for (const other of byName.get(name).refers) if (byName.has(other) && !keep.has(other)) keep.add(other);
   // (A Set visits what is added while it is iterated: bases of bases are kept too.)
+  for (const name of lazy) {
+    if (!byName.has(name)) throw new Error(`LAZY_MODELS: @matter/model has no ${name}: see MODEL_DIR`);
+    if (keep.has(name)) throw new Error(`LAZY_MODELS: ${name} is a base or datatype of a cluster matter.cjs keeps`);
+  }
   const dropped = new Set([...byName.keys()].filter((name) => !keep.has(name)));
   return {
     name: 'matter-standard-model',

@@ -6,23 +6,28 @@ import { dirname, join } from 'node:path';
 import { ENDPOINT_PATCHES } from './matter-patches-endpoint.mjs';
 import { LOAD_PATCHES } from './matter-patches-load.mjs';
 import { REPORT_PATCHES } from './matter-patches-report.mjs';
+import { MODEL_PATCHES } from './matter-model.mjs';
 import { STUB_PATCHES } from './matter-stubs.mjs';
 
-export const MATTER_PATCHES = [...ENDPOINT_PATCHES, ...LOAD_PATCHES, ...REPORT_PATCHES, ...STUB_PATCHES];
+export const MATTER_PATCHES = [...ENDPOINT_PATCHES, ...LOAD_PATCHES, ...REPORT_PATCHES, ...STUB_PATCHES, ...MODEL_PATCHES];
 
 /** esbuild plugin: MATTER_PATCHES applied to matter.js's files as they are read. */
 export const matterPatches = () => ({
   name: 'matter-patches',
   setup(b) {
     b.onLoad({ filter: /[\\/]node_modules[\\/]@matter[\\/]/ }, async (args) => {
-      const patches = MATTER_PATCHES.filter((p) => args.path.endsWith(join('@matter', p.file)));
-      if (patches.length === 0) return undefined;
-      let text = await readFile(args.path, 'utf8');
-      for (const p of patches) {
-        if (!text.includes(p.from)) throw new Error(`@matter/${p.file} no longer has ${JSON.stringify(p.from)}: see MATTER_PATCHES`);
-        text = text.replace(p.from, p.to);
-      }
-      return { contents: text, loader: 'js', resolveDir: dirname(args.path) };
+      if (!MATTER_PATCHES.some((p) => args.path.endsWith(join('@matter', p.file)))) return undefined;
+      return { contents: patched(args.path, await readFile(args.path, 'utf8')), loader: 'js', resolveDir: dirname(args.path) };
     });
   },
 });
+
+/** `text`, the file of matter.js at `path`, with MATTER_PATCHES applied. */
+export function patched(path, text) {
+  let out = text;
+  for (const p of MATTER_PATCHES.filter((p) => path.endsWith(join('@matter', p.file)))) {
+    if (!out.includes(p.from)) throw new Error(`@matter/${p.file} no longer has ${JSON.stringify(p.from)}: see MATTER_PATCHES`);
+    out = out.replace(p.from, p.to);
+  }
+  return out;
+}

@@ -1,5 +1,6 @@
 // The controller side of matter.js, left out of the built hub's bundle (scripts/matter-stubs.mjs): the stubs' names
-// and errors, the checks that fail the build when matter.js changes, and what the built bundle holds.
+// and errors, the checks that fail the build when matter.js changes, and what the built bundle holds (also of
+// LAZY_GROUPS and LAZY_MODELS).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
@@ -46,6 +47,10 @@ t.test('the built bundle: no controller, colour lights in a file of their own', 
   t.equal(text.split("hearth's Matter bridge has no ").length, 2, 'one stub maker for the stubs (CaseClient among them)');
   t.ok(text.includes('("CaseClient")'), 'the client side of CASE is a stub');
   t.ok(existsSync(join(DIST, 'matter-color.cjs')), 'colour lights have their own file');
+  // A lazy group's clusters join the data model with their file (LAZY_MODELS, scripts/matter-model.mjs).
+  const doorLock = 'name:"DoorLock",id:257';
+  t.notOk(text.includes(doorLock), "the Door Lock cluster's model is not in matter.cjs");
+  t.ok(readFileSync(join(DIST, 'matter-door-lock.cjs'), 'latin1').includes(doorLock), 'but in matter-door-lock.cjs');
   t.notOk(
     /\bclass \w+ extends [\w$]+\.with\([^)]*"ColorTemperature"/.test(text) || text.includes('"syncColorTemperatureWithLevel"'),
     "Color Control's server is not in matter.cjs",
