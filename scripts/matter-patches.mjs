@@ -1,12 +1,14 @@
 // Changes to matter.js's own code in hearth/matter.cjs (scripts/bundle-matter.mjs), by what they save: the heap of each
-// bridged endpoint, what matter.js takes as it loads, the work of each report. Two may change one file, never the same
-// text. The build fails when matter.js no longer has the text a change replaces.
+// bridged endpoint, what matter.js takes as it loads, the work of each report, the controller side it need not load
+// (scripts/matter-stubs.mjs), the data model of the device types in files of their own (scripts/matter-model.mjs).
+// Two may change one file, never the same text. The build fails when matter.js no longer has the text a change
+// replaces.
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { MODEL_PATCHES } from './matter-model.mjs';
 import { ENDPOINT_PATCHES } from './matter-patches-endpoint.mjs';
 import { LOAD_PATCHES } from './matter-patches-load.mjs';
 import { REPORT_PATCHES } from './matter-patches-report.mjs';
-import { MODEL_PATCHES } from './matter-model.mjs';
 import { STUB_PATCHES } from './matter-stubs.mjs';
 
 export const MATTER_PATCHES = [...ENDPOINT_PATCHES, ...LOAD_PATCHES, ...REPORT_PATCHES, ...STUB_PATCHES, ...MODEL_PATCHES];
