@@ -126,7 +126,7 @@ const OPTIONAL_SERVERS = {
 
 /** Changes to matter.js's code for the stubs (part of MATTER_PATCHES, scripts/matter-patches.mjs). */
 export const STUB_PATCHES = [
-  // A server node's `peers` (the other nodes it reaches as a controller) are a stub of scripts/matter-stubs.mjs, yet
+  // A server node's `peers` (the other nodes it reaches as a controller, `node/client/Peers.js`) are stubbed above, yet
   // each server node reads them as it starts (its change notifications observe peers added): an empty set of peers.
   {
     file: 'node/dist/esm/node/ServerNode.js',
