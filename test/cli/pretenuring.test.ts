@@ -7,14 +7,9 @@ interface Seen {
   readonly tenured: number;
 }
 
-/** Runs pretenuring-child.ts with V8's pretenuring trace and extra Node flags. */
+/** Runs pretenuring-child.ts (which traces V8's pretenuring once it has set the flag) with extra Node flags. */
 async function run(nodeFlags: readonly string[] = []): Promise<Seen> {
-  const stdout = await runTsChild('test/cli/pretenuring-child.ts', [
-    '--max-semi-space-size=1',
-    '--trace-pretenuring',
-    '--trace-pretenuring-statistics',
-    ...nodeFlags,
-  ]);
+  const stdout = await runTsChild('test/cli/pretenuring-child.ts', ['--max-semi-space-size=1', ...nodeFlags]);
   const lines = stdout.trimEnd().split('\n');
   const { set } = JSON.parse(lines.at(-1) ?? '{}') as { set: boolean };
   return { set, tenured: lines.filter((line) => line.includes('=> tenure')).length };
