@@ -4,7 +4,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-// @ts-expect-error: a build script (plain JavaScript, no declarations)
 import { assertAllUsed, exportedNames, MATTER_STUBS, stubbed } from '../../scripts/matter-stubs.mjs';
 import { packageRoot } from '../../src/util/paths.js';
 
