@@ -26,6 +26,13 @@ const PRODUCT_ID = 0x8000;
 export const MAX_BRIDGED = 200;
 /** Running bridges in this process: matter.js's mDNS service is shared and closed with the last. */
 let running = 0;
+/**
+ * How long a stopping bridge waits for its controllers to acknowledge the last reports (its shutdown event among
+ * them) before it ends their sessions without them: one on the LAN answers in milliseconds; one that has gone (a
+ * phone off the network) would hold the stop through matter.js's retransmissions and its wait after them, some 13 s,
+ * past the hub's 3 s for each part, which then logs an error and exits with the bridge's storage still open.
+ */
+export const CLOSE_GRACE_MS = 1000;
 
 interface Bridged {
   readonly endpoint: MatterEndpoint;
@@ -219,7 +226,10 @@ export class MatterBridge implements Component {
     this.aggregator = undefined;
     this.bridged.clear();
     if (server === undefined) return;
+    const drop = this.lib?.sessionDropper(server);
+    const grace = setTimeout(() => void drop?.(), CLOSE_GRACE_MS);
     await server.close().catch((err: unknown) => this.log.warn({ err: (err as Error).message }, 'Matter bridge did not close cleanly'));
+    clearTimeout(grace);
     running--;
     if (running === 0) await this.lib?.closeMdns().catch(() => {});
   }

@@ -43,7 +43,7 @@ export const MATTER_MODULES: readonly string[] = [
 export const MATTER_NAMES: Readonly<Record<string, readonly string[]>> = {
   main: ['Time', 'ServerSubscription', 'Logger', 'Environment', 'StorageService', 'Filesystem', 'Endpoint', 'ServerNode', 'VendorId'],
   nodejs: ['NodeJsFilesystem', 'FileStorageDriver', 'DirectoryBlobStorageDriver'],
-  'main/protocol': ['MdnsService'],
+  'main/protocol': ['MdnsService', 'SessionManager', 'ShutdownError'],
 };
 
 /**
@@ -140,6 +140,20 @@ export interface MatterLib {
   environment(name: string, dir: string): unknown;
   /** Closes matter.js's one mDNS service (shared by every node in the process) once no node needs it. */
   closeMdns(): Promise<void>;
+  /**
+   * For a node about to close, what ends its sessions at once, without waiting for its peers: matter.js's close flushes
+   * each subscription and waits for the peer's acknowledgement, through all its retransmissions if the peer has gone.
+   * Taken before the close starts, while the node's environment still holds the sessions' manager.
+   */
+  sessionDropper(node: MatterServerNode): () => Promise<void>;
+}
+
+interface ClosingSession {
+  initiateForceClose(context: { cause: Error }): Promise<void>;
+}
+interface NodeEnvironment {
+  has(type: unknown): boolean;
+  get(type: unknown): { readonly sessions: Iterable<ClosingSession> };
 }
 
 let loading: Promise<MatterLib> | undefined;
@@ -197,6 +211,17 @@ async function load(): Promise<MatterLib> {
     },
     async closeMdns() {
       if (Env.default.has(protocol.MdnsService)) await Env.default.close(protocol.MdnsService);
+    },
+    sessionDropper(node) {
+      const env = (node as unknown as { readonly env: NodeEnvironment }).env;
+      const manager = env.has(protocol.SessionManager) ? env.get(protocol.SessionManager) : undefined;
+      return async () => {
+        if (manager === undefined) return;
+        const cause = new (protocol.ShutdownError as new (message: string) => Error)('Session closed by node shutdown');
+        // A session already closing ignores this; the close under way goes on with its exchanges ended.
+        const sessions = [...manager.sessions];
+        await Promise.all(sessions.map((session) => session.initiateForceClose({ cause }).catch(() => {})));
+      };
     },
   };
 }
