@@ -7,6 +7,10 @@ import { WsClient } from '../api/ws/client.js';
 import { BROKEN_HOME } from '../fixtures/broken-home.js';
 import { runCli, ServeProcess } from './cli-process.js';
 
+// About 19 s on a quiet machine and 36 s with three test files at a time on two cores: near tap's 60 s for a
+// file, which fails a file that is merely slow, after its tests have passed.
+t.setTimeout(180_000);
+
 const CONFIG = `hub:
   name: CLI Test Home
   time_zone: Europe/Amsterdam

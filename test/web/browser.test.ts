@@ -9,6 +9,10 @@ import { MINIMAL_CONFIG } from '../helpers/hub.js';
 import { createOwnerInBrowser, openBrowser } from './browser.js';
 import { rest, startWebHub, type WebHub } from './helpers.js';
 
+// About 22 s on a quiet machine and 32 s with three test files at a time on two cores: near tap's 60 s for a
+// file, which fails a file that is merely slow, after its tests have passed.
+t.setTimeout(180_000);
+
 /** With HEARTH_SCREENSHOTS=1 the screenshots of the README (dashboard.png) and docs/api.md (profile.png) are written to docs/. */
 const SCREENSHOTS = process.env.HEARTH_SCREENSHOTS === '1' ? join(packageRoot(), 'docs') : undefined;
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -26,6 +26,38 @@ export interface BrowserPage {
   readonly problems: string[];
 }
 
+/**
+ * How long closing chromium may take before its processes are killed. A close that hangs (chromium not exiting, as
+ * playwright has seen) would hold the test file until tap's timeout fails it after all its tests have passed.
+ */
+const CLOSE_DEADLINE_MS = 15_000;
+
+/** Kills the processes of the chromium that runs with `profile` (its command line names it). */
+async function killChromium(profile: string): Promise<void> {
+  const flag = `--user-data-dir=${profile}`;
+  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.split('\0').includes(flag)) {
+      try {
+        process.kill(Number(pid), 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+}
+
+/** Closes the context within CLOSE_DEADLINE_MS, or kills its chromium. */
+async function closeChromium(context: BrowserContext, profile: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), CLOSE_DEADLINE_MS);
+  });
+  const closed = await Promise.race([context.close().then(() => true), deadline]);
+  clearTimeout(timer);
+  if (!closed) await killChromium(profile);
+}
+
 /** A fresh chromium profile (its own --user-data-dir), closed and removed at teardown. */
 export async function openBrowser(t: Teardown, viewport = { width: 1280, height: 900 }): Promise<BrowserPage> {
   if (!existsSync(CHROMIUM))
@@ -33,7 +65,7 @@ export async function openBrowser(t: Teardown, viewport = { width: 1280, height:
   const profile = await mkdtemp(join(tmpdir(), 'hearth-chromium-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, viewport, timeout: 30_000 });
   t.teardown(async () => {
-    await context.close();
+    await closeChromium(context, profile);
     await rm(profile, { recursive: true, force: true });
   });
   const page = context.pages()[0] ?? (await context.newPage());

@@ -5,6 +5,10 @@ import { DEMO_CONFIG_PATH } from '../../src/config/load.js';
 import { type BrowserPage, createOwnerInBrowser, openBrowser } from './browser.js';
 import { startWebHub, type WebHub } from './helpers.js';
 
+// About 27 s on a quiet machine and 51 s with three test files at a time on two cores: near tap's 60 s for a
+// file, which fails a file that is merely slow, after its tests have passed.
+t.setTimeout(180_000);
+
 const OWNER = { name: 'Grace Hopper', username: 'grace', password: 'compile everything' };
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 375, height: 760 };
