@@ -27,8 +27,9 @@ export interface BrowserPage {
 }
 
 /**
- * How long closing chromium may take before its processes are killed. A close that hangs (chromium not exiting, as
- * playwright has seen) would hold the test file until tap's timeout fails it after all its tests have passed.
+ * How long closing chromium may take before its processes are killed. A close that hangs (chromium never answering
+ * the close: microsoft/playwright#5273, duckduckgo/tracker-radar-collector#88) would hold the test file until tap's
+ * timeout fails it after all its tests have passed.
  */
 const CLOSE_DEADLINE_MS = 15_000;
 
