@@ -167,7 +167,9 @@ t.test('an uncaught error in the hub process: the relay is off when the process 
   });
   t.teardown(() => child.kill('SIGKILL'));
   // The child compiles the driver through tsx from a cold cache while the suite runs beside it on two cores: a
-  // fresh CI clone once needed more than 15 s. Should it still miss, its stderr says why.
+  // fresh CI clone once needed more than 15 s. The line is held on only until the child dies, one turn later: its
+  // state and its release can come in one chunk, which sim.ts reads message by message. Should it still miss, the
+  // child's stderr says why.
   await sim
     .waitLine('gpiochip4', 17, (l) => l.requested && l.value === 1, 'held on', 60_000)
     .catch((err: Error) => {

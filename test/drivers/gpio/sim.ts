@@ -136,9 +136,11 @@ export class SimChips {
         buffer = buffer.slice(nl + 1);
         if (msg.hello !== undefined) this.helpers.push(msg.hello);
         if (msg.line !== undefined) this.lines.set(`${msg.line.chip}:${msg.line.offset}`, msg.line);
+        // After each message, not each chunk: a chunk can hold a line's state and the next (a relay held on, then
+        // released as its process dies), and a waiter for the first must see it before the second replaces it.
+        for (const w of [...this.waiters]) w();
         nl = buffer.indexOf('\n');
       }
-      for (const w of [...this.waiters]) w();
     });
   }
 }
