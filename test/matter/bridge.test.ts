@@ -7,11 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { silentLogger } from '../../src/core/log.js';
-import { loadMatter } from '../../src/matter/lib.js';
 import { recordingLogger } from '../api/ws/client.js';
 import { startTestHub, type TestHub } from '../helpers/hub.js';
 import { canUnshare, inNetns, spawnInNetns } from '../helpers/netns.js';
+import { type ClientEndpoint, type ClientNode, type Controller, endpointOf, startController } from './controller.js';
 import { filesUnder } from './data-files.js';
 
 const YAML = `
@@ -43,17 +42,6 @@ matter:
     exclude_entities: [switch.heater]
 `;
 
-interface ClientEndpoint {
-  readonly number: number;
-  stateOf(id: string): Record<string, unknown>;
-  maybeStateOf(id: string): Record<string, unknown> | undefined;
-  commandsOf(id: string): Record<string, (args?: unknown) => Promise<unknown>>;
-}
-interface ClientNode {
-  readonly endpoints: Iterable<ClientEndpoint>;
-  start(): Promise<void>;
-  readonly interaction: { subscribe(request: Record<string, unknown>): Promise<{ close(): void }> };
-}
 interface Report {
   readonly kind: string;
   readonly value?: unknown;
@@ -61,11 +49,6 @@ interface Report {
 type Observed = ClientEndpoint & { readonly events: Record<string, Record<string, { on(fn: (value: unknown) => void): void }>> };
 // Through a string, as src/matter/lib.ts does: matter.js's declarations need the DOM's types.
 const MATTER_PROTOCOL: string = '@matter/main/protocol';
-interface Controller {
-  start(): Promise<void>;
-  close(): Promise<void>;
-  readonly peers: { commission(options: Record<string, unknown>): Promise<ClientNode>; get(id: string): ClientNode | undefined };
-}
 
 async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -73,23 +56,6 @@ async function until(check: () => boolean, what: string, ms = 10_000): Promise<v
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }
-}
-
-/** The controller's endpoint for a bridged entity (its serial number is the entity id). */
-function endpointOf(node: ClientNode, entityId: string): ClientEndpoint {
-  for (const ep of node.endpoints) if (ep.maybeStateOf('bridgedDeviceBasicInformation')?.serialNumber === entityId) return ep;
-  throw new Error(`no endpoint for ${entityId}`);
-}
-
-async function controllerIn(dir: string): Promise<Controller> {
-  const lib = await loadMatter(silentLogger);
-  const controller = (await lib.ServerNode.create({
-    id: 'controller',
-    environment: lib.environment('test-controller', dir),
-    network: { port: 5550 },
-  })) as unknown as Controller;
-  await controller.start();
-  return controller;
 }
 
 if (!inNetns()) {
@@ -117,7 +83,7 @@ if (!inNetns()) {
     t.match(bridge?.pairing?.manualCode, /^\d{11}$/, 'an 11-digit manual pairing code');
     t.match(bridge?.pairing?.qrCode, /^MT:[0-9A-Z.-]+$/, 'the QR payload');
     t.equal(bridge?.commissioned, false);
-    controller = await controllerIn(controllerDir);
+    controller = await startController(controllerDir, 5550);
     const node = await controller.peers.commission({
       id: 'hub',
       passcode: bridge?.passcode,

@@ -16,6 +16,7 @@ import { packageRoot } from '../../src/util/paths.js';
 import { BUILT_CLI, runCli, ServeProcess } from '../cli/cli-process.js';
 import { withoutCoverage } from '../helpers/child-env.js';
 import { canUnshare, inNetns, spawnInNetns } from '../helpers/netns.js';
+import { endpointOf, startController } from './controller.js';
 
 const YAML = `
 hub:
@@ -45,17 +46,6 @@ matter:
   name: Built Bridge
   port: 5544
 `;
-
-interface ClientEndpoint {
-  stateOf(id: string): Record<string, unknown>;
-  maybeStateOf(id: string): Record<string, unknown> | undefined;
-  commandsOf(id: string): Record<string, (args?: unknown) => Promise<unknown>>;
-}
-interface Controller {
-  start(): Promise<void>;
-  close(): Promise<void>;
-  readonly peers: { commission(options: Record<string, unknown>): Promise<{ readonly endpoints: Iterable<ClientEndpoint> }> };
-}
 
 async function until(check: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -99,34 +89,24 @@ if (!inNetns()) {
     };
 
     const lib = await loadMatter(silentLogger);
-    const controller = (await lib.ServerNode.create({
-      id: 'controller',
-      environment: lib.environment('test-controller', join(dir, 'controller')),
-      network: { port: 5550 },
-    })) as unknown as Controller;
+    const controller = await startController(join(dir, 'controller'), 5550);
     t.teardown(async () => {
       await controller.close();
       await lib.closeMdns();
     });
-    await controller.start();
     const node = await controller.peers.commission({ ...setup, timeout: 60_000 });
-    const endpointOf = (entityId: string): ClientEndpoint => {
-      const ep = [...node.endpoints].find((e) => e.maybeStateOf('bridgedDeviceBasicInformation')?.serialNumber === entityId);
-      if (ep === undefined) throw new Error(`no endpoint for ${entityId}`);
-      return ep;
-    };
-    const kitchen = endpointOf('light.kitchen');
+    const kitchen = endpointOf(node, 'light.kitchen');
     t.equal(kitchen.maybeStateOf('bridgedDeviceBasicInformation')?.nodeLabel, 'Kitchen', 'the bridged light and its name');
-    t.ok(endpointOf('sensor.outdoor').maybeStateOf('temperatureMeasurement'), 'the temperature sensor');
-    t.equal(typeof endpointOf('binary_sensor.front_door').maybeStateOf('booleanState')?.stateValue, 'boolean', 'the contact sensor');
-    t.ok(endpointOf('binary_sensor.motion').maybeStateOf('occupancySensing'), 'the occupancy sensor');
+    t.ok(endpointOf(node, 'sensor.outdoor').maybeStateOf('temperatureMeasurement'), 'the temperature sensor');
+    t.equal(typeof endpointOf(node, 'binary_sensor.front_door').maybeStateOf('booleanState')?.stateValue, 'boolean', 'the contact sensor');
+    t.ok(endpointOf(node, 'binary_sensor.motion').maybeStateOf('occupancySensing'), 'the occupancy sensor');
 
     await kitchen.commandsOf('onOff').on?.();
     await until(async () => (await state('light.kitchen')) === 'on', 'the light to turn on in the hub');
     t.pass("the controller's command turns the light on in the hub");
     // Colour lights are a file of their own in the built hub (LAZY_GROUPS in scripts/bundle-matter.mjs), loaded when
     // the first is bridged; Level Control's server finds Color Control's by its id to couple colour temperature to level.
-    const lamp = endpointOf('light.lamp');
+    const lamp = endpointOf(node, 'light.lamp');
     const attributes = async (): Promise<Record<string, unknown>> =>
       (
         (await (await fetch(`http://127.0.0.1:${port}/api/states/light.lamp`, { headers: auth })).json()) as {
@@ -146,17 +126,17 @@ if (!inNetns()) {
     await lamp.commandsOf('levelControl').moveToLevel?.({ level: 127, transitionTime: 0, optionsMask: coupled, optionsOverride: coupled });
     await until(async () => (await attributes()).brightness === 128, 'the lamp to dim with its colour temperature coupled');
     t.pass('the colour light takes hue, saturation, colour temperature and a coupled level from the controller');
-    await endpointOf('lock.back_door').commandsOf('doorLock').unlockDoor?.({});
+    await endpointOf(node, 'lock.back_door').commandsOf('doorLock').unlockDoor?.({});
     await until(async () => (await state('lock.back_door')) === 'unlocked', 'the lock to unlock');
-    await endpointOf('cover.blind').commandsOf('windowCovering').goToLiftPercentage?.({ liftPercent100thsValue: 10000 });
+    await endpointOf(node, 'cover.blind').commandsOf('windowCovering').goToLiftPercentage?.({ liftPercent100thsValue: 10000 });
     await until(async () => (await state('cover.blind')) === 'closed', 'the blind to close');
-    const hall = endpointOf('climate.hall');
+    const hall = endpointOf(node, 'climate.hall');
     const setpoint = hall.stateOf('thermostat').occupiedHeatingSetpoint as number;
     await hall.commandsOf('thermostat').setpointRaiseLower?.({ mode: 0, amount: 10 });
     await until(() => hall.stateOf('thermostat').occupiedHeatingSetpoint === setpoint + 100, 'the setpoint to rise a degree');
     t.pass('the lock, the cover and the thermostat follow the controller');
 
-    const kettle = endpointOf('switch.kettle');
+    const kettle = endpointOf(node, 'switch.kettle');
     const call = await fetch(`http://127.0.0.1:${port}/api/services/switch/turn_on`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
